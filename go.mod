@@ -1,0 +1,3 @@
+module github.com/masrl/masrl
+
+go 1.26.8
