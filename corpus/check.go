@@ -1,0 +1,382 @@
+package corpus
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// CheckOptions are the inputs of Check besides the corpus.
+type CheckOptions struct {
+	// Today bounds years (at most next year) and screening dates (not in
+	// the future). Tests pass a fixed day so that results do not age.
+	Today time.Time
+}
+
+// keyPattern is a lowercase slug: a key becomes a URL path on the site, so
+// it may not contain anything a path could interpret.
+var keyPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+
+var recordIDPattern = regexp.MustCompile(`^E[0-9]{3}$`)
+
+// optionalPaperColumns may be empty; every other column is required.
+var optionalPaperColumns = [...]string{"affiliation", "arxiv_id", "notes"}
+
+// Check returns every finding about the corpus, sorted by file and
+// position: problems met while loading and the violations of the rules
+// below. It never stops at the first problem.
+func Check(c *Corpus, v *Vocabulary, opt CheckOptions) Diagnostics {
+	if opt.Today.IsZero() {
+		opt.Today = time.Now()
+	}
+	ds := append(Diagnostics(nil), c.loadDiags...)
+	ck := &checker{c: c, v: v, opt: opt, ds: &ds}
+	ck.papers()
+	if c.HasExcluded {
+		ck.excluded()
+	}
+	if c.HasBib {
+		ck.bib()
+	}
+	if c.HasSpotcheck {
+		ck.spotcheck()
+	}
+	ds.Sort()
+	return ds
+}
+
+type checker struct {
+	c   *Corpus
+	v   *Vocabulary
+	opt CheckOptions
+	ds  *Diagnostics
+}
+
+// header checks that a CSV header is exactly want, in order, and names
+// every missing, unknown, repeated or misplaced column.
+func (ck *checker) header(t *table, want []string) {
+	if t == nil {
+		return
+	}
+	if t.header == nil {
+		ck.ds.add(Error, Pos{File: t.file, Line: 1, Col: 1}, "", "", "empty file: the header must be %s", strings.Join(want, ","))
+		return
+	}
+	pos := func(i int) Pos {
+		return Pos{File: t.file, Line: int(t.headerPos[i].line), Col: int(t.headerPos[i].col)}
+	}
+	endPos := pos(len(t.header) - 1)
+	var missing []string
+	for _, w := range want {
+		if !slices.Contains(t.header, w) {
+			missing = append(missing, w)
+		}
+	}
+	seen := map[string]int{}
+	misplaced := false
+	for i, h := range t.header {
+		switch first, dup := seen[h]; {
+		case dup:
+			ck.ds.add(Error, pos(i), "header", h, "column %q repeated (first at column %d)", h, first+1)
+		case !slices.Contains(want, h):
+			d := ck.ds.add(Error, pos(i), "header", h, "unknown column %q", h)
+			if n := nearest(h, missing); n != "" {
+				d.Message = fmt.Sprintf("column %q is misspelled or renamed", h)
+				d.Nearest = n
+			}
+		case i >= len(want) || want[i] != h:
+			misplaced = true
+		}
+		if _, dup := seen[h]; !dup {
+			seen[h] = i
+		}
+	}
+	for _, m := range missing {
+		ck.ds.add(Error, endPos, "header", "", "missing column %q", m)
+	}
+	if misplaced || len(t.header) != len(want) {
+		ck.ds.add(Error, Pos{File: t.file, Line: 1, Col: 1}, "header", "", "the header must be exactly these %d columns in this order: %s", len(want), strings.Join(want, ","))
+	}
+}
+
+// fieldCounts checks that every record has as many fields as the header.
+func (ck *checker) fieldCounts(t *table, want int) {
+	for i, rec := range t.records {
+		if len(rec) != want {
+			ck.ds.add(Error, Pos{File: t.file, Line: t.recordLine(i), Col: 1}, "", "",
+				"record has %d fields, want %d (a missing or extra comma, or an unquoted comma inside a field?)", len(rec), want)
+		}
+	}
+}
+
+// controlled checks a value against its field's vocabulary.
+func (ck *checker) controlled(pos Pos, field, value string) {
+	f := ck.v.Field(field)
+	if f == nil || f.Term(value) != nil {
+		return
+	}
+	msg := fmt.Sprintf("%q is not in the vocabulary", value)
+	if value == "" {
+		msg = "empty; a controlled field needs a value (NA where the vocabulary has it)"
+	}
+	d := ck.ds.add(Error, pos, field, value, "%s", msg)
+	d.Allowed = f.Allowed()
+	if value != "" {
+		d.Nearest = f.Nearest(value)
+	}
+}
+
+// whitespace warns about leading or trailing white space, which makes two
+// equal-looking values differ.
+func (ck *checker) whitespace(pos Pos, field, value string) {
+	if value != strings.TrimSpace(value) {
+		ck.ds.add(Warning, pos, field, value, "leading or trailing white space")
+	}
+}
+
+func (ck *checker) papers() {
+	c := ck.c
+	t := c.papers
+	ck.header(t, paperColumns[:])
+	if t == nil || t.header == nil {
+		return
+	}
+	ck.fieldCounts(t, len(t.header))
+	keys := map[string]int{}
+	titles := map[string]int{}
+	nextYear := ck.opt.Today.Year() + 1
+	for i := range c.Papers {
+		e := &c.Papers[i]
+		for _, col := range paperColumns {
+			val := e.Value(col)
+			if val == "" && !slices.Contains(optionalPaperColumns[:], col) && ck.v.Field(col) == nil {
+				ck.ds.add(Error, e.Pos(col), col, "", "required field is empty")
+			}
+			ck.whitespace(e.Pos(col), col, val)
+		}
+		for _, f := range ck.v.FieldsOf(PapersFile) {
+			ck.controlled(e.Pos(f.Name), f.Name, e.Value(f.Name))
+		}
+		if e.Key != "" {
+			if !keyPattern.MatchString(e.Key) {
+				d := ck.ds.add(Error, e.Pos("key"), "key", e.Key, "not a lowercase slug [a-z0-9][a-z0-9-]*; the key becomes a URL path")
+				if s := slugify(e.Key); s != "" {
+					d.Nearest = s
+				}
+			}
+			if first, dup := keys[e.Key]; dup {
+				ck.ds.add(Error, e.Pos("key"), "key", e.Key, "duplicate key; first used on line %d", c.Papers[first].Line)
+			} else {
+				keys[e.Key] = i
+			}
+		}
+		if y := strings.TrimSpace(e.YearText); y != "" {
+			n, err := strconv.Atoi(y)
+			if len(y) != 4 || err != nil || n < 1950 || n > nextYear {
+				ck.ds.add(Error, e.Pos("year"), "year", e.YearText, "year must be four digits between 1950 and %d", nextYear)
+			}
+		}
+		if e.ArxivID != "" && !isArxivID(e.ArxivID) {
+			ck.ds.add(Error, e.Pos("arxiv_id"), "arxiv_id", e.ArxivID, "not a new-style arXiv id like 2508.04652 or 2508.04652v2; leave it empty for non-arXiv entries")
+		}
+		ck.urls(e.Pos("url"), e.URL, e.ArxivID)
+		if nt := normalizeTitle(e.Title); nt != "" {
+			if first, dup := titles[nt]; dup {
+				d := ck.ds.add(Warning, e.Pos("title"), "title", e.Title, "same title as %q on line %d", c.Papers[first].Key, c.Papers[first].Line)
+				d.Keys = []string{c.Papers[first].Key, e.Key}
+			} else {
+				titles[nt] = i
+			}
+		}
+	}
+}
+
+// urls checks the url column: one or more absolute http(s) URLs separated by
+// ';', and an arxiv.org URL must carry the row's arxiv_id.
+func (ck *checker) urls(pos Pos, raw, arxivID string) {
+	for _, s := range SplitURLs(raw) {
+		u, err := url.Parse(s)
+		if err != nil || !IsWebURL(s) {
+			ck.ds.add(Error, pos, "url", s, "not an absolute http or https URL; separate several URLs with ' ; '")
+			continue
+		}
+		if id, onArxiv := arxivIDOfURL(u); onArxiv && id != "" && id != baseArxivID(arxivID) {
+			if arxivID == "" {
+				ck.ds.add(Error, pos, "url", s, "links arXiv %s but arxiv_id is empty", id)
+			} else {
+				ck.ds.add(Error, pos, "url", s, "links arXiv %s but arxiv_id is %s", id, arxivID)
+			}
+		}
+	}
+}
+
+func (ck *checker) excluded() {
+	c := ck.c
+	t := c.excluded
+	ck.header(t, excludedColumns[:])
+	if t == nil || t.header == nil {
+		return
+	}
+	ck.fieldCounts(t, len(t.header))
+	ids := map[string]int{}
+	today := ck.opt.Today.Format(time.DateOnly)
+	for i := range c.Excluded {
+		x := &c.Excluded[i]
+		for _, col := range excludedColumns {
+			val := x.Value(col)
+			if val == "" && ck.v.Field(col) == nil {
+				ck.ds.add(Error, x.Pos(col), col, "", "required field is empty")
+			}
+			ck.whitespace(x.Pos(col), col, val)
+		}
+		for _, f := range ck.v.FieldsOf(ExcludedFile) {
+			ck.controlled(x.Pos(f.Name), f.Name, x.Value(f.Name))
+		}
+		if x.RecordID != "" {
+			if !recordIDPattern.MatchString(x.RecordID) {
+				ck.ds.add(Error, x.Pos("record_id"), "record_id", x.RecordID, "record_id must be E followed by three digits, like E007")
+			}
+			if first, dup := ids[x.RecordID]; dup {
+				ck.ds.add(Error, x.Pos("record_id"), "record_id", x.RecordID, "duplicate record_id; first used on line %d", c.Excluded[first].Line)
+			} else {
+				ids[x.RecordID] = i
+			}
+		}
+		if x.URL != "" && !IsWebURL(x.URL) {
+			ck.ds.add(Error, x.Pos("url"), "url", x.URL, "not an absolute http or https URL")
+		}
+		if x.DateScreened != "" {
+			if _, err := time.Parse(time.DateOnly, x.DateScreened); err != nil {
+				ck.ds.add(Error, x.Pos("date_screened"), "date_screened", x.DateScreened, "not an ISO date YYYY-MM-DD")
+			} else if x.DateScreened > today {
+				ck.ds.add(Error, x.Pos("date_screened"), "date_screened", x.DateScreened, "date is in the future (today is %s)", today)
+			}
+		}
+		ck.alsoRetained(x)
+	}
+}
+
+// alsoRetained reports an excluded record that is also a retained entry:
+// the same arXiv id, the same URL or the same normalized title.
+func (ck *checker) alsoRetained(x *Exclusion) {
+	xid := findArxivID(x.Identifier + " " + x.URL)
+	xurl := strings.TrimRight(strings.TrimSpace(x.URL), "/")
+	xtitle := normalizeTitle(x.ScreeningLabel)
+	for i := range ck.c.Papers {
+		e := &ck.c.Papers[i]
+		var why string
+		switch {
+		case xid != "" && baseArxivID(e.ArxivID) == xid:
+			why = "the same arXiv id " + xid
+		case xurl != "" && slices.ContainsFunc(e.URLs, func(u string) bool { return strings.TrimRight(u, "/") == xurl }):
+			why = "the same URL"
+		case xtitle != "" && normalizeTitle(e.Title) == xtitle:
+			why = "the same title"
+		default:
+			continue
+		}
+		d := ck.ds.add(Error, x.Pos("record_id"), "record_id", x.RecordID,
+			"excluded record %s is also retained as %q (%s, line %d): %s", x.RecordID, e.Key, e.file, e.Line, why)
+		d.Keys = []string{e.Key}
+	}
+}
+
+func (ck *checker) bib() {
+	c := ck.c
+	used := make([]bool, len(c.Bib))
+	first := map[string]int{}
+	for i, b := range c.Bib {
+		if j, dup := first[b.Key]; dup {
+			ck.ds.add(Warning, b.Pos, "bib", b.Key, "BibTeX key repeated (first on line %d)", c.Bib[j].Pos.Line)
+			used[i] = true // reported once, as a repeat
+			continue
+		}
+		first[b.Key] = i
+	}
+	for i := range c.Papers {
+		e := &c.Papers[i]
+		found := c.bibMatches(e)
+		if e.Key == "" {
+			continue
+		}
+		if len(found) == 0 {
+			ck.ds.add(Warning, e.Pos("key"), "key", e.Key, "no BibTeX entry in %s (its key should be %s, %s%s or %s-%s)", BibFile, e.Key, e.Key, e.YearText, e.Key, e.YearText)
+			continue
+		}
+		if len(found) > 1 {
+			ck.ds.add(Warning, e.Pos("key"), "key", e.Key, "%d BibTeX entries match; %s is used", len(found), c.Bib[found[0]].Key)
+		}
+		for _, j := range found {
+			used[j] = true
+		}
+		b := &c.Bib[found[0]]
+		if id := b.ArxivID(); id != "" && e.ArxivID != "" && id != baseArxivID(e.ArxivID) {
+			ck.ds.add(Warning, b.Pos, "bib", b.Key, "BibTeX cites arXiv %s but row %q (line %d) has arxiv_id %s", id, e.Key, e.Line, e.ArxivID)
+		}
+		if y := strings.TrimSpace(b.Fields["year"]); y != "" && e.Year != 0 && y != strconv.Itoa(e.Year) {
+			ck.ds.add(Warning, b.Pos, "bib", b.Key, "BibTeX year %s but row %q (line %d) has year %d", y, e.Key, e.Line, e.Year)
+		}
+	}
+	for i, b := range c.Bib {
+		if !used[i] {
+			ck.ds.add(Warning, b.Pos, "bib", b.Key, "BibTeX entry has no row in %s", PapersFile)
+		}
+	}
+}
+
+func (ck *checker) spotcheck() {
+	c := ck.c
+	for i := range c.Audits {
+		a := &c.Audits[i]
+		e := c.Entry(a.Key)
+		if e == nil {
+			d := ck.ds.add(Error, a.Pos("key"), "key", a.Key, "audited key is not a retained entry")
+			keys := make([]string, len(c.Papers))
+			for j := range c.Papers {
+				keys[j] = c.Papers[j].Key
+			}
+			d.Nearest = nearest(a.Key, keys)
+			continue
+		}
+		for _, f := range AuditedFields() {
+			if orig, now := a.Orig(f), e.Value(f); orig != now {
+				ck.ds.add(Warning, a.Pos("orig_"+f), "orig_"+f, orig,
+					"audited as %q but %q is now %q (line %d); the corpus moved on since the audit", orig, a.Key, now, e.Line)
+			}
+		}
+	}
+}
+
+// normalizeTitle folds case and drops everything but letters and digits, so
+// that "LLM Collaboration" and "LLM collaboration." compare equal.
+func normalizeTitle(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// slugify suggests a valid key for an invalid one.
+func slugify(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+			dash = false
+		case !dash && b.Len() > 0:
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
+}

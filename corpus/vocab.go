@@ -1,0 +1,179 @@
+package corpus
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"github.com/masrl/masrl/data"
+	"go.yaml.in/yaml/v3"
+)
+
+// Vocabulary is the set of controlled fields with their allowed values, in
+// the survey's order. One Vocabulary drives validation, counting order and
+// every taxonomy page, so values no entry uses are still listed.
+type Vocabulary struct {
+	Fields []*Field `yaml:"fields" json:"fields"`
+}
+
+// Field is one controlled column.
+type Field struct {
+	Name       string  `yaml:"name" json:"name"`
+	Label      string  `yaml:"label" json:"label"`
+	File       string  `yaml:"file" json:"file"` // papers.csv or excluded.csv
+	Source     string  `yaml:"source" json:"source"`
+	Definition string  `yaml:"definition" json:"definition"`
+	Values     []*Term `yaml:"values" json:"values"`
+}
+
+// Term is one allowed value of a controlled field.
+type Term struct {
+	Value      string `yaml:"value" json:"value"`
+	Label      string `yaml:"label" json:"label"`
+	ID         string `yaml:"id,omitempty" json:"id,omitempty"` // the survey's ID, e.g. R7
+	Definition string `yaml:"definition" json:"definition"`
+}
+
+// DefaultVocabulary parses the vocabulary embedded from data/vocab.yaml.
+func DefaultVocabulary() (*Vocabulary, error) {
+	b, err := fs.ReadFile(data.FS, "vocab.yaml")
+	if err != nil {
+		return nil, err
+	}
+	return ParseVocabulary("data/vocab.yaml", b)
+}
+
+// ParseVocabulary decodes a vocabulary file and checks that it is usable:
+// every field has a name and at least one value, and no value repeats.
+func ParseVocabulary(name string, b []byte) (*Vocabulary, error) {
+	var v Vocabulary
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	seen := map[string]bool{}
+	for _, f := range v.Fields {
+		if f.Name == "" || len(f.Values) == 0 {
+			return nil, fmt.Errorf("%s: field %q needs a name and values", name, f.Name)
+		}
+		if seen[f.Name] {
+			return nil, fmt.Errorf("%s: field %q defined twice", name, f.Name)
+		}
+		seen[f.Name] = true
+		vals := map[string]bool{}
+		for _, t := range f.Values {
+			if t.Value == "" || vals[t.Value] {
+				return nil, fmt.Errorf("%s: field %q: empty or repeated value %q", name, f.Name, t.Value)
+			}
+			vals[t.Value] = true
+		}
+	}
+	return &v, nil
+}
+
+// Field returns the controlled field with the given column name, or nil.
+func (v *Vocabulary) Field(name string) *Field {
+	for _, f := range v.Fields {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// FieldsOf returns the controlled fields of one CSV file, in vocabulary order.
+func (v *Vocabulary) FieldsOf(file string) []*Field {
+	var out []*Field
+	for _, f := range v.Fields {
+		if f.File == file {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Term returns the term for value, or nil when value is not allowed.
+// The match is case-sensitive: a tag is an identifier, not prose.
+func (f *Field) Term(value string) *Term {
+	for _, t := range f.Values {
+		if t.Value == value {
+			return t
+		}
+	}
+	return nil
+}
+
+// Index returns the position of value in the vocabulary order, or -1.
+func (f *Field) Index(value string) int {
+	return slices.IndexFunc(f.Values, func(t *Term) bool { return t.Value == value })
+}
+
+// Allowed lists the allowed values in vocabulary order.
+func (f *Field) Allowed() []string {
+	out := make([]string, len(f.Values))
+	for i, t := range f.Values {
+		out[i] = t.Value
+	}
+	return out
+}
+
+// Nearest returns the allowed value closest to a near miss: the same value
+// in another case, or one within two edits. It returns "" when nothing is
+// close enough to be a plausible typo.
+func (f *Field) Nearest(value string) string {
+	return nearest(value, f.Allowed())
+}
+
+// nearest picks the candidate that equals s ignoring case, or else the one
+// with the smallest edit distance of at most two (ties go to the earlier
+// candidate, so the answer is deterministic).
+func nearest(s string, candidates []string) string {
+	for _, c := range candidates {
+		if strings.EqualFold(s, c) {
+			return c
+		}
+	}
+	best, bestD := "", 3
+	ls := strings.ToLower(s)
+	for _, c := range candidates {
+		if d := editDistance(ls, strings.ToLower(c), bestD); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b in runes. It
+// stops early and returns max when the distance reaches max, because only
+// near misses matter.
+func editDistance(a, b string, max int) int {
+	ra, rb := []rune(a), []rune(b)
+	if d := len(ra) - len(rb); d >= max || -d >= max {
+		return max
+	}
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin >= max {
+			return max
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(rb)], max)
+}
