@@ -9,5 +9,5 @@ import "embed"
 
 // FS is the embedded data directory. An embed.FS is read-only.
 //
-//go:embed *.yaml
+//go:embed *.yaml pages/*.md
 var FS embed.FS
