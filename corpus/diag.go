@@ -59,8 +59,13 @@ type Diagnostic struct {
 
 // String renders the diagnostic as one line: file:line:col: severity: field: message.
 func (d Diagnostic) String() string {
+	return fmt.Sprintf("%s: %s: %s", d.Pos, d.Severity, d.Detail())
+}
+
+// Detail is the diagnostic without position and severity: the field, the
+// message, the allowed values and the nearest one.
+func (d Diagnostic) Detail() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s: ", d.Pos, d.Severity)
 	if d.Field != "" {
 		b.WriteString(d.Field)
 		b.WriteString(": ")

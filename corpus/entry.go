@@ -62,7 +62,7 @@ type Entry struct {
 
 	// Line is the line on which the record starts; pos holds the start of
 	// every field by column index of paperColumns.
-	Line int                         `csv:"-" json:"line"`
+	Line int `csv:"-" json:"line"`
 	file string
 	pos  [len(paperColumns)]fieldPos
 }
@@ -79,7 +79,7 @@ type Exclusion struct {
 	Stage           Stage  `csv:"stage" json:"stage"`
 	ExclusionReason string `csv:"exclusion_reason" json:"exclusion_reason"`
 
-	Line int                            `csv:"-" json:"line"`
+	Line int `csv:"-" json:"line"`
 	file string
 	pos  [len(excludedColumns)]fieldPos
 }

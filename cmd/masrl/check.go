@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/masrl/masrl/corpus"
+)
+
+// defaultCorpus is where the corpus lives beside a checkout of the project.
+const defaultCorpus = "../shared/corpus"
+
+func checkCommand() command {
+	return command{summary: "validate the corpus against the vocabularies and the paper's claims", run: runCheck}
+}
+
+// checkReport is the machine-readable result of masrl check (--format json).
+type checkReport struct {
+	Corpus      string             `json:"corpus"`
+	Entries     int                `json:"entries"`
+	Exclusions  int                `json:"exclusions"`
+	Errors      int                `json:"errors"`
+	Warnings    int                `json:"warnings"`
+	Diagnostics corpus.Diagnostics `json:"diagnostics"`
+}
+
+func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("check", "check [--corpus DIR] [--format text|github|json]", stderr)
+	dir := fs.String("corpus", defaultCorpus, "corpus `directory` (papers.csv, excluded.csv, papers.bib, spotcheck.csv)")
+	format := fs.String("format", "text", "output `format`: text, github (workflow annotations) or json")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 || !oneOf(*format, "text", "github", "json") {
+		fs.Usage()
+		return exitUsage
+	}
+	c, err := corpus.Load(*dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl check: %v\n", err)
+		return exitUsage
+	}
+	v, err := corpus.DefaultVocabulary()
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl check: %v\n", err)
+		return exitUsage
+	}
+	ds := corpus.Check(c, v, corpus.CheckOptions{Today: time.Now()})
+	rep := checkReport{
+		Corpus: *dir, Entries: len(c.Papers), Exclusions: len(c.Excluded),
+		Errors: ds.Count(corpus.Error), Warnings: ds.Count(corpus.Warning), Diagnostics: ds,
+	}
+	writeCheckReport(stdout, *format, rep)
+	if rep.Errors > 0 {
+		return exitFindings
+	}
+	return exitOK
+}
+
+func writeCheckReport(w io.Writer, format string, rep checkReport) {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.Encode(rep)
+		return
+	case "github":
+		for _, d := range rep.Diagnostics {
+			io.WriteString(w, githubAnnotation(d)+"\n")
+		}
+	default:
+		for _, d := range rep.Diagnostics {
+			io.WriteString(w, d.String()+"\n")
+		}
+	}
+	fmt.Fprintf(w, "%s: %d entries, %d exclusions: %d errors, %d warnings\n",
+		rep.Corpus, rep.Entries, rep.Exclusions, rep.Errors, rep.Warnings)
+}
+
+// githubAnnotation formats a finding as a GitHub Actions workflow command,
+// escaping the characters the runner interprets.
+func githubAnnotation(d corpus.Diagnostic) string {
+	var b strings.Builder
+	b.WriteString("::")
+	b.WriteString(d.Severity.String())
+	fmt.Fprintf(&b, " file=%s", escapeProperty(d.Pos.File))
+	if d.Pos.Line > 0 {
+		fmt.Fprintf(&b, ",line=%d", d.Pos.Line)
+	}
+	if d.Pos.Col > 0 {
+		fmt.Fprintf(&b, ",col=%d", d.Pos.Col)
+	}
+	if d.Field != "" {
+		fmt.Fprintf(&b, ",title=%s", escapeProperty(d.Field))
+	}
+	b.WriteString("::")
+	b.WriteString(escapeData(d.Detail()))
+	return b.String()
+}
+
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+func oneOf(s string, allowed ...string) bool {
+	for _, a := range allowed {
+		if s == a {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,189 @@
+package corpus
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Cell is one count: a value (or a pair of values) and the keys of the rows
+// in it, so that every number can be traced to its entries.
+type Cell struct {
+	Value string   `json:"value"`
+	Count int      `json:"count"`
+	Keys  []string `json:"keys"`
+}
+
+func (c *Cell) addKey(k string) {
+	c.Count++
+	c.Keys = append(c.Keys, k)
+}
+
+// Histogram counts one controlled field over its whole vocabulary.
+type Histogram struct {
+	Field string `json:"field"`
+	// Cells follow the vocabulary order and include values no row uses
+	// (count 0): the gaps are findings.
+	Cells []Cell `json:"cells"`
+	// Other holds values outside the vocabulary, sorted; empty for a corpus
+	// that passes Check.
+	Other []Cell `json:"other,omitempty"`
+	Total int    `json:"total"`
+}
+
+// Histogram counts field over the rows of its file (papers.csv or
+// excluded.csv). It returns nil for a field the vocabulary does not define.
+func (c *Corpus) Histogram(v *Vocabulary, field string) *Histogram {
+	f := v.Field(field)
+	if f == nil {
+		return nil
+	}
+	h := &Histogram{Field: field, Cells: make([]Cell, len(f.Values))}
+	for i, t := range f.Values {
+		h.Cells[i] = Cell{Value: t.Value, Keys: []string{}}
+	}
+	c.eachRow(f.File, func(key string, value func(string) string) {
+		h.Total++
+		if i := f.Index(value(field)); i >= 0 {
+			h.Cells[i].addKey(key)
+			return
+		}
+		h.Other = addOther(h.Other, value(field), key)
+	})
+	slices.SortFunc(h.Other, func(a, b Cell) int { return cmp.Compare(a.Value, b.Value) })
+	return h
+}
+
+// ByCount returns the cells ordered by count, largest first; equal counts
+// keep vocabulary order.
+func (h *Histogram) ByCount() []Cell {
+	out := slices.Clone(h.Cells)
+	slices.SortStableFunc(out, func(a, b Cell) int { return cmp.Compare(b.Count, a.Count) })
+	return out
+}
+
+// Cell returns the cell of a value, or nil.
+func (h *Histogram) Cell(value string) *Cell {
+	for i := range h.Cells {
+		if h.Cells[i].Value == value {
+			return &h.Cells[i]
+		}
+	}
+	return nil
+}
+
+// CrossTab counts two controlled fields of papers.csv against each other.
+type CrossTab struct {
+	Rows      string   `json:"rows"`
+	Cols      string   `json:"cols"`
+	RowValues []string `json:"row_values"`
+	ColValues []string `json:"col_values"`
+	// Cells[i][j] holds the rows with RowValues[i] and ColValues[j].
+	Cells     [][]Cell `json:"cells"`
+	RowTotals []int    `json:"row_totals"`
+	ColTotals []int    `json:"col_totals"`
+	Total     int      `json:"total"`
+	// Outside counts rows whose value of either field is not in the
+	// vocabulary; they appear in no cell.
+	Outside []string `json:"outside,omitempty"`
+}
+
+// CrossTab tabulates rows × cols over their whole vocabularies. It returns
+// nil when either field is unknown or they belong to different files.
+func (c *Corpus) CrossTab(v *Vocabulary, rows, cols string) *CrossTab {
+	rf, cf := v.Field(rows), v.Field(cols)
+	if rf == nil || cf == nil || rf.File != cf.File {
+		return nil
+	}
+	x := &CrossTab{
+		Rows: rows, Cols: cols, RowValues: rf.Allowed(), ColValues: cf.Allowed(),
+		Cells:     make([][]Cell, len(rf.Values)),
+		RowTotals: make([]int, len(rf.Values)),
+		ColTotals: make([]int, len(cf.Values)),
+	}
+	for i := range x.Cells {
+		x.Cells[i] = make([]Cell, len(cf.Values))
+		for j := range x.Cells[i] {
+			x.Cells[i][j] = Cell{Value: x.RowValues[i] + "/" + x.ColValues[j], Keys: []string{}}
+		}
+	}
+	c.eachRow(rf.File, func(key string, value func(string) string) {
+		i, j := rf.Index(value(rows)), cf.Index(value(cols))
+		if i < 0 || j < 0 {
+			x.Outside = append(x.Outside, key)
+			return
+		}
+		x.Cells[i][j].addKey(key)
+		x.RowTotals[i]++
+		x.ColTotals[j]++
+		x.Total++
+	})
+	return x
+}
+
+// Cell returns the cell for a pair of values, or nil.
+func (x *CrossTab) Cell(row, col string) *Cell {
+	i, j := slices.Index(x.RowValues, row), slices.Index(x.ColValues, col)
+	if i < 0 || j < 0 {
+		return nil
+	}
+	return &x.Cells[i][j]
+}
+
+// CountColumn counts any column of excluded.csv or papers.csv by value,
+// largest count first, then by value; for uncontrolled columns such as
+// excluded.csv's source and query_family.
+func (c *Corpus) CountColumn(file, column string) []Cell {
+	var cells []Cell
+	c.eachRow(file, func(key string, value func(string) string) {
+		cells = addOther(cells, value(column), key)
+	})
+	slices.SortStableFunc(cells, func(a, b Cell) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Value, b.Value))
+	})
+	return cells
+}
+
+// Funnel is the screening flow: every audited candidate record is either
+// retained or excluded at one stage.
+type Funnel struct {
+	Candidates int        `json:"candidates"`
+	Retained   int        `json:"retained"`
+	Excluded   int        `json:"excluded"`
+	ByStage    *Histogram `json:"by_stage"`
+}
+
+// Funnel computes the screening flow.
+func (c *Corpus) Funnel(v *Vocabulary) Funnel {
+	return Funnel{
+		Candidates: len(c.Papers) + len(c.Excluded),
+		Retained:   len(c.Papers),
+		Excluded:   len(c.Excluded),
+		ByStage:    c.Histogram(v, "stage"),
+	}
+}
+
+// eachRow calls fn for every row of file with the row's key (record_id for
+// excluded.csv) and an accessor for its columns.
+func (c *Corpus) eachRow(file string, fn func(key string, value func(string) string)) {
+	switch file {
+	case PapersFile:
+		for i := range c.Papers {
+			fn(c.Papers[i].Key, c.Papers[i].Value)
+		}
+	case ExcludedFile:
+		for i := range c.Excluded {
+			fn(c.Excluded[i].RecordID, c.Excluded[i].Value)
+		}
+	}
+}
+
+// addOther adds key to the cell of value in a small unsorted list.
+func addOther(cells []Cell, value, key string) []Cell {
+	for i := range cells {
+		if cells[i].Value == value {
+			cells[i].addKey(key)
+			return cells
+		}
+	}
+	return append(cells, Cell{Value: value, Count: 1, Keys: []string{key}})
+}
