@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -35,6 +36,7 @@ type Corpus struct {
 
 	papers, excluded, spotcheck *table
 	loadDiags                   Diagnostics
+	bibIdx                      bibIndex
 }
 
 // Load reads a corpus directory: papers.csv (required), excluded.csv and
@@ -73,6 +75,7 @@ func Load(dir string) (*Corpus, error) {
 		var d Diagnostics
 		c.Bib, d = parseBib(filepath.Join(dir, BibFile), b)
 		c.loadDiags = append(c.loadDiags, d...)
+		c.bibIdx = newBibIndex(c.Bib)
 	} else {
 		c.loadDiags.add(Warning, Pos{File: filepath.Join(dir, BibFile)}, "", "", "missing: entries will have no BibTeX")
 	}
@@ -194,6 +197,7 @@ func (c *Corpus) BibFor(e *Entry) *BibEntry {
 
 // bibMatches returns the indexes of the BibTeX entries that resolve to e,
 // best first: exact key, key with the row's year, key with another year.
+// Ties keep file order.
 func (c *Corpus) bibMatches(e *Entry) []int {
 	if e.Key == "" {
 		return nil
@@ -215,15 +219,70 @@ func (c *Corpus) bibMatches(e *Entry) []int {
 		}
 		return -1
 	}
+	candidates := c.bibIdx.candidates(c.Bib, e.Key, y)
 	var out []int
 	for r := 0; r <= 2; r++ {
-		for i := range c.Bib {
+		for _, i := range candidates {
 			if rank(c.Bib[i].Key) == r {
 				out = append(out, i)
 			}
 		}
 	}
 	return out
+}
+
+// bibIndex maps the keys a BibTeX entry can resolve from to its indexes in
+// Corpus.Bib, so that resolving every row is linear in the corpus: a scan
+// of the whole bibliography per row took minutes at 100,000 entries.
+type bibIndex struct {
+	n     int
+	first *BibEntry
+	// byKey holds every BibTeX key; byStem holds the key without a trailing
+	// four-digit year, and without "-" and the year.
+	byKey, byStem map[string][]int
+}
+
+func newBibIndex(bib []BibEntry) bibIndex {
+	x := bibIndex{n: len(bib), byKey: make(map[string][]int, len(bib)), byStem: map[string][]int{}}
+	if len(bib) > 0 {
+		x.first = &bib[0]
+	}
+	for i := range bib {
+		k := bib[i].Key
+		x.byKey[k] = append(x.byKey[k], i)
+		if n := len(k); n >= 4 && strings.Trim(k[n-4:], "0123456789") == "" {
+			stem := k[:n-4]
+			x.byStem[stem] = append(x.byStem[stem], i)
+			if s, ok := strings.CutSuffix(stem, "-"); ok {
+				x.byStem[s] = append(x.byStem[s], i)
+			}
+		}
+	}
+	return x
+}
+
+// candidates returns, in file order and without repeats, the indexes of
+// every entry of bib whose key may resolve to a row with key and year: a
+// superset of bibMatches' result. When the index does not describe bib
+// (a Corpus built by hand, or Bib replaced after loading), it returns
+// every index.
+func (x *bibIndex) candidates(bib []BibEntry, key, year string) []int {
+	if x.n != len(bib) || x.byKey == nil || (len(bib) > 0 && x.first != &bib[0]) {
+		all := make([]int, len(bib))
+		for i := range all {
+			all[i] = i
+		}
+		return all
+	}
+	var out []int
+	out = append(out, x.byKey[key]...)
+	if year != "" {
+		out = append(out, x.byKey[key+year]...)
+		out = append(out, x.byKey[key+"-"+year]...)
+	}
+	out = append(out, x.byStem[key]...)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // Audit returns the spot-check audit of an entry, or nil when it was not audited.
