@@ -55,6 +55,56 @@ type checker struct {
 	v   *Vocabulary
 	opt CheckOptions
 	ds  *Diagnostics
+	// retained indexes the retained rows for alsoRetained; built on first
+	// use.
+	retained *retainedIndex
+}
+
+// retainedIndex finds the retained rows that may share an arXiv id, a URL
+// or a normalized title with an excluded record without comparing every
+// pair: at 100,000 entries and 999 exclusions the pairwise scan spent 90% of
+// Check normalizing the same titles again and again.
+type retainedIndex struct {
+	byArxiv, byURL, byTitle map[string][]int
+}
+
+func newRetainedIndex(papers []Entry) *retainedIndex {
+	x := &retainedIndex{
+		byArxiv: make(map[string][]int, len(papers)),
+		byURL:   make(map[string][]int, len(papers)),
+		byTitle: make(map[string][]int, len(papers)),
+	}
+	for i := range papers {
+		e := &papers[i]
+		if id := baseArxivID(e.ArxivID); id != "" {
+			x.byArxiv[id] = append(x.byArxiv[id], i)
+		}
+		for _, u := range e.URLs {
+			k := strings.TrimRight(u, "/")
+			x.byURL[k] = append(x.byURL[k], i)
+		}
+		if t := normalizeTitle(e.Title); t != "" {
+			x.byTitle[t] = append(x.byTitle[t], i)
+		}
+	}
+	return x
+}
+
+// candidates returns, in row order and without repeats, the retained rows
+// that share at least one of the arXiv id, URL or normalized title.
+func (x *retainedIndex) candidates(id, url, title string) []int {
+	var out []int
+	if id != "" {
+		out = append(out, x.byArxiv[id]...)
+	}
+	if url != "" {
+		out = append(out, x.byURL[url]...)
+	}
+	if title != "" {
+		out = append(out, x.byTitle[title]...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // header checks that a CSV header is exactly want, in order, and names
@@ -267,7 +317,10 @@ func (ck *checker) alsoRetained(x *Exclusion) {
 	xid := findArxivID(x.Identifier + " " + x.URL)
 	xurl := strings.TrimRight(strings.TrimSpace(x.URL), "/")
 	xtitle := normalizeTitle(x.ScreeningLabel)
-	for i := range ck.c.Papers {
+	if ck.retained == nil {
+		ck.retained = newRetainedIndex(ck.c.Papers)
+	}
+	for _, i := range ck.retained.candidates(xid, xurl, xtitle) {
 		e := &ck.c.Papers[i]
 		var why string
 		switch {
