@@ -1,0 +1,139 @@
+package corpus_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/internal/synth"
+)
+
+// The benchmarks below measure the hot paths of the corpus package on the
+// real corpus and on synthetic corpora shaped like it. Compare runs with
+// benchstat:
+//
+//	go test -run '^$' -bench . -count 6 ./corpus | tee new.txt
+//	benchstat old.txt new.txt
+
+// benchSizes are the synthetic corpus sizes every benchmark runs at besides
+// the real corpus: small enough for -count 6 to stay within a minute.
+var benchSizes = []int{1000, 10000}
+
+// benchCorpus is one input: a name for the sub-benchmark and a directory.
+type benchCorpus struct {
+	name, dir string
+}
+
+// benchCorpora returns the real corpus (when it can be found) and one
+// synthetic corpus per size, generated once into a temporary directory.
+func benchCorpora(b *testing.B) []benchCorpus {
+	b.Helper()
+	realDir := os.Getenv("MASRL_CORPUS")
+	if realDir == "" {
+		realDir = filepath.Join("..", "..", "shared", "corpus")
+	}
+	real, err := corpus.Load(realDir)
+	if err != nil {
+		b.Skipf("real corpus not found (set MASRL_CORPUS): %v", err)
+	}
+	m, err := synth.Learn(real)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := []benchCorpus{{"real", realDir}}
+	for _, n := range benchSizes {
+		dir := filepath.Join(b.TempDir(), fmt.Sprint(n))
+		opt := synth.CorpusOptions{Entries: n, Exclusions: min(n/10, synth.MaxExclusions), Seed: 1}
+		if err := synth.WriteCorpus(dir, m, opt); err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, benchCorpus{fmt.Sprintf("entries=%d", n), dir})
+	}
+	return out
+}
+
+func mustLoad(b *testing.B, dir string) *corpus.Corpus {
+	b.Helper()
+	c, err := corpus.Load(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
+
+// BenchmarkLoad reads and parses papers.csv, excluded.csv and papers.bib.
+func BenchmarkLoad(b *testing.B) {
+	for _, bc := range benchCorpora(b) {
+		b.Run(bc.name, func(b *testing.B) {
+			n := len(mustLoad(b, bc.dir).Papers)
+			b.ReportAllocs()
+			for b.Loop() {
+				mustLoad(b, bc.dir)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/entry")
+		})
+	}
+}
+
+// BenchmarkCheck runs every check rule on a loaded corpus.
+func BenchmarkCheck(b *testing.B) {
+	v, err := corpus.DefaultVocabulary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	opt := corpus.CheckOptions{Today: time.Date(2026, 5, 5, 12, 0, 0, 0, time.UTC)}
+	for _, bc := range benchCorpora(b) {
+		b.Run(bc.name, func(b *testing.B) {
+			c := mustLoad(b, bc.dir)
+			b.ReportAllocs()
+			for b.Loop() {
+				corpus.Check(c, v, opt)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(c.Papers)), "ns/entry")
+		})
+	}
+}
+
+// countFields are the eight controlled fields of papers.csv, and
+// crossTabs the three cross-tabulations of the artifact's statistics script
+// (Appendix C.6).
+var (
+	countFields = []string{"category", "is_rl", "reward_type", "credit_granularity",
+		"orchestration_form", "scenario", "is_core", "verified"}
+	crossTabs = [][2]string{
+		{"reward_type", "credit_granularity"},
+		{"orchestration_form", "credit_granularity"},
+		{"category", "verified"},
+	}
+)
+
+// BenchmarkCount computes what the statistics show: the eight histograms,
+// the three cross-tabs, the screening funnel and the exclusion log's
+// sources and query families.
+func BenchmarkCount(b *testing.B) {
+	v, err := corpus.DefaultVocabulary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range benchCorpora(b) {
+		b.Run(bc.name, func(b *testing.B) {
+			c := mustLoad(b, bc.dir)
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, f := range countFields {
+					c.Histogram(v, f)
+				}
+				for _, x := range crossTabs {
+					c.CrossTab(v, x[0], x[1])
+				}
+				c.Funnel(v)
+				c.CountColumn(corpus.ExcludedFile, "source")
+				c.CountColumn(corpus.ExcludedFile, "query_family")
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(c.Papers)), "ns/entry")
+		})
+	}
+}
