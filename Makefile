@@ -6,7 +6,7 @@ CORPUS ?= ../shared/corpus
 GO     ?= go
 BIN    := bin/masrl
 
-.PHONY: all site test bench serve build clean
+.PHONY: all site test bench bench-quick bench-peers serve build clean
 
 all: site
 
@@ -23,3 +23,21 @@ test:
 
 clean:
 	rm -rf bin public
+
+# make bench measures masrl against the tools users would pick instead and
+# rewrites the tables in BENCHMARKS.md; make bench-quick runs smaller sizes
+# and fewer runs and only prints. Neither is part of make test.
+bench: bench-peers
+	$(GO) run ./bench/cmd/benchrun -corpus $(CORPUS) -md BENCHMARKS.md
+
+bench-quick: bench-peers
+	$(GO) run ./bench/cmd/benchrun -corpus $(CORPUS) -quick
+
+# bench-peers installs what the benchmarks compare with: Debian's hugo and
+# GNU time (one apt-get update, only when one is missing) and Ajv from
+# bench/trace's lock file.
+bench-peers:
+	@missing=""; command -v hugo >/dev/null 2>&1 || missing="$$missing hugo"; \
+	[ -x /usr/bin/time ] || missing="$$missing time"; \
+	if [ -n "$$missing" ]; then apt-get update && apt-get install -y $$missing; fi
+	@if [ -f bench/trace/package-lock.json ]; then cd bench/trace && npm ci --no-audit --no-fund; fi

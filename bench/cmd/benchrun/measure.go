@@ -1,0 +1,196 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// sample is one timed run of a command.
+type sample struct {
+	wall  time.Duration
+	rssKB int64 // peak resident set size in KiB, as GNU time's %M reports it
+	exit  int
+}
+
+// result is every timed run of one command, with the figures the tables
+// print: median, minimum and maximum wall time, and the median peak memory.
+type result struct {
+	tool    string // what is measured, e.g. "masrl build" or "hugo"
+	size    int    // entries, rows or events
+	command string // the command line as printed in BENCHMARKS.md
+	samples []sample
+	err     error // the command could not be started or was killed
+}
+
+func (r *result) ok() bool { return r.err == nil && len(r.samples) > 0 }
+
+func (r *result) walls() []time.Duration {
+	w := make([]time.Duration, len(r.samples))
+	for i, s := range r.samples {
+		w[i] = s.wall
+	}
+	slices.Sort(w)
+	return w
+}
+
+func (r *result) median() time.Duration { return medianOf(r.walls()) }
+func (r *result) min() time.Duration    { return r.walls()[0] }
+func (r *result) max() time.Duration    { return r.walls()[len(r.samples)-1] }
+
+// rssMB is the median peak memory of the runs in MB (10^6 bytes).
+func (r *result) rssMB() float64 {
+	k := make([]int64, len(r.samples))
+	for i, s := range r.samples {
+		k[i] = s.rssKB
+	}
+	slices.Sort(k)
+	var m float64
+	if n := len(k); n%2 == 1 {
+		m = float64(k[n/2])
+	} else {
+		m = float64(k[n/2-1]+k[n/2]) / 2
+	}
+	return m * 1024 / 1e6
+}
+
+// exits lists the distinct exit statuses of the runs.
+func (r *result) exits() string {
+	var codes []int
+	for _, s := range r.samples {
+		if !slices.Contains(codes, s.exit) {
+			codes = append(codes, s.exit)
+		}
+	}
+	slices.Sort(codes)
+	var b []string
+	for _, c := range codes {
+		b = append(b, fmt.Sprint(c))
+	}
+	return strings.Join(b, ",")
+}
+
+func medianOf(d []time.Duration) time.Duration {
+	n := len(d)
+	if n%2 == 1 {
+		return d[n/2]
+	}
+	return (d[n/2-1] + d[n/2]) / 2
+}
+
+// job is a command to time.
+type job struct {
+	tool  string
+	size  int
+	dir   string   // working directory
+	argv  []string // program and arguments
+	shown string   // the command as documented; argv joined when empty
+	// setup runs before every run, untimed (removing the previous output).
+	setup func() error
+}
+
+// runTimeout bounds a single run, so that a hung peer cannot stall make bench.
+const runTimeout = 20 * time.Minute
+
+// measure runs j once untimed as a warm-up (file cache, lazily built
+// binaries) unless that run took longer than warmupLimit, then runs times
+// more and records each. A run that exits non-zero is still recorded: the
+// tables show exit statuses. Output is discarded; the last lines of stderr
+// are kept for the log when a run fails.
+func measure(ctx context.Context, j job, runs int, log io.Writer) *result {
+	r := &result{tool: j.tool, size: j.size, command: j.shown}
+	if r.command == "" {
+		r.command = strings.Join(j.argv, " ")
+	}
+	fmt.Fprintf(log, "  %-22s %9d  %s\n", j.tool, j.size, r.command)
+	first, err := runOnce(ctx, j, log)
+	if err != nil {
+		r.err = err
+		return r
+	}
+	const warmupLimit = 20 * time.Second
+	if first.wall > warmupLimit {
+		r.samples = append(r.samples, first) // too slow to throw away
+	}
+	for len(r.samples) < runs {
+		s, err := runOnce(ctx, j, log)
+		if err != nil {
+			r.err = err
+			return r
+		}
+		r.samples = append(r.samples, s)
+	}
+	fmt.Fprintf(log, "  %-22s %9d  median %.3f s  min %.3f  max %.3f  peak %.1f MB  exit %s\n",
+		j.tool, j.size, r.median().Seconds(), r.min().Seconds(), r.max().Seconds(), r.rssMB(), r.exits())
+	return r
+}
+
+// runOnce runs the command under GNU time, which reports its peak memory
+// (%M, the child's ru_maxrss). Reading ru_maxrss of a child started
+// directly from this process would be wrong: Go starts children with
+// vfork, and the kernel then credits the child with the parent's own peak
+// until exec. Wall time is measured here, around the whole process.
+func runOnce(ctx context.Context, j job, log io.Writer) (sample, error) {
+	if j.setup != nil {
+		if err := j.setup(); err != nil {
+			return sample{}, fmt.Errorf("setup: %w", err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, runTimeout)
+	defer cancel()
+	mem, err := os.CreateTemp("", "benchrun-time-*")
+	if err != nil {
+		return sample{}, err
+	}
+	mem.Close()
+	defer os.Remove(mem.Name())
+	args := append([]string{"-f", "%M", "-o", mem.Name(), "--"}, j.argv...)
+	cmd := exec.CommandContext(ctx, gnuTime, args...)
+	cmd.Dir = j.dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr // stdout goes to /dev/null
+	start := time.Now()
+	err = cmd.Run()
+	wall := time.Since(start)
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee) && ctx.Err() == nil && ee.Exited() && ee.ExitCode() < 126:
+	default:
+		return sample{}, fmt.Errorf("%s: %w (%s)", j.argv[0], err, lastLines(stderr.String(), 5))
+	}
+	s := sample{wall: wall, exit: cmd.ProcessState.ExitCode()}
+	b, err := os.ReadFile(mem.Name())
+	if err != nil {
+		return sample{}, err
+	}
+	// GNU time writes "Command exited with non-zero status N" before the
+	// figure when the command fails; the figure is the last line.
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if s.rssKB, err = strconv.ParseInt(strings.TrimSpace(lines[len(lines)-1]), 10, 64); err != nil {
+		return sample{}, fmt.Errorf("reading GNU time's output %q: %w", b, err)
+	}
+	if s.exit != 0 {
+		fmt.Fprintf(log, "    exit %d: %s\n", s.exit, lastLines(stderr.String(), 3))
+	}
+	return s, nil
+}
+
+// gnuTime is GNU time, from Debian's package time (make bench installs it).
+const gnuTime = "/usr/bin/time"
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}

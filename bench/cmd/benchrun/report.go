@@ -1,0 +1,202 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// resultTable renders groups of results (one group per size, masrl first)
+// as a markdown table. Ratios compare each peer with the masrl row of its
+// group: above 1 means the peer is slower or uses more memory.
+func resultTable(unit string, groups [][]*result) string {
+	var b strings.Builder
+	singular := map[string]string{"entries": "entry", "rows": "row", "events": "event"}[unit]
+	fmt.Fprintf(&b, "| %s | tool | median (s) | min (s) | max (s) | peak RSS (MB) | µs per %s | exit | time / masrl | memory / masrl |\n",
+		unit, singular)
+	b.WriteString("| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |\n")
+	for _, g := range groups {
+		var base *result
+		for _, r := range g {
+			if strings.HasPrefix(r.tool, "masrl") && r.ok() {
+				base = r
+				break
+			}
+		}
+		for _, r := range g {
+			if !r.ok() {
+				fmt.Fprintf(&b, "| %s | %s | failed: %s | | | | | | | |\n", thousands(r.size), r.tool, mdEscape(fmt.Sprint(r.err)))
+				continue
+			}
+			tr, mr := "", ""
+			switch {
+			case r == base:
+				tr, mr = "1", "1"
+			case base != nil:
+				tr = fmt.Sprintf("%.2f×", r.median().Seconds()/base.median().Seconds())
+				mr = fmt.Sprintf("%.2f×", r.rssMB()/base.rssMB())
+			}
+			fmt.Fprintf(&b, "| %s | %s | %.3f | %.3f | %.3f | %.1f | %s | %s | %s | %s |\n",
+				thousands(r.size), r.tool, r.median().Seconds(), r.min().Seconds(), r.max().Seconds(),
+				r.rssMB(), perUnit(r), r.exits(), tr, mr)
+		}
+	}
+	return b.String()
+}
+
+// perUnit is the median time divided by the work: how cost grows with size.
+func perUnit(r *result) string {
+	if r.size == 0 {
+		return ""
+	}
+	us := r.median().Seconds() * 1e6 / float64(r.size)
+	switch {
+	case us >= 100:
+		return fmt.Sprintf("%.0f", us)
+	case us >= 1:
+		return fmt.Sprintf("%.1f", us)
+	}
+	return fmt.Sprintf("%.3f", us)
+}
+
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+// target is one of the issue's goals with the figure that decides it.
+type target struct {
+	goal   string
+	figure string
+	met    *bool // nil when the run did not measure it
+}
+
+func decided(goal, figure string, met bool) target { return target{goal, figure, &met} }
+
+func targetTable(ts []target) string {
+	if len(ts) == 0 {
+		return "No target was measured in this run.\n"
+	}
+	var b strings.Builder
+	b.WriteString("| target | measured | met |\n| --- | --- | --- |\n")
+	for _, t := range ts {
+		met := "not measured at these sizes"
+		if t.met != nil {
+			met = map[bool]string{true: "yes", false: "**no**"}[*t.met]
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", t.goal, t.figure, met)
+	}
+	return b.String()
+}
+
+// find returns the successful result of tool at size, or nil.
+func find(groups [][]*result, tool string, size int) *result {
+	for _, g := range groups {
+		for _, r := range g {
+			if r.tool == tool && r.size == size && r.ok() {
+				return r
+			}
+		}
+	}
+	return nil
+}
+
+func buildTargets(groups [][]*result) []target {
+	var ts []target
+	if len(groups) > 0 && len(groups[0]) > 0 {
+		if m := find(groups, "masrl build", groups[0][0].size); m != nil {
+			ts = append(ts, decided("site of the real corpus in well under a second",
+				fmt.Sprintf("%.3f s at %d entries", m.median().Seconds(), m.size), m.median().Seconds() < 1))
+		}
+	}
+	m10, h10 := find(groups, "masrl build", 10000), find(groups, "hugo", 10000)
+	if m10 != nil && h10 != nil {
+		r := h10.median().Seconds() / m10.median().Seconds()
+		ts = append(ts, decided("site at 10,000 entries at least 5× faster than Hugo",
+			fmt.Sprintf("Hugo %.2f s / masrl %.2f s = %.2f×", h10.median().Seconds(), m10.median().Seconds(), r), r >= 5))
+	} else {
+		ts = append(ts, target{goal: "site at 10,000 entries at least 5× faster than Hugo"})
+	}
+	m100 := find(groups, "masrl build", 100000)
+	if m100 != nil {
+		ts = append(ts, decided("site at 100,000 entries in at most 10 s",
+			fmt.Sprintf("%.2f s", m100.median().Seconds()), m100.median().Seconds() <= 10))
+		ts = append(ts, decided("site at 100,000 entries in at most 1.5 GB",
+			fmt.Sprintf("%.0f MB peak RSS", m100.rssMB()), m100.rssMB() <= 1500))
+	} else {
+		ts = append(ts, target{goal: "site at 100,000 entries in at most 10 s and 1.5 GB"})
+	}
+	if m10 != nil && m100 != nil {
+		p10, p100 := m10.median().Seconds()/1e4, m100.median().Seconds()/1e5
+		ts = append(ts, decided("cost linear: time per entry at 100,000 at most 1.5× that at 10,000",
+			fmt.Sprintf("%.1f µs / %.1f µs = %.2f×", p100*1e6, p10*1e6, p100/p10), p100/p10 <= 1.5))
+	} else {
+		ts = append(ts, target{goal: "cost linear: time per entry at 100,000 at most 1.5× that at 10,000"})
+	}
+	return ts
+}
+
+func statsTargets(groups [][]*result) []target {
+	m, p := find(groups, "masrl stats", 1000000), find(groups, "python3 stats.py", 1000000)
+	if m == nil || p == nil {
+		return []target{{goal: "stats at 1,000,000 rows at least 5× faster than the Python script, with less peak memory"}}
+	}
+	r := p.median().Seconds() / m.median().Seconds()
+	return []target{
+		decided("stats at 1,000,000 rows at least 5× faster than the Python script",
+			fmt.Sprintf("Python %.2f s / masrl %.2f s = %.2f×", p.median().Seconds(), m.median().Seconds(), r), r >= 5),
+		decided("stats at 1,000,000 rows with peak memory below the Python script's",
+			fmt.Sprintf("masrl %.0f MB, Python %.0f MB", m.rssMB(), p.rssMB()), m.rssMB() < p.rssMB()),
+	}
+}
+
+func traceTargets(groups [][]*result) []target {
+	m := find(groups, "masrl trace validate", 1000000)
+	a := find(groups, "ajv (node)", 1000000)
+	if m == nil {
+		return []target{{goal: "trace validation of 1,000,000 events at least 5× faster than Ajv, at most 128 MB"}}
+	}
+	ts := []target{decided("trace validation of 1,000,000 events in at most 128 MB",
+		fmt.Sprintf("%.0f MB peak RSS", m.rssMB()), m.rssMB() <= 128)}
+	if a != nil {
+		r := a.median().Seconds() / m.median().Seconds()
+		ts = append(ts, decided("trace validation of 1,000,000 events at least 5× faster than Ajv",
+			fmt.Sprintf("Ajv %.2f s / masrl %.2f s = %.2f×", a.median().Seconds(), m.median().Seconds(), r), r >= 5))
+	} else {
+		ts = append(ts, target{goal: "trace validation of 1,000,000 events at least 5× faster than Ajv"})
+	}
+	return ts
+}
+
+// replaceBlocks puts each block between its markers in md. A block without
+// markers in md is an error: the report would silently lose figures.
+func replaceBlocks(md string, blocks map[string]string) (string, error) {
+	var missing []string
+	for name, body := range blocks {
+		begin := "<!-- BEGIN BENCH:" + name + " -->"
+		end := "<!-- END BENCH:" + name + " -->"
+		i := strings.Index(md, begin)
+		j := strings.Index(md, end)
+		if i < 0 || j < i {
+			missing = append(missing, name)
+			continue
+		}
+		md = md[:i+len(begin)] + "\n" + strings.TrimRight(body, "\n") + "\n" + md[j:]
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		return "", fmt.Errorf("no BEGIN/END BENCH markers for %s", strings.Join(missing, ", "))
+	}
+	return md, nil
+}
