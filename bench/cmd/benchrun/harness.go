@@ -417,7 +417,7 @@ func (h *harness) commandList() string {
 			b.WriteString(c + "\n")
 		}
 	}
-	b.WriteString("```\n\nTimed commands (`masrl` is `go build -o bench/work/bin/masrl ./cmd/masrl`):\n\n```sh\n")
+	b.WriteString("```\n\nTimed commands (`masrl` is `go build -o bench/_work/bin/masrl ./cmd/masrl`):\n\n```sh\n")
 	for _, c := range h.commands {
 		if !seen[c] {
 			seen[c] = true

@@ -9,7 +9,7 @@
 // Every figure is the median of several runs with their minimum and
 // maximum, wall time measured around the process and peak memory from the
 // kernel's rusage (ru_maxrss) of the waited-for process. Generated inputs
-// live under -work (bench/work, ignored by git) and are reused while the
+// live under -work (bench/_work, ignored by git) and are reused while the
 // inputs that made them are unchanged.
 package main
 
@@ -65,7 +65,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	cfg := config{}
 	fs.StringVar(&cfg.corpus, "corpus", "../shared/corpus", "the real corpus `directory`")
-	fs.StringVar(&cfg.work, "work", "bench/work", "`directory` for generated inputs and outputs (reused across runs)")
+	fs.StringVar(&cfg.work, "work", "bench/_work", "`directory` for generated inputs and outputs (reused across runs)")
 	fs.StringVar(&cfg.md, "md", "", "markdown `file` whose BENCH blocks are rewritten with the tables (default: print only)")
 	fs.IntVar(&cfg.runs, "runs", 0, "timed runs per command (default 5, or 3 with -quick)")
 	fs.BoolVar(&cfg.quick, "quick", false, "smaller sizes and fewer runs, for development")
