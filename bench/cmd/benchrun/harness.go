@@ -9,12 +9,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/masrl/masrl/corpus"
@@ -40,6 +42,7 @@ type harness struct {
 	ajvInstalled    bool
 	traceSchema     string
 	generatedInput  []string
+	siteBytes       []string // output size per site run, for the build table
 }
 
 func newHarness(ctx context.Context, cfg config, log io.Writer) (*harness, error) {
@@ -118,7 +121,7 @@ func (h *harness) shown(argv []string) string {
 func (h *harness) measure(tool string, size int, setup func() error, argv ...string) *result {
 	j := job{tool: tool, size: size, dir: h.cfg.repo, argv: argv, shown: h.shown(argv), setup: setup}
 	h.commands = append(h.commands, j.shown)
-	return measure(h.ctx, j, h.cfg.runs, h.log)
+	return measure(h.ctx, j, h.cfg.runs, h.cfg.timeout, h.log)
 }
 
 // stamp fingerprints the inputs of a generated artefact: when it matches
@@ -215,8 +218,71 @@ func (h *harness) hugoSite(n int, corpusDir string) (string, error) {
 
 func removeAll(dir string) func() error { return func() error { return os.RemoveAll(dir) } }
 
+// outputGrowth remembers how large a tool's output was at each size, to
+// refuse a size whose output would not fit on the disk.
+type outputGrowth struct {
+	sizes []int
+	bytes []int64
+}
+
+// estimate extrapolates the output at n from the last two sizes, as
+// bytes ∝ size^p; ok is false with fewer than two sizes.
+func (g *outputGrowth) estimate(n int) (bytes float64, p float64, ok bool) {
+	k := len(g.sizes)
+	if k < 2 || g.bytes[k-2] <= 0 || g.bytes[k-1] <= 0 {
+		return 0, 0, false
+	}
+	n1, n2 := float64(g.sizes[k-2]), float64(g.sizes[k-1])
+	b1, b2 := float64(g.bytes[k-2]), float64(g.bytes[k-1])
+	p = math.Log(b2/b1) / math.Log(n2/n1)
+	return b2 * math.Pow(float64(n)/n2, p), p, true
+}
+
+func dirSize(dir string) int64 {
+	var total int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				total += info.Size()
+			}
+		}
+		return nil
+	})
+	return total
+}
+
+func freeDisk(dir string) float64 {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return math.Inf(1)
+	}
+	return float64(st.Bavail) * float64(st.Bsize)
+}
+
+// siteRun measures one site generator at one size unless its output,
+// extrapolated from the smaller sizes, would take more than half the free
+// disk; it records the output's size for the next estimate.
+func (h *harness) siteRun(g *outputGrowth, tool string, size int, out string, argv ...string) *result {
+	if est, p, ok := g.estimate(size); ok && est > freeDisk(h.cfg.work)/2 {
+		err := fmt.Errorf("not run: its output would be about %.0f GB (it grows as entries^%.2f), more than half the free disk", est/1e9, p)
+		h.notes = append(h.notes, fmt.Sprintf("%s at %s entries: %v.", tool, thousands(size), err))
+		h.commands = append(h.commands, h.shown(argv))
+		return &result{tool: tool, size: size, command: h.shown(argv), err: err}
+	}
+	r := h.measure(tool, size, removeAll(out), argv...)
+	if r.ok() {
+		b := dirSize(out)
+		g.sizes, g.bytes = append(g.sizes, size), append(g.bytes, b)
+		fmt.Fprintf(h.log, "  %-22s %9d  output %.1f MB\n", tool, size, float64(b)/1e6)
+		h.siteBytes = append(h.siteBytes, fmt.Sprintf("%s at %s entries: %.1f MB", tool, thousands(size), float64(b)/1e6))
+	}
+	os.RemoveAll(out) // the next size needs the disk more than this output
+	return r
+}
+
 func (h *harness) buildSection(ns []int) (string, []target, error) {
 	var groups [][]*result
+	var masrlGrowth, hugoGrowth outputGrowth
 	if !h.has["build"] {
 		h.notes = append(h.notes, "`masrl build` is not in this build of masrl: the site rows are missing.")
 	}
@@ -231,7 +297,7 @@ func (h *harness) buildSection(ns []int) (string, []target, error) {
 		var g []*result
 		if h.has["build"] {
 			out := filepath.Join(h.cfg.work, "out", fmt.Sprintf("masrl-%d", size))
-			g = append(g, h.measure("masrl build", size, removeAll(out), h.masrl, "build", "--corpus", dir, "--out", out))
+			g = append(g, h.siteRun(&masrlGrowth, "masrl build", size, out, h.masrl, "build", "--corpus", dir, "--out", out))
 		}
 		if hugo, err := exec.LookPath("hugo"); err == nil {
 			site, err := h.hugoSite(size, dir)
@@ -239,11 +305,15 @@ func (h *harness) buildSection(ns []int) (string, []target, error) {
 				return "", nil, err
 			}
 			out := filepath.Join(h.cfg.work, "out", fmt.Sprintf("hugo-%d", size))
-			g = append(g, h.measure("hugo", size, removeAll(out), hugo, "--quiet", "--source", site, "--destination", out))
+			g = append(g, h.siteRun(&hugoGrowth, "hugo", size, out, hugo, "--quiet", "--source", site, "--destination", out))
 		}
 		groups = append(groups, g)
 	}
-	return resultTable("entries", groups), buildTargets(groups), nil
+	tbl := resultTable("entries", groups)
+	if len(h.siteBytes) > 0 {
+		tbl += "\nSize of the output written: " + strings.Join(h.siteBytes, "; ") + ".\n"
+	}
+	return tbl, buildTargets(groups), nil
 }
 
 func (h *harness) statsSection(ns []int) (string, []target, error) {

@@ -44,6 +44,7 @@ type config struct {
 	quick    bool
 	sections []string
 	seed     uint64
+	timeout  time.Duration // per run
 }
 
 // sizes are the workloads of each section. Zero in a corpus list means the
@@ -70,6 +71,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.runs, "runs", 0, "timed runs per command (default 5, or 3 with -quick)")
 	fs.BoolVar(&cfg.quick, "quick", false, "smaller sizes and fewer runs, for development")
 	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the synthetic corpora and trace")
+	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "longest a single run may take; a run that takes longer is reported as not finished")
 	sections := fs.String("sections", "build,stats,check,trace", "comma-separated `list` of sections to measure")
 	if err := fs.Parse(args); err != nil {
 		return 2

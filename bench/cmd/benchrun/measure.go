@@ -97,21 +97,18 @@ type job struct {
 	setup func() error
 }
 
-// runTimeout bounds a single run, so that a hung peer cannot stall make bench.
-const runTimeout = 20 * time.Minute
-
 // measure runs j once untimed as a warm-up (file cache, lazily built
 // binaries) unless that run took longer than warmupLimit, then runs times
 // more and records each. A run that exits non-zero is still recorded: the
 // tables show exit statuses. Output is discarded; the last lines of stderr
 // are kept for the log when a run fails.
-func measure(ctx context.Context, j job, runs int, log io.Writer) *result {
+func measure(ctx context.Context, j job, runs int, timeout time.Duration, log io.Writer) *result {
 	r := &result{tool: j.tool, size: j.size, command: j.shown}
 	if r.command == "" {
 		r.command = strings.Join(j.argv, " ")
 	}
 	fmt.Fprintf(log, "  %-22s %9d  %s\n", j.tool, j.size, r.command)
-	first, err := runOnce(ctx, j, log)
+	first, err := runOnce(ctx, j, timeout, log)
 	if err != nil {
 		r.err = err
 		return r
@@ -121,7 +118,7 @@ func measure(ctx context.Context, j job, runs int, log io.Writer) *result {
 		r.samples = append(r.samples, first) // too slow to throw away
 	}
 	for len(r.samples) < runs {
-		s, err := runOnce(ctx, j, log)
+		s, err := runOnce(ctx, j, timeout, log)
 		if err != nil {
 			r.err = err
 			return r
@@ -138,13 +135,13 @@ func measure(ctx context.Context, j job, runs int, log io.Writer) *result {
 // directly from this process would be wrong: Go starts children with
 // vfork, and the kernel then credits the child with the parent's own peak
 // until exec. Wall time is measured here, around the whole process.
-func runOnce(ctx context.Context, j job, log io.Writer) (sample, error) {
+func runOnce(ctx context.Context, j job, timeout time.Duration, log io.Writer) (sample, error) {
 	if j.setup != nil {
 		if err := j.setup(); err != nil {
 			return sample{}, fmt.Errorf("setup: %w", err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, runTimeout)
+	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	mem, err := os.CreateTemp("", "benchrun-time-*")
 	if err != nil {
@@ -153,7 +150,7 @@ func runOnce(ctx context.Context, j job, log io.Writer) (sample, error) {
 	mem.Close()
 	defer os.Remove(mem.Name())
 	args := append([]string{"-f", "%M", "-o", mem.Name(), "--"}, j.argv...)
-	cmd := exec.CommandContext(ctx, gnuTime, args...)
+	cmd := exec.CommandContext(runCtx, gnuTime, args...)
 	cmd.Dir = j.dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr // stdout goes to /dev/null
@@ -163,7 +160,9 @@ func runOnce(ctx context.Context, j job, log io.Writer) (sample, error) {
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
-	case errors.As(err, &ee) && ctx.Err() == nil && ee.Exited() && ee.ExitCode() < 126:
+	case errors.As(err, &ee) && runCtx.Err() == nil && ee.Exited() && ee.ExitCode() < 126:
+	case runCtx.Err() != nil && ctx.Err() == nil:
+		return sample{}, fmt.Errorf("did not finish within %s", timeout)
 	default:
 		return sample{}, fmt.Errorf("%s: %w (%s)", j.argv[0], err, lastLines(stderr.String(), 5))
 	}
