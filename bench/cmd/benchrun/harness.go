@@ -165,7 +165,9 @@ func (h *harness) corpusDir(n int) (string, int, error) {
 	args := []string{"corpus", "-entries", strconv.Itoa(n), "-exclusions", strconv.Itoa(m),
 		"-seed", strconv.FormatUint(h.cfg.seed, 10), "-from", h.cfg.corpus, "-out", dir}
 	var src [][]byte
-	src = append(src, []byte(strings.Join(args, " ")), h.readOrEmpty("internal/synth/corpus.go"))
+	// The stamp leaves out the paths (-from, -out): moving the work
+	// directory or the checkout does not change the data.
+	src = append(src, []byte(strings.Join(args[:len(args)-4], " ")), h.readOrEmpty("internal/synth/corpus.go"))
 	for _, f := range []string{corpus.PapersFile, corpus.ExcludedFile, corpus.BibFile} {
 		b, _ := os.ReadFile(filepath.Join(h.cfg.corpus, f))
 		src = append(src, b)
@@ -188,7 +190,7 @@ func (h *harness) corpusDir(n int) (string, int, error) {
 func (h *harness) hugoSite(n int, corpusDir string) (string, error) {
 	dir := filepath.Join(h.cfg.work, fmt.Sprintf("hugo-%d", n))
 	var src [][]byte
-	src = append(src, []byte(corpusDir), h.readOrEmpty("bench/cmd/benchrun/hugo.go"))
+	src = append(src, h.readOrEmpty("bench/cmd/benchrun/hugo.go"))
 	if b, err := os.ReadFile(corpusDir + ".stamp"); err == nil {
 		src = append(src, b)
 	} else {
@@ -200,7 +202,8 @@ func (h *harness) hugoSite(n int, corpusDir string) (string, error) {
 	filepath.WalkDir(h.hugoSkeleton, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			b, _ := os.ReadFile(p)
-			src = append(src, []byte(p), b)
+			rel, _ := filepath.Rel(h.hugoSkeleton, p)
+			src = append(src, []byte(rel), b)
 		}
 		return nil
 	})

@@ -111,6 +111,7 @@ func measure(ctx context.Context, j job, runs int, timeout time.Duration, log io
 	first, err := runOnce(ctx, j, timeout, log)
 	if err != nil {
 		r.err = err
+		fmt.Fprintf(log, "    failed: %v\n", err)
 		return r
 	}
 	const warmupLimit = 20 * time.Second
@@ -121,6 +122,7 @@ func measure(ctx context.Context, j job, runs int, timeout time.Duration, log io
 		s, err := runOnce(ctx, j, timeout, log)
 		if err != nil {
 			r.err = err
+			fmt.Fprintf(log, "    failed: %v\n", err)
 			return r
 		}
 		r.samples = append(r.samples, s)
