@@ -24,6 +24,9 @@ type checkReport struct {
 	Entries     int                `json:"entries"`
 	Exclusions  int                `json:"exclusions"`
 	Errors      int                `json:"errors"`
+	// Claims counts the paper's claims by outcome; ClaimResults has each.
+	Claims       claimTally           `json:"claims"`
+	ClaimResults []corpus.ClaimResult `json:"claim_results"`
 	Warnings    int                `json:"warnings"`
 	Diagnostics corpus.Diagnostics `json:"diagnostics"`
 }
@@ -49,10 +52,21 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "masrl check: %v\n", err)
 		return exitUsage
 	}
+	claims, err := corpus.LoadClaims(v)
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl check: %v\n", err)
+		return exitUsage
+	}
 	ds := corpus.Check(c, v, corpus.CheckOptions{Today: time.Now()})
+	results := corpus.VerifyClaims(c, v, claims)
+	ds = append(ds, corpus.ClaimDiagnostics(results)...)
+	ds.Sort()
+	n := corpus.ClaimCounts(results)
 	rep := checkReport{
 		Corpus: *dir, Entries: len(c.Papers), Exclusions: len(c.Excluded),
 		Errors: ds.Count(corpus.Error), Warnings: ds.Count(corpus.Warning), Diagnostics: ds,
+		Claims:       claimTally{Held: n[corpus.Holds], Acknowledged: n[corpus.Acknowledged], Failed: n[corpus.Fails] + n[corpus.Stale]},
+		ClaimResults: results,
 	}
 	writeCheckReport(stdout, *format, rep)
 	if rep.Errors > 0 {
@@ -77,8 +91,17 @@ func writeCheckReport(w io.Writer, format string, rep checkReport) {
 			io.WriteString(w, d.String()+"\n")
 		}
 	}
-	fmt.Fprintf(w, "%s: %d entries, %d exclusions: %d errors, %d warnings\n",
-		rep.Corpus, rep.Entries, rep.Exclusions, rep.Errors, rep.Warnings)
+	fmt.Fprintf(w, "%s: %d entries, %d exclusions: %d errors, %d warnings; claims: %d held, %d acknowledged, %d failed\n",
+		rep.Corpus, rep.Entries, rep.Exclusions, rep.Errors, rep.Warnings,
+		rep.Claims.Held, rep.Claims.Acknowledged, rep.Claims.Failed)
+}
+
+// claimTally counts the paper's claims by outcome; a stale acknowledgement
+// counts as failed, because it fails the check.
+type claimTally struct {
+	Held         int `json:"held"`
+	Acknowledged int `json:"acknowledged"`
+	Failed       int `json:"failed"`
 }
 
 // githubAnnotation formats a finding as a GitHub Actions workflow command,
