@@ -121,7 +121,7 @@ func LoadClaims(v *Vocabulary) (*Claims, error) {
 // its line.
 type claimsDoc struct {
 	Legend map[string]legend `yaml:"legend"`
-	Claims []yaml.Node                  `yaml:"claims"`
+	Claims []yaml.Node       `yaml:"claims"`
 }
 
 // legend decodes a printed table's abbreviations: Fields are its columns

@@ -20,15 +20,15 @@ func checkCommand() command {
 
 // checkReport is the machine-readable result of masrl check (--format json).
 type checkReport struct {
-	Corpus      string             `json:"corpus"`
-	Entries     int                `json:"entries"`
-	Exclusions  int                `json:"exclusions"`
-	Errors      int                `json:"errors"`
+	Corpus     string `json:"corpus"`
+	Entries    int    `json:"entries"`
+	Exclusions int    `json:"exclusions"`
+	Errors     int    `json:"errors"`
 	// Claims counts the paper's claims by outcome; ClaimResults has each.
 	Claims       claimTally           `json:"claims"`
 	ClaimResults []corpus.ClaimResult `json:"claim_results"`
-	Warnings    int                `json:"warnings"`
-	Diagnostics corpus.Diagnostics `json:"diagnostics"`
+	Warnings     int                  `json:"warnings"`
+	Diagnostics  corpus.Diagnostics   `json:"diagnostics"`
 }
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
