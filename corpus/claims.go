@@ -521,17 +521,21 @@ func VerifyClaims(c *Corpus, v *Vocabulary, claims *Claims) []ClaimResult {
 			e := c.Entry(cl.Key)
 			var exp, act, diff []string
 			for _, t := range cl.Tags {
-				got := "(no entry)"
-				if e != nil {
-					got = e.Value(t.Field)
-				}
 				exp = append(exp, t.Field+"="+t.Value)
+				if e == nil {
+					continue
+				}
+				got := e.Value(t.Field)
 				act = append(act, t.Field+"="+got)
 				if got != t.Value {
 					diff = append(diff, t.Field+"="+got)
 				}
 			}
 			r.Expected, r.Actual = strings.Join(exp, ", "), strings.Join(act, ", ")
+			if e == nil {
+				r.Actual = "no row with key " + cl.Key
+				diff = []string{r.Actual}
+			}
 			if len(diff) > 0 {
 				r.Responsible = []string{cl.Key}
 			}

@@ -34,6 +34,8 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"check": checkCommand(),
+		"stats": statsCommand(),
+		"diff":  diffCommand(),
 	}
 }
 
