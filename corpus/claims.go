@@ -542,6 +542,11 @@ func VerifyClaims(c *Corpus, v *Vocabulary, claims *Claims) []ClaimResult {
 			deviation = strings.Join(diff, ", ")
 		}
 		r.Status, r.Reason = judge(r.Expected == r.Actual, cl.Ack, deviation)
+		if r.Status == Stale && len(r.Responsible) == 0 {
+			// The CSV came to agree with the paper: the rows the claim
+			// names are the ones whose change made the record stale.
+			r.Responsible = r.Keys
+		}
 		out = append(out, r)
 	}
 	return out
