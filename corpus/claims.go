@@ -470,6 +470,7 @@ func VerifyClaims(c *Corpus, v *Vocabulary, claims *Claims) []ClaimResult {
 		return hists[f]
 	}
 	tabs := map[[2]string]*CrossTab{}
+	var byKey map[string]*Entry
 	for i := range claims.Claims {
 		cl := &claims.Claims[i]
 		r := ClaimResult{ID: cl.ID, Kind: cl.Kind, Description: cl.Description, Source: cl.Source,
@@ -510,15 +511,25 @@ func VerifyClaims(c *Corpus, v *Vocabulary, claims *Claims) []ClaimResult {
 			slices.Sort(actual)
 			r.Expected, r.Actual = strings.Join(cl.Keys, ", "), strings.Join(actual, ", ")
 			r.Keys = sortedUnion(cl.Keys, actual)
-			for _, k := range r.Keys {
-				if slices.Contains(cl.Keys, k) != slices.Contains(actual, k) {
+			for _, k := range r.Keys { // all three lists are sorted
+				_, inPaper := slices.BinarySearch(cl.Keys, k)
+				_, inCSV := slices.BinarySearch(actual, k)
+				if inPaper != inCSV {
 					r.Responsible = append(r.Responsible, k)
 				}
 			}
 			deviation = r.Actual
 		case KindTags:
 			r.Keys = []string{cl.Key}
-			e := c.Entry(cl.Key)
+			if byKey == nil { // one index instead of a scan per tags claim
+				byKey = make(map[string]*Entry, len(c.Papers))
+				for i := range c.Papers {
+					if _, dup := byKey[c.Papers[i].Key]; !dup {
+						byKey[c.Papers[i].Key] = &c.Papers[i]
+					}
+				}
+			}
+			e := byKey[cl.Key]
 			var exp, act, diff []string
 			for _, t := range cl.Tags {
 				exp = append(exp, t.Field+"="+t.Value)
