@@ -122,7 +122,7 @@ func TestParseClaimsErrors(t *testing.T) {
 // TestClaimsHoldOnRealCorpus proves that the embedded claims file agrees
 // with the real corpus: everything holds or is acknowledged.
 func TestClaimsHoldOnRealCorpus(t *testing.T) {
-	c, v, cl := realCorpus(t)
+	c, v, cl := loadRealWithClaims(t)
 	for _, r := range VerifyClaims(c, v, cl) {
 		if !r.OK() {
 			t.Errorf("%s: %s (%s): paper %s, CSV %s %s", r.Pos, r.ID, r.Status, r.Expected, r.Actual, r.Reason)
@@ -130,13 +130,11 @@ func TestClaimsHoldOnRealCorpus(t *testing.T) {
 	}
 }
 
-func realCorpus(t testing.TB) (*Corpus, *Vocabulary, *Claims) {
+// loadRealWithClaims loads the real corpus (see realCorpus), the default
+// vocabulary and the embedded claims.
+func loadRealWithClaims(t testing.TB) (*Corpus, *Vocabulary, *Claims) {
 	t.Helper()
-	dir := os.Getenv("MASRL_CORPUS")
-	if dir == "" {
-		t.Skip("MASRL_CORPUS not set (make test sets it)")
-	}
-	c, err := Load(dir)
+	c, err := Load(realCorpus(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +152,7 @@ func realCorpus(t testing.TB) (*Corpus, *Vocabulary, *Claims) {
 // claims it only for the partial rows and Kimi K2.6), so verified changes are
 // caught only where the paper speaks about them.
 func TestClaimsCatchEveryTagChange(t *testing.T) {
-	c, v, cl := realCorpus(t)
+	c, v, cl := loadRealWithClaims(t)
 	fields := []string{"is_rl", "reward_type", "credit_granularity", "orchestration_form", "scenario", "is_core"}
 	for i := range c.Papers {
 		e := &c.Papers[i]
@@ -178,7 +176,7 @@ func TestClaimsCatchEveryTagChange(t *testing.T) {
 }
 
 func TestClaimsCatchAddedAndRemovedRows(t *testing.T) {
-	c, v, cl := realCorpus(t)
+	c, v, cl := loadRealWithClaims(t)
 	extra := c.Papers[0]
 	extra.Key = "new-entry"
 	c.Papers = append(c.Papers, extra)

@@ -9,110 +9,76 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// TestStatsScripts runs the stats, diff and claims scripts under
-// testdata/script. Besides masrl itself (run in-process) they get:
+// statsScriptCmds are the script commands the stats, diff and claims
+// scripts under testdata/script use besides exec masrl:
 //
-//	exitcode N                      the last masrl exit code was N
-//	copycorpus DIR                  copy $MASRL_CORPUS's CSVs and bib into DIR
+//	masrl-exit N ARGS...            run masrl in-process; it must exit N
+//	copycorpus DIR                  copy $CORPUS's CSVs and bib into DIR
 //	settag FILE KEY COLUMN VALUE    set one field of one row of a CSV
 //	duprow FILE KEY NEWKEY          append a copy of a row under a new key
 //	droprow FILE KEY                remove a row
 //
-// Scripts that need the real corpus start with [!corpus] skip.
-func TestStatsScripts(t *testing.T) {
-	files, err := filepath.Glob("testdata/script/*.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mine []string
-	for _, f := range files {
-		for _, p := range []string{"stats_", "diff_", "claims_"} {
-			if len(filepath.Base(f)) > len(p) && filepath.Base(f)[:len(p)] == p {
-				mine = append(mine, f)
+// exec cannot tell exit 1 (findings) from 2 (unreadable input); masrl-exit
+// can.
+func statsScriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
+	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"masrl-exit": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) < 2 {
+				ts.Fatalf("usage: masrl-exit N ARGS...")
 			}
-		}
-	}
-	corpusDir := os.Getenv("MASRL_CORPUS")
-	testscript.Run(t, testscript.Params{
-		Files: mine,
-		Setup: func(env *testscript.Env) error {
-			env.Setenv("MASRL_CORPUS", corpusDir)
-			return nil
-		},
-		Condition: func(cond string) (bool, error) {
-			if cond == "corpus" {
-				return corpusDir != "", nil
+			var out, errb bytes.Buffer
+			code := run(context.Background(), workPaths(ts, args[1:]), &out, &errb)
+			ts.Stdout().Write(out.Bytes())
+			ts.Stderr().Write(errb.Bytes())
+			if strconv.Itoa(code) != args[0] {
+				ts.Fatalf("masrl exited %d, want %s", code, args[0])
 			}
-			return false, nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"masrl": func(ts *testscript.TestScript, neg bool, args []string) {
-				var out, errb bytes.Buffer
-				code := run(context.Background(), workPaths(ts, args), &out, &errb)
-				ts.Stdout().Write(out.Bytes())
-				ts.Stderr().Write(errb.Bytes())
-				ts.Setenv("MASRL_EXIT", strconv.Itoa(code))
-				if (code != 0) != neg {
-					ts.Fatalf("masrl exited %d", code)
-				}
-			},
-			"exitcode": func(ts *testscript.TestScript, neg bool, args []string) {
-				if len(args) != 1 || neg {
-					ts.Fatalf("usage: exitcode N")
-				}
-				if got := ts.Getenv("MASRL_EXIT"); got != args[0] {
-					ts.Fatalf("masrl exited %s, want %s", got, args[0])
-				}
-			},
-			"copycorpus": func(ts *testscript.TestScript, neg bool, args []string) {
-				dst := ts.MkAbs(args[0])
-				if err := os.MkdirAll(dst, 0o755); err != nil {
-					ts.Fatalf("%v", err)
-				}
-				for _, f := range []string{"papers.csv", "excluded.csv", "papers.bib", "spotcheck.csv"} {
-					b, err := os.ReadFile(filepath.Join(corpusDir, f))
-					ts.Check(err)
-					ts.Check(os.WriteFile(filepath.Join(dst, f), b, 0o644))
-				}
-			},
-			"settag": func(ts *testscript.TestScript, neg bool, args []string) {
-				editCSV(ts, args[0], func(rows [][]string) [][]string {
-					col := slices.Index(rows[0], args[2])
-					for _, r := range rows[1:] {
-						if r[0] == args[1] {
-							r[col] = args[3]
-							return rows
-						}
-					}
-					ts.Fatalf("no row %s", args[1])
-					return nil
-				})
-			},
-			"duprow": func(ts *testscript.TestScript, neg bool, args []string) {
-				editCSV(ts, args[0], func(rows [][]string) [][]string {
-					for _, r := range rows[1:] {
-						if r[0] == args[1] {
-							c := slices.Clone(r)
-							c[0] = args[2]
-							return append(rows, c)
-						}
-					}
-					ts.Fatalf("no row %s", args[1])
-					return nil
-				})
-			},
-			"droprow": func(ts *testscript.TestScript, neg bool, args []string) {
-				editCSV(ts, args[0], func(rows [][]string) [][]string {
-					return slices.DeleteFunc(rows, func(r []string) bool { return r[0] == args[1] })
-				})
-			},
+		"copycorpus": func(ts *testscript.TestScript, neg bool, args []string) {
+			dst := ts.MkAbs(args[0])
+			ts.Check(os.MkdirAll(dst, 0o755))
+			for _, f := range []string{"papers.csv", "excluded.csv", "papers.bib", "spotcheck.csv"} {
+				b, err := os.ReadFile(filepath.Join(ts.Getenv("CORPUS"), f))
+				ts.Check(err)
+				ts.Check(os.WriteFile(filepath.Join(dst, f), b, 0o644))
+			}
 		},
-	})
+		"settag": func(ts *testscript.TestScript, neg bool, args []string) {
+			editCSV(ts, args[0], func(rows [][]string) [][]string {
+				col := slices.Index(rows[0], args[2])
+				for _, r := range rows[1:] {
+					if r[0] == args[1] {
+						r[col] = args[3]
+						return rows
+					}
+				}
+				ts.Fatalf("no row %s", args[1])
+				return nil
+			})
+		},
+		"duprow": func(ts *testscript.TestScript, neg bool, args []string) {
+			editCSV(ts, args[0], func(rows [][]string) [][]string {
+				for _, r := range rows[1:] {
+					if r[0] == args[1] {
+						c := slices.Clone(r)
+						c[0] = args[2]
+						return append(rows, c)
+					}
+				}
+				ts.Fatalf("no row %s", args[1])
+				return nil
+			})
+		},
+		"droprow": func(ts *testscript.TestScript, neg bool, args []string) {
+			editCSV(ts, args[0], func(rows [][]string) [][]string {
+				return slices.DeleteFunc(rows, func(r []string) bool { return r[0] == args[1] })
+			})
+		},
+	}
 }
 
 // editCSV rewrites a CSV file in the script's work directory.
@@ -131,8 +97,8 @@ func editCSV(ts *testscript.TestScript, name string, edit func([][]string) [][]s
 
 // workPaths makes the path arguments of a masrl command line absolute in
 // the script's $WORK: scripts run in parallel, so the process's working
-// directory cannot follow them. Paths are the arguments after the
-// subcommand that are neither flags nor the values of --format and
+// directory cannot follow them. args[0] is the subcommand; paths are the
+// later arguments that are neither flags nor the values of --format and
 // --crosstab.
 func workPaths(ts *testscript.TestScript, args []string) []string {
 	out := slices.Clone(args)
