@@ -129,7 +129,7 @@ type Derived struct {
 }
 
 func newReport() *Report {
-	r := &Report{}
+	r := &Report{Roles: []Count{}, Rewards: []Channel{}, Metrics: []Channel{}, Costs: Costs{Other: []Channel{}}}
 	for _, t := range EventTypes() {
 		r.EventTypes = append(r.EventTypes, Count{Name: t})
 	}

@@ -121,6 +121,9 @@ func TestValidTraces(t *testing.T) {
 			if res.Report.Events != n {
 				t.Errorf("events = %d, want %d", res.Report.Events, n)
 			}
+			if n >= 3000 && res.Report.TeamSize != "dynamic" {
+				t.Errorf("team size %q, want dynamic: the generator spawns in waves", res.Report.TeamSize)
+			}
 		})
 	}
 }

@@ -32,7 +32,9 @@ type command struct {
 // commands lists every subcommand. It is a function, not a package variable,
 // so that nothing is shared between concurrent runs in tests.
 func commands() map[string]command {
-	return map[string]command{}
+	return map[string]command{
+		"trace": {"validate orchestration traces and report their measures", runTrace},
+	}
 }
 
 func main() {
