@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -211,10 +212,45 @@ func differentialCorpus(t *testing.T, mutations int) [][]byte {
 
 func TestDifferential(t *testing.T) {
 	ref := referenceSchema(t)
-	for _, data := range differentialCorpus(t, 600) {
+	for i, data := range differentialCorpus(t, 600) {
 		compareWithLibrary(t, data)
 		compareWithReference(t, ref, data)
+		if i%4 == 0 {
+			compareReaders(t, data)
+		}
 	}
+}
+
+// compareReaders requires the same findings whether the input arrives at
+// once or in small reads of several sizes, which end the buffer inside and
+// right after every kind of token somewhere in the corpus.
+func compareReaders(t *testing.T, data []byte) {
+	t.Helper()
+	whole := render(check(t, data, Options{}))
+	for _, size := range []int{1, 3, 7, 13} {
+		res, err := Validate(&chunkReader{data: data, size: size}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := render(res); got != whole {
+			t.Fatalf("reads of %d bytes:\n%s\nat once:\n%s\ninput: %s", size, got, whole, data)
+		}
+	}
+}
+
+// chunkReader returns at most size bytes per Read.
+type chunkReader struct {
+	data []byte
+	size int
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(len(p), r.size)], r.data)
+	r.data = r.data[n:]
+	return n, nil
 }
 
 // FuzzDifferential feeds arbitrary bytes (seeded with the corpus) to the

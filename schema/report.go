@@ -176,7 +176,7 @@ func (r *Report) finishCounts(g *graph) {
 	r.Safety.SafetyFlowEdges = r.EdgeTypes[EdSafetyFlow].Count
 	r.Roles = r.Roles[:0]
 	for name, n := range g.roles {
-		r.Roles = append(r.Roles, Count{Name: name, Count: n})
+		r.Roles = append(r.Roles, Count{Name: name, Count: *n})
 	}
 	sort.Slice(r.Roles, func(i, j int) bool { return r.Roles[i].Name < r.Roles[j].Name })
 	for _, l := range [][]Channel{r.Rewards, r.Metrics, r.Costs.Other} {

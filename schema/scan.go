@@ -1,9 +1,11 @@
 package schema
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -15,9 +17,10 @@ import (
 // a million '[' cannot exhaust the stack or the heap.
 const MaxDepth = 1000
 
-// scanBufSize is the read buffer of the scanner. Large enough that refills
-// are rare on a 200 MB trace, small enough to be irrelevant to peak memory.
-const scanBufSize = 1 << 20
+// scanBufSize is the read buffer of the scanner: one read per 64 KiB is
+// noise next to the scanning, and a larger buffer would cost its clearing
+// on every small trace (the tests validate thousands).
+const scanBufSize = 64 << 10
 
 // pos is a position in the input: byte offset, 1-based line and 1-based
 // byte column.
@@ -60,8 +63,14 @@ type scanner struct {
 	// where returns the JSON Pointer of the value being read, for errors.
 	where func() string
 
-	str     []byte // decoded text of the last string read
-	badUTF8 bool   // the last string held invalid UTF-8 (replaced by U+FFFD)
+	// str is the decoded text of the last string read. When the string had
+	// no escapes and lay within buf, str is a view of buf (strView); fill
+	// copies it to own before moving buf, so str stays valid until the next
+	// string is read.
+	str     []byte
+	strView bool
+	own     []byte
+	badUTF8 bool // the last string held invalid UTF-8 (replaced by U+FFFD)
 }
 
 func newScanner(r io.Reader) *scanner {
@@ -77,6 +86,12 @@ func (s *scanner) fill() bool {
 	if s.capture != nil {
 		*s.capture = append(*s.capture, s.buf[s.capFrom:s.i]...)
 		s.capFrom = 0
+	}
+	if s.strView {
+		// s.str points into buf, which is about to move: keep a copy.
+		s.own = append(s.own[:0], s.str...)
+		s.str = s.own
+		s.strView = false
 	}
 	if s.i > 0 {
 		copy(s.buf, s.buf[s.i:s.n])
@@ -138,6 +153,11 @@ func (s *scanner) errorf(format string, args ...any) *syntaxError {
 // peek skips white space and returns the next byte without consuming it;
 // ok is false at the end of the input.
 func (s *scanner) peek() (c byte, ok bool) {
+	if s.i < s.n {
+		if c = s.buf[s.i]; c > ' ' {
+			return c, true
+		}
+	}
 	for {
 		for s.i < s.n {
 			c = s.buf[s.i]
@@ -175,6 +195,10 @@ func (s *scanner) unexpected(want string) *syntaxError {
 
 // expect consumes the byte c after optional white space.
 func (s *scanner) expect(c byte, want string) error {
+	if s.i < s.n && s.buf[s.i] == c {
+		s.i++
+		return nil
+	}
 	if d, ok := s.peek(); !ok || d != c {
 		return s.unexpected(want)
 	}
@@ -185,6 +209,10 @@ func (s *scanner) expect(c byte, want string) error {
 // more is called after an element of an array or object: it consumes a
 // ',' and returns true, or consumes the closing byte and returns false.
 func (s *scanner) more(closing byte) (bool, error) {
+	if s.i < s.n && s.buf[s.i] == ',' {
+		s.i++
+		return true, nil
+	}
 	c, ok := s.peek()
 	if ok && c == ',' {
 		s.i++
@@ -214,14 +242,37 @@ func (s *scanner) readString() error {
 	if err := s.expect('"', "string"); err != nil {
 		return err
 	}
-	s.str = s.str[:0]
 	s.badUTF8 = false
+	// Fast path: a plain ASCII string inside the buffer is used in place.
+	// Eight bytes at a time first: a word with no quote, backslash, control
+	// byte or non-ASCII byte is skipped whole.
+	j := s.i
+	for j+8 <= s.n && plainWord(binary.LittleEndian.Uint64(s.buf[j:])) {
+		j += 8
+	}
+	for ; j < s.n; j++ {
+		c := s.buf[j]
+		if c == '"' {
+			s.str = s.buf[s.i:j:j]
+			s.strView = true
+			s.i = j + 1
+			return nil
+		}
+		if c == '\\' || c-0x20 >= 0x60 {
+			break
+		}
+	}
+	if s.strView {
+		s.str = s.own
+		s.strView = false
+	}
+	s.str = s.str[:0]
 	for {
 		// Fast loop over plain ASCII.
 		j := s.i
 		for j < s.n {
 			c := s.buf[j]
-			if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+			if c == '"' || c == '\\' || c-0x20 >= 0x60 {
 				break
 			}
 			j++
@@ -422,12 +473,65 @@ func (s *scanner) readNumber() (number, error) {
 	text := b[start:j]
 	s.i = j
 	n := number{negative: neg && nonzero}
+	if f, ok := simpleDecimal(text); ok {
+		n.val = f
+		return n, nil
+	}
 	f, err := strconv.ParseFloat(bytesToString(text), 64)
 	if err != nil {
 		n.tooLarge = true
 	}
 	n.val = f
 	return n, nil
+}
+
+// plainWord reports whether none of the eight bytes of v is a quote, a
+// backslash, a control byte (< 0x20) or non-ASCII (>= 0x80), with the usual
+// has-zero-byte arithmetic.
+func plainWord(v uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(x uint64) uint64 { return (x - ones) &^ x & highs }
+	special := v&highs | // non-ASCII
+		(v-0x2020202020202020)&^v&highs | // < 0x20
+		hasZero(v^(ones*'"')) |
+		hasZero(v^(ones*'\\'))
+	return special == 0
+}
+
+// simpleDecimal converts a number without exponent and with at most 15
+// digits exactly: mantissa and power of ten are both exact float64 values,
+// so their quotient is correctly rounded, as ParseFloat's would be.
+func simpleDecimal(text []byte) (float64, bool) {
+	var mant uint64
+	digits, frac := 0, -1
+	neg := false
+	for k, c := range text {
+		switch {
+		case '0' <= c && c <= '9':
+			mant = mant*10 + uint64(c-'0')
+			digits++
+			if frac >= 0 {
+				frac++
+			}
+		case c == '.':
+			frac = 0
+		case c == '-' && k == 0:
+			neg = true
+		default:
+			return 0, false
+		}
+	}
+	if digits > 15 {
+		return 0, false
+	}
+	f := float64(mant)
+	if frac > 0 {
+		f /= math.Pow10(frac)
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
 }
 
 func isNumByte(c byte) bool {

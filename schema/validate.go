@@ -403,11 +403,12 @@ func (c *checker) member() (string, pos, error) {
 		c.topTainted = true
 		c.errorf(at, RuleUTF8, "object key is not valid UTF-8")
 	}
-	key := bytesToString(c.s.str)
+	// Read the ':' first: it may refill the buffer, which moves the key
+	// out of it (into the scanner's own copy).
 	if err := c.s.expect(':', "':' after object key"); err != nil {
 		return "", at, err
 	}
-	return key, at, nil
+	return bytesToString(c.s.str), at, nil
 }
 
 // duplicate records a key given twice. The library keeps the last value of
@@ -931,7 +932,13 @@ func (c *checker) eventField(bit int, ev *eventRecord) error {
 		name = "trusted"
 	}
 	c.push(name)
-	defer c.pop()
+	err := c.eventValue(bit, ev)
+	c.pop()
+	return err
+}
+
+// eventValue reads the value of event property bit into ev.
+func (c *checker) eventValue(bit int, ev *eventRecord) error {
 	switch bit {
 	case evT:
 		v, ok, err := c.numberValue(true, 4)
