@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math"
 	"strings"
 )
@@ -35,6 +36,7 @@ func (c *column[T]) set(i int, v T) { c.chunks[i>>chunkBits][i&(1<<chunkBits-1)]
 // 70 MB; this costs about 30. Each slot holds the upper half of the hash
 // beside the index, so that a probe rarely compares bytes it need not.
 type idTable struct {
+	seed  maphash.Seed // per table: probe order varies, results do not
 	arena []byte
 	ends  column[uint32] // ends[i] is the end of id i in arena
 	slots []uint64       // 0 is empty, otherwise hash<<32 | index+1
@@ -78,16 +80,16 @@ func (t *idTable) lookup(id []byte) int32 {
 	if len(t.slots) == 0 {
 		return -1
 	}
-	i, _ := t.find(id, fnv64(id))
+	i, _ := t.find(id, maphash.Bytes(t.seed, id))
 	return i
 }
 
 // insert adds id and returns its index; dup is true if it was there.
 func (t *idTable) insert(id []byte) (idx int32, dup bool) {
-	if 2*(t.n+1) > len(t.slots) {
+	if 4*(t.n+1) > 3*len(t.slots) { // keep the load at most 3/4
 		t.grow()
 	}
-	h := fnv64(id)
+	h := maphash.Bytes(t.seed, id)
 	i, slot := t.find(id, h)
 	if i >= 0 {
 		return i, true
@@ -101,11 +103,14 @@ func (t *idTable) insert(id []byte) (idx int32, dup bool) {
 }
 
 func (t *idTable) grow() {
+	if len(t.slots) == 0 {
+		t.seed = maphash.MakeSeed()
+	}
 	size := max(1024, 2*len(t.slots))
 	t.slots = make([]uint64, size)
 	mask := uint64(size - 1)
 	for i := 0; i < t.n; i++ {
-		h := fnv64(t.bytesOf(i))
+		h := maphash.Bytes(t.seed, t.bytesOf(i))
 		k := h & mask
 		for t.slots[k] != 0 {
 			k = (k + 1) & mask
@@ -137,6 +142,15 @@ type graph struct {
 	eline    column[int32]
 	ecol     column[int32]
 	pending  []pendingRef
+
+	eventsDone bool // the events array has been read: unknown ids dangle
+
+	// report receives findings: while the graph is fed concurrently, a
+	// function that keeps them for the checker; in finish, the checker's.
+	report func(at pos, ptr string, sev Severity, rule, msg string)
+
+	untrustedToolResults int
+	untrustedMessages    int
 
 	agents     map[string]int32
 	spawnedBy  map[int32]int32 // spawned agent -> spawning agent
@@ -176,7 +190,7 @@ func (g *graph) agentIndex(name []byte) int32 {
 }
 
 // addEvent records one event; a repeated id is reported here.
-func (g *graph) addEvent(c *checker, ev *eventRecord) {
+func (g *graph) addEvent(ev *eventRecord) {
 	if len(ev.role) > 0 {
 		if n, ok := g.roles[string(ev.role)]; ok {
 			*n++
@@ -194,9 +208,9 @@ func (g *graph) addEvent(c *checker, ev *eventRecord) {
 	if ev.trusted == 0 {
 		switch ev.typ {
 		case EvToolResult:
-			c.rep.Safety.UntrustedToolResults++
+			g.untrustedToolResults++
 		case EvMessage:
-			c.rep.Safety.UntrustedMessages++
+			g.untrustedMessages++
 		}
 	}
 	if !math.IsNaN(ev.t) {
@@ -233,9 +247,8 @@ func (g *graph) addEvent(c *checker, ev *eventRecord) {
 	idx, dup := g.ids.insert(ev.id)
 	if dup {
 		first := g.ids.bytesOf(int(idx))
-		c.push("id")
-		c.errorf(ev.idAt, RuleUniqueID, "event id %q is already used by an earlier event", first)
-		c.pop()
+		g.report(ev.idAt, fmt.Sprintf("/events/%d/id", ev.index), Error, RuleUniqueID,
+			fmt.Sprintf("event id %q is already used by an earlier event", first))
 		return
 	}
 	g.t.add(ev.t)
@@ -249,12 +262,12 @@ func (g *graph) addEvent(c *checker, ev *eventRecord) {
 }
 
 // addEdge records one edge and resolves its ends if it can.
-func (g *graph) addEdge(c *checker, ed *edgeRecord) {
+func (g *graph) addEdge(ed *edgeRecord) {
 	k := int32(g.src.n)
 	src, dst := int32(-2), int32(-2)
 	if ed.ok {
-		src = g.resolve(c, k, false, ed.src, ed.srcAt)
-		dst = g.resolve(c, k, true, ed.dst, ed.dstAt)
+		src = g.resolve(k, false, ed.src, ed.srcAt)
+		dst = g.resolve(k, true, ed.dst, ed.dstAt)
 	}
 	g.src.add(src)
 	g.dst.add(dst)
@@ -265,29 +278,30 @@ func (g *graph) addEdge(c *checker, ed *edgeRecord) {
 
 // resolve returns the node of an edge end, -1 if it is not known yet, or
 // -2 after reporting it as dangling.
-func (g *graph) resolve(c *checker, edge int32, dst bool, id []byte, at pos) int32 {
+func (g *graph) resolve(edge int32, dst bool, id []byte, at pos) int32 {
 	if i := g.ids.lookup(id); i >= 0 {
 		return i
 	}
-	if c.eventsDone {
-		g.dangling(c, int(edge), dst, string(id), at)
+	if g.eventsDone {
+		g.dangling(int(edge), dst, string(id), at)
 		return -2
 	}
 	g.pending = append(g.pending, pendingRef{edge: edge, dst: dst, id: string(id), at: at})
 	return -1
 }
 
-func (g *graph) dangling(c *checker, edge int, dst bool, id string, at pos) {
+func (g *graph) dangling(edge int, dst bool, id string, at pos) {
 	end := "src"
 	if dst {
 		end = "dst"
 	}
-	c.addAt(at, fmt.Sprintf("/edges/%d/%s", edge, end), Error, RuleEdgeRef, fmt.Sprintf("no event has id %q", id))
+	g.report(at, fmt.Sprintf("/edges/%d/%s", edge, end), Error, RuleEdgeRef, fmt.Sprintf("no event has id %q", id))
 }
 
 // finish resolves pending edge ends and, if the whole document was read,
 // runs the graph checks and measures.
 func (g *graph) finish(c *checker, complete bool) {
+	g.report = c.addAt
 	r := c.rep
 	r.finishCounts(g)
 	if !complete {
@@ -296,7 +310,7 @@ func (g *graph) finish(c *checker, complete bool) {
 	for _, p := range g.pending {
 		i := g.ids.lookup([]byte(p.id))
 		if i < 0 {
-			g.dangling(c, int(p.edge), p.dst, p.id, p.at)
+			g.dangling(int(p.edge), p.dst, p.id, p.at)
 			i = -2
 		}
 		if p.dst {
@@ -306,6 +320,7 @@ func (g *graph) finish(c *checker, complete bool) {
 		}
 	}
 	g.pending = nil
+	g.ids.slots = nil // every id is resolved; the hash table can go
 	n, m := g.ids.n, g.src.n
 
 	// Edges back in time, and the adjacency in compressed form.
@@ -323,21 +338,24 @@ func (g *graph) finish(c *checker, complete bool) {
 		off[s+1]++
 		indeg[d]++
 	}
+	// off[v+1] holds v's out-degree; prefix sums make off[v+1] the end of
+	// v's run in adj, and placing edges backwards leaves off[v+1] at the
+	// start of v+1's run, without a second array.
 	for i := 0; i < n; i++ {
 		off[i+1] += off[i]
 	}
 	adj := make([]int32, off[n])
-	fill := make([]int32, n)
-	copy(fill, off[:n])
-	for k := 0; k < m; k++ {
+	for k := m - 1; k >= 0; k-- {
 		s, d := g.src.at(k), g.dst.at(k)
 		if s < 0 || d < 0 {
 			continue
 		}
-		adj[fill[s]] = d
-		fill[s]++
+		off[s+1]--
+		adj[off[s+1]] = d
 	}
-	fill = nil
+	// Now off[v+1] is the start of v's run: shift down by one.
+	copy(off, off[1:])
+	off[n] = int32(len(adj))
 
 	// Kahn's algorithm: a topological order, the longest path ending at
 	// each node (its level), and whether everything was ordered.

@@ -126,7 +126,7 @@ func (c *checker) library() *library {
 	return c.lib
 }
 
-// recheck hands the event or edge just read (c.elemBuf) to the library and
+// recheck hands the event or edge just read (c.elem) to the library and
 // adds any location it reports that the fast path did not.
 func (c *checker) recheck(isEvent bool, at pos) {
 	if c.opts.fastOnly || c.elemTainted || c.rechecks >= maxLibraryRechecks {
@@ -137,7 +137,7 @@ func (c *checker) recheck(isEvent bool, at pos) {
 	if l == nil {
 		return
 	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(c.elemBuf))
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(c.elem))
 	if err != nil {
 		return
 	}

@@ -171,6 +171,8 @@ func (r *Report) finishCounts(g *graph) {
 	}
 	r.Safety.TrustLabelledToolResults = g.trustLabel[EvToolResult]
 	r.Safety.TrustLabelledMessages = g.trustLabel[EvMessage]
+	r.Safety.UntrustedToolResults = g.untrustedToolResults
+	r.Safety.UntrustedMessages = g.untrustedMessages
 	r.Safety.SafetyEvents = ev(EvSafetyEvent)
 	r.Safety.HumanInterventions = ev(EvHumanIntervention)
 	r.Safety.SafetyFlowEdges = r.EdgeTypes[EdSafetyFlow].Count

@@ -55,10 +55,13 @@ type scanner struct {
 	line      int
 	lineStart int64 // input offset of the first byte of the current line
 
-	// capture, when non-nil, receives a copy of every byte consumed from
-	// capFrom on; it lets the validator hand one event to the library.
+	// capture, when non-nil, collects the bytes consumed from capFrom on;
+	// it lets the validator hand one event to the library. Bytes are copied
+	// only when a refill would move them (spilled); an event that lies
+	// within the buffer is handed over in place.
 	capture *[]byte
 	capFrom int
+	spilled bool
 
 	// where returns the JSON Pointer of the value being read, for errors.
 	where func() string
@@ -86,6 +89,7 @@ func (s *scanner) fill() bool {
 	if s.capture != nil {
 		*s.capture = append(*s.capture, s.buf[s.capFrom:s.i]...)
 		s.capFrom = 0
+		s.spilled = true
 	}
 	if s.strView {
 		// s.str points into buf, which is about to move: keep a copy.
@@ -127,13 +131,22 @@ func (s *scanner) startCapture(dst *[]byte) {
 	*dst = (*dst)[:0]
 	s.capture = dst
 	s.capFrom = s.i
+	s.spilled = false
 }
 
-func (s *scanner) endCapture() {
-	if s.capture != nil {
-		*s.capture = append(*s.capture, s.buf[s.capFrom:s.i]...)
-		s.capture = nil
+// endCapture stops capturing and returns the captured bytes, valid until
+// the next read from the scanner.
+func (s *scanner) endCapture() []byte {
+	if s.capture == nil {
+		return nil
 	}
+	dst := s.capture
+	s.capture = nil
+	if !s.spilled {
+		return s.buf[s.capFrom:s.i]
+	}
+	*dst = append(*dst, s.buf[s.capFrom:s.i]...)
+	return *dst
 }
 
 // here returns the position of the next unread byte.

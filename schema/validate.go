@@ -75,6 +75,12 @@ func (r *Result) Valid() bool { return r.Errors == 0 }
 func Validate(r io.Reader, opts Options) (*Result, error) {
 	c := newChecker(r, opts)
 	err := c.document()
+	found, dropped := c.feed.stop()
+	for _, f := range found {
+		c.addAt(pos{line: f.Line, col: f.Col}, f.Pointer, f.Severity, f.Rule, f.Message)
+	}
+	c.nerr += dropped
+	c.omitted += dropped
 	var se *syntaxError
 	switch {
 	case errors.As(err, &se):
@@ -127,6 +133,7 @@ type checker struct {
 	elemSchema  int
 	elemTainted bool
 	elemBuf     []byte
+	elem        []byte // the element's bytes, valid until the next read
 	rechecks    int
 
 	// The top-level members other than events and edges, for the library.
@@ -137,14 +144,14 @@ type checker struct {
 
 	// Schema-finding pointers of the current element and of the top level,
 	// so that the library adds only what the fast path did not report.
-	inElem     bool
-	eventsDone bool // the events array has been read: unknown ids dangle
+	inElem bool
 	elemPtrs   []string
 	topPtrs    []string
 
 	lib    *library
 	libErr error
 	g      graph
+	feed   *graphFeed
 	rep    *Report
 
 	idBuf []byte // scratch copies of the current event's strings
@@ -158,6 +165,7 @@ func newChecker(r io.Reader, opts Options) *checker {
 	c.s.where = c.pointer
 	c.g.init()
 	c.rep = newReport()
+	c.feed = startGraphFeed(&c.g, opts.MaxFindings)
 	return c
 }
 
@@ -614,10 +622,12 @@ func (c *checker) topMember(bit int, key string) error {
 			c.appendSkeleton([]byte(fmt.Sprintf("%q:%s", key, placeholder(bit))))
 			if bit == topEvents {
 				err := c.eventsArray()
-				c.eventsDone = true
+				c.feed.flush(true)
 				return err
 			}
-			return c.edgesArray()
+			err := c.edgesArray()
+			c.feed.flush(false)
+			return err
 		}
 	}
 	var err error
@@ -673,8 +683,7 @@ func (c *checker) topMember(bit int, key string) error {
 		return err
 	}
 	if c.s.capture != nil {
-		c.s.endCapture()
-		c.appendSkeleton(c.memberBuf)
+		c.appendSkeleton(c.s.endCapture())
 	}
 	return nil
 }
@@ -813,6 +822,7 @@ type eventRecord struct {
 	have       int
 	at         pos
 	idAt       pos
+	index      int
 }
 
 // event reads one event (the scanner is before its first byte).
@@ -901,7 +911,8 @@ func (c *checker) event(i int) error {
 	}
 	c.inElem = false
 	c.rep.countEvent(ev.typ)
-	c.g.addEvent(c, &ev)
+	ev.index = i
+	c.feed.event(&ev)
 	return nil
 }
 
@@ -1022,7 +1033,7 @@ func (c *checker) edge(i int) error {
 	ok, err := c.typeOK("object", 3)
 	if !ok || err != nil {
 		c.rep.countEdge(-1)
-		c.g.addEdge(c, &edgeRecord{index: i, typ: -1})
+		c.feed.edge(&edgeRecord{index: i, typ: -1})
 		return err
 	}
 	start := c.s.here()
@@ -1132,7 +1143,7 @@ func (c *checker) edge(i int) error {
 	ed.ok = srcOK && dstOK
 	ed.at = start
 	c.rep.countEdge(ed.typ)
-	c.g.addEdge(c, &ed)
+	c.feed.edge(&ed)
 	return nil
 }
 
@@ -1146,7 +1157,7 @@ func (c *checker) beginElem() {
 
 // endElem stops capturing the element's bytes; its findings stay attributed
 // to it until the caller has rechecked them.
-func (c *checker) endElem() { c.s.endCapture() }
+func (c *checker) endElem() { c.elem = c.s.endCapture() }
 
 // peekPos returns the position of the next value.
 func (c *checker) peekPos() (pos, bool) {
