@@ -144,9 +144,9 @@ type checker struct {
 
 	// Schema-finding pointers of the current element and of the top level,
 	// so that the library adds only what the fast path did not report.
-	inElem bool
-	elemPtrs   []string
-	topPtrs    []string
+	inElem   bool
+	elemPtrs []string
+	topPtrs  []string
 
 	lib    *library
 	libErr error
