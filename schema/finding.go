@@ -156,3 +156,16 @@ func editDistance(a, b string, limit int) int {
 	}
 	return min(prev[len(b)], limit)
 }
+
+// UnmarshalText reads "error" or "warning", so that JSON reports round-trip.
+func (s *Severity) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "error":
+		*s = Error
+	case "warning":
+		*s = Warning
+	default:
+		return fmt.Errorf("unknown severity %q", b)
+	}
+	return nil
+}
