@@ -140,9 +140,12 @@ func goldenFile(t *testing.T, path, got string) {
 	}
 }
 
-// TestTraceScripts runs testdata/script/trace_*.txtar. The masrl command
-// runs in-process; file names resolve in the script's work directory, and
-// "masrl-stdin FILE args..." feeds FILE to standard input.
+// TestTraceScripts runs testdata/trace-script/*.txtar. "trace-cli ARGS"
+// runs masrl in-process with file names resolved in the script's work
+// directory and prints the exit status to stderr, so scripts can tell a
+// usage error (2) from findings (1); "trace-stdin FILE ARGS" feeds FILE to
+// standard input. (They are not named masrl because TestMain registers that
+// name for the other scripts.)
 func TestTraceScripts(t *testing.T) {
 	runIn := func(ts *testscript.TestScript, neg bool, stdin io.Reader, args []string) {
 		tio := traceIO{stdin: stdin, open: func(name string) (io.ReadCloser, error) { return os.Open(ts.MkAbs(name)) }}
@@ -158,14 +161,14 @@ func TestTraceScripts(t *testing.T) {
 		}
 	}
 	testscript.Run(t, testscript.Params{
-		Files: mustGlob(t, filepath.Join("testdata", "script", "trace_*.txtar")),
+		Files: mustGlob(t, filepath.Join("testdata", "trace-script", "*.txtar")),
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"masrl": func(ts *testscript.TestScript, neg bool, args []string) {
+			"trace-cli": func(ts *testscript.TestScript, neg bool, args []string) {
 				runIn(ts, neg, strings.NewReader(""), args)
 			},
-			"masrl-stdin": func(ts *testscript.TestScript, neg bool, args []string) {
+			"trace-stdin": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) == 0 {
-					ts.Fatalf("usage: masrl-stdin FILE args...")
+					ts.Fatalf("usage: trace-stdin FILE args...")
 				}
 				runIn(ts, neg, strings.NewReader(ts.ReadFile(args[0])), args[1:])
 			},
