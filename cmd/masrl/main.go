@@ -36,6 +36,7 @@ func commands() map[string]command {
 		"check": checkCommand(),
 		"stats": statsCommand(),
 		"diff":  diffCommand(),
+		"trace": {"validate orchestration traces and report their measures", runTrace},
 	}
 }
 
