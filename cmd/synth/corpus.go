@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -40,4 +41,17 @@ func runCorpus(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s: %d entries, %d exclusions (seed %d, learned from %s)\n", *out, opt.Entries, opt.Exclusions, opt.Seed, *from)
 	return nil
+}
+
+// corpusSubcommand adapts runCorpus to the dispatch table: 0 on success,
+// 2 for bad usage or a failure.
+func corpusSubcommand(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	switch err := runCorpus(args, stdout); {
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case err != nil:
+		fmt.Fprintln(stderr, "synth corpus:", err)
+		return 2
+	}
+	return 0
 }

@@ -1,38 +1,51 @@
-// Command synth writes synthetic benchmark inputs: corpora shaped like the
-// real one, at any size. Its output is never published.
+// Command synth generates synthetic inputs for tests and benchmarks. It is
+// a development tool with one subcommand per kind of input:
 //
-// main stays thin: it hands the arguments to run and turns the result into
-// an exit code.
+//	go run ./cmd/synth trace -events 1000000 -seed 1 > /tmp/t.json
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"sort"
 )
 
-func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+// subcommand is one kind of generated input.
+type subcommand struct {
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
-// run dispatches to a subcommand and returns the exit code: 0 on success,
-// 2 for bad usage or a failure.
-func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: synth corpus [flags]")
-		return 2
+// subcommands lists the generators; add one line per new kind of input.
+func subcommands() map[string]subcommand {
+	return map[string]subcommand{
+		"corpus": {"write a synthetic corpus shaped like the real one", corpusSubcommand},
+		"trace":  {"write a synthetic orchestration trace", runTrace},
 	}
-	var err error
-	switch args[0] {
-	case "corpus":
-		err = runCorpus(args[1:], stdout)
-	default:
-		fmt.Fprintf(stderr, "synth: unknown command %q\nusage: synth corpus [flags]\n", args[0])
-		return 2
+}
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cmds := subcommands()
+	if len(args) > 0 {
+		if c, ok := cmds[args[0]]; ok {
+			return c.run(ctx, args[1:], stdout, stderr)
+		}
+		fmt.Fprintf(stderr, "synth: unknown subcommand %q\n", args[0])
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "synth %s: %v\n", args[0], err)
-		return 2
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
 	}
-	return 0
+	sort.Strings(names)
+	fmt.Fprintln(stderr, "usage: synth <subcommand> [flags]")
+	for _, n := range names {
+		fmt.Fprintf(stderr, "  %-8s %s\n", n, cmds[n].summary)
+	}
+	return 2
 }

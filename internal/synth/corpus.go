@@ -1,7 +1,6 @@
-// Package synth writes synthetic inputs for benchmarks: corpora of any size
-// shaped like the real one. Nothing here is part of the published site; the
-// data exists so that speed and memory can be measured at sizes the real
-// corpus will not reach for years.
+// Synthetic corpora: inputs for benchmarks at sizes the real corpus will
+// not reach for years. Nothing here is part of the published site.
+
 package synth
 
 import (

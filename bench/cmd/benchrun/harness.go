@@ -76,7 +76,9 @@ func newHarness(ctx context.Context, cfg config, log io.Writer) (*harness, error
 	h.traceScripts = filepath.Join(cfg.repo, "bench", "trace")
 	_, err = os.Stat(filepath.Join(h.traceScripts, "node_modules", "ajv", "package.json"))
 	h.ajvInstalled = err == nil
-	h.traceSchema = filepath.Join(cfg.repo, "schema", "trace.schema.json")
+	// Ajv validates against the upstream reference schema, as
+	// bench/trace/run.sh and bench/trace/RESULTS.md do.
+	h.traceSchema = filepath.Join(cfg.corpus, "reference", "trace_schema.json")
 	return h, nil
 }
 
