@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // File names inside a corpus directory.
@@ -39,7 +40,11 @@ type Corpus struct {
 	papers, excluded, spotcheck *table
 	loadDiags                   Diagnostics
 	eachPaper                   func(*Entry) // LoadOptions.EachPaper
-	bibIdx                      bibIndex
+	// bibIdx is built on the first BibTeX lookup, so that loading for
+	// counts alone does not pay for it; bibOnce is a pointer so that a
+	// Corpus stays copyable.
+	bibIdx  bibIndex
+	bibOnce *sync.Once
 }
 
 // Load reads a corpus directory: papers.csv (required), excluded.csv and
@@ -81,7 +86,7 @@ func LoadWith(dir string, opt LoadOptions) (*Corpus, error) {
 		var d Diagnostics
 		c.Bib, d = parseBib(filepath.Join(dir, BibFile), b)
 		c.loadDiags = append(c.loadDiags, d...)
-		c.bibIdx = newBibIndex(c.Bib)
+		c.bibOnce = new(sync.Once)
 	}
 	if err := readCSVFile(filepath.Join(dir, SpotcheckFile), c.loadSpotcheck); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
@@ -238,6 +243,9 @@ func (c *Corpus) bibMatches(e *Entry) []int {
 			return 2
 		}
 		return -1
+	}
+	if c.bibOnce != nil {
+		c.bibOnce.Do(func() { c.bibIdx = newBibIndex(c.Bib) })
 	}
 	candidates := c.bibIdx.candidates(c.Bib, e.Key, y)
 	var out []int
