@@ -69,7 +69,7 @@ func StreamStats(dir string, v *Vocabulary, extra [][2]string) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	c, err := LoadWith(dir, LoadOptions{EachPaper: t.add})
+	c, err := LoadWith(dir, LoadOptions{EachPaper: t.add, SkipBib: true})
 	if err != nil {
 		return Stats{}, err
 	}
