@@ -34,6 +34,7 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"check": checkCommand(),
+		"build": buildCommand(),
 	}
 }
 

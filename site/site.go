@@ -1,0 +1,141 @@
+// Package site turns a checked corpus into a static website: one page per
+// entry, per controlled field and value, per orchestration sub-decision and
+// per coverage cell, plus the exclusion log, feeds and downloads. Rendering
+// happens in memory (Render); Build writes the result over the output
+// directory only when everything succeeded.
+package site
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/templates"
+)
+
+// Options configure a build.
+type Options struct {
+	// CorpusDir is the corpus directory (papers.csv and the rest).
+	CorpusDir string
+	// BaseURL is where the site will be published, an absolute http(s) URL.
+	// Feeds and the sitemap use it for absolute links; pages link relatively,
+	// so the site also works under a sub-path of it.
+	BaseURL string
+	// Templates overrides the embedded templates; nil uses them as built in.
+	Templates fs.FS
+	// Today is passed to corpus.Check; zero means now.
+	Today time.Time
+}
+
+// DefaultBaseURL is used when no base URL is given: the address masrl
+// serve listens on by default.
+const DefaultBaseURL = "http://127.0.0.1:8080/"
+
+// Result describes a finished build.
+type Result struct {
+	Files *Files
+	// Warnings are the check's findings that did not stop the build.
+	Warnings corpus.Diagnostics
+}
+
+// Build loads and checks the corpus, renders the site and replaces out with
+// it. A corpus with check errors returns a *corpus.CheckError holding every
+// finding, and out is not touched.
+func Build(opt Options, out string) (*Result, error) {
+	res, err := Load(opt)
+	if err != nil {
+		return res, err
+	}
+	if err := res.Files.WriteDir(out); err != nil {
+		return res, fmt.Errorf("writing %s: %w", out, err)
+	}
+	return res, nil
+}
+
+// Load loads, checks and renders the site into memory without writing it.
+func Load(opt Options) (*Result, error) {
+	c, err := corpus.Load(opt.CorpusDir)
+	if err != nil {
+		return nil, err
+	}
+	v, err := corpus.DefaultVocabulary()
+	if err != nil {
+		return nil, err
+	}
+	today := opt.Today
+	if today.IsZero() {
+		today = time.Now()
+	}
+	ds := corpus.Check(c, v, corpus.CheckOptions{Today: today})
+	res := &Result{}
+	for _, d := range ds {
+		if d.Severity == corpus.Warning {
+			res.Warnings = append(res.Warnings, d)
+		}
+	}
+	if err := ds.Err(); err != nil {
+		return res, err
+	}
+	files, err := Render(c, v, opt)
+	if err != nil {
+		return res, err
+	}
+	res.Files = files
+	return res, nil
+}
+
+// IsCheckError reports whether err is a failed corpus check and returns its
+// findings.
+func IsCheckError(err error) (corpus.Diagnostics, bool) {
+	var ce *corpus.CheckError
+	if errors.As(err, &ce) {
+		return ce.Diagnostics, true
+	}
+	return nil, false
+}
+
+// parseBaseURL checks the base URL and returns it with a trailing slash.
+func parseBaseURL(s string) (*url.URL, error) {
+	if s == "" {
+		s = DefaultBaseURL
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+		u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("base URL %q: want an absolute http(s) URL without query or fragment", s)
+	}
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	u.RawPath = ""
+	return u, nil
+}
+
+// TemplateFS returns the embedded templates with the files of dir laid
+// over them: a file in dir replaces the embedded one of the same name, and
+// templates dir does not have are taken from the binary.
+func TemplateFS(dir string) fs.FS {
+	if dir == "" {
+		return templates.FS
+	}
+	return overlayFS{top: os.DirFS(dir), bottom: templates.FS}
+}
+
+// overlayFS reads from top and falls back to bottom for missing files.
+type overlayFS struct{ top, bottom fs.FS }
+
+func (o overlayFS) Open(name string) (fs.File, error) {
+	f, err := o.top.Open(name)
+	if err == nil {
+		return f, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	return o.bottom.Open(name)
+}
