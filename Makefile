@@ -30,6 +30,7 @@ serve: $(BIN)
 test:
 	$(GO) vet ./...
 	MASRL_CORPUS=$(abspath $(CORPUS)) $(GO) test ./...
+	$(GO) run ./cmd/masrl readme README.md --check --corpus $(CORPUS)
 
 clean:
 	rm -rf bin public

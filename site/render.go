@@ -193,49 +193,9 @@ func (r *renderer) prepare() error {
 			{"Contribute", "contribute/", "contribute"},
 		},
 	}
-	for _, f := range r.v.Fields {
-		if !segmentPattern.MatchString(f.Name) {
-			return fmt.Errorf("vocabulary: field name %q is not a path segment", f.Name)
-		}
-		fv := &FieldView{Field: f, Href: "taxonomy/" + f.Name + "/", Entries: f.File == corpus.PapersFile}
-		h := r.c.Histogram(r.v, f.Name)
-		fv.Total = h.Total
-		segs := valueSegments(f.Allowed())
-		for i, t := range f.Values {
-			cell := h.Cells[i]
-			fv.Terms = append(fv.Terms, &TermView{
-				Term: t, Field: fv, Href: fv.Href + segs[i] + "/", Count: cell.Count, Keys: cell.Keys,
-			})
-		}
-		r.fields = append(r.fields, fv)
+	if err := r.prepareViews(); err != nil {
+		return err
 	}
-
-	r.byKey = make(map[string]*EntryView, len(r.c.Papers))
-	for i := range r.c.Papers {
-		e := &r.c.Papers[i]
-		if !isSafeKey(e.Key) {
-			return fmt.Errorf("%s: key %q is not a lowercase slug; refusing to use it as a path", e.Pos("key"), e.Key)
-		}
-		if _, dup := r.byKey[e.Key]; dup {
-			return fmt.Errorf("%s: key %q repeats", e.Pos("key"), e.Key)
-		}
-		ev := &EntryView{Entry: e, Href: "papers/" + e.Key + "/", Links: links(e.URLs), Date: entryDate(e)}
-		for _, fv := range r.fields {
-			if fv.Entries {
-				ev.Tags = append(ev.Tags, r.tag(fv.Name, e.Value(fv.Name)))
-			}
-		}
-		if isArxivIDText(e.ArxivID) {
-			ev.ArxivURL = "https://arxiv.org/abs/" + e.ArxivID
-		}
-		if b := r.c.BibFor(e); b != nil {
-			ev.Bib = strings.TrimSpace(b.Raw) + "\n"
-			ev.BibFile = ev.Href + e.Key + ".bib"
-		}
-		r.entries = append(r.entries, ev)
-		r.byKey[e.Key] = ev
-	}
-
 	sd, err := loadSubdecisions()
 	if err != nil {
 		return err
@@ -296,6 +256,55 @@ func (r *renderer) prepare() error {
 		return err
 	}
 	r.citation = citationBlock(string(cite))
+	return nil
+}
+
+// prepareViews derives the fields with their counts and the entries with
+// their tags and links: the part the README list shares with the pages.
+func (r *renderer) prepareViews() error {
+	for _, f := range r.v.Fields {
+		if !segmentPattern.MatchString(f.Name) {
+			return fmt.Errorf("vocabulary: field name %q is not a path segment", f.Name)
+		}
+		fv := &FieldView{Field: f, Href: "taxonomy/" + f.Name + "/", Entries: f.File == corpus.PapersFile}
+		h := r.c.Histogram(r.v, f.Name)
+		fv.Total = h.Total
+		segs := valueSegments(f.Allowed())
+		for i, t := range f.Values {
+			cell := h.Cells[i]
+			fv.Terms = append(fv.Terms, &TermView{
+				Term: t, Field: fv, Href: fv.Href + segs[i] + "/", Count: cell.Count, Keys: cell.Keys,
+			})
+		}
+		r.fields = append(r.fields, fv)
+	}
+
+	r.byKey = make(map[string]*EntryView, len(r.c.Papers))
+	for i := range r.c.Papers {
+		e := &r.c.Papers[i]
+		if !isSafeKey(e.Key) {
+			return fmt.Errorf("%s: key %q is not a lowercase slug; refusing to use it as a path", e.Pos("key"), e.Key)
+		}
+		if _, dup := r.byKey[e.Key]; dup {
+			return fmt.Errorf("%s: key %q repeats", e.Pos("key"), e.Key)
+		}
+		ev := &EntryView{Entry: e, Href: "papers/" + e.Key + "/", Links: links(e.URLs), Date: entryDate(e)}
+		for _, fv := range r.fields {
+			if fv.Entries {
+				ev.Tags = append(ev.Tags, r.tag(fv.Name, e.Value(fv.Name)))
+			}
+		}
+		if isArxivIDText(e.ArxivID) {
+			ev.ArxivURL = "https://arxiv.org/abs/" + e.ArxivID
+		}
+		if b := r.c.BibFor(e); b != nil {
+			ev.Bib = strings.TrimSpace(b.Raw) + "\n"
+			ev.BibFile = ev.Href + e.Key + ".bib"
+		}
+		r.entries = append(r.entries, ev)
+		r.byKey[e.Key] = ev
+	}
+
 	return nil
 }
 
@@ -374,11 +383,13 @@ func entryDate(e *corpus.Entry) string {
 	return ""
 }
 
-// sortEntries orders entries newest first, then by key: the order of every
-// list of entries on the site.
+// sortEntries orders entries newest first, then by title ignoring case,
+// then by key: the order of every list of entries on the site.
 func sortEntries(es []*EntryView) {
 	slices.SortStableFunc(es, func(a, b *EntryView) int {
-		return cmp.Or(cmp.Compare(b.Year, a.Year), cmp.Compare(a.Key, b.Key))
+		return cmp.Or(cmp.Compare(b.Year, a.Year),
+			cmp.Compare(strings.ToLower(a.Title), strings.ToLower(b.Title)),
+			cmp.Compare(a.Key, b.Key))
 	})
 }
 

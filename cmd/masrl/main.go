@@ -33,8 +33,10 @@ type command struct {
 // so that nothing is shared between concurrent runs in tests.
 func commands() map[string]command {
 	return map[string]command{
-		"check": checkCommand(),
-		"build": buildCommand(),
+		"check":  checkCommand(),
+		"build":  buildCommand(),
+		"readme": readmeCommand(),
+		"serve":  serveCommand(),
 	}
 }
 
