@@ -7,3 +7,8 @@ require (
 	github.com/yuin/goldmark v1.8.7
 	go.yaml.in/yaml/v3 v3.0.6
 )
+
+require (
+	github.com/rogpeppe/go-internal v1.16.0
+	golang.org/x/tools v0.26.0 // indirect
+)

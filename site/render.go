@@ -56,15 +56,25 @@ type renderer struct {
 	records  []*ExclusionView
 	pages    []string // page directories for the sitemap, in creation order
 	citation string
+	warnings corpus.Diagnostics
 }
 
-// Render builds every file of the site in memory. The corpus should have
-// passed corpus.Check; Render still refuses keys that are not plain slugs,
-// because keys become directory names.
-func Render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options) (*Files, error) {
+// Render builds every file of the site in memory and returns it with the
+// warnings rendering found (data naming entries the corpus lacks). The
+// corpus should have passed corpus.Check; Render still refuses keys that are
+// not plain slugs, because keys become directory names.
+func Render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options) (*Files, corpus.Diagnostics, error) {
+	files, r, err := render(c, v, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	return files, r.warnings, nil
+}
+
+func render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options) (*Files, *renderer, error) {
 	base, err := parseBaseURL(opt.BaseURL)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	tfs := opt.Templates
 	if tfs == nil {
@@ -72,7 +82,7 @@ func Render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options) (*Files, error)
 	}
 	tmpl, err := parseTemplates(tfs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	r := &renderer{c: c, v: v, base: base, tmpl: tmpl, files: newFiles(), md: newMarkdown()}
 	steps := []func() error{
@@ -82,10 +92,10 @@ func Render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options) (*Files, error)
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return r.files, nil
+	return r.files, r, nil
 }
 
 // pageNames are the page templates; each is parsed together with layout.html.
@@ -208,9 +218,14 @@ func (r *renderer) prepare() error {
 		for _, se := range s.Entries {
 			ev := r.byKey[se.Key]
 			if ev == nil {
-				return fmt.Errorf("data/orchestration.yaml: %s names %q, which is not a key of papers.csv", s.ID, se.Key)
+				// Another corpus than the survey's (a fixture, a fork) need
+				// not hold every entry the survey names: say so, keep going.
+				r.warnings = append(r.warnings, corpus.Diagnostic{
+					Severity: corpus.Warning, Pos: corpus.Pos{File: "data/orchestration.yaml"}, Field: s.ID, Value: se.Key,
+					Message: fmt.Sprintf("names %q, which is not a key of %s; listed without a link", se.Key, corpus.PapersFile),
+				})
 			}
-			sv.Entries = append(sv.Entries, SubdecisionEntry{Entry: ev, Source: se.Source, Note: se.Note})
+			sv.Entries = append(sv.Entries, SubdecisionEntry{Key: se.Key, Entry: ev, Source: se.Source, Note: se.Note})
 		}
 		r.subs = append(r.subs, sv)
 	}
@@ -477,7 +492,7 @@ func (r *renderer) entryPages() error {
 		}
 		for _, s := range r.subs {
 			for _, se := range s.Entries {
-				if se.Entry == ev {
+				if se.Key == ev.Key {
 					ep.Subdecisions = append(ep.Subdecisions, s)
 					break
 				}

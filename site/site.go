@@ -81,11 +81,12 @@ func Load(opt Options) (*Result, error) {
 	if err := ds.Err(); err != nil {
 		return res, err
 	}
-	files, err := Render(c, v, opt)
+	files, warns, err := Render(c, v, opt)
 	if err != nil {
 		return res, err
 	}
 	res.Files = files
+	res.Warnings = append(res.Warnings, warns...)
 	return res, nil
 }
 

@@ -127,7 +127,8 @@ type SubdecisionView struct {
 
 // SubdecisionEntry is an entry the survey names for a sub-decision.
 type SubdecisionEntry struct {
-	Entry  *EntryView
+	Key    string
+	Entry  *EntryView // nil when the corpus has no such entry
 	Source string
 	Note   string
 }
