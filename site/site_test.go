@@ -159,8 +159,8 @@ func TestTinySite(t *testing.T) {
 		p := page(t, files, "papers/alpha/index.html")
 		for _, want := range []string{
 			"Spot-check audit", "Would tag &lt;team&gt; level", `class="disagree"`, // audit with the disagreement marked
-			`href="../../papers/delta/"`,                  // same reward × credit cell
-			`href="../../taxonomy/reward_type/shared/"`,   // tags link to their term pages
+			`href="../../papers/delta/"`,                   // same reward × credit cell
+			`href="../../taxonomy/reward_type/shared/"`,    // tags link to their term pages
 			`href="../../papers/alpha/alpha.bib" download`, // bib download
 			`data-copy="bib-alpha"`, "@article{alpha2025",
 			`href="https://arxiv.org/abs/2508.04652"`,
