@@ -53,6 +53,7 @@ type renderer struct {
 	byKey    map[string]*EntryView
 	subs     []*SubdecisionView
 	tables   []*TableView
+	cellOf   map[string]*CellView // key -> its reward_type × credit_granularity cell
 	records  []*ExclusionView
 	pages    []string // page directories for the sitemap, in creation order
 	citation string
@@ -257,6 +258,15 @@ func (r *renderer) prepare() error {
 			tv.Lines = append(tv.Lines, line)
 		}
 		r.tables = append(r.tables, tv)
+	}
+	// Entry pages show the entry's reward × credit cell, the first table.
+	r.cellOf = map[string]*CellView{}
+	for _, line := range r.tables[0].Lines {
+		for _, cell := range line.Cells {
+			for _, ev := range cell.Entries {
+				r.cellOf[ev.Key] = cell
+			}
+		}
 	}
 
 	for i := range r.c.Excluded {
@@ -467,45 +477,8 @@ func (r *renderer) papers() error {
 }
 
 func (r *renderer) entryPages() error {
-	cellOf := map[string]*CellView{}
-	for _, line := range r.tables[0].Lines {
-		for _, cell := range line.Cells {
-			for _, ev := range cell.Entries {
-				cellOf[ev.Key] = cell
-			}
-		}
-	}
 	for _, ev := range r.entries {
-		ep := &entryPage{Page: r.newPage(ev.Href, ev.Title, "papers"), Entry: ev}
-		ep.Description = ev.OneLiner
-		ep.Scripts = []string{"assets/site.js"}
-		if a := r.c.Audit(ev.Key); a != nil {
-			av := &AuditView{StrictExplicitCredit: a.StrictExplicitCredit, AgreementNote: a.AgreementNote, AnnotatorNote: a.AnnotatorNote}
-			for _, f := range corpus.AuditedFields() {
-				label := f
-				if fv := r.field(f); fv != nil {
-					label = fv.Label
-				}
-				av.Rows = append(av.Rows, AuditRow{Field: f, Label: label, Orig: a.Orig(f), Annotated: a.Annotated(f), Agree: a.Orig(f) == a.Annotated(f)})
-			}
-			ep.Audit = av
-		}
-		for _, s := range r.subs {
-			for _, se := range s.Entries {
-				if se.Key == ev.Key {
-					ep.Subdecisions = append(ep.Subdecisions, s)
-					break
-				}
-			}
-		}
-		if cell := cellOf[ev.Key]; cell != nil {
-			ep.Cell = cell
-			for _, o := range cell.Entries {
-				if o != ev {
-					ep.SameCell = append(ep.SameCell, o)
-				}
-			}
-		}
+		ep := r.entryPage(ev)
 		if err := r.render("entry", &ep.Page, ep); err != nil {
 			return err
 		}
@@ -516,6 +489,42 @@ func (r *renderer) entryPages() error {
 		}
 	}
 	return nil
+}
+
+// entryPage gathers what an entry's page shows besides the entry itself:
+// its audit, the sub-decisions naming it and its reward × credit cell.
+func (r *renderer) entryPage(ev *EntryView) *entryPage {
+	ep := &entryPage{Page: r.newPage(ev.Href, ev.Title, "papers"), Entry: ev}
+	ep.Description = ev.OneLiner
+	ep.Scripts = []string{"assets/site.js"}
+	if a := r.c.Audit(ev.Key); a != nil {
+		av := &AuditView{StrictExplicitCredit: a.StrictExplicitCredit, AgreementNote: a.AgreementNote, AnnotatorNote: a.AnnotatorNote}
+		for _, f := range corpus.AuditedFields() {
+			label := f
+			if fv := r.field(f); fv != nil {
+				label = fv.Label
+			}
+			av.Rows = append(av.Rows, AuditRow{Field: f, Label: label, Orig: a.Orig(f), Annotated: a.Annotated(f), Agree: a.Orig(f) == a.Annotated(f)})
+		}
+		ep.Audit = av
+	}
+	for _, s := range r.subs {
+		for _, se := range s.Entries {
+			if se.Key == ev.Key {
+				ep.Subdecisions = append(ep.Subdecisions, s)
+				break
+			}
+		}
+	}
+	if cell := r.cellOf[ev.Key]; cell != nil {
+		ep.Cell = cell
+		for _, o := range cell.Entries {
+			if o != ev {
+				ep.SameCell = append(ep.SameCell, o)
+			}
+		}
+	}
+	return ep
 }
 
 func (r *renderer) taxonomy() error {
