@@ -86,8 +86,12 @@ func (r *renderer) prepareReadme() error {
 func markdownText(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune("\\`*_[]<>!|~&$", r) {
+	for i, r := range s {
+		// ':' before "//" and '.' after "www" are escaped too, so that
+		// GitHub does not turn a URL in the text into a link.
+		if strings.ContainsRune("\\`*_[]<>!|~&$@", r) ||
+			r == ':' && strings.HasPrefix(s[i+1:], "//") ||
+			r == '.' && i >= 3 && strings.EqualFold(s[i-3:i], "www") {
 			b.WriteByte('\\')
 		}
 		b.WriteRune(r)
