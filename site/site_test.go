@@ -648,3 +648,28 @@ func TestOverlayFS(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// TestChartsHook checks the layout loads the chart scripts only for pages
+// that say they draw charts.
+func TestChartsHook(t *testing.T) {
+	dir := corpusFromTxtar(t, "tiny.txtar")
+	c, v := load(t, dir)
+	files, r, err := render(c, v, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(page(t, files, "index.html"), "echarts") {
+		t.Error("a page without charts loads echarts")
+	}
+	p := r.newPage("coverage/", "Coverage", "coverage")
+	p.Charts = true
+	var buf bytes.Buffer
+	if err := r.tmpl["coverage"].ExecuteTemplate(&buf, "layout", &coveragePage{Page: p, Tables: r.tables}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<script src="../assets/echarts.min.js"></script>`, `<script src="../assets/charts.js"></script>`} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("missing %s", want)
+		}
+	}
+}
