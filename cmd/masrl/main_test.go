@@ -34,5 +34,6 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
+		Cmds:          statsScriptCmds(),
 	})
 }

@@ -57,14 +57,6 @@ func get(t *testing.T, url string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-func realCorpusDir(t *testing.T) string {
-	dir := os.Getenv("MASRL_CORPUS")
-	if dir == "" {
-		t.Skip("MASRL_CORPUS not set; run through make test")
-	}
-	return dir
-}
-
 var hrefPattern = regexp.MustCompile(`\bhref="([^"#]*)(#[^"]*)?"`)
 
 // TestServeReach walks the served site from / and checks every entry page
