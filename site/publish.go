@@ -34,14 +34,6 @@ func (r *renderer) assets() error {
 	})
 }
 
-// Stats is stats.json: every count the site shows, with the keys in each
-// cell, so that a reader can recompute the pages from it.
-type Stats struct {
-	Funnel     corpus.Funnel       `json:"funnel"`
-	Histograms []*corpus.Histogram `json:"histograms"`
-	CrossTabs  []*corpus.CrossTab  `json:"cross_tabs"`
-}
-
 func (r *renderer) downloads() error {
 	// The CSVs and the bib are published exactly as read.
 	for _, name := range []string{corpus.PapersFile, corpus.ExcludedFile, corpus.BibFile} {
@@ -64,13 +56,8 @@ func (r *renderer) downloads() error {
 	if excluded == nil {
 		excluded = []corpus.Exclusion{}
 	}
-	st := Stats{Funnel: r.c.Funnel(r.v)}
-	for _, f := range r.v.Fields {
-		st.Histograms = append(st.Histograms, r.c.Histogram(r.v, f.Name))
-	}
-	for _, rc := range crossTabs {
-		st.CrossTabs = append(st.CrossTabs, r.c.CrossTab(r.v, rc[0], rc[1]))
-	}
+	// stats.json is the same report masrl stats --format json prints.
+	st := corpus.ComputeStats(r.c, r.v)
 	for _, d := range []struct {
 		name string
 		v    any

@@ -55,7 +55,8 @@ func ReadmeList(c *corpus.Corpus, v *corpus.Vocabulary) ([]byte, error) {
 var readmeTags = []string{"category", "is_rl", "reward_type", "credit_granularity", "orchestration_form", "scenario"}
 
 func writeReadmeEntry(b *bytes.Buffer, e *EntryView) {
-	fmt.Fprintf(b, "- **%s** (%s). %s. *%s*.", markdownText(e.Title), markdownText(e.YearText), markdownText(e.FirstAuthor), markdownText(e.Venue))
+	fmt.Fprintf(b, "- **%s** (%s). %s *%s*%s", markdownText(e.Title), markdownText(e.YearText),
+		withStop(markdownText(e.FirstAuthor)), markdownText(e.Venue), stop(e.Venue))
 	for _, l := range e.Links {
 		if l.Web {
 			fmt.Fprintf(b, " [%s](%s)", markdownText(l.Text), markdownURL(l.URL))
@@ -73,6 +74,17 @@ func writeReadmeEntry(b *bytes.Buffer, e *EntryView) {
 	}
 	b.WriteByte('\n')
 }
+
+// stop returns the full stop that ends a sentence ending in s, or nothing
+// when s already ends with one ("Wolpert, David H.").
+func stop(s string) string {
+	if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
+		return ""
+	}
+	return "."
+}
+
+func withStop(s string) string { return s + stop(s) }
 
 // prepareReadme derives fields and entries without the page-only parts.
 func (r *renderer) prepareReadme() error {

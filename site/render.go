@@ -54,6 +54,8 @@ type renderer struct {
 	subs     []*SubdecisionView
 	tables   []*TableView
 	cellOf   map[string]*CellView // key -> its reward_type × credit_granularity cell
+	claims   []*ClaimView
+	claimsOf map[string][]*ClaimView // key -> the claims it takes part in
 	records  []*ExclusionView
 	pages    []string // page directories for the sitemap, in creation order
 	citation string
@@ -87,9 +89,9 @@ func render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options) (*Files, *rende
 	}
 	r := &renderer{c: c, v: v, base: base, tmpl: tmpl, files: newFiles(), md: newMarkdown()}
 	steps := []func() error{
-		r.prepare, r.home, r.papers, r.entryPages, r.taxonomy, r.orchestration,
-		r.coverage, r.excluded, r.prose, r.notFound, r.assets, r.downloads, r.feed,
-		r.sitemap,
+		r.prepare, r.prepareClaims, r.home, r.papers, r.entryPages, r.taxonomy,
+		r.orchestration, r.coverage, r.excluded, r.claimsAudit, r.prose, r.notFound,
+		r.assets, r.downloads, r.feed, r.sitemap,
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -102,7 +104,7 @@ func render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options) (*Files, *rende
 // pageNames are the page templates; each is parsed together with layout.html.
 var pageNames = []string{
 	"home", "papers", "entry", "taxonomy", "field", "term", "orchestration",
-	"subdecision", "coverage", "cell", "excluded", "prose", "404",
+	"subdecision", "coverage", "cell", "excluded", "claims", "prose", "404",
 }
 
 // parseTemplates parses layout.html and each page template into its own
@@ -199,6 +201,7 @@ func (r *renderer) prepare() error {
 			{"Orchestration", "orchestration/", "orchestration"},
 			{"Coverage", "coverage/", "coverage"},
 			{"Exclusions", "excluded/", "excluded"},
+			{"Claims", "claims/", "claims"},
 			{"About", "about/", "about"},
 			{"Method", "method/", "method"},
 			{"Contribute", "contribute/", "contribute"},
@@ -457,7 +460,7 @@ func (r *renderer) home() error {
 	hp := &homePage{
 		Page: p, Retained: len(r.c.Papers), Excluded: len(r.c.Excluded),
 		Candidates: len(r.c.Papers) + len(r.c.Excluded), SpotChecked: spot,
-		Fields: r.fields, Citation: r.citation,
+		Fields: r.fields, Citation: r.citation, Claims: len(r.claims), ClaimCounts: r.claimCounts(),
 		Downloads: []Link{
 			{Text: "papers.csv", URL: "papers.csv"}, {Text: "papers.json", URL: "papers.json"},
 			{Text: "papers.bib", URL: "papers.bib"}, {Text: "excluded.csv", URL: "excluded.csv"},
@@ -516,6 +519,7 @@ func (r *renderer) entryPage(ev *EntryView) *entryPage {
 			}
 		}
 	}
+	ep.Claims = r.claimsOf[ev.Key]
 	if cell := r.cellOf[ev.Key]; cell != nil {
 		ep.Cell = cell
 		for _, o := range cell.Entries {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"html/template"
 	"io/fs"
 	"os"
 	"path"
@@ -107,7 +108,7 @@ func TestTinySite(t *testing.T) {
 		}
 		for _, name := range []string{
 			"index.html", "papers/index.html", "taxonomy/index.html", "coverage/index.html",
-			"orchestration/index.html", "orchestration/when-to-stop/index.html", "excluded/index.html",
+			"orchestration/index.html", "orchestration/when-to-stop/index.html", "excluded/index.html", "claims/index.html",
 			"about/index.html", "method/index.html", "contribute/index.html", "404.html",
 			"feed.xml", "sitemap.xml", "robots.txt", "papers.csv", "excluded.csv", "papers.bib",
 			"papers.json", "excluded.json", "stats.json", "assets/style.css",
@@ -462,6 +463,26 @@ func TestRealCorpus(t *testing.T) {
 	}
 	checkLinks(t, files, "/awesome-llm-mas-rl/")
 	checkReach(t, files, c, 3)
+
+	// The claims audit lists every claim, and entries link to the claims
+	// that name them (the link checker has resolved the anchors).
+	claims, err := corpus.LoadClaims(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := corpus.VerifyClaims(c, v, claims)
+	cp := page(t, files, "claims/index.html")
+	if n := strings.Count(cp, `<tr id="claim-`); n != len(results) || n == 0 {
+		t.Errorf("claims page has %d claim rows, want %d", n, len(results))
+	}
+	for _, res := range results {
+		if res.Status == corpus.Acknowledged && !strings.Contains(cp, template.HTMLEscapeString(res.Reason)) {
+			t.Errorf("claims page lacks the reason of acknowledged claim %s", res.ID)
+		}
+	}
+	if p := page(t, files, "papers/halo/index.html"); !strings.Contains(p, `href="../../claims/#claim-table16-halo"`) {
+		t.Error("papers/halo does not link its Table 16 claim")
+	}
 }
 
 var (

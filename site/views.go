@@ -173,6 +173,8 @@ type homePage struct {
 	Page
 	Retained, Excluded, Candidates, SpotChecked int
 	Fields                                      []*FieldView
+	Claims                                      int
+	ClaimCounts                                 []StatusCount
 	Citation                                    string
 	Downloads                                   []Link
 }
@@ -193,6 +195,7 @@ type entryPage struct {
 	Entry        *EntryView
 	Audit        *AuditView
 	Subdecisions []*SubdecisionView
+	Claims       []*ClaimView
 	Cell         *CellView
 	SameCell     []*EntryView
 }
