@@ -158,3 +158,22 @@ func writeLater(t *testing.T, name string, b []byte) {
 		t.Fatal(err)
 	}
 }
+
+// TestReadmeCheckRealCorpus checks the committed README against the real
+// corpus, and that any change to the corpus makes --check fail.
+func TestReadmeCheckRealCorpus(t *testing.T) {
+	dir := realCorpusDir(t)
+	readme := filepath.Join("..", "..", "README.md")
+	if _, errs, code := runCmd(t, "readme", readme, "--check", "--corpus", dir); code != exitOK {
+		t.Fatalf("committed README is stale (%d): %s", code, errs)
+	}
+	changed := copyCorpus(t, dir)
+	papers := filepath.Join(changed, corpus.PapersFile)
+	b, _ := os.ReadFile(papers)
+	b = bytes.Replace(b, []byte("First systematic LaMAS RFT paradigm"), []byte("First systematic LaMAS RFT paradigm (edited)"), 1)
+	os.WriteFile(papers, b, 0o644)
+	_, errs, code := runCmd(t, "readme", readme, "--check", "--corpus", changed)
+	if code != exitFindings || !strings.Contains(errs, "out of date") {
+		t.Errorf("after a corpus change: exit %d, %s", code, errs)
+	}
+}
