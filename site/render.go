@@ -9,9 +9,11 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
@@ -60,6 +62,7 @@ type renderer struct {
 	pages    []string // page directories for the sitemap, in creation order
 	citation string
 	warnings corpus.Diagnostics
+	jobs     []renderJob
 }
 
 // Render builds every file of the site in memory and returns it with the
@@ -91,7 +94,7 @@ func render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options) (*Files, *rende
 	steps := []func() error{
 		r.prepare, r.prepareClaims, r.home, r.papers, r.entryPages, r.taxonomy,
 		r.orchestration, r.coverage, r.excluded, r.claimsAudit, r.prose, r.notFound,
-		r.assets, r.downloads, r.feed, r.sitemap,
+		r.assets, r.downloads, r.feed, r.sitemap, r.runJobs,
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -175,16 +178,63 @@ func (r *renderer) newPage(dir, title, section string) Page {
 	}
 }
 
-// render executes a page template and records the page.
+// renderJob is one page waiting to be rendered.
+type renderJob struct {
+	tmpl string
+	file string
+	data any
+}
+
+// render queues a page; runJobs executes the queue once every page's data
+// is ready. The paths are claimed at once, so a collision is reported where
+// it happens.
 func (r *renderer) render(name string, p *Page, data any) error {
-	var buf bytes.Buffer
-	if err := r.tmpl[name].ExecuteTemplate(&buf, "layout", data); err != nil {
-		return fmt.Errorf("rendering %s with %s.html: %w", p.File, name, err)
+	if err := r.files.add(p.File, nil); err != nil {
+		return err
 	}
 	if name != "404" {
 		r.pages = append(r.pages, strings.TrimSuffix(p.File, "index.html"))
 	}
-	return r.files.add(p.File, buf.Bytes())
+	r.jobs = append(r.jobs, renderJob{tmpl: name, file: p.File, data: data})
+	return nil
+}
+
+// runJobs executes the queued pages on every CPU. Page data is read-only by
+// now and html/template is safe for concurrent use, so the only shared
+// state is the result slot of each job; the first error in queue order is
+// returned, so failures are reported the same way on every run.
+func (r *renderer) runJobs() error {
+	out := make([][]byte, len(r.jobs))
+	errs := make([]error, len(r.jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				j := r.jobs[i]
+				var buf bytes.Buffer
+				if err := r.tmpl[j.tmpl].ExecuteTemplate(&buf, "layout", j.data); err != nil {
+					errs[i] = fmt.Errorf("rendering %s with %s.html: %w", j.file, j.tmpl, err)
+					continue
+				}
+				out[i] = buf.Bytes()
+			}
+		}()
+	}
+	for i := range r.jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, j := range r.jobs {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		r.files.m[j.file] = out[i]
+	}
+	return nil
 }
 
 // prepare derives the views every page shares: fields with counts, entries
