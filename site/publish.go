@@ -37,11 +37,11 @@ func (r *renderer) assets() error {
 func (r *renderer) downloads() error {
 	// The CSVs and the bib are published exactly as read.
 	for _, name := range []string{corpus.PapersFile, corpus.ExcludedFile, corpus.BibFile} {
+		if (name == corpus.BibFile && !r.c.HasBib) || (name == corpus.ExcludedFile && !r.c.HasExcluded) {
+			continue
+		}
 		b, err := os.ReadFile(filepath.Join(r.c.Dir, name))
 		if err != nil {
-			if os.IsNotExist(err) && name != corpus.PapersFile {
-				continue
-			}
 			return err
 		}
 		if err := r.files.add(name, b); err != nil {

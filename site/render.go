@@ -503,21 +503,21 @@ func (r *renderer) categoryGroups() []*TermView {
 func (r *renderer) home() error {
 	p := r.newPage("", r.site.Title, "home")
 	p.Description = "The tagged paper pool of the survey " + surveyTitle + " (arXiv:" + surveyArxivID + ")."
-	spot := 0
-	if r.c.Audits != nil {
-		spot = len(r.c.Audits)
-	}
 	hp := &homePage{
 		Page: p, Retained: len(r.c.Papers), Excluded: len(r.c.Excluded),
-		Candidates: len(r.c.Papers) + len(r.c.Excluded), SpotChecked: spot,
+		Candidates: len(r.c.Papers) + len(r.c.Excluded), SpotChecked: len(r.c.Audits),
 		Fields: r.fields, Citation: r.citation, Claims: len(r.claims), ClaimCounts: r.claimCounts(),
-		Downloads: []Link{
-			{Text: "papers.csv", URL: "papers.csv"}, {Text: "papers.json", URL: "papers.json"},
-			{Text: "papers.bib", URL: "papers.bib"}, {Text: "excluded.csv", URL: "excluded.csv"},
-			{Text: "excluded.json", URL: "excluded.json"}, {Text: "stats.json", URL: "stats.json"},
-			{Text: "feed.xml (Atom)", URL: "feed.xml"},
-		},
 	}
+	// Offer only the downloads this corpus has (downloads skips a missing
+	// bib or exclusion log).
+	dl := []string{"papers.csv", "papers.json", "papers.bib", "excluded.csv", "excluded.json", "stats.json"}
+	for _, name := range dl {
+		if (name == corpus.BibFile && !r.c.HasBib) || (name == corpus.ExcludedFile && !r.c.HasExcluded) {
+			continue
+		}
+		hp.Downloads = append(hp.Downloads, Link{Text: name, URL: name})
+	}
+	hp.Downloads = append(hp.Downloads, Link{Text: "feed.xml (Atom)", URL: "feed.xml"})
 	return r.render("home", &hp.Page, hp)
 }
 

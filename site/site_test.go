@@ -694,3 +694,21 @@ func TestChartsHook(t *testing.T) {
 		}
 	}
 }
+
+// TestNoBib builds a corpus without papers.bib (a warning, not an error):
+// no page may link a bib file that was not written.
+func TestNoBib(t *testing.T) {
+	dir := corpusFromTxtar(t, "tiny.txtar")
+	os.Remove(filepath.Join(dir, "papers.bib"))
+	res, err := Load(Options{CorpusDir: dir, Today: today})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) == 0 {
+		t.Error("a missing papers.bib should be a warning")
+	}
+	if _, ok := res.Files.Get("papers.bib"); ok {
+		t.Error("papers.bib published without a source")
+	}
+	checkLinks(t, res.Files, "/")
+}
