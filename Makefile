@@ -25,7 +25,7 @@ site: $(BIN)
 	./$(BIN) build --corpus $(CORPUS) --out public --base-url $(BASE_URL)
 
 serve: $(BIN)
-	./$(BIN) serve --corpus $(CORPUS) --out public --addr $(ADDR)
+	./$(BIN) serve --corpus $(CORPUS) --out public --addr $(ADDR) --templates templates --data data
 
 test:
 	$(GO) vet ./...

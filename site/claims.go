@@ -2,6 +2,7 @@ package site
 
 import (
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/masrl/masrl/corpus"
@@ -36,7 +37,11 @@ var claimStatuses = []corpus.ClaimStatus{corpus.Holds, corpus.Acknowledged, corp
 // prepareClaims verifies the survey's claims against the corpus and keeps
 // the results for the claims page and the entry pages.
 func (r *renderer) prepareClaims() error {
-	claims, err := corpus.LoadClaims(r.v)
+	b, err := fs.ReadFile(r.data, "claims.yaml")
+	if err != nil {
+		return err
+	}
+	claims, err := corpus.ParseClaims(corpus.ClaimsFile, b, r.v)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 
-	"github.com/masrl/masrl/data"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -34,11 +33,11 @@ type subdecision struct {
 	} `yaml:"unlisted"`
 }
 
-// loadSubdecisions parses the embedded orchestration file. Unknown keys are
-// an error, so that a renamed field in the data is noticed here.
-func loadSubdecisions() (*subdecisions, error) {
+// loadSubdecisions parses the orchestration file of the data directory.
+// Unknown keys are an error, so that a renamed field is noticed here.
+func loadSubdecisions(dfs fs.FS) (*subdecisions, error) {
 	const name = "orchestration.yaml"
-	b, err := fs.ReadFile(data.FS, name)
+	b, err := fs.ReadFile(dfs, name)
 	if err != nil {
 		return nil, err
 	}

@@ -46,6 +46,7 @@ type renderer struct {
 	v     *corpus.Vocabulary
 	base  *url.URL
 	tmpl  map[string]*template.Template
+	data  fs.FS // the project's data directory (pages, orchestration, claims)
 	files *Files
 	site  *SiteInfo
 	md    goldmark.Markdown
@@ -90,7 +91,11 @@ func render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options) (*Files, *rende
 	if err != nil {
 		return nil, nil, err
 	}
-	r := &renderer{c: c, v: v, base: base, tmpl: tmpl, files: newFiles(), md: newMarkdown()}
+	dfs := opt.Data
+	if dfs == nil {
+		dfs = data.FS
+	}
+	r := &renderer{c: c, v: v, base: base, tmpl: tmpl, data: dfs, files: newFiles(), md: newMarkdown()}
 	steps := []func() error{
 		r.prepare, r.prepareClaims, r.home, r.papers, r.entryPages, r.taxonomy,
 		r.orchestration, r.coverage, r.excluded, r.claimsAudit, r.prose, r.notFound,
@@ -260,7 +265,7 @@ func (r *renderer) prepare() error {
 	if err := r.prepareViews(); err != nil {
 		return err
 	}
-	sd, err := loadSubdecisions()
+	sd, err := loadSubdecisions(r.data)
 	if err != nil {
 		return err
 	}
@@ -329,7 +334,7 @@ func (r *renderer) prepare() error {
 	}
 	slices.SortStableFunc(r.records, func(a, b *ExclusionView) int { return cmp.Compare(a.RecordID, b.RecordID) })
 
-	cite, err := fs.ReadFile(data.FS, "pages/about.md")
+	cite, err := fs.ReadFile(r.data, "pages/about.md")
 	if err != nil {
 		return err
 	}
@@ -654,7 +659,7 @@ func (r *renderer) excluded() error {
 
 func (r *renderer) prose() error {
 	for _, name := range proseDocs {
-		src, err := fs.ReadFile(data.FS, "pages/"+name+".md")
+		src, err := fs.ReadFile(r.data, "pages/"+name+".md")
 		if err != nil {
 			return err
 		}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/templates"
 )
 
@@ -28,6 +29,11 @@ type Options struct {
 	BaseURL string
 	// Templates overrides the embedded templates; nil uses them as built in.
 	Templates fs.FS
+	// Data overrides the embedded data directory (vocabulary, claims,
+	// orchestration sub-decisions, prose pages); nil uses it as built in.
+	// masrl serve points it at data/ so that edits show without a rebuild
+	// of the binary.
+	Data fs.FS
 	// Today is passed to corpus.Check; zero means now.
 	Today time.Time
 }
@@ -63,7 +69,7 @@ func Load(opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := corpus.DefaultVocabulary()
+	v, err := vocabulary(opt.Data)
 	if err != nil {
 		return nil, err
 	}
@@ -88,6 +94,18 @@ func Load(opt Options) (*Result, error) {
 	res.Files = files
 	res.Warnings = append(res.Warnings, warns...)
 	return res, nil
+}
+
+// vocabulary reads vocab.yaml from the data directory, or the embedded one.
+func vocabulary(dfs fs.FS) (*corpus.Vocabulary, error) {
+	if dfs == nil {
+		return corpus.DefaultVocabulary()
+	}
+	b, err := fs.ReadFile(dfs, "vocab.yaml")
+	if err != nil {
+		return nil, err
+	}
+	return corpus.ParseVocabulary("data/vocab.yaml", b)
 }
 
 // IsCheckError reports whether err is a failed corpus check and returns its
@@ -125,6 +143,15 @@ func TemplateFS(dir string) fs.FS {
 		return templates.FS
 	}
 	return overlayFS{top: os.DirFS(dir), bottom: templates.FS}
+}
+
+// DataFS is TemplateFS for the data directory; "" means the embedded data
+// alone (nil).
+func DataFS(dir string) fs.FS {
+	if dir == "" {
+		return nil
+	}
+	return overlayFS{top: os.DirFS(dir), bottom: data.FS}
 }
 
 // overlayFS reads from top and falls back to bottom for missing files.

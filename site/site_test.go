@@ -712,3 +712,29 @@ func TestNoBib(t *testing.T) {
 	}
 	checkLinks(t, res.Files, "/")
 }
+
+// TestDataOverride lays a directory over the embedded data: an edited prose
+// page shows, and an edited vocabulary changes what the check accepts.
+func TestDataOverride(t *testing.T) {
+	dir := corpusFromTxtar(t, "tiny.txtar")
+	ddir := t.TempDir()
+	os.MkdirAll(filepath.Join(ddir, "pages"), 0o755)
+	os.WriteFile(filepath.Join(ddir, "pages", "about.md"), []byte("# About this fork\n\nEdited *locally*.\n"), 0o644)
+	files := mustLoad(t, Options{CorpusDir: dir, Data: DataFS(ddir)})
+	if p := page(t, files, "about/index.html"); !strings.Contains(p, "<h1 id=\"about-this-fork\">About this fork</h1>") || !strings.Contains(p, "<em>locally</em>") {
+		t.Error("about page does not come from the data directory")
+	}
+	if p := page(t, files, "method/index.html"); !strings.Contains(p, "Method") {
+		t.Error("pages the directory lacks should come from the embedded data")
+	}
+
+	vocab, err := fs.ReadFile(DataFS(ddir), "vocab.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(ddir, "vocab.yaml"), bytes.Replace(vocab, []byte("- value: rl_method"), []byte("- value: rl_methods"), 1), 0o644)
+	_, err = Load(Options{CorpusDir: dir, Data: DataFS(ddir), Today: today})
+	if ds, ok := IsCheckError(err); !ok || !strings.Contains(ds[0].Detail(), "rl_method") {
+		t.Errorf("edited vocabulary: got %v, want the check to reject rl_method", err)
+	}
+}

@@ -19,16 +19,17 @@ func buildCommand() command {
 
 // buildFlags are the flags build and serve share.
 type buildFlags struct {
-	corpus, out, baseURL, templates *string
+	corpus, out, baseURL, templates, data *string
 }
 
 func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("build", "build [--corpus DIR] [--out DIR] [--base-url URL] [--templates DIR]", stderr)
+	fs := newFlagSet("build", "build [--corpus DIR] [--out DIR] [--base-url URL] [--templates DIR] [--data DIR]", stderr)
 	bf := buildFlags{
 		corpus:    fs.String("corpus", defaultCorpus, "corpus `directory`"),
 		out:       fs.String("out", defaultOut, "output `directory`; replaced only when the build succeeds"),
 		baseURL:   fs.String("base-url", site.DefaultBaseURL, "absolute `URL` the site is published at (feeds and sitemap)"),
 		templates: fs.String("templates", "", "`directory` of templates overriding the embedded ones"),
+		data:      fs.String("data", "", "`directory` of project data (vocab.yaml, claims.yaml, pages/) overriding the embedded one"),
 	}
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -49,7 +50,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 func (bf buildFlags) options() site.Options {
 	return site.Options{
 		CorpusDir: *bf.corpus, BaseURL: *bf.baseURL,
-		Templates: site.TemplateFS(*bf.templates), Today: time.Now(),
+		Templates: site.TemplateFS(*bf.templates), Data: site.DataFS(*bf.data), Today: time.Now(),
 	}
 }
 

@@ -31,13 +31,14 @@ func serveCommand() command {
 const pollInterval = 500 * time.Millisecond
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "serve [--addr 127.0.0.1:8080] [--corpus DIR] [--out DIR] [--templates DIR]", stderr)
+	fs := newFlagSet("serve", "serve [--addr 127.0.0.1:8080] [--corpus DIR] [--out DIR] [--templates DIR] [--data DIR]", stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on")
 	bf := buildFlags{
 		corpus:    fs.String("corpus", defaultCorpus, "corpus `directory`"),
 		out:       fs.String("out", defaultOut, "output `directory`"),
 		baseURL:   fs.String("base-url", "", "`URL` for feeds and sitemap (default http://ADDR/)"),
 		templates: fs.String("templates", "", "`directory` of templates overriding the embedded ones"),
+		data:      fs.String("data", "", "`directory` of project data overriding the embedded one (make serve passes data)"),
 	}
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -54,7 +55,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *bf.baseURL == "" {
 		*bf.baseURL = "http://" + ln.Addr().String() + "/"
 	}
-	s := &server{flags: bf, watch: []string{*bf.corpus, *bf.templates}, log: stderr}
+	s := &server{flags: bf, watch: []string{*bf.corpus, *bf.templates, *bf.data}, log: stderr}
 	s.rebuild()
 	fmt.Fprintf(stdout, "serving %s at http://%s/ (Ctrl-C to stop)\n", *bf.out, ln.Addr())
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}

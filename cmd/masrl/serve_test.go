@@ -38,7 +38,7 @@ func newTestServer(t *testing.T, corpusDir string) (*server, *httptest.Server) {
 	out := filepath.Join(t.TempDir(), "public")
 	empty := ""
 	base := "http://127.0.0.1/"
-	bf := buildFlags{corpus: &corpusDir, out: &out, baseURL: &base, templates: &empty}
+	bf := buildFlags{corpus: &corpusDir, out: &out, baseURL: &base, templates: &empty, data: &empty}
 	s := &server{flags: bf, watch: []string{corpusDir}, log: io.Discard}
 	s.rebuild()
 	ts := httptest.NewServer(s)
