@@ -93,7 +93,7 @@ func page(t testing.TB, fs *Files, name string) string {
 
 func TestTinySite(t *testing.T) {
 	dir := corpusFromTxtar(t, "tiny.txtar")
-	files := mustLoad(t, Options{CorpusDir: dir, BaseURL: "https://example.org/awesome/"})
+	files := mustLoad(t, Options{CorpusDir: dir, BaseURL: "https://example.org/awesome/", Data: DataFS(filepath.Join(dir, "data"))})
 	c, v := load(t, dir)
 
 	t.Run("every entry, field and value has a page", func(t *testing.T) {
@@ -200,6 +200,27 @@ func TestTinySite(t *testing.T) {
 		}
 	})
 
+	t.Run("claims", func(t *testing.T) {
+		p := page(t, files, "claims/index.html")
+		for _, want := range []string{
+			`<li class="status-holds"><strong>2</strong> holds</li>`,
+			`<li class="status-acknowledged"><strong>1</strong> acknowledged</li>`,
+			`<li class="status-fails"><strong>1</strong> fails</li>`,
+			"the fixture&#39;s table &lt;b&gt;says&lt;/b&gt; core", // the reason, escaped
+			`<tr id="claim-count-shared" class="status-fails">`,
+		} {
+			if !strings.Contains(p, want) {
+				t.Errorf("claims: missing %s", want)
+			}
+		}
+		if p := page(t, files, "papers/gamma/index.html"); !strings.Contains(p, `href="../../claims/#claim-tags-gamma"`) {
+			t.Error("papers/gamma does not link the claim naming it")
+		}
+		if p := page(t, files, "papers/alpha/index.html"); !strings.Contains(p, `href="../../claims/#claim-count-shared"`) || strings.Contains(p, "claim-set-industry") {
+			t.Error("papers/alpha: wrong claims listed")
+		}
+	})
+
 	t.Run("links", func(t *testing.T) {
 		checkLinks(t, files, "/awesome/")
 	})
@@ -209,7 +230,9 @@ func TestTinySite(t *testing.T) {
 // under testdata/golden; -update rewrites them.
 func TestGolden(t *testing.T) {
 	dir := corpusFromTxtar(t, "tiny.txtar")
-	files := mustLoad(t, Options{CorpusDir: dir, BaseURL: "https://example.org/awesome/"})
+	// The fixture's own claims keep the golden pages independent of the
+	// project's claims file, which grows with the survey.
+	files := mustLoad(t, Options{CorpusDir: dir, BaseURL: "https://example.org/awesome/", Data: DataFS(filepath.Join(dir, "data"))})
 	c, v := load(t, dir)
 	list, err := ReadmeList(c, v)
 	if err != nil {
@@ -220,7 +243,7 @@ func TestGolden(t *testing.T) {
 		"index.html", "papers/index.html", "papers/alpha/index.html", "papers/beta/index.html",
 		"taxonomy/reward_type/index.html", "taxonomy/reward_type/na/index.html",
 		"coverage/index.html", "orchestration/when-to-stop/index.html", "excluded/index.html",
-		"feed.xml", "sitemap.xml", "stats.json",
+		"claims/index.html", "papers/gamma/index.html", "feed.xml", "sitemap.xml", "stats.json",
 	} {
 		b, _ := files.Get(name)
 		golden[strings.ReplaceAll(name, "/", "__")] = b
