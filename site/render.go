@@ -31,8 +31,9 @@ var crossTabs = [][2]string{
 	{"category", "verified"},
 }
 
-// proseDocs are the markdown pages of data/pages, in navigation order.
-var proseDocs = []string{"about", "method", "contribute"}
+// proseOrder puts the known markdown pages of data/pages first in the
+// navigation; any other page follows in name order.
+var proseOrder = []string{"about", "method", "contribute"}
 
 // The survey the list belongs to.
 const (
@@ -51,19 +52,20 @@ type renderer struct {
 	site  *SiteInfo
 	md    goldmark.Markdown
 
-	fields   []*FieldView
-	entries  []*EntryView // papers.csv order
-	byKey    map[string]*EntryView
-	subs     []*SubdecisionView
-	tables   []*TableView
-	cellOf   map[string]*CellView // key -> its reward_type × credit_granularity cell
-	claims   []*ClaimView
-	claimsOf map[string][]*ClaimView // key -> the claims it takes part in
-	records  []*ExclusionView
-	pages    []string // page directories for the sitemap, in creation order
-	citation string
-	warnings corpus.Diagnostics
-	jobs     []renderJob
+	fields     []*FieldView
+	entries    []*EntryView // papers.csv order
+	byKey      map[string]*EntryView
+	subs       []*SubdecisionView
+	tables     []*TableView
+	cellOf     map[string]*CellView // key -> its reward_type × credit_granularity cell
+	claims     []*ClaimView
+	claimsOf   map[string][]*ClaimView // key -> the claims it takes part in
+	records    []*ExclusionView
+	pages      []string // page directories for the sitemap, in creation order
+	citation   string
+	warnings   corpus.Diagnostics
+	jobs       []renderJob
+	proseNames []string // names of data/pages/*.md, in navigation order
 }
 
 // Render builds every file of the site in memory and returns it with the
@@ -257,10 +259,19 @@ func (r *renderer) prepare() error {
 			{"Coverage", "coverage/", "coverage"},
 			{"Exclusions", "excluded/", "excluded"},
 			{"Claims", "claims/", "claims"},
-			{"About", "about/", "about"},
-			{"Method", "method/", "method"},
-			{"Contribute", "contribute/", "contribute"},
 		},
+	}
+	names, err := proseNames(r.data)
+	if err != nil {
+		return err
+	}
+	r.proseNames = names
+	for _, name := range names {
+		src, err := fs.ReadFile(r.data, "pages/"+name+".md")
+		if err != nil {
+			return err
+		}
+		r.site.Nav = append(r.site.Nav, NavItem{markdownTitle(src, name), name + "/", name})
 	}
 	if err := r.prepareViews(); err != nil {
 		return err
@@ -389,6 +400,32 @@ func (r *renderer) prepareViews() error {
 	}
 
 	return nil
+}
+
+// proseNames lists data/pages/*.md by name without extension: the known
+// pages first, the rest sorted. A name that is not a plain path segment is
+// an error, since it becomes the page's directory.
+func proseNames(dfs fs.FS) ([]string, error) {
+	paths, err := fs.Glob(dfs, "pages/*.md")
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, p := range paths {
+		name := strings.TrimSuffix(path.Base(p), ".md")
+		if !segmentPattern.MatchString(name) {
+			return nil, fmt.Errorf("data/%s: the page name must be a lowercase path segment", p)
+		}
+		names = append(names, name)
+	}
+	rank := func(n string) int {
+		if i := slices.Index(proseOrder, n); i >= 0 {
+			return i
+		}
+		return len(proseOrder)
+	}
+	slices.SortFunc(names, func(a, b string) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(a, b)) })
+	return names, nil
 }
 
 // citationBlock takes the survey's BibTeX from the about page's fenced
@@ -658,7 +695,7 @@ func (r *renderer) excluded() error {
 }
 
 func (r *renderer) prose() error {
-	for _, name := range proseDocs {
+	for _, name := range r.proseNames {
 		src, err := fs.ReadFile(r.data, "pages/"+name+".md")
 		if err != nil {
 			return err

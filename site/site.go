@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -166,4 +167,27 @@ func (o overlayFS) Open(name string) (fs.File, error) {
 		return nil, err
 	}
 	return o.bottom.Open(name)
+}
+
+// ReadDir lists a directory of either layer, top entries replacing bottom
+// ones of the same name, sorted by name; fs.Glob uses it.
+func (o overlayFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	top, terr := fs.ReadDir(o.top, name)
+	bottom, berr := fs.ReadDir(o.bottom, name)
+	if terr != nil && berr != nil {
+		return nil, terr
+	}
+	seen := map[string]bool{}
+	var out []fs.DirEntry
+	for _, e := range top {
+		seen[e.Name()] = true
+		out = append(out, e)
+	}
+	for _, e := range bottom {
+		if !seen[e.Name()] {
+			out = append(out, e)
+		}
+	}
+	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return out, nil
 }

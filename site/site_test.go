@@ -691,6 +691,9 @@ func TestOverlayFS(t *testing.T) {
 	if _, err := fs.ReadFile(o, "c.html"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
+	if names, _ := fs.Glob(o, "*.html"); !slices.Equal(names, []string{"a.html", "b.html"}) {
+		t.Errorf("glob over both layers: %v", names)
+	}
 }
 
 // TestChartsHook checks the layout loads the chart scripts only for pages
