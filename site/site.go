@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -54,6 +55,9 @@ type Result struct {
 // it. A corpus with check errors returns a *corpus.CheckError holding every
 // finding, and out is not touched.
 func Build(opt Options, out string) (*Result, error) {
+	if err := checkOutDir(out, opt.CorpusDir); err != nil {
+		return nil, err
+	}
 	res, err := Load(opt)
 	if err != nil {
 		return res, err
@@ -62,6 +66,51 @@ func Build(opt Options, out string) (*Result, error) {
 		return res, fmt.Errorf("writing %s: %w", out, err)
 	}
 	return res, nil
+}
+
+// checkOutDir refuses an output directory whose replacement would destroy
+// something that is not a site: the corpus or a folder above it, the
+// current directory or a file system root, or a non-empty directory without
+// the index.html an earlier build leaves. Build removes what it replaces,
+// so a mistyped --out must fail before anything moves.
+func checkOutDir(out, corpusDir string) error {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	if filepath.Dir(abs) == abs {
+		return fmt.Errorf("refusing to replace %s: a file system root", out)
+	}
+	if wd, err := os.Getwd(); err == nil && within(wd, abs) {
+		return fmt.Errorf("refusing to replace %s: it holds the current directory", out)
+	}
+	if corpusDir != "" {
+		if c, err := filepath.Abs(corpusDir); err == nil && within(c, abs) {
+			return fmt.Errorf("refusing to replace %s: it holds the corpus %s", out, corpusDir)
+		}
+	}
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if st, serr := os.Stat(abs); serr == nil && !st.IsDir() {
+			return fmt.Errorf("refusing to replace %s: not a directory", out)
+		}
+		return err
+	}
+	if len(entries) > 0 {
+		if _, err := os.Stat(filepath.Join(abs, "index.html")); err != nil {
+			return fmt.Errorf("refusing to replace %s: it is not empty and has no index.html from an earlier build", out)
+		}
+	}
+	return nil
+}
+
+// within reports whether path is dir or inside it.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && (rel == "." || !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && rel != "..")
 }
 
 // Load loads, checks and renders the site into memory without writing it.

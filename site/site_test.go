@@ -764,3 +764,26 @@ func TestDataOverride(t *testing.T) {
 		t.Errorf("edited vocabulary: got %v, want the check to reject rl_method", err)
 	}
 }
+
+func TestBuildRefusesDangerousOut(t *testing.T) {
+	dir := corpusFromTxtar(t, "tiny.txtar")
+	other := t.TempDir()
+	os.WriteFile(filepath.Join(other, "notes.txt"), []byte("keep me"), 0o644)
+	for _, out := range []string{dir, filepath.Dir(dir), other, "/", "."} {
+		if _, err := Build(Options{CorpusDir: dir, Today: today}, out); err == nil || !strings.Contains(err.Error(), "refusing") {
+			t.Errorf("Build into %s: %v, want a refusal", out, err)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(other, "notes.txt")); string(b) != "keep me" {
+		t.Error("a refused build touched the directory")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "papers.csv")); err != nil {
+		t.Error("the corpus was touched")
+	}
+	fresh := filepath.Join(t.TempDir(), "a", "public")
+	for range 2 { // a new directory, then the previous build
+		if _, err := Build(Options{CorpusDir: dir, Today: today}, fresh); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
