@@ -1,8 +1,16 @@
 // Package site turns a checked corpus into a static website: one page per
 // entry, per controlled field and value, per orchestration sub-decision and
-// per coverage cell, plus the exclusion log, feeds and downloads. Rendering
-// happens in memory (Render); Build writes the result over the output
-// directory only when everything succeeded.
+// per coverage cell, plus the exclusion log, the claims audit, feeds and
+// downloads. Rendering happens in memory (Render); Build writes the result
+// over the output directory only when everything succeeded.
+//
+// Every page type is a struct embedding Page (views.go) and one template,
+// templates/NAME.html, that defines "content" inside the shared
+// layout.html. To add a page type: add the struct, the template, its name
+// to pageNames, and a step in Render that fills the struct and calls
+// r.render. A page that draws charts sets Page.Charts, and the layout then
+// loads assets/echarts.min.js and assets/charts.js; anything else a page
+// needs goes in Page.Scripts.
 package site
 
 import (
