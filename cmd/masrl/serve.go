@@ -22,7 +22,7 @@ import (
 )
 
 func serveCommand() command {
-	return command{summary: "build, serve the site locally and rebuild when the corpus or templates change", run: runServe}
+	return command{summary: "build, serve the site locally and rebuild when the corpus, templates or data change", run: runServe}
 }
 
 // pollInterval is how often serve looks at modification times. Polling
