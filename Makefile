@@ -17,9 +17,20 @@ $(BIN): FORCE
 
 FORCE:
 
+# BASE_URL is where the site is published; feeds and the sitemap use it.
+BASE_URL ?= http://127.0.0.1:8080/
+ADDR     ?= 127.0.0.1:8080
+
+site: $(BIN)
+	./$(BIN) build --corpus $(CORPUS) --out public --base-url $(BASE_URL)
+
+serve: $(BIN)
+	./$(BIN) serve --corpus $(CORPUS) --out public --addr $(ADDR) --templates templates --data data
+
 test:
 	$(GO) vet ./...
 	MASRL_CORPUS=$(abspath $(CORPUS)) $(GO) test ./...
+	$(GO) run ./cmd/masrl readme README.md --check --corpus $(CORPUS)
 
 clean:
 	rm -rf bin public
