@@ -58,7 +58,7 @@ func sizesFor(quick bool) sizes {
 	if quick {
 		return sizes{build: []int{0, 1000, 10000}, stats: []int{0, 100000}, check: []int{0, 10000}, traceEvents: 100000}
 	}
-	return sizes{build: []int{0, 10000, 100000}, stats: []int{0, 1000000}, check: []int{0, 100000}, traceEvents: 1000000}
+	return sizes{build: []int{0, 1000, 10000, 100000}, stats: []int{0, 1000000}, check: []int{0, 100000}, traceEvents: 1000000}
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
