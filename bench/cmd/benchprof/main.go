@@ -1,0 +1,108 @@
+// Command benchprof runs one of the measured operations in-process with a
+// CPU profile, to see where the time of a `make bench` row goes:
+//
+//	go run ./bench/cmd/benchprof -op build -in bench/_work/corpus-10000 -cpuprofile cpu.prof
+//	go tool pprof -top -cum cpu.prof
+//
+// The operations are the library calls behind the commands: site.Build
+// (masrl build), corpus.StreamStats (masrl stats), corpus.Load and
+// corpus.Check (masrl check) and schema.Validate (masrl trace validate).
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"time"
+
+	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/schema"
+	"github.com/masrl/masrl/site"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "benchprof:", err)
+		os.Exit(2)
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("benchprof", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	op := fs.String("op", "", "operation: build, stats, check or trace")
+	in := fs.String("in", "", "input: a corpus `directory`, or a trace file for -op trace")
+	out := fs.String("cpuprofile", "cpu.prof", "CPU profile `file` to write")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *in == "" || fs.NArg() > 0 {
+		return errors.New("usage: benchprof -op build|stats|check|trace -in PATH [-cpuprofile FILE]")
+	}
+	work, err := operation(*op, *in)
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(*out)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return err
+	}
+	start := time.Now()
+	err = work()
+	pprof.StopCPUProfile()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s %s: %s; profile in %s\n", *op, *in, time.Since(start).Round(time.Millisecond), *out)
+	return nil
+}
+
+// operation returns the work to profile.
+func operation(op, in string) (func() error, error) {
+	v, err := corpus.DefaultVocabulary()
+	if err != nil {
+		return nil, err
+	}
+	switch op {
+	case "build":
+		return func() error {
+			dir, err := os.MkdirTemp("", "benchprof-site-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(dir)
+			_, err = site.Build(site.Options{CorpusDir: in, BaseURL: site.DefaultBaseURL, Today: time.Now()}, filepath.Join(dir, "public"))
+			return err
+		}, nil
+	case "stats":
+		return func() error { _, err := corpus.StreamStats(in, v, nil); return err }, nil
+	case "check":
+		return func() error {
+			c, err := corpus.Load(in)
+			if err != nil {
+				return err
+			}
+			corpus.Check(c, v, corpus.CheckOptions{Today: time.Now()})
+			return nil
+		}, nil
+	case "trace":
+		return func() error {
+			f, err := os.Open(in)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			_, err = schema.Validate(f, schema.Options{})
+			return err
+		}, nil
+	}
+	return nil, fmt.Errorf("unknown -op %q: want build, stats, check or trace", op)
+}
