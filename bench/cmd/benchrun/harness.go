@@ -43,6 +43,7 @@ type harness struct {
 	traceSchema     string
 	generatedInput  []string
 	siteBytes       []string // output size per site run, for the build table
+	commit          string   // git commit measured, read at the start
 }
 
 func newHarness(ctx context.Context, cfg config, log io.Writer) (*harness, error) {
@@ -72,6 +73,12 @@ func newHarness(ctx context.Context, cfg config, log io.Writer) (*harness, error
 	h.checkClaimsFlag = bytes.Contains(out, []byte("-claims"))
 	out, _ = h.cmd(h.synth, "trace", "-h").CombinedOutput()
 	h.synthTrace = bytes.Contains(out, []byte("-events"))
+	// The commit is read before measuring: files edited during a long run
+	// do not describe the code that was measured.
+	h.commit = strings.TrimSpace(h.version("git", "rev-parse", "--short", "HEAD"))
+	if out, _ := h.cmd("git", "status", "--porcelain", "--untracked-files=no").Output(); len(bytes.TrimSpace(out)) > 0 {
+		h.commit += " (with uncommitted changes)"
+	}
 	h.hugoSkeleton = filepath.Join(cfg.repo, "bench", "hugo")
 	h.traceScripts = filepath.Join(cfg.repo, "bench", "trace")
 	_, err = os.Stat(filepath.Join(h.traceScripts, "node_modules", "ajv", "package.json"))
@@ -271,6 +278,7 @@ func (h *harness) siteRun(g *outputGrowth, tool string, size int, out string, ar
 	if est, p, ok := g.estimate(size); ok && est > freeDisk(h.cfg.work)/2 {
 		err := fmt.Errorf("not run: its output would be about %.0f GB (it grows as entries^%.2f), more than half the free disk", est/1e9, p)
 		h.notes = append(h.notes, fmt.Sprintf("%s at %s entries: %v.", tool, thousands(size), err))
+		fmt.Fprintf(h.log, "  %-22s %9d  %v\n", tool, size, err)
 		h.commands = append(h.commands, h.shown(argv))
 		return &result{tool: tool, size: size, command: h.shown(argv), err: err}
 	}
@@ -444,10 +452,7 @@ func (h *harness) machineTable(elapsed time.Duration) string {
 			}
 		}
 	}
-	commit := strings.TrimSpace(h.version("git", "rev-parse", "--short", "HEAD"))
-	if out, _ := h.cmd("git", "status", "--porcelain", "--untracked-files=no").Output(); len(bytes.TrimSpace(out)) > 0 {
-		commit += " (with uncommitted changes)"
-	}
+	commit := h.commit
 	ajv := "not installed"
 	if b, err := os.ReadFile(filepath.Join(h.traceScripts, "node_modules", "ajv", "package.json")); err == nil {
 		var p struct{ Version string }
