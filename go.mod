@@ -3,6 +3,7 @@ module github.com/masrl/masrl
 go 1.26.8
 
 require (
-	github.com/gocarina/gocsv v0.0.0-20240520201108-78e41c74b4b1 // indirect
-	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	github.com/go-echarts/go-echarts/v2 v2.6.7
+	github.com/gocarina/gocsv v0.0.0-20240520201108-78e41c74b4b1
+	go.yaml.in/yaml/v3 v3.0.6
 )
