@@ -6,7 +6,7 @@ CORPUS ?= ../shared/corpus
 GO     ?= go
 BIN    := bin/masrl
 
-.PHONY: all site test bench serve build clean
+.PHONY: all site test bench serve build clean chromium browsertest
 
 all: site
 
@@ -17,9 +17,25 @@ $(BIN): FORCE
 
 FORCE:
 
-test:
+test: node_modules chromium
 	$(GO) vet ./...
-	MASRL_CORPUS=$(abspath $(CORPUS)) $(GO) test ./...
+	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test ./...
+
+# node_modules holds the front-end packages the site serves from itself
+# (echarts) and the browser tests inject (axe-core), at the versions
+# package-lock.json pins. npm ci reinstalls only when the lock changed.
+node_modules: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch node_modules
+
+# chromium installs Debian's Chromium for the browser tests when missing
+# (the tests run as root on CI). See DEVELOPERS.md for the flags it runs with.
+chromium:
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+
+# browsertest runs only the browser tests, verbosely.
+browsertest: node_modules chromium
+	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test -count=1 -v ./browsertest/
 
 clean:
-	rm -rf bin public
+	rm -rf bin public browsertest/testdata/screenshots

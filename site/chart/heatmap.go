@@ -29,6 +29,26 @@ type HeatmapSpec struct {
 type heatCell struct {
 	Value [3]float64 `json:"value"` // column index, row index, count
 	URL   string     `json:"url,omitempty"`
+	Label cellLabel  `json:"label"`
+}
+
+// cellLabel colours a cell's count for contrast with the cell's own fill,
+// which is the same in light and dark mode: dark text on the pale bands,
+// white on the deep ones, and a neutral grey for the empty cells, whose
+// fill is translucent over the page.
+type cellLabel struct {
+	Color string `json:"color"`
+}
+
+func labelColor(v float64) string {
+	switch {
+	case v == 0:
+		return "#8A8A8A"
+	case v < 8:
+		return "#0B1F33"
+	default:
+		return "#FFFFFF"
+	}
 }
 
 // heatPieces are the colour bands. The first band is exactly zero, in a
@@ -116,7 +136,7 @@ func Heatmap(s HeatmapSpec) (template.HTML, error) {
 	for i := range s.Rows {
 		for j := range s.Cols {
 			v := s.Counts[i][j]
-			cells = append(cells, heatCell{Value: [3]float64{float64(j), float64(i), v}, URL: link(i, j)})
+			cells = append(cells, heatCell{Value: [3]float64{float64(j), float64(i), v}, URL: link(i, j), Label: cellLabel{labelColor(v)}})
 			max = maxf(max, v)
 			rowTotals[i] += v
 			colTotals[j] += v

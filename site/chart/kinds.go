@@ -3,6 +3,7 @@ package chart
 import (
 	"fmt"
 	"html/template"
+	"slices"
 	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
@@ -99,7 +100,7 @@ func Bars(s BarSpec) (template.HTML, error) {
 		"axisLabel": map[string]any{"interval": 0, "rotate": rotate}}}
 	option["yAxis"] = []map[string]any{{"type": "value", "name": s.YName, "nameLocation": "middle", "nameGap": 40,
 		"minInterval": 1, "nameTextStyle": map[string]any{"fontWeight": "bold"}}}
-	option["grid"] = map[string]any{"containLabel": true, "left": 48, "right": 16, "top": 24, "bottom": 40}
+	option["grid"] = map[string]any{"containLabel": true, "left": 72, "right": 16, "top": 24, "bottom": 40}
 	f := figure{
 		name: s.Name, kind: "bar", title: s.Title, caption: s.Caption,
 		summary: summary("Bar chart", s.Title, s.Bars), height: 360, option: option,
@@ -234,16 +235,21 @@ func Stacked(s StackedSpec) (template.HTML, error) {
 		return "", err
 	}
 	totals := make([]float64, len(s.Columns))
+	for _, ser := range s.Series {
+		for i, v := range ser.Values {
+			totals[i] += v
+		}
+	}
+	// A segment gets its own label only when it is tall enough to hold
+	// one; the table and the tooltip give the small ones.
+	minLabelled := slices.Max(totals) / 12
 	bar := charts.NewBar()
 	bar.SetXAxis(s.Columns)
 	for k, ser := range s.Series {
 		data := make([]opts.BarData, len(ser.Values))
 		for i, v := range ser.Values {
-			totals[i] += v
 			data[i] = opts.BarData{Value: v}
-			if v == 0 {
-				// A zero segment has no height; its label would sit on
-				// top of the next segment's.
+			if v == 0 || v < minLabelled {
 				data[i].Label = &opts.Label{Show: opts.Bool(false)}
 			}
 		}
