@@ -49,6 +49,11 @@
       byKey[e.key] = e;
     });
     var rows = Array.prototype.slice.call(list.querySelectorAll("[data-key]"));
+    // Groups (e.g. one section per category) hide when none of their
+    // entries is shown, so no empty heading is left behind.
+    var groups = Array.prototype.slice.call(list.children).filter(function (g) {
+      return !g.hasAttribute("data-key") && g.querySelector("[data-key]");
+    });
 
     // The form: a search box, one fieldset of checkboxes per field, a
     // reset button and a live region with the result count.
@@ -143,6 +148,9 @@
         if (ok) {
           shown++;
         }
+      });
+      groups.forEach(function (g) {
+        g.hidden = !g.querySelector("[data-key]:not([hidden])");
       });
       index.fields.forEach(function (f) {
         var n = {};
