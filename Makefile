@@ -39,3 +39,26 @@ browsertest: node_modules chromium
 
 clean:
 	rm -rf bin public browsertest/testdata/screenshots
+
+# Orchestration traces: the WebAssembly validator for the site (bin/), and
+# the 1M-event benchmark against ajv and a Python validator
+# (bench/trace/RESULTS.md). TRACE_EVENTS and TRACE_FILE choose the input.
+TRACE_EVENTS ?= 1000000
+TRACE_FILE   ?= /tmp/masrl-trace-$(TRACE_EVENTS).json
+
+.PHONY: wasm bench-trace trace-file
+
+wasm:
+	@mkdir -p bin
+	GOOS=js GOARCH=wasm $(GO) build -o bin/masrl.wasm ./cmd/masrl-wasm
+	@goroot=$$($(GO) env GOROOT); \
+	if [ -f $$goroot/lib/wasm/wasm_exec.js ]; then cp $$goroot/lib/wasm/wasm_exec.js bin/; \
+	else cp $$goroot/misc/wasm/wasm_exec.js bin/; fi
+
+trace-file:
+	@[ -s $(TRACE_FILE) ] || $(GO) run ./cmd/synth trace -events $(TRACE_EVENTS) -seed 1 > $(TRACE_FILE)
+
+bench-trace: build trace-file
+	$(GO) test -run '^$$' -bench . -benchmem ./schema
+	cd bench/trace && npm ci --no-audit --no-fund --silent
+	bench/trace/run.sh $(TRACE_FILE) $(abspath $(CORPUS))/reference/trace_schema.json

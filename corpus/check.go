@@ -164,13 +164,13 @@ func (ck *checker) papers() {
 		}
 		if e.Key != "" {
 			if !keyPattern.MatchString(e.Key) {
-				d := ck.ds.add(Error, e.Pos("key"), "key", e.Key, "not a lowercase slug [a-z0-9][a-z0-9-]*; the key becomes a URL path")
+				d := ck.ds.add(Error, e.Pos("key"), "key", e.Key, "%q is not a lowercase slug [a-z0-9][a-z0-9-]*; the key becomes a URL path", e.Key)
 				if s := slugify(e.Key); s != "" {
 					d.Nearest = s
 				}
 			}
 			if first, dup := keys[e.Key]; dup {
-				ck.ds.add(Error, e.Pos("key"), "key", e.Key, "duplicate key; first used on line %d", c.Papers[first].Line)
+				ck.ds.add(Error, e.Pos("key"), "key", e.Key, "duplicate key %q; first used on line %d", e.Key, c.Papers[first].Line)
 			} else {
 				keys[e.Key] = i
 			}
@@ -178,11 +178,11 @@ func (ck *checker) papers() {
 		if y := strings.TrimSpace(e.YearText); y != "" {
 			n, err := strconv.Atoi(y)
 			if len(y) != 4 || err != nil || n < 1950 || n > nextYear {
-				ck.ds.add(Error, e.Pos("year"), "year", e.YearText, "year must be four digits between 1950 and %d", nextYear)
+				ck.ds.add(Error, e.Pos("year"), "year", e.YearText, "%q: a year must be four digits between 1950 and %d", e.YearText, nextYear)
 			}
 		}
 		if e.ArxivID != "" && !isArxivID(e.ArxivID) {
-			ck.ds.add(Error, e.Pos("arxiv_id"), "arxiv_id", e.ArxivID, "not a new-style arXiv id like 2508.04652 or 2508.04652v2; leave it empty for non-arXiv entries")
+			ck.ds.add(Error, e.Pos("arxiv_id"), "arxiv_id", e.ArxivID, "%q is not a new-style arXiv id like 2508.04652 or 2508.04652v2; leave it empty for non-arXiv entries", e.ArxivID)
 		}
 		ck.urls(e.Pos("url"), e.URL, e.ArxivID)
 		if nt := normalizeTitle(e.Title); nt != "" {
@@ -202,7 +202,7 @@ func (ck *checker) urls(pos Pos, raw, arxivID string) {
 	for _, s := range SplitURLs(raw) {
 		u, err := url.Parse(s)
 		if err != nil || !IsWebURL(s) {
-			ck.ds.add(Error, pos, "url", s, "not an absolute http or https URL; separate several URLs with ' ; '")
+			ck.ds.add(Error, pos, "url", s, "%q is not an absolute http or https URL; separate several URLs with ' ; '", s)
 			continue
 		}
 		if id, onArxiv := arxivIDOfURL(u); onArxiv && id != "" && id != baseArxivID(arxivID) {
@@ -239,22 +239,22 @@ func (ck *checker) excluded() {
 		}
 		if x.RecordID != "" {
 			if !recordIDPattern.MatchString(x.RecordID) {
-				ck.ds.add(Error, x.Pos("record_id"), "record_id", x.RecordID, "record_id must be E followed by three digits, like E007")
+				ck.ds.add(Error, x.Pos("record_id"), "record_id", x.RecordID, "%q: a record_id is E followed by three digits, like E007", x.RecordID)
 			}
 			if first, dup := ids[x.RecordID]; dup {
-				ck.ds.add(Error, x.Pos("record_id"), "record_id", x.RecordID, "duplicate record_id; first used on line %d", c.Excluded[first].Line)
+				ck.ds.add(Error, x.Pos("record_id"), "record_id", x.RecordID, "duplicate record_id %s; first used on line %d", x.RecordID, c.Excluded[first].Line)
 			} else {
 				ids[x.RecordID] = i
 			}
 		}
 		if x.URL != "" && !IsWebURL(x.URL) {
-			ck.ds.add(Error, x.Pos("url"), "url", x.URL, "not an absolute http or https URL")
+			ck.ds.add(Error, x.Pos("url"), "url", x.URL, "%q is not an absolute http or https URL", x.URL)
 		}
 		if x.DateScreened != "" {
 			if _, err := time.Parse(time.DateOnly, x.DateScreened); err != nil {
-				ck.ds.add(Error, x.Pos("date_screened"), "date_screened", x.DateScreened, "not an ISO date YYYY-MM-DD")
+				ck.ds.add(Error, x.Pos("date_screened"), "date_screened", x.DateScreened, "%q is not an ISO date YYYY-MM-DD", x.DateScreened)
 			} else if x.DateScreened > today {
-				ck.ds.add(Error, x.Pos("date_screened"), "date_screened", x.DateScreened, "date is in the future (today is %s)", today)
+				ck.ds.add(Error, x.Pos("date_screened"), "date_screened", x.DateScreened, "%s is in the future (today is %s)", x.DateScreened, today)
 			}
 		}
 		ck.alsoRetained(x)
@@ -335,7 +335,7 @@ func (ck *checker) spotcheck() {
 		a := &c.Audits[i]
 		e := c.Entry(a.Key)
 		if e == nil {
-			d := ck.ds.add(Error, a.Pos("key"), "key", a.Key, "audited key is not a retained entry")
+			d := ck.ds.add(Error, a.Pos("key"), "key", a.Key, "audited key %q is not a retained entry", a.Key)
 			keys := make([]string, len(c.Papers))
 			for j := range c.Papers {
 				keys[j] = c.Papers[j].Key

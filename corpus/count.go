@@ -41,9 +41,10 @@ func (c *Corpus) Histogram(v *Vocabulary, field string) *Histogram {
 	for i, t := range f.Values {
 		h.Cells[i] = Cell{Value: t.Value, Keys: []string{}}
 	}
+	index := valueIndex(f)
 	c.eachRow(f.File, func(key string, value func(string) string) {
 		h.Total++
-		if i := f.Index(value(field)); i >= 0 {
+		if i, ok := index[value(field)]; ok {
 			h.Cells[i].addKey(key)
 			return
 		}
@@ -106,9 +107,11 @@ func (c *Corpus) CrossTab(v *Vocabulary, rows, cols string) *CrossTab {
 			x.Cells[i][j] = Cell{Value: x.RowValues[i] + "/" + x.ColValues[j], Keys: []string{}}
 		}
 	}
+	ri, ci := valueIndex(rf), valueIndex(cf)
 	c.eachRow(rf.File, func(key string, value func(string) string) {
-		i, j := rf.Index(value(rows)), cf.Index(value(cols))
-		if i < 0 || j < 0 {
+		i, iok := ri[value(rows)]
+		j, jok := ci[value(cols)]
+		if !iok || !jok {
 			x.Outside = append(x.Outside, key)
 			return
 		}
@@ -175,6 +178,16 @@ func (c *Corpus) eachRow(file string, fn func(key string, value func(string) str
 			fn(c.Excluded[i].RecordID, c.Excluded[i].Value)
 		}
 	}
+}
+
+// valueIndex maps each value of a field to its position, so counting a
+// large corpus does not scan the vocabulary once per row.
+func valueIndex(f *Field) map[string]int {
+	m := make(map[string]int, len(f.Values))
+	for i, t := range f.Values {
+		m[t.Value] = i
+	}
+	return m
 }
 
 // addOther adds key to the cell of value in a small unsorted list.

@@ -73,7 +73,11 @@ func readTable(file string, b []byte) *table {
 					}
 					bad += size
 				}
-				t.diags.add(Error, Pos{File: file, Line: line, Col: col}, "", "",
+				field := ""
+				if !first && i < len(t.header) {
+					field = t.header[i]
+				}
+				t.diags.add(Error, Pos{File: file, Line: line, Col: col}, field, "",
 					"invalid UTF-8 at byte %d of the field; save the file as UTF-8", bad+1)
 				rec[i] = string(bytes.ToValidUTF8([]byte(rec[i]), []byte("\uFFFD")))
 			}

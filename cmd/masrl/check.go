@@ -20,18 +20,23 @@ func checkCommand() command {
 
 // checkReport is the machine-readable result of masrl check (--format json).
 type checkReport struct {
-	Corpus      string             `json:"corpus"`
-	Entries     int                `json:"entries"`
-	Exclusions  int                `json:"exclusions"`
-	Errors      int                `json:"errors"`
-	Warnings    int                `json:"warnings"`
-	Diagnostics corpus.Diagnostics `json:"diagnostics"`
+	Corpus     string `json:"corpus"`
+	Entries    int    `json:"entries"`
+	Exclusions int    `json:"exclusions"`
+	Errors     int    `json:"errors"`
+	Warnings   int    `json:"warnings"`
+	// Claims counts the paper's claims by outcome and ClaimResults has
+	// each; both are absent with --claims=false.
+	Claims       *claimTally          `json:"claims,omitempty"`
+	ClaimResults []corpus.ClaimResult `json:"claim_results,omitempty"`
+	Diagnostics  corpus.Diagnostics   `json:"diagnostics"`
 }
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("check", "check [--corpus DIR] [--format text|github|json]", stderr)
+	fs := newFlagSet("check", "check [--corpus DIR] [--format text|github|json] [--claims=false]", stderr)
 	dir := fs.String("corpus", defaultCorpus, "corpus `directory` (papers.csv, excluded.csv, papers.bib, spotcheck.csv)")
 	format := fs.String("format", "text", "output `format`: text, github (workflow annotations) or json")
+	withClaims := fs.Bool("claims", true, "also verify the paper's claims (data/claims.yaml); false for corpora other than the survey's")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -50,9 +55,24 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	ds := corpus.Check(c, v, corpus.CheckOptions{Today: time.Now()})
+	var tally *claimTally
+	var results []corpus.ClaimResult
+	if *withClaims {
+		claims, err := corpus.LoadClaims(v)
+		if err != nil {
+			fmt.Fprintf(stderr, "masrl check: %v\n", err)
+			return exitUsage
+		}
+		results = corpus.VerifyClaims(c, v, claims)
+		ds = append(ds, corpus.ClaimDiagnostics(results)...)
+		ds.Sort()
+		n := corpus.ClaimCounts(results)
+		tally = &claimTally{Held: n[corpus.Holds], Acknowledged: n[corpus.Acknowledged], Failed: n[corpus.Fails] + n[corpus.Stale]}
+	}
 	rep := checkReport{
 		Corpus: *dir, Entries: len(c.Papers), Exclusions: len(c.Excluded),
 		Errors: ds.Count(corpus.Error), Warnings: ds.Count(corpus.Warning), Diagnostics: ds,
+		Claims: tally, ClaimResults: results,
 	}
 	writeCheckReport(stdout, *format, rep)
 	if rep.Errors > 0 {
@@ -77,8 +97,21 @@ func writeCheckReport(w io.Writer, format string, rep checkReport) {
 			io.WriteString(w, d.String()+"\n")
 		}
 	}
-	fmt.Fprintf(w, "%s: %d entries, %d exclusions: %d errors, %d warnings\n",
+	fmt.Fprintf(w, "%s: %d entries, %d exclusions: %d errors, %d warnings",
 		rep.Corpus, rep.Entries, rep.Exclusions, rep.Errors, rep.Warnings)
+	if rep.Claims != nil {
+		fmt.Fprintf(w, "; claims: %d held, %d acknowledged, %d failed",
+			rep.Claims.Held, rep.Claims.Acknowledged, rep.Claims.Failed)
+	}
+	io.WriteString(w, "\n")
+}
+
+// claimTally counts the paper's claims by outcome; a stale acknowledgement
+// counts as failed, because it fails the check.
+type claimTally struct {
+	Held         int `json:"held"`
+	Acknowledged int `json:"acknowledged"`
+	Failed       int `json:"failed"`
 }
 
 // githubAnnotation formats a finding as a GitHub Actions workflow command,

@@ -34,6 +34,9 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"check": checkCommand(),
+		"stats": statsCommand(),
+		"diff":  diffCommand(),
+		"trace": {"validate orchestration traces and report their measures", runTrace},
 	}
 }
 

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets testscript run the masrl binary in-process as "masrl".
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"masrl": func() { os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs the command-line scripts in testdata/script. $CORPUS is
+// the real corpus (MASRL_CORPUS, set by make test).
+func TestScripts(t *testing.T) {
+	corpusDir := os.Getenv("MASRL_CORPUS")
+	if corpusDir == "" {
+		corpusDir = filepath.Join("..", "..", "..", "shared", "corpus")
+	}
+	corpusDir, err := filepath.Abs(corpusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: filepath.Join("testdata", "script"),
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("CORPUS", corpusDir)
+			return nil
+		},
+		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
+		Cmds:          statsScriptCmds(),
+	})
+}

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/masrl/masrl/corpus"
+)
+
+func statsCommand() command {
+	return command{summary: "print coverage statistics (histograms, cross-tabs, exclusion log)", run: runStats}
+}
+
+// crosstabFlags collects repeated --crosstab FIELD,FIELD flags.
+type crosstabFlags [][2]string
+
+func (c *crosstabFlags) String() string {
+	var parts []string
+	for _, p := range *c {
+		parts = append(parts, p[0]+","+p[1])
+	}
+	return strings.Join(parts, " ")
+}
+
+func (c *crosstabFlags) Set(s string) error {
+	rows, cols, ok := strings.Cut(s, ",")
+	if !ok || rows == "" || cols == "" || strings.Contains(cols, ",") {
+		return fmt.Errorf("want FIELD,FIELD, got %q", s)
+	}
+	*c = append(*c, [2]string{strings.TrimSpace(rows), strings.TrimSpace(cols)})
+	return nil
+}
+
+func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("stats", "stats [--corpus DIR] [--format markdown|json|csv] [--crosstab FIELD,FIELD]... [--present-only]", stderr)
+	dir := fs.String("corpus", defaultCorpus, "corpus `directory`")
+	format := fs.String("format", "markdown", "output `format`: markdown, json or csv")
+	presentOnly := fs.Bool("present-only", false, "leave out values no row uses")
+	var extra crosstabFlags
+	fs.Var(&extra, "crosstab", "add a cross-tab of two controlled fields of one file, as `ROWS,COLS` (repeatable)")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 || !oneOf(*format, "markdown", "json", "csv") {
+		fs.Usage()
+		return exitUsage
+	}
+	c, err := corpus.Load(*dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl stats: %v\n", err)
+		return exitUsage
+	}
+	v, err := corpus.DefaultVocabulary()
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl stats: %v\n", err)
+		return exitUsage
+	}
+	s := corpus.ComputeStats(c, v)
+	for _, p := range extra {
+		x := c.CrossTab(v, p[0], p[1])
+		if x == nil {
+			fmt.Fprintf(stderr, "masrl stats: --crosstab %s,%s: not two controlled fields of one file\n", p[0], p[1])
+			return exitUsage
+		}
+		s.CrossTabs = append(s.CrossTabs, x)
+	}
+	if *presentOnly {
+		for i, h := range s.Histograms {
+			s.Histograms[i] = h.PresentOnly()
+		}
+		for i, x := range s.CrossTabs {
+			s.CrossTabs[i] = x.PresentOnly()
+		}
+		s.Exclusions.ByStage = s.Exclusions.ByStage.PresentOnly()
+	}
+	switch *format {
+	case "json":
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(s); err != nil {
+			fmt.Fprintf(stderr, "masrl stats: %v\n", err)
+			return exitUsage
+		}
+	case "csv":
+		if err := writeStatsCSV(stdout, s); err != nil {
+			fmt.Fprintf(stderr, "masrl stats: %v\n", err)
+			return exitUsage
+		}
+	default:
+		io.WriteString(stdout, statsMarkdown(s, v))
+	}
+	return exitOK
+}
+
+// statsMarkdown renders the report as markdown tables a maintainer can
+// paste into the paper's sources or a pull request.
+func statsMarkdown(s corpus.Stats, v *corpus.Vocabulary) string {
+	var b strings.Builder
+	b.WriteString("# Corpus statistics\n\n")
+	b.WriteString("| total | records |\n| --- | ---: |\n")
+	fmt.Fprintf(&b, "| retained | %d |\n| excluded | %d |\n| audited | %d |\n| spot-checked | %d |\n",
+		s.Retained, s.Excluded, s.Audited, s.SpotChecked)
+	for _, h := range s.Histograms {
+		writeHistogram(&b, heading(v, h.Field), h.Field, h.Cells, h.Other, h.Total)
+	}
+	for _, x := range s.CrossTabs {
+		writeCrossTab(&b, x)
+	}
+	b.WriteString("\n## Exclusion log\n")
+	if h := s.Exclusions.ByStage; h != nil {
+		writeHistogram(&b, "### by stage", "stage", h.Cells, h.Other, h.Total)
+	}
+	writeHistogram(&b, "### by source", "source", s.Exclusions.BySource, nil, s.Excluded)
+	writeHistogram(&b, "### by query family", "query_family", s.Exclusions.ByQueryFamily, nil, s.Excluded)
+	return b.String()
+}
+
+func heading(v *corpus.Vocabulary, field string) string {
+	if f := v.Field(field); f != nil && f.Label != "" {
+		return fmt.Sprintf("## %s (`%s`)", mdCell(f.Label), field)
+	}
+	return "## `" + field + "`"
+}
+
+func writeHistogram(b *strings.Builder, title, field string, cells, other []corpus.Cell, total int) {
+	fmt.Fprintf(b, "\n%s\n\n| %s | count |\n| --- | ---: |\n", title, mdCell(field))
+	for _, c := range cells {
+		fmt.Fprintf(b, "| %s | %d |\n", mdCell(c.Value), c.Count)
+	}
+	for _, c := range other {
+		fmt.Fprintf(b, "| %s (not in vocabulary) | %d |\n", mdCell(c.Value), c.Count)
+	}
+	fmt.Fprintf(b, "| **total** | **%d** |\n", total)
+}
+
+func writeCrossTab(b *strings.Builder, x *corpus.CrossTab) {
+	fmt.Fprintf(b, "\n## `%s` × `%s`\n\n| %s \\ %s |", x.Rows, x.Cols, x.Rows, x.Cols)
+	for _, c := range x.ColValues {
+		fmt.Fprintf(b, " %s |", mdCell(c))
+	}
+	b.WriteString(" total |\n| --- |")
+	b.WriteString(strings.Repeat(" ---: |", len(x.ColValues)+1))
+	b.WriteString("\n")
+	for i, r := range x.RowValues {
+		fmt.Fprintf(b, "| %s |", mdCell(r))
+		for j := range x.ColValues {
+			fmt.Fprintf(b, " %d |", x.Cells[i][j].Count)
+		}
+		fmt.Fprintf(b, " %d |\n", x.RowTotals[i])
+	}
+	b.WriteString("| **total** |")
+	for _, t := range x.ColTotals {
+		fmt.Fprintf(b, " %d |", t)
+	}
+	fmt.Fprintf(b, " **%d** |\n", x.Total)
+	if len(x.Outside) > 0 {
+		fmt.Fprintf(b, "\n%d rows outside the vocabulary: %s\n", len(x.Outside), mdCell(strings.Join(x.Outside, ", ")))
+	}
+}
+
+// mdCell makes CSV text safe inside a markdown table cell: a pipe would end
+// the cell and a newline the row; HTML is escaped so a pasted report cannot
+// inject markup.
+func mdCell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\r", " ", "\n", " ", "<", "&lt;", ">", "&gt;", "&", "&amp;").Replace(s)
+}
+
+// writeStatsCSV writes the report in long form, one count per record:
+// table, row, column, count, keys.
+func writeStatsCSV(w io.Writer, s corpus.Stats) error {
+	cw := csv.NewWriter(w)
+	rec := func(table, row, col string, n int, keys []string) {
+		cw.Write([]string{table, row, col, strconv.Itoa(n), strings.Join(keys, " ")})
+	}
+	cw.Write([]string{"table", "row", "column", "count", "keys"})
+	rec("totals", "retained", "", s.Retained, nil)
+	rec("totals", "excluded", "", s.Excluded, nil)
+	rec("totals", "audited", "", s.Audited, nil)
+	rec("totals", "spot_checked", "", s.SpotChecked, nil)
+	hist := func(table string, cells []corpus.Cell) {
+		for _, c := range cells {
+			rec(table, c.Value, "", c.Count, c.Keys)
+		}
+	}
+	for _, h := range s.Histograms {
+		hist(h.Field, h.Cells)
+		hist(h.Field, h.Other)
+	}
+	for _, x := range s.CrossTabs {
+		for i, r := range x.RowValues {
+			for j, c := range x.ColValues {
+				rec(x.Rows+"×"+x.Cols, r, c, x.Cells[i][j].Count, x.Cells[i][j].Keys)
+			}
+		}
+	}
+	if s.Exclusions.ByStage != nil {
+		hist("excluded.stage", s.Exclusions.ByStage.Cells)
+	}
+	hist("excluded.source", s.Exclusions.BySource)
+	hist("excluded.query_family", s.Exclusions.ByQueryFamily)
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/masrl/masrl/internal/synth"
+)
+
+// runTrace writes a synthetic trace to stdout.
+func runTrace(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("trace", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	events := fs.Int("events", 1000, "number of events")
+	seed := fs.Uint64("seed", 1, "random seed; the same seed and size give the same bytes")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "synth trace: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	w := bufio.NewWriterSize(stdout, 1<<20)
+	if err := synth.WriteTrace(w, synth.TraceOptions{Events: *events, Seed: *seed}); err != nil {
+		fmt.Fprintln(stderr, "synth trace:", err)
+		return 2
+	}
+	if err := w.Flush(); err != nil {
+		fmt.Fprintln(stderr, "synth trace:", err)
+		return 2
+	}
+	return 0
+}

@@ -1,0 +1,35 @@
+package schema
+
+import (
+	"bytes"
+	"testing"
+)
+
+// BenchmarkValidateEvent measures the cost of one event (with its edge) in
+// a generated trace; ns/op is per event.
+func BenchmarkValidateEvent(b *testing.B) {
+	const events = 20000
+	data := synthTrace(b, events, 1)
+	b.SetBytes(int64(len(data) / events))
+	b.ResetTimer()
+	for i := 0; i < b.N; i += events {
+		if _, err := Validate(bytes.NewReader(data), Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkValidateTrace measures a whole generated trace of 100,000 events
+// (about 21 MB).
+func BenchmarkValidateTrace(b *testing.B) {
+	data := synthTrace(b, 100000, 1)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := Validate(bytes.NewReader(data), Options{})
+		if err != nil || !res.Valid() {
+			b.Fatal(err, res.Findings)
+		}
+	}
+}

@@ -1,0 +1,171 @@
+package schema
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Severity says whether a finding makes a trace invalid.
+type Severity int
+
+const (
+	// Error findings make the trace invalid.
+	Error Severity = iota
+	// Warning findings point at something suspicious that a trace may still
+	// legitimately contain (an edge back in time, a cycle); Options.Strict
+	// turns them into errors.
+	Warning
+)
+
+func (s Severity) String() string {
+	if s == Warning {
+		return "warning"
+	}
+	return "error"
+}
+
+// MarshalText makes a Severity read as "error" or "warning" in JSON reports.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Rules name the check behind a finding, so that tools can filter on them.
+const (
+	RuleSyntax    = "syntax"    // malformed JSON; the scan stops there
+	RuleDuplicate = "duplicate" // an object key given twice
+	RuleUTF8      = "utf8"      // a string that is not valid UTF-8
+	RuleRange     = "range"     // a number beyond the range of a float64
+	RuleSchema    = "schema"    // a violation of trace.schema.json
+	RuleUniqueID  = "unique-id" // two events with the same id
+	RuleEdgeRef   = "edge-ref"  // an edge naming an event that does not exist
+	RuleEdgeTime  = "edge-time" // an edge whose dst happens before its src
+	RuleCycle     = "cycle"     // a cycle in the event graph
+	RuleTruncated = "truncated" // summary of findings left out of the report
+)
+
+// Finding is one problem in a trace, located by the JSON Pointer of the
+// failing value (RFC 6901; "" is the whole document) and by line and byte
+// column, both 1-based.
+type Finding struct {
+	Pointer  string   `json:"pointer"`
+	Line     int      `json:"line"`
+	Col      int      `json:"col"`
+	Severity Severity `json:"severity"`
+	Rule     string   `json:"rule"`
+	Message  string   `json:"message"`
+}
+
+// String formats a finding the way the text report prints it after the
+// file name: "line:col: error: /events/3/type: message".
+func (f Finding) String() string {
+	p := f.Pointer
+	if p == "" {
+		p = "(root)"
+	}
+	return fmt.Sprintf("%d:%d: %s: %s: %s", f.Line, f.Col, f.Severity, p, f.Message)
+}
+
+// sortFindings orders findings by position, then pointer and message, so
+// that reports are deterministic and read top to bottom.
+func sortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		if a.Pointer != b.Pointer {
+			return a.Pointer < b.Pointer
+		}
+		return a.Message < b.Message
+	})
+}
+
+// pathElem is one reference token of a JSON Pointer under construction:
+// an object key, or an array index when idx >= 0.
+type pathElem struct {
+	key string
+	idx int
+}
+
+// pointerOf renders a path as a JSON Pointer, escaping '~' and '/'.
+func pointerOf(path []pathElem) string {
+	var b strings.Builder
+	for _, e := range path {
+		b.WriteByte('/')
+		if e.idx >= 0 {
+			b.WriteString(strconv.Itoa(e.idx))
+			continue
+		}
+		if strings.ContainsAny(e.key, "~/") {
+			b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(e.key))
+		} else {
+			b.WriteString(e.key)
+		}
+	}
+	return b.String()
+}
+
+// quoteList renders allowed values as ["a", "b"] for messages.
+func quoteList(vals []string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = strconv.Quote(v)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// nearest returns the allowed value one edit away from got, if any, for a
+// "did you mean" hint.
+func nearest(got string, vals []string) string {
+	best, bestD := "", 3
+	for _, v := range vals {
+		if d := editDistance(got, v, bestD); d < bestD {
+			best, bestD = v, d
+		}
+	}
+	if bestD <= 2 {
+		return best
+	}
+	return ""
+}
+
+// editDistance is the Levenshtein distance of a and b, or limit if it is
+// at least limit (values are short; a full table is fine).
+func editDistance(a, b string, limit int) int {
+	if d := len(a) - len(b); d >= limit || -d >= limit {
+		return limit
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(b)], limit)
+}
+
+// UnmarshalText reads "error" or "warning", so that JSON reports round-trip.
+func (s *Severity) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "error":
+		*s = Error
+	case "warning":
+		*s = Warning
+	default:
+		return fmt.Errorf("unknown severity %q", b)
+	}
+	return nil
+}

@@ -1,0 +1,532 @@
+package schema
+
+import (
+	"fmt"
+	"hash/maphash"
+	"math"
+	"strings"
+)
+
+// chunkBits sizes the chunks of a column: 64 Ki entries.
+const chunkBits = 16
+
+// column is an append-only array stored in fixed-size chunks. Unlike a
+// slice it never copies itself to grow, so a million-entry column costs its
+// size and not twice its size at the moment of growth.
+type column[T any] struct {
+	chunks [][]T
+	n      int
+}
+
+func (c *column[T]) add(v T) {
+	if c.n&(1<<chunkBits-1) == 0 {
+		c.chunks = append(c.chunks, make([]T, 0, 1<<chunkBits))
+	}
+	last := len(c.chunks) - 1
+	c.chunks[last] = append(c.chunks[last], v)
+	c.n++
+}
+
+func (c *column[T]) at(i int) T { return c.chunks[i>>chunkBits][i&(1<<chunkBits-1)] }
+
+func (c *column[T]) set(i int, v T) { c.chunks[i>>chunkBits][i&(1<<chunkBits-1)] = v }
+
+// idTable interns event ids: their bytes in one arena and an open-addressing
+// hash table of indexes. A Go map[string]int32 of a million ids costs about
+// 70 MB; this costs about 30. Each slot holds the upper half of the hash
+// beside the index, so that a probe rarely compares bytes it need not.
+type idTable struct {
+	seed  maphash.Seed // per table: probe order varies, results do not
+	arena []byte
+	ends  column[uint32] // ends[i] is the end of id i in arena
+	slots []uint64       // 0 is empty, otherwise hash<<32 | index+1
+	n     int
+}
+
+func fnv64(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+
+func (t *idTable) bytesOf(i int) []byte {
+	start := uint32(0)
+	if i > 0 {
+		start = t.ends.at(i - 1)
+	}
+	return t.arena[start:t.ends.at(i)]
+}
+
+// find returns the index of id, or -1, and the slot where it is or would go.
+func (t *idTable) find(id []byte, h uint64) (idx int32, slot int) {
+	mask := uint64(len(t.slots) - 1)
+	tag := h >> 32 << 32
+	for k := h & mask; ; k = (k + 1) & mask {
+		s := t.slots[k]
+		if s == 0 {
+			return -1, int(k)
+		}
+		if s&^0xffffffff == tag && string(t.bytesOf(int(uint32(s))-1)) == string(id) {
+			return int32(uint32(s)) - 1, int(k)
+		}
+	}
+}
+
+// lookup returns the index of id, or -1.
+func (t *idTable) lookup(id []byte) int32 {
+	if len(t.slots) == 0 {
+		return -1
+	}
+	i, _ := t.find(id, maphash.Bytes(t.seed, id))
+	return i
+}
+
+// insert adds id and returns its index; dup is true if it was there.
+func (t *idTable) insert(id []byte) (idx int32, dup bool) {
+	if 4*(t.n+1) > 3*len(t.slots) { // keep the load at most 3/4
+		t.grow()
+	}
+	h := maphash.Bytes(t.seed, id)
+	i, slot := t.find(id, h)
+	if i >= 0 {
+		return i, true
+	}
+	t.arena = append(t.arena, id...)
+	t.ends.add(uint32(len(t.arena)))
+	idx = int32(t.n)
+	t.n++
+	t.slots[slot] = h>>32<<32 | uint64(idx+1)
+	return idx, false
+}
+
+func (t *idTable) grow() {
+	if len(t.slots) == 0 {
+		t.seed = maphash.MakeSeed()
+	}
+	size := max(1024, 2*len(t.slots))
+	t.slots = make([]uint64, size)
+	mask := uint64(size - 1)
+	for i := 0; i < t.n; i++ {
+		h := maphash.Bytes(t.seed, t.bytesOf(i))
+		k := h & mask
+		for t.slots[k] != 0 {
+			k = (k + 1) & mask
+		}
+		t.slots[k] = h>>32<<32 | uint64(i+1)
+	}
+}
+
+// Node flags.
+const (
+	flagUntrusted  = 1 << iota // trusted: false
+	flagTainted                // reachable from an untrusted event
+	flagReachesAgg             // an aggregate event is reachable from it
+	flagSubAgent               // produced by a spawned agent
+)
+
+// graph is the event graph: one node per distinct event id, one edge per
+// edge whose ends exist. It keeps what the graph checks and Table 13's
+// trace-determined measures need, in columns.
+type graph struct {
+	ids     idTable
+	t       column[float64]
+	typ     column[int8]
+	agent   column[int32]
+	trusted column[int8]
+
+	src, dst column[int32] // node index, -1 unresolved, -2 invalid
+	etyp     column[int8]
+	eline    column[int32]
+	ecol     column[int32]
+	pending  []pendingRef
+
+	eventsDone bool // the events array has been read: unknown ids dangle
+
+	// report receives findings: while the graph is fed concurrently, a
+	// function that keeps them for the checker; in finish, the checker's.
+	report func(at pos, ptr string, sev Severity, rule, msg string)
+
+	untrustedToolResults int
+	untrustedMessages    int
+
+	agents     map[string]int32
+	spawnedBy  map[int32]int32 // spawned agent -> spawning agent
+	roles      map[string]*int
+	msgRefs    map[uint64]struct{}
+	dupMsgs    int
+	refMsgs    int
+	minWorkT   float64
+	maxSpawnT  float64
+	trustLabel [numEventTypes]int
+}
+
+// pendingRef is an edge end naming an id not seen yet.
+type pendingRef struct {
+	edge int32
+	dst  bool
+	id   string
+	at   pos
+}
+
+func (g *graph) init() {
+	g.agents = make(map[string]int32)
+	g.spawnedBy = make(map[int32]int32)
+	g.roles = make(map[string]*int)
+	g.msgRefs = make(map[uint64]struct{})
+	g.minWorkT = math.Inf(1)
+	g.maxSpawnT = math.Inf(-1)
+}
+
+func (g *graph) agentIndex(name []byte) int32 {
+	if i, ok := g.agents[string(name)]; ok {
+		return i
+	}
+	i := int32(len(g.agents))
+	g.agents[string(name)] = i
+	return i
+}
+
+// addEvent records one event; a repeated id is reported here.
+func (g *graph) addEvent(ev *eventRecord) {
+	if len(ev.role) > 0 {
+		if n, ok := g.roles[string(ev.role)]; ok {
+			*n++
+		} else {
+			g.roles[string(ev.role)] = ptrTo(1)
+		}
+	}
+	agent := int32(-1)
+	if len(ev.agent) > 0 {
+		agent = g.agentIndex(ev.agent)
+	}
+	if ev.trusted >= 0 && ev.typ >= 0 {
+		g.trustLabel[ev.typ]++
+	}
+	if ev.trusted == 0 {
+		switch ev.typ {
+		case EvToolResult:
+			g.untrustedToolResults++
+		case EvMessage:
+			g.untrustedMessages++
+		}
+	}
+	if !math.IsNaN(ev.t) {
+		switch ev.typ {
+		case EvSpawn:
+			g.maxSpawnT = max(g.maxSpawnT, ev.t)
+		case EvOrchestratorDecision, EvDespawn, -1:
+		default:
+			g.minWorkT = min(g.minWorkT, ev.t)
+		}
+	}
+	switch ev.typ {
+	case EvSpawn:
+		if len(ev.to) > 0 && agent >= 0 {
+			child := g.agentIndex(ev.to)
+			if _, ok := g.spawnedBy[child]; !ok && child != agent {
+				g.spawnedBy[child] = agent
+			}
+		}
+	case EvMessage:
+		if len(ev.contentRef) > 0 {
+			g.refMsgs++
+			h := fnv64(ev.contentRef)
+			if _, dup := g.msgRefs[h]; dup {
+				g.dupMsgs++
+			} else {
+				g.msgRefs[h] = struct{}{}
+			}
+		}
+	}
+	if len(ev.id) == 0 {
+		return
+	}
+	idx, dup := g.ids.insert(ev.id)
+	if dup {
+		first := g.ids.bytesOf(int(idx))
+		g.report(ev.idAt, fmt.Sprintf("/events/%d/id", ev.index), Error, RuleUniqueID,
+			fmt.Sprintf("event id %q is already used by an earlier event", first))
+		return
+	}
+	g.t.add(ev.t)
+	g.typ.add(int8(ev.typ))
+	g.agent.add(agent)
+	tr := int8(-1)
+	if ev.trusted >= 0 {
+		tr = ev.trusted
+	}
+	g.trusted.add(tr)
+}
+
+// addEdge records one edge and resolves its ends if it can.
+func (g *graph) addEdge(ed *edgeRecord) {
+	k := int32(g.src.n)
+	src, dst := int32(-2), int32(-2)
+	if ed.ok {
+		src = g.resolve(k, false, ed.src, ed.srcAt)
+		dst = g.resolve(k, true, ed.dst, ed.dstAt)
+	}
+	g.src.add(src)
+	g.dst.add(dst)
+	g.etyp.add(int8(ed.typ))
+	g.eline.add(int32(ed.at.line))
+	g.ecol.add(int32(ed.at.col))
+}
+
+// resolve returns the node of an edge end, -1 if it is not known yet, or
+// -2 after reporting it as dangling.
+func (g *graph) resolve(edge int32, dst bool, id []byte, at pos) int32 {
+	if i := g.ids.lookup(id); i >= 0 {
+		return i
+	}
+	if g.eventsDone {
+		g.dangling(int(edge), dst, string(id), at)
+		return -2
+	}
+	g.pending = append(g.pending, pendingRef{edge: edge, dst: dst, id: string(id), at: at})
+	return -1
+}
+
+func (g *graph) dangling(edge int, dst bool, id string, at pos) {
+	end := "src"
+	if dst {
+		end = "dst"
+	}
+	g.report(at, fmt.Sprintf("/edges/%d/%s", edge, end), Error, RuleEdgeRef, fmt.Sprintf("no event has id %q", id))
+}
+
+// finish resolves pending edge ends and, if the whole document was read,
+// runs the graph checks and measures.
+func (g *graph) finish(c *checker, complete bool) {
+	g.report = c.addAt
+	r := c.rep
+	r.finishCounts(g)
+	if !complete {
+		return
+	}
+	for _, p := range g.pending {
+		i := g.ids.lookup([]byte(p.id))
+		if i < 0 {
+			g.dangling(int(p.edge), p.dst, p.id, p.at)
+			i = -2
+		}
+		if p.dst {
+			g.dst.set(int(p.edge), i)
+		} else {
+			g.src.set(int(p.edge), i)
+		}
+	}
+	g.pending = nil
+	g.ids.slots = nil // every id is resolved; the hash table can go
+	n, m := g.ids.n, g.src.n
+
+	// Edges back in time, and the adjacency in compressed form.
+	off := make([]int32, n+1)
+	indeg := make([]int32, n)
+	for k := 0; k < m; k++ {
+		s, d := g.src.at(k), g.dst.at(k)
+		if s < 0 || d < 0 {
+			continue
+		}
+		if ts, td := g.t.at(int(s)), g.t.at(int(d)); td < ts {
+			c.addAt(g.edgePos(k), fmt.Sprintf("/edges/%d", k), Warning, RuleEdgeTime,
+				fmt.Sprintf("edge runs backwards in time: dst %q (t=%g) is earlier than src %q (t=%g)", g.ids.bytesOf(int(d)), td, g.ids.bytesOf(int(s)), ts))
+		}
+		off[s+1]++
+		indeg[d]++
+	}
+	// off[v+1] holds v's out-degree; prefix sums make off[v+1] the end of
+	// v's run in adj, and placing edges backwards leaves off[v+1] at the
+	// start of v+1's run, without a second array.
+	for i := 0; i < n; i++ {
+		off[i+1] += off[i]
+	}
+	adj := make([]int32, off[n])
+	for k := m - 1; k >= 0; k-- {
+		s, d := g.src.at(k), g.dst.at(k)
+		if s < 0 || d < 0 {
+			continue
+		}
+		off[s+1]--
+		adj[off[s+1]] = d
+	}
+	// Now off[v+1] is the start of v's run: shift down by one.
+	copy(off, off[1:])
+	off[n] = int32(len(adj))
+
+	// Kahn's algorithm: a topological order, the longest path ending at
+	// each node (its level), and whether everything was ordered.
+	order := make([]int32, 0, n)
+	level := make([]int32, n)
+	for i := 0; i < n; i++ {
+		if indeg[i] == 0 {
+			order = append(order, int32(i))
+			level[i] = 1
+		}
+	}
+	for h := 0; h < len(order); h++ {
+		v := order[h]
+		for _, w := range adj[off[v]:off[v+1]] {
+			level[w] = max(level[w], level[v]+1)
+			indeg[w]--
+			if indeg[w] == 0 {
+				order = append(order, w)
+			}
+		}
+	}
+	gr := &r.Graph
+	var width []int32
+	for _, v := range order {
+		l := level[v]
+		gr.CriticalPath = max(gr.CriticalPath, int(l))
+		for int(l) > len(width) {
+			width = append(width, 0)
+		}
+		width[l-1]++
+	}
+	for _, w := range width {
+		gr.MaxWidth = max(gr.MaxWidth, int(w))
+	}
+	if gr.CriticalPath > 0 {
+		gr.StructuralParallelism = round3(float64(len(order)) / float64(gr.CriticalPath))
+	}
+	if len(order) < n {
+		gr.Cyclic = true
+		gr.EventsOnOrAfterCycles = n - len(order)
+		g.reportCycle(c, indeg)
+	}
+	level = nil
+
+	// Flags: untrusted sources and what they reach (forward, in order),
+	// and what reaches an aggregate (backward, in reverse order).
+	flags := make([]uint8, n)
+	for i := 0; i < n; i++ {
+		if g.trusted.at(i) == 0 {
+			flags[i] |= flagUntrusted
+		}
+		if a := g.agent.at(i); a >= 0 {
+			if _, ok := g.spawnedBy[a]; ok {
+				flags[i] |= flagSubAgent
+			}
+		}
+	}
+	for _, v := range order {
+		if flags[v]&(flagUntrusted|flagTainted) != 0 {
+			for _, w := range adj[off[v]:off[v+1]] {
+				flags[w] |= flagTainted
+			}
+		}
+	}
+	for h := len(order) - 1; h >= 0; h-- {
+		v := order[h]
+		if g.typ.at(int(v)) == EvAggregate {
+			flags[v] |= flagReachesAgg
+			continue
+		}
+		for _, w := range adj[off[v]:off[v+1]] {
+			if flags[w]&flagReachesAgg != 0 {
+				flags[v] |= flagReachesAgg
+				break
+			}
+		}
+	}
+	var sources, tainted, sub, useful int
+	for _, v := range order {
+		f := flags[v]
+		if f&flagUntrusted != 0 {
+			sources++
+		}
+		if f&flagTainted != 0 {
+			tainted++
+		}
+		if f&flagSubAgent != 0 {
+			sub++
+			if f&flagReachesAgg != 0 {
+				useful++
+			}
+		}
+	}
+	d := &r.Derived
+	if sources > 0 {
+		d.UntrustedReach = ptrTo(round3(float64(tainted) / float64(sources)))
+	}
+	if sub > 0 {
+		d.UsefulAgentUtilization = ptrTo(round3(float64(useful) / float64(sub)))
+	}
+	if g.refMsgs > 0 {
+		d.ExactDuplicateMessages = ptrTo(round3(float64(g.dupMsgs) / float64(g.refMsgs)))
+	}
+}
+
+func (g *graph) edgePos(k int) pos {
+	return pos{line: int(g.eline.at(k)), col: int(g.ecol.at(k))}
+}
+
+// reportCycle finds one cycle among the nodes Kahn's algorithm could not
+// order (indeg > 0) and reports it at its lowest-numbered edge. Each such
+// node has a predecessor that is also unordered, so walking predecessors
+// must come back to a node already seen.
+func (g *graph) reportCycle(c *checker, indeg []int32) {
+	pred := make(map[int32]int32) // node -> edge index into it
+	for k := 0; k < g.src.n; k++ {
+		s, d := g.src.at(k), g.dst.at(k)
+		if s < 0 || d < 0 || indeg[s] == 0 || indeg[d] == 0 {
+			continue
+		}
+		if _, ok := pred[d]; !ok {
+			pred[d] = int32(k)
+		}
+	}
+	var start int32 = -1
+	for i, d := range indeg {
+		if d > 0 {
+			start = int32(i)
+			break
+		}
+	}
+	seen := make(map[int32]int)
+	var walk []int32 // edges, walking backwards
+	v := start
+	for {
+		if at, ok := seen[v]; ok {
+			walk = walk[at:]
+			break
+		}
+		seen[v] = len(walk)
+		k := pred[v]
+		walk = append(walk, k)
+		v = g.src.at(int(k))
+	}
+	// walk holds the cycle's edges in reverse; print it forwards from the
+	// lowest-numbered edge.
+	low := 0
+	for i, k := range walk {
+		if k < walk[low] {
+			low = i
+		}
+	}
+	var names []string
+	for i := 0; i <= len(walk); i++ {
+		k := walk[(low-i+len(walk))%len(walk)]
+		if i == 0 {
+			names = append(names, fmt.Sprintf("%q", g.ids.bytesOf(int(g.src.at(int(k))))))
+		}
+		if i < len(walk) {
+			names = append(names, fmt.Sprintf("%q", g.ids.bytesOf(int(g.dst.at(int(k))))))
+		}
+		if len(names) > 12 {
+			names = append(names, "...")
+			break
+		}
+	}
+	k := int(walk[low])
+	c.addAt(g.edgePos(k), fmt.Sprintf("/edges/%d", k), Warning, RuleCycle,
+		fmt.Sprintf("the event graph has a cycle: %s", strings.Join(names[:min(len(names), 13)], " -> ")))
+}
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+func ptrTo[T any](x T) *T { return &x }

@@ -1,0 +1,194 @@
+package schema
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// SchemaID is the absolute $id of trace.schema.json. The schema is compiled
+// from this URL, never from a file path, so that error locations do not
+// depend on the working directory.
+const SchemaID = "https://masrl.dev/schema/trace.schema.json"
+
+//go:embed trace.schema.json
+var schemaJSON []byte
+
+// SchemaJSON returns the embedded trace.schema.json, for downloads.
+func SchemaJSON() []byte { return bytes.Clone(schemaJSON) }
+
+// library holds the schema compiled by santhosh-tekuri/jsonschema: the whole
+// document and the two element definitions.
+type library struct {
+	root, event, edge *jsonschema.Schema
+	printer           *message.Printer
+}
+
+// compileLibrary compiles the embedded schema. It is called per check, at
+// most once, and only when needed (about a millisecond).
+func compileLibrary() (*library, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaJSON))
+	if err != nil {
+		return nil, fmt.Errorf("embedded schema: %w", err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(SchemaID, doc); err != nil {
+		return nil, fmt.Errorf("embedded schema: %w", err)
+	}
+	l := &library{printer: message.NewPrinter(language.English)}
+	for _, s := range []struct {
+		frag string
+		dst  **jsonschema.Schema
+	}{{"", &l.root}, {"#/$defs/event", &l.event}, {"#/$defs/edge", &l.edge}} {
+		if *s.dst, err = c.Compile(SchemaID + s.frag); err != nil {
+			return nil, fmt.Errorf("embedded schema: %w", err)
+		}
+	}
+	return l, nil
+}
+
+// libError is one leaf error of the library: where and what.
+type libError struct {
+	Pointer string
+	Message string
+}
+
+// errorsOf validates v with sch and returns the leaf errors, their pointers
+// prefixed with prefix, sorted.
+func (l *library) errorsOf(sch *jsonschema.Schema, v any, prefix string) []libError {
+	err := sch.Validate(v)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return []libError{{Pointer: prefix, Message: err.Error()}}
+	}
+	var out []libError
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			path := make([]pathElem, len(e.InstanceLocation))
+			for i, tok := range e.InstanceLocation {
+				path[i] = pathElem{key: tok, idx: -1}
+			}
+			out = append(out, libError{Pointer: prefix + pointerOf(path), Message: e.ErrorKind.LocalizedString(l.printer)})
+			return
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Pointer != out[j].Pointer {
+			return out[i].Pointer < out[j].Pointer
+		}
+		return out[i].Message < out[j].Message
+	})
+	return out
+}
+
+// LibraryValidate decodes the whole document from r and validates it with
+// the jsonschema library alone. It is the reference the fast path is tested
+// against, and the slow path users can ask for; it keeps every value in
+// memory. The result holds schema errors only (pointer and message); the
+// error is non-nil when r is not JSON.
+func LibraryValidate(r io.Reader) ([]Finding, error) {
+	v, err := jsonschema.UnmarshalJSON(r)
+	if err != nil {
+		return nil, err
+	}
+	l, err := compileLibrary()
+	if err != nil {
+		return nil, err
+	}
+	var fs []Finding
+	for _, e := range l.errorsOf(l.root, v, "") {
+		fs = append(fs, Finding{Pointer: e.Pointer, Rule: RuleSchema, Message: e.Message})
+	}
+	return fs, nil
+}
+
+// library returns the compiled schema, compiling it on first use.
+func (c *checker) library() *library {
+	if c.lib == nil && c.libErr == nil {
+		c.lib, c.libErr = compileLibrary()
+	}
+	return c.lib
+}
+
+// recheck hands the event or edge just read (c.elem) to the library and
+// adds any location it reports that the fast path did not.
+func (c *checker) recheck(isEvent bool, at pos) {
+	if c.opts.fastOnly || c.elemTainted || c.rechecks >= maxLibraryRechecks {
+		return
+	}
+	c.rechecks++
+	l := c.library()
+	if l == nil {
+		return
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(c.elem))
+	if err != nil {
+		return
+	}
+	sch := l.edge
+	if isEvent {
+		sch = l.event
+	}
+	prefix := c.pointer()
+	for _, e := range l.errorsOf(sch, v, prefix) {
+		if !containsString(c.elemPtrs, e.Pointer) {
+			c.elemPtrs = append(c.elemPtrs, e.Pointer)
+			c.addAt(at, e.Pointer, Error, RuleSchema, e.Message)
+		}
+	}
+}
+
+// checkTopWithLibrary validates the top-level members with the library,
+// the events and edges arrays replaced by placeholders that pass the same
+// top-level keywords (their elements are the fast path's and recheck's).
+func (c *checker) checkTopWithLibrary() {
+	if c.opts.fastOnly || c.skeletonSkip || c.topTainted {
+		return
+	}
+	l := c.library()
+	if l == nil {
+		return
+	}
+	doc := make([]byte, 0, len(c.skeleton)+2)
+	doc = append(doc, '{')
+	doc = append(doc, c.skeleton...)
+	doc = append(doc, '}')
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	if err != nil {
+		return
+	}
+	for _, e := range l.errorsOf(l.root, v, "") {
+		if strings.HasPrefix(e.Pointer, "/events/") || strings.HasPrefix(e.Pointer, "/edges/") {
+			continue
+		}
+		if !containsString(c.topPtrs, e.Pointer) {
+			c.topPtrs = append(c.topPtrs, e.Pointer)
+			c.addAt(pos{line: 1, col: 1}, e.Pointer, Error, RuleSchema, e.Message)
+		}
+	}
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,587 @@
+package schema
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// MaxDepth is the deepest nesting of arrays and objects the validator reads.
+// A trace needs four levels; the limit exists so that a hostile document of
+// a million '[' cannot exhaust the stack or the heap.
+const MaxDepth = 1000
+
+// scanBufSize is the read buffer of the scanner: one read per 64 KiB is
+// noise next to the scanning, and a larger buffer would cost its clearing
+// on every small trace (the tests validate thousands).
+const scanBufSize = 64 << 10
+
+// pos is a position in the input: byte offset, 1-based line and 1-based
+// byte column.
+type pos struct {
+	off  int64
+	line int
+	col  int
+}
+
+// syntaxError is a malformed-JSON error. After one, the scanner stops: the
+// rest of the stream cannot be given a trustworthy structure.
+type syntaxError struct {
+	at      pos
+	pointer string
+	msg     string
+}
+
+func (e *syntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.at.line, e.at.col, e.msg) }
+
+// scanner is a pull tokenizer over an io.Reader. It never holds more than
+// its buffer (plus one string) of the input, tracks line and column, and
+// validates UTF-8 and the JSON grammar as it goes. It is written for the one
+// shape the validator reads; it is not a general JSON decoder.
+type scanner struct {
+	r    io.Reader
+	buf  []byte
+	i, n int   // unread bytes are buf[i:n]
+	base int64 // input offset of buf[0]
+	eof  bool
+	rerr error // read error other than io.EOF
+
+	line      int
+	lineStart int64 // input offset of the first byte of the current line
+
+	// capture, when non-nil, collects the bytes consumed from capFrom on;
+	// it lets the validator hand one event to the library. Bytes are copied
+	// only when a refill would move them (spilled); an event that lies
+	// within the buffer is handed over in place.
+	capture *[]byte
+	capFrom int
+	spilled bool
+
+	// where returns the JSON Pointer of the value being read, for errors.
+	where func() string
+
+	// str is the decoded text of the last string read. When the string had
+	// no escapes and lay within buf, str is a view of buf (strView); fill
+	// copies it to own before moving buf, so str stays valid until the next
+	// string is read.
+	str     []byte
+	strView bool
+	own     []byte
+	badUTF8 bool // the last string held invalid UTF-8 (replaced by U+FFFD)
+}
+
+func newScanner(r io.Reader) *scanner {
+	return &scanner{r: r, buf: make([]byte, scanBufSize), line: 1}
+}
+
+// fill reads more input, keeping buf[i:n]. It reports whether at least one
+// more byte is available.
+func (s *scanner) fill() bool {
+	if s.eof || s.rerr != nil {
+		return false
+	}
+	if s.capture != nil {
+		*s.capture = append(*s.capture, s.buf[s.capFrom:s.i]...)
+		s.capFrom = 0
+		s.spilled = true
+	}
+	if s.strView {
+		// s.str points into buf, which is about to move: keep a copy.
+		s.own = append(s.own[:0], s.str...)
+		s.str = s.own
+		s.strView = false
+	}
+	if s.i > 0 {
+		copy(s.buf, s.buf[s.i:s.n])
+		s.base += int64(s.i)
+		s.n -= s.i
+		s.i = 0
+	}
+	if s.n == len(s.buf) {
+		// Only a token longer than the buffer gets here (a huge string or
+		// number); grow rather than fail.
+		nb := make([]byte, 2*len(s.buf))
+		copy(nb, s.buf[:s.n])
+		s.buf = nb
+	}
+	for {
+		m, err := s.r.Read(s.buf[s.n:])
+		s.n += m
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				s.eof = true
+			} else {
+				s.rerr = err
+			}
+			return m > 0
+		}
+		if m > 0 {
+			return true
+		}
+	}
+}
+
+func (s *scanner) startCapture(dst *[]byte) {
+	*dst = (*dst)[:0]
+	s.capture = dst
+	s.capFrom = s.i
+	s.spilled = false
+}
+
+// endCapture stops capturing and returns the captured bytes, valid until
+// the next read from the scanner.
+func (s *scanner) endCapture() []byte {
+	if s.capture == nil {
+		return nil
+	}
+	dst := s.capture
+	s.capture = nil
+	if !s.spilled {
+		return s.buf[s.capFrom:s.i]
+	}
+	*dst = append(*dst, s.buf[s.capFrom:s.i]...)
+	return *dst
+}
+
+// here returns the position of the next unread byte.
+func (s *scanner) here() pos {
+	off := s.base + int64(s.i)
+	return pos{off: off, line: s.line, col: int(off-s.lineStart) + 1}
+}
+
+func (s *scanner) errorf(format string, args ...any) *syntaxError {
+	e := &syntaxError{at: s.here(), msg: fmt.Sprintf(format, args...)}
+	if s.where != nil {
+		e.pointer = s.where()
+	}
+	return e
+}
+
+// peek skips white space and returns the next byte without consuming it;
+// ok is false at the end of the input.
+func (s *scanner) peek() (c byte, ok bool) {
+	if s.i < s.n {
+		if c = s.buf[s.i]; c > ' ' {
+			return c, true
+		}
+	}
+	for {
+		for s.i < s.n {
+			c = s.buf[s.i]
+			switch c {
+			case ' ', '\t', '\r':
+				s.i++
+			case '\n':
+				s.i++
+				s.line++
+				s.lineStart = s.base + int64(s.i)
+			default:
+				return c, true
+			}
+		}
+		if !s.fill() {
+			return 0, false
+		}
+	}
+}
+
+// unexpected describes what was found where something else was expected.
+func (s *scanner) unexpected(want string) *syntaxError {
+	c, ok := s.peek()
+	if !ok {
+		if s.rerr != nil {
+			return s.errorf("read error: %v", s.rerr)
+		}
+		return s.errorf("unexpected end of input, want %s", want)
+	}
+	if c < 0x20 || c >= 0x7f {
+		return s.errorf("unexpected byte 0x%02x, want %s", c, want)
+	}
+	return s.errorf("unexpected %q, want %s", c, want)
+}
+
+// expect consumes the byte c after optional white space.
+func (s *scanner) expect(c byte, want string) error {
+	if s.i < s.n && s.buf[s.i] == c {
+		s.i++
+		return nil
+	}
+	if d, ok := s.peek(); !ok || d != c {
+		return s.unexpected(want)
+	}
+	s.i++
+	return nil
+}
+
+// more is called after an element of an array or object: it consumes a
+// ',' and returns true, or consumes the closing byte and returns false.
+func (s *scanner) more(closing byte) (bool, error) {
+	if s.i < s.n && s.buf[s.i] == ',' {
+		s.i++
+		return true, nil
+	}
+	c, ok := s.peek()
+	if ok && c == ',' {
+		s.i++
+		return true, nil
+	}
+	if ok && c == closing {
+		s.i++
+		return false, nil
+	}
+	return false, s.unexpected(fmt.Sprintf("',' or '%c'", closing))
+}
+
+// first is called after '[' or '{': it consumes the closing byte and
+// returns false if the container is empty.
+func (s *scanner) first(closing byte) bool {
+	c, ok := s.peek()
+	if ok && c == closing {
+		s.i++
+		return false
+	}
+	return true
+}
+
+// readString reads a string token (the scanner is at its opening quote)
+// into s.str, decoding escapes and noting invalid UTF-8 in s.badUTF8.
+func (s *scanner) readString() error {
+	if err := s.expect('"', "string"); err != nil {
+		return err
+	}
+	s.badUTF8 = false
+	// Fast path: a plain ASCII string inside the buffer is used in place.
+	// Eight bytes at a time first: a word with no quote, backslash, control
+	// byte or non-ASCII byte is skipped whole.
+	j := s.i
+	for j+8 <= s.n && plainWord(binary.LittleEndian.Uint64(s.buf[j:])) {
+		j += 8
+	}
+	for ; j < s.n; j++ {
+		c := s.buf[j]
+		if c == '"' {
+			s.str = s.buf[s.i:j:j]
+			s.strView = true
+			s.i = j + 1
+			return nil
+		}
+		if c == '\\' || c-0x20 >= 0x60 {
+			break
+		}
+	}
+	if s.strView {
+		s.str = s.own
+		s.strView = false
+	}
+	s.str = s.str[:0]
+	for {
+		// Fast loop over plain ASCII.
+		j := s.i
+		for j < s.n {
+			c := s.buf[j]
+			if c == '"' || c == '\\' || c-0x20 >= 0x60 {
+				break
+			}
+			j++
+		}
+		s.str = append(s.str, s.buf[s.i:j]...)
+		s.i = j
+		if s.i == s.n {
+			if !s.fill() {
+				return s.unexpected("closing '\"' of string")
+			}
+			continue
+		}
+		c := s.buf[s.i]
+		switch {
+		case c == '"':
+			s.i++
+			return nil
+		case c == '\\':
+			if err := s.readEscape(); err != nil {
+				return err
+			}
+		case c < 0x20:
+			return s.errorf("control character 0x%02x in string (must be escaped)", c)
+		default:
+			if s.n-s.i < utf8.UTFMax && !utf8.FullRune(s.buf[s.i:s.n]) {
+				if s.fill() {
+					continue
+				}
+			}
+			r, size := utf8.DecodeRune(s.buf[s.i:s.n])
+			if r == utf8.RuneError && size <= 1 {
+				s.badUTF8 = true
+				s.str = utf8.AppendRune(s.str, utf8.RuneError)
+				s.i++
+				continue
+			}
+			s.str = append(s.str, s.buf[s.i:s.i+size]...)
+			s.i += size
+		}
+	}
+}
+
+// need makes k bytes available after s.i if the input has them.
+func (s *scanner) need(k int) bool {
+	for s.n-s.i < k {
+		if !s.fill() {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *scanner) readEscape() error {
+	if !s.need(2) {
+		return s.unexpected("escape sequence")
+	}
+	c := s.buf[s.i+1]
+	switch c {
+	case '"', '\\', '/':
+		s.str = append(s.str, c)
+	case 'b':
+		s.str = append(s.str, '\b')
+	case 'f':
+		s.str = append(s.str, '\f')
+	case 'n':
+		s.str = append(s.str, '\n')
+	case 'r':
+		s.str = append(s.str, '\r')
+	case 't':
+		s.str = append(s.str, '\t')
+	case 'u':
+		r, err := s.hex4()
+		if err != nil {
+			return err
+		}
+		if utf16.IsSurrogate(r) {
+			// A high surrogate must be followed by \u and a low one;
+			// otherwise it decodes to U+FFFD, as encoding/json does.
+			if s.need(6) && s.buf[s.i] == '\\' && s.buf[s.i+1] == 'u' {
+				save := s.i
+				r2, err := s.hex4()
+				if err != nil {
+					return err
+				}
+				if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+					s.str = utf8.AppendRune(s.str, d)
+					return nil
+				}
+				s.i = save
+			}
+			r = utf8.RuneError
+		}
+		s.str = utf8.AppendRune(s.str, r)
+		return nil
+	default:
+		s.i++
+		return s.errorf("invalid escape '\\%c' in string", c)
+	}
+	s.i += 2
+	return nil
+}
+
+// hex4 consumes \uXXXX and returns its value.
+func (s *scanner) hex4() (rune, error) {
+	if !s.need(6) {
+		return 0, s.unexpected("four hex digits after \\u")
+	}
+	var r rune
+	for k := 2; k < 6; k++ {
+		c := s.buf[s.i+k]
+		switch {
+		case '0' <= c && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case 'a' <= c && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			s.i += k
+			return 0, s.errorf("invalid hex digit in \\u escape")
+		}
+	}
+	s.i += 6
+	return r, nil
+}
+
+// number is a JSON number as read: its text, its value, and whether the
+// text denotes a value below zero (decided on the digits, so that -1e-400,
+// which rounds to -0, still counts as negative, as JSON Schema's exact
+// arithmetic has it).
+type number struct {
+	val      float64
+	negative bool
+	tooLarge bool // beyond the range of a float64
+}
+
+// readNumber reads a number token following the JSON grammar.
+func (s *scanner) readNumber() (number, error) {
+	// Numbers are short; make sure the whole token is in the buffer so that
+	// it can be parsed in place.
+	for {
+		j := s.i
+		for j < s.n && isNumByte(s.buf[j]) {
+			j++
+		}
+		if j < s.n || !s.fill() {
+			break
+		}
+	}
+	start := s.i
+	j := s.i
+	end := s.n
+	b := s.buf
+	nonzero := false
+	neg := false
+	if j < end && b[j] == '-' {
+		neg = true
+		j++
+	}
+	switch {
+	case j < end && b[j] == '0':
+		j++
+	case j < end && '1' <= b[j] && b[j] <= '9':
+		for j < end && '0' <= b[j] && b[j] <= '9' {
+			nonzero = true
+			j++
+		}
+	default:
+		s.i = j
+		return number{}, s.unexpected("digit")
+	}
+	if j < end && b[j] == '.' {
+		j++
+		if j >= end || b[j] < '0' || b[j] > '9' {
+			s.i = j
+			return number{}, s.unexpected("digit after decimal point")
+		}
+		for j < end && '0' <= b[j] && b[j] <= '9' {
+			if b[j] != '0' {
+				nonzero = true
+			}
+			j++
+		}
+	}
+	if j < end && (b[j] == 'e' || b[j] == 'E') {
+		j++
+		if j < end && (b[j] == '+' || b[j] == '-') {
+			j++
+		}
+		if j >= end || b[j] < '0' || b[j] > '9' {
+			s.i = j
+			return number{}, s.unexpected("digit in exponent")
+		}
+		for j < end && '0' <= b[j] && b[j] <= '9' {
+			j++
+		}
+	}
+	text := b[start:j]
+	s.i = j
+	n := number{negative: neg && nonzero}
+	if f, ok := simpleDecimal(text); ok {
+		n.val = f
+		return n, nil
+	}
+	f, err := strconv.ParseFloat(bytesToString(text), 64)
+	if err != nil {
+		n.tooLarge = true
+	}
+	n.val = f
+	return n, nil
+}
+
+// plainWord reports whether none of the eight bytes of v is a quote, a
+// backslash, a control byte (< 0x20) or non-ASCII (>= 0x80), with the usual
+// has-zero-byte arithmetic.
+func plainWord(v uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(x uint64) uint64 { return (x - ones) &^ x & highs }
+	special := v&highs | // non-ASCII
+		(v-0x2020202020202020)&^v&highs | // < 0x20
+		hasZero(v^(ones*'"')) |
+		hasZero(v^(ones*'\\'))
+	return special == 0
+}
+
+// simpleDecimal converts a number without exponent and with at most 15
+// digits exactly: mantissa and power of ten are both exact float64 values,
+// so their quotient is correctly rounded, as ParseFloat's would be.
+func simpleDecimal(text []byte) (float64, bool) {
+	var mant uint64
+	digits, frac := 0, -1
+	neg := false
+	for k, c := range text {
+		switch {
+		case '0' <= c && c <= '9':
+			mant = mant*10 + uint64(c-'0')
+			digits++
+			if frac >= 0 {
+				frac++
+			}
+		case c == '.':
+			frac = 0
+		case c == '-' && k == 0:
+			neg = true
+		default:
+			return 0, false
+		}
+	}
+	if digits > 15 {
+		return 0, false
+	}
+	f := float64(mant)
+	if frac > 0 {
+		f /= math.Pow10(frac)
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
+func isNumByte(c byte) bool {
+	return '0' <= c && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+
+// readLiteral consumes true, false or null.
+func (s *scanner) readLiteral(lit string) error {
+	if !s.need(len(lit)) || string(s.buf[s.i:s.i+len(lit)]) != lit {
+		return s.unexpected("value")
+	}
+	s.i += len(lit)
+	return nil
+}
+
+// kind is the JSON type of the value that starts with byte c.
+func kindOf(c byte) string {
+	switch c {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	default:
+		return "number"
+	}
+}
+
+// bytesToString views b as a string for a call that does not keep it.
+func bytesToString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}

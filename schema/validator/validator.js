@@ -1,0 +1,207 @@
+// validator.js: the in-browser orchestration-trace validator of the masrl
+// site. Vanilla JavaScript, no dependencies, nothing from a CDN.
+//
+// Embed it in a page that also serves masrl.wasm and wasm_exec.js (both from
+// `make wasm`, in bin/) next to it:
+//
+//   <div id="masrl-validator"></div>
+//   <script src="wasm_exec.js"></script>
+//   <script src="validator.js"></script>
+//
+// The element gets a text area (paste a trace), a file picker and a drop
+// zone (drop a file), a "strict" switch and a Validate button. Every
+// finding and the trace's measures are shown; all text from the trace goes
+// through textContent, never innerHTML. Files are read in the browser and
+// never leave it.
+(function () {
+  "use strict";
+
+  const root = document.getElementById("masrl-validator");
+  if (!root) {
+    return;
+  }
+  // Resolve the module relative to this script, so that the page can live
+  // anywhere; fall back to the page's own directory.
+  const scriptURL = (document.currentScript && document.currentScript.src) || document.baseURI;
+  const wasmURL = new URL("masrl.wasm", scriptURL);
+
+  function el(tag, attrs, text) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      e.setAttribute(k, v);
+    }
+    if (text !== undefined) {
+      e.textContent = text;
+    }
+    return e;
+  }
+
+  // The form.
+  const input = el("textarea", { rows: "12", cols: "80", spellcheck: "false", "aria-label": "Trace JSON" });
+  input.placeholder = "Paste an orchestration trace (JSON) here, or drop a file on this box.";
+  const file = el("input", { type: "file", accept: ".json,application/json", "aria-label": "Trace file" });
+  const strictBox = el("input", { type: "checkbox", id: "masrl-strict" });
+  const strictLabel = el("label", { for: "masrl-strict" }, " strict (warnings count as errors)");
+  const button = el("button", { type: "button", disabled: "" }, "Loading validator…");
+  const status = el("p", { role: "status" });
+  const findingsList = el("ol", { class: "masrl-findings" });
+  const statsTable = el("table", { class: "masrl-stats" });
+  const controls = el("p");
+  controls.append(file, " ", strictBox, strictLabel, " ", button);
+  root.append(input, controls, status, findingsList, statsTable);
+
+  let ready = false;
+
+  function show(report) {
+    findingsList.replaceChildren();
+    statsTable.replaceChildren();
+    if (report.error) {
+      status.textContent = "The validator failed: " + report.error;
+      return;
+    }
+    const verdict = report.valid ? "Valid trace." : "Invalid trace.";
+    let summary = `${verdict} ${report.errors} errors, ${report.warnings} warnings.`;
+    if (report.omitted > 0) {
+      summary += ` The first ${report.findings.length - 1} findings are listed; ${report.omitted} more are not.`;
+    }
+    status.textContent = summary;
+    for (const f of report.findings) {
+      const li = el("li", { class: "masrl-" + f.severity });
+      const where = f.pointer === "" ? "(root)" : f.pointer;
+      li.textContent = `line ${f.line}, column ${f.col}: ${f.severity}: ${where}: ${f.message}`;
+      findingsList.append(li);
+    }
+    if (report.stats) {
+      renderStats(report.stats);
+    }
+  }
+
+  function row(label, value) {
+    const tr = el("tr");
+    tr.append(el("th", { scope: "row" }, label), el("td", {}, String(value)));
+    statsTable.append(tr);
+  }
+
+  function named(list) {
+    if (!list || list.length === 0) {
+      return "none";
+    }
+    return list.map((c) => `${c.name} ${c.count !== undefined ? c.count : c.value}`).join(", ");
+  }
+
+  function opt(x) {
+    return x === null || x === undefined ? "n/a" : x;
+  }
+
+  function renderStats(s) {
+    const caption = el("caption", {}, "Reporting checklist (survey Table 14) and graph measures");
+    statsTable.append(caption);
+    row("trace id", s.trace_id);
+    row("task id", s.task_id);
+    row("system", s.system || "(not given)");
+    row("topology", s.topology || "(not given)");
+    row("active roles", named(s.roles));
+    row("spawns / despawns", `${s.spawns} / ${s.despawns}`);
+    row("team size", `${s.team_size} (${s.sub_agents} spawned sub-agents)`);
+    row("events", s.events);
+    row("event types", named(s.event_types));
+    row("edges", s.edges);
+    row("edge types", named(s.edge_types));
+    row("messages", s.messages);
+    row("tool calls", s.tool_calls);
+    row("distinct agents", s.agents);
+    row("wall clock (s)", s.costs.wall_clock_s);
+    row("tokens", s.costs.tokens);
+    row("reward channels", named(s.rewards));
+    row("metrics", named(s.metrics));
+    const sf = s.safety;
+    row("untrusted tool results", `${sf.untrusted_tool_results} (${sf.trust_labelled_tool_results} carry a trust label)`);
+    row("untrusted messages", `${sf.untrusted_messages} (${sf.trust_labelled_messages} carry a trust label)`);
+    row("safety events", sf.safety_events);
+    row("human interventions", sf.human_interventions);
+    row("safety-flow edges", sf.safety_flow_edges);
+    const g = s.graph;
+    row("critical path (events)", g.critical_path);
+    row("max parallel width", g.max_width);
+    row("spawn-tree depth", g.spawn_depth);
+    row("structural parallelism", g.structural_parallelism);
+    if (g.cyclic) {
+      row("cycles", `yes (${g.events_on_or_after_cycles} events on or after a cycle are left out)`);
+    }
+    const d = s.derived;
+    row("useful-agent utilization", opt(d.useful_agent_utilization));
+    row("exact-duplicate messages", opt(d.exact_duplicate_messages));
+    row("untrusted reach", opt(d.untrusted_reach));
+  }
+
+  function validate(text) {
+    if (!ready) {
+      return;
+    }
+    status.textContent = "Validating…";
+    // Let the status paint before a large trace blocks the page.
+    setTimeout(() => {
+      let report;
+      try {
+        report = JSON.parse(globalThis.masrlValidate(text, { strict: strictBox.checked }));
+      } catch (e) {
+        report = { error: String(e), findings: [] };
+      }
+      show(report);
+    }, 0);
+  }
+
+  function readFile(f) {
+    if (!f) {
+      return;
+    }
+    status.textContent = `Reading ${f.name}…`;
+    f.text().then(
+      (text) => {
+        // Very large traces are validated without echoing them in the box.
+        input.value = text.length <= 2000000 ? text : "";
+        validate(text);
+      },
+      (e) => {
+        status.textContent = `Cannot read ${f.name}: ${e}`;
+      },
+    );
+  }
+
+  button.addEventListener("click", () => validate(input.value));
+  file.addEventListener("change", () => readFile(file.files[0]));
+  input.addEventListener("dragover", (e) => {
+    e.preventDefault();
+  });
+  input.addEventListener("drop", (e) => {
+    e.preventDefault();
+    readFile(e.dataTransfer.files[0]);
+  });
+
+  async function load() {
+    if (typeof Go !== "function") {
+      throw new Error("wasm_exec.js is not loaded");
+    }
+    const go = new Go();
+    let result;
+    try {
+      result = await WebAssembly.instantiateStreaming(fetch(wasmURL), go.importObject);
+    } catch (e) {
+      // Servers that do not send application/wasm: instantiate from bytes.
+      const resp = await fetch(wasmURL);
+      if (!resp.ok) {
+        throw new Error(`${wasmURL}: HTTP ${resp.status}`);
+      }
+      result = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
+    }
+    go.run(result.instance); // never resolves: the module stays alive
+    ready = true;
+    button.disabled = false;
+    button.textContent = "Validate";
+  }
+
+  load().catch((e) => {
+    button.textContent = "Validator unavailable";
+    status.textContent = "Cannot load the validator: " + e.message;
+  });
+})();
