@@ -24,6 +24,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ErrFuncMarker is returned for any text containing go-echarts' function
@@ -33,6 +34,10 @@ var ErrFuncMarker = errors.New(`text contains the function marker "__f__"`)
 // ErrNotFinite is returned for a NaN or infinite number, which JSON cannot
 // represent and which go-echarts would write as broken JavaScript.
 var ErrNotFinite = errors.New("number is NaN or infinite")
+
+// ErrInvalidUTF8 is returned for text that is not valid UTF-8: JSON would
+// silently replace its bytes, so the chart would not say what the data says.
+var ErrInvalidUTF8 = errors.New("text is not valid UTF-8")
 
 // namePattern is what a chart name may look like: it becomes part of an
 // element ID, so it is restricted rather than escaped.
@@ -76,6 +81,9 @@ type checker struct {
 }
 
 func (c *checker) text(what, s string) {
+	if !utf8.ValidString(s) {
+		c.errs = append(c.errs, fmt.Errorf("%s %q: %w", what, s, ErrInvalidUTF8))
+	}
 	if strings.Contains(strings.ToLower(s), "__f__") {
 		c.errs = append(c.errs, fmt.Errorf("%s %q: %w", what, s, ErrFuncMarker))
 	}
