@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
+	"github.com/go-echarts/go-echarts/v2/types"
 )
 
 // palette is the Okabe–Ito set: distinguishable with the common colour
@@ -182,12 +183,18 @@ func summary(kind, title string, bars []Bar) string {
 func finish(option map[string]any) map[string]any {
 	option["backgroundColor"] = "transparent"
 	option["color"] = palette[:]
-	option["tooltip"] = map[string]any{"trigger": "item", "confine": true}
+	// Tooltips are drawn on the canvas (richText), never as HTML: the
+	// names in them come from the CSV.
+	option["tooltip"] = tooltip()
 	option["animation"] = false
 	delete(option, "toolbox")
 	delete(option, "legend")
 	delete(option, "title")
 	return option
+}
+
+func tooltip() map[string]any {
+	return map[string]any{"trigger": "item", "confine": true, "renderMode": "richText"}
 }
 
 // Series is one stacked layer: a name (a category) and one value per
@@ -263,7 +270,10 @@ func Stacked(s StackedSpec) (template.HTML, error) {
 	totalData := make([]opts.BarData, len(totals))
 	for i, t := range totals {
 		totalData[i] = opts.BarData{Value: 0, Label: &opts.Label{Show: opts.Bool(true), Position: "top",
-			Formatter: formatNumber(t), FontWeight: "bold"}}
+			Formatter: formatNumber(t), FontWeight: "bold"},
+			// {b} is the column's name, filled in by ECharts; the
+			// formatter itself carries no text from the data.
+			Tooltip: &opts.Tooltip{Formatter: types.FuncStr("{b}: " + formatNumber(t) + " in all")}}
 	}
 	bar.AddSeries("Total", totalData,
 		charts.WithBarChartOpts(opts.BarChart{Stack: "total"}),
@@ -279,7 +289,6 @@ func Stacked(s StackedSpec) (template.HTML, error) {
 	option["yAxis"] = []map[string]any{{"type": "value", "name": s.YName, "nameLocation": "middle", "nameGap": 40,
 		"minInterval": 1, "nameTextStyle": map[string]any{"fontWeight": "bold"}}}
 	option["legend"] = map[string]any{"data": names, "top": 0, "type": "scroll"}
-	option["tooltip"] = map[string]any{"trigger": "item", "confine": true}
 	option["grid"] = map[string]any{"containLabel": true, "left": 48, "right": 16, "top": 56, "bottom": 40}
 
 	t := table{head: append([]string{s.XName}, append(names, "Total")...)}
