@@ -599,14 +599,35 @@ func ClaimDiagnostics(results []ClaimResult) Diagnostics {
 			d = ds.add(Error, r.Pos, r.ID, r.Actual, "%s (%s): %s; the paper says %s, the CSV gives %s%s",
 				r.Description, r.Source, r.Reason, r.Expected, r.Actual, keysNote(r.Responsible))
 		case Acknowledged:
+			exp, act := differing(r)
 			d = ds.add(Warning, r.Pos, r.ID, r.Actual, "%s (%s): acknowledged deviation: the paper says %s, the CSV gives %s: %s",
-				r.Description, r.Source, r.Expected, r.Actual, r.Reason)
+				r.Description, r.Source, exp, act, r.Reason)
 		default:
 			continue
 		}
 		d.Keys = r.Responsible
 	}
 	return ds
+}
+
+// differing renders a tags result as only the fields that differ, so a
+// warning about one field of a six-field row stays readable; other kinds
+// are returned whole.
+func differing(r ClaimResult) (expected, actual string) {
+	if r.Kind != KindTags {
+		return r.Expected, r.Actual
+	}
+	exp, act := strings.Split(r.Expected, ", "), strings.Split(r.Actual, ", ")
+	if len(exp) != len(act) {
+		return r.Expected, r.Actual
+	}
+	var e, a []string
+	for i := range exp {
+		if exp[i] != act[i] {
+			e, a = append(e, exp[i]), append(a, act[i])
+		}
+	}
+	return strings.Join(e, ", "), strings.Join(a, ", ")
 }
 
 func keysNote(keys []string) string {
