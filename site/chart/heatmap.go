@@ -157,10 +157,10 @@ func Heatmap(s HeatmapSpec) (template.HTML, error) {
 	option := finish(hm.JSON())
 	option["yAxis"] = []map[string]any{{"type": "category", "data": s.Rows, "inverse": true, "name": s.RowName,
 		"nameLocation": "start", "nameTextStyle": map[string]any{"fontWeight": "bold", "align": "right"},
-		"splitArea": map[string]any{"show": true}}}
+	}}
 	option["xAxis"] = []map[string]any{{"type": "category", "data": s.Cols, "name": s.ColName,
 		"nameLocation": "middle", "nameGap": 72, "nameTextStyle": map[string]any{"fontWeight": "bold"},
-		"axisLabel": map[string]any{"interval": 0, "rotate": 30}, "splitArea": map[string]any{"show": true}}}
+		"axisLabel": map[string]any{"interval": 0, "rotate": 30}}}
 	option["visualMap"] = map[string]any{"type": "piecewise", "dimension": 2, "pieces": heatPieces(max),
 		"orient": "horizontal", "left": "center", "bottom": 0, "itemGap": 6}
 	option["grid"] = map[string]any{"containLabel": true, "left": 16, "right": 24, "top": 36, "bottom": 56}
