@@ -17,9 +17,24 @@ $(BIN): FORCE
 
 FORCE:
 
-test: node_modules chromium
+# BASE_URL is where the site is published; feeds and the sitemap use it.
+BASE_URL ?= http://127.0.0.1:8080/
+ADDR     ?= 127.0.0.1:8080
+
+# The site publishes echarts from node_modules (see DEVELOPERS.md).
+site: $(BIN) node_modules
+	./$(BIN) build --corpus $(CORPUS) --out public --base-url $(BASE_URL)
+
+serve: $(BIN) node_modules
+	./$(BIN) serve --corpus $(CORPUS) --out public --addr $(ADDR) --templates templates --data data
+
+# test builds the site and installs Chromium first: the browser tests in
+# browsertest/ load public/ and, with MASRL_BROWSER set, fail rather than
+# skip when anything they need is missing.
+test: site chromium
 	$(GO) vet ./...
-	MASRL_CORPUS=$(abspath $(CORPUS)) $(GO) test ./...
+	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test ./...
+	$(GO) run ./cmd/masrl readme README.md --check --corpus $(CORPUS)
 
 # node_modules holds the front-end packages the site serves from itself
 # (echarts) and the browser tests inject (axe-core), at the versions
@@ -33,8 +48,8 @@ node_modules: package.json package-lock.json
 chromium:
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 
-# browsertest runs only the browser tests, verbosely.
-browsertest: node_modules chromium
+# browsertest runs only the browser tests, verbosely, on a fresh build.
+browsertest: site chromium
 	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test -count=1 -v ./browsertest/
 
 clean:

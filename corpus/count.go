@@ -3,6 +3,7 @@ package corpus
 import (
 	"cmp"
 	"slices"
+	"strings"
 )
 
 // Cell is one count: a value (or a pair of values) and the keys of the rows
@@ -28,6 +29,8 @@ type Histogram struct {
 	// that passes Check.
 	Other []Cell `json:"other,omitempty"`
 	Total int    `json:"total"`
+
+	index map[string]int // value -> position in Cells, while counting
 }
 
 // Histogram counts field over the rows of its file (papers.csv or
@@ -37,21 +40,33 @@ func (c *Corpus) Histogram(v *Vocabulary, field string) *Histogram {
 	if f == nil {
 		return nil
 	}
-	h := &Histogram{Field: field, Cells: make([]Cell, len(f.Values))}
+	h := newHistogram(f)
+	c.eachRow(f.File, func(key string, value func(string) string) { h.add(key, value(field)) })
+	h.finish()
+	return h
+}
+
+// newHistogram returns an empty histogram over f's whole vocabulary, to be
+// filled row by row with add.
+func newHistogram(f *Field) *Histogram {
+	h := &Histogram{Field: f.Name, Cells: make([]Cell, len(f.Values)), index: valueIndex(f)}
 	for i, t := range f.Values {
 		h.Cells[i] = Cell{Value: t.Value, Keys: []string{}}
 	}
-	index := valueIndex(f)
-	c.eachRow(f.File, func(key string, value func(string) string) {
-		h.Total++
-		if i, ok := index[value(field)]; ok {
-			h.Cells[i].addKey(key)
-			return
-		}
-		h.Other = addOther(h.Other, value(field), key)
-	})
-	slices.SortFunc(h.Other, func(a, b Cell) int { return cmp.Compare(a.Value, b.Value) })
 	return h
+}
+
+func (h *Histogram) add(key, value string) {
+	h.Total++
+	if i, ok := h.index[value]; ok {
+		h.Cells[i].addKey(key)
+		return
+	}
+	h.Other = addOther(h.Other, value, key)
+}
+
+func (h *Histogram) finish() {
+	slices.SortFunc(h.Other, func(a, b Cell) int { return cmp.Compare(a.Value, b.Value) })
 }
 
 // ByCount returns the cells ordered by count, largest first; equal counts
@@ -86,11 +101,24 @@ type CrossTab struct {
 	// Outside counts rows whose value of either field is not in the
 	// vocabulary; they appear in no cell.
 	Outside []string `json:"outside,omitempty"`
+
+	rowIndex, colIndex map[string]int // value -> position, while counting
 }
 
 // CrossTab tabulates rows × cols over their whole vocabularies. It returns
 // nil when either field is unknown or they belong to different files.
 func (c *Corpus) CrossTab(v *Vocabulary, rows, cols string) *CrossTab {
+	x := newCrossTab(v, rows, cols)
+	if x == nil {
+		return nil
+	}
+	c.eachRow(v.Field(rows).File, func(key string, value func(string) string) { x.add(key, value(rows), value(cols)) })
+	return x
+}
+
+// newCrossTab returns an empty cross-tab, to be filled row by row with add,
+// or nil when the fields are not two controlled fields of one file.
+func newCrossTab(v *Vocabulary, rows, cols string) *CrossTab {
 	rf, cf := v.Field(rows), v.Field(cols)
 	if rf == nil || cf == nil || rf.File != cf.File {
 		return nil
@@ -100,6 +128,8 @@ func (c *Corpus) CrossTab(v *Vocabulary, rows, cols string) *CrossTab {
 		Cells:     make([][]Cell, len(rf.Values)),
 		RowTotals: make([]int, len(rf.Values)),
 		ColTotals: make([]int, len(cf.Values)),
+		rowIndex:  valueIndex(rf),
+		colIndex:  valueIndex(cf),
 	}
 	for i := range x.Cells {
 		x.Cells[i] = make([]Cell, len(cf.Values))
@@ -107,20 +137,20 @@ func (c *Corpus) CrossTab(v *Vocabulary, rows, cols string) *CrossTab {
 			x.Cells[i][j] = Cell{Value: x.RowValues[i] + "/" + x.ColValues[j], Keys: []string{}}
 		}
 	}
-	ri, ci := valueIndex(rf), valueIndex(cf)
-	c.eachRow(rf.File, func(key string, value func(string) string) {
-		i, iok := ri[value(rows)]
-		j, jok := ci[value(cols)]
-		if !iok || !jok {
-			x.Outside = append(x.Outside, key)
-			return
-		}
-		x.Cells[i][j].addKey(key)
-		x.RowTotals[i]++
-		x.ColTotals[j]++
-		x.Total++
-	})
 	return x
+}
+
+func (x *CrossTab) add(key, row, col string) {
+	i, iok := x.rowIndex[row]
+	j, jok := x.colIndex[col]
+	if !iok || !jok {
+		x.Outside = append(x.Outside, key)
+		return
+	}
+	x.Cells[i][j].addKey(key)
+	x.RowTotals[i]++
+	x.ColTotals[j]++
+	x.Total++
 }
 
 // Cell returns the cell for a pair of values, or nil.
@@ -198,5 +228,6 @@ func addOther(cells []Cell, value, key string) []Cell {
 			return cells
 		}
 	}
-	return append(cells, Cell{Value: value, Count: 1, Keys: []string{key}})
+	// The value is copied: it may point into a streamed row's text.
+	return append(cells, Cell{Value: strings.Clone(value), Count: 1, Keys: []string{key}})
 }

@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -144,5 +145,34 @@ func TestHistogramUnusedAndUnknownValues(t *testing.T) {
 	cols := c.CountColumn(PapersFile, "scenario")
 	if cols[0].Value != "coding" || cols[0].Count != 2 || cols[1].Value != "web" {
 		t.Errorf("CountColumn %+v", cols)
+	}
+}
+
+// TestStreamStatsMatchesComputeStats requires the streamed report to equal
+// the one computed from a loaded corpus, byte for byte in JSON.
+func TestStreamStatsMatchesComputeStats(t *testing.T) {
+	dir := realCorpus(t)
+	v := mustVocabulary(t)
+	c, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := json.Marshal(ComputeStats(c, v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := StreamStats(dir, v, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("streamed stats differ:\n%s\nwant:\n%s", got, want)
+	}
+	if _, err := StreamStats(dir, v, [][2]string{{"stage", "category"}}); err == nil {
+		t.Fatal("a cross-tab across files was accepted")
 	}
 }

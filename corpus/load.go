@@ -4,8 +4,10 @@
 package corpus
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -35,6 +37,7 @@ type Corpus struct {
 
 	papers, excluded, spotcheck *table
 	loadDiags                   Diagnostics
+	eachPaper                   func(*Entry) // LoadOptions.EachPaper
 }
 
 // Load reads a corpus directory: papers.csv (required), excluded.csv and
@@ -42,59 +45,67 @@ type Corpus struct {
 // (optional). The error is only for I/O failures; content problems are
 // diagnostics.
 func Load(dir string) (*Corpus, error) {
-	c := &Corpus{Dir: dir}
-	b, err := os.ReadFile(filepath.Join(dir, PapersFile))
-	if err != nil {
+	return LoadWith(dir, LoadOptions{})
+}
+
+// LoadOptions change what LoadWith keeps.
+type LoadOptions struct {
+	// EachPaper, when set, receives every retained row in file order as it
+	// is decoded, and Corpus.Papers stays empty: the way to count a corpus
+	// too large to hold. The entry is only valid during the call.
+	EachPaper func(*Entry)
+}
+
+// LoadWith is Load with options.
+func LoadWith(dir string, opt LoadOptions) (*Corpus, error) {
+	c := &Corpus{Dir: dir, eachPaper: opt.EachPaper}
+	path := filepath.Join(dir, PapersFile)
+	if err := readCSVFile(path, c.loadPapers); err != nil {
 		return nil, err
 	}
-	if err := c.loadPapers(filepath.Join(dir, PapersFile), b); err != nil {
-		return nil, err
-	}
-	optional := func(name string) ([]byte, bool, error) {
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, false, nil
-		}
-		return b, err == nil, err
-	}
-	if b, ok, err := optional(ExcludedFile); err != nil {
-		return nil, err
-	} else if ok {
-		if err := c.loadExcluded(filepath.Join(dir, ExcludedFile), b); err != nil {
-			return nil, err
-		}
-	} else {
+	switch err := readCSVFile(filepath.Join(dir, ExcludedFile), c.loadExcluded); {
+	case errors.Is(err, fs.ErrNotExist):
 		c.loadDiags.add(Error, Pos{File: filepath.Join(dir, ExcludedFile)}, "", "", "missing: the exclusion log is part of the corpus")
-	}
-	if b, ok, err := optional(BibFile); err != nil {
+	case err != nil:
 		return nil, err
-	} else if ok {
+	}
+	switch b, err := os.ReadFile(filepath.Join(dir, BibFile)); {
+	case errors.Is(err, fs.ErrNotExist):
+		c.loadDiags.add(Warning, Pos{File: filepath.Join(dir, BibFile)}, "", "", "missing: entries will have no BibTeX")
+	case err != nil:
+		return nil, err
+	default:
 		c.HasBib = true
 		var d Diagnostics
 		c.Bib, d = parseBib(filepath.Join(dir, BibFile), b)
 		c.loadDiags = append(c.loadDiags, d...)
-	} else {
-		c.loadDiags.add(Warning, Pos{File: filepath.Join(dir, BibFile)}, "", "", "missing: entries will have no BibTeX")
 	}
-	if b, ok, err := optional(SpotcheckFile); err != nil {
+	if err := readCSVFile(filepath.Join(dir, SpotcheckFile), c.loadSpotcheck); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
-	} else if ok {
-		if err := c.loadSpotcheck(filepath.Join(dir, SpotcheckFile), b); err != nil {
-			return nil, err
-		}
 	}
 	return c, nil
+}
+
+// readCSVFile streams the file at path into load. The file is not read
+// into memory first: a million-row papers.csv is 330 MB.
+func readCSVFile(path string, load func(name string, r io.Reader, size int64) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var size int64
+	if st, err := f.Stat(); err == nil {
+		size = st.Size()
+	}
+	return load(path, f, size)
 }
 
 // LoadPapersFile reads a single papers.csv, for comparing versions of it
 // (the history folder holds papers.csv files without the rest of a corpus).
 func LoadPapersFile(path string) (*Corpus, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
 	c := &Corpus{Dir: filepath.Dir(path)}
-	if err := c.loadPapers(path, b); err != nil {
+	if err := readCSVFile(path, c.loadPapers); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -104,69 +115,78 @@ func LoadPapersFile(path string) (*Corpus, error) {
 // the entry point of the loader's fuzz test.
 func ParsePapers(name string, b []byte) (*Corpus, error) {
 	c := &Corpus{}
-	return c, c.loadPapers(name, b)
+	return c, c.loadPapers(name, bytes.NewReader(b), int64(len(b)))
 }
 
-func (c *Corpus) loadPapers(name string, b []byte) error {
-	t := readTable(name, b)
-	c.papers = t
-	c.loadDiags = append(c.loadDiags, t.diags...)
-	if err := t.decode(&c.Papers); err != nil {
+func (c *Corpus) loadPapers(name string, r io.Reader, size int64) error {
+	t, rows, diags, err := decodeCSV[Entry](name, r, size, c.eachPaper)
+	c.papers, c.Papers = t, rows
+	c.loadDiags = append(c.loadDiags, diags...)
+	if err != nil {
 		return fmt.Errorf("%s: decoding rows: %w", name, err)
-	}
-	for i := range c.Papers {
-		e := &c.Papers[i]
-		e.file = name
-		e.Line = t.recordLine(i)
-		t.columnPositions(i, paperColumns[:], e.pos[:])
-		e.URLs = SplitURLs(e.URL)
-		if y, err := strconv.Atoi(strings.TrimSpace(e.YearText)); err == nil {
-			e.Year = y
-		}
 	}
 	return nil
 }
 
-func (c *Corpus) loadExcluded(name string, b []byte) error {
+func (c *Corpus) loadExcluded(name string, r io.Reader, size int64) error {
 	c.HasExcluded = true
-	t := readTable(name, b)
-	c.excluded = t
-	c.loadDiags = append(c.loadDiags, t.diags...)
-	if err := t.decode(&c.Excluded); err != nil {
+	t, rows, diags, err := decodeCSV[Exclusion](name, r, size, nil)
+	c.excluded, c.Excluded = t, rows
+	c.loadDiags = append(c.loadDiags, diags...)
+	if err != nil {
 		return fmt.Errorf("%s: decoding rows: %w", name, err)
-	}
-	for i := range c.Excluded {
-		x := &c.Excluded[i]
-		x.file = name
-		x.Line = t.recordLine(i)
-		t.columnPositions(i, excludedColumns[:], x.pos[:])
 	}
 	return nil
 }
 
-func (c *Corpus) loadSpotcheck(name string, b []byte) error {
+func (c *Corpus) loadSpotcheck(name string, r io.Reader, size int64) error {
 	c.HasSpotcheck = true
-	t := readTable(name, b)
-	c.spotcheck = t
-	c.loadDiags = append(c.loadDiags, t.diags...)
-	if err := t.decode(&c.Audits); err != nil {
+	t, rows, diags, err := decodeCSV[Audit](name, r, size, nil)
+	c.spotcheck, c.Audits = t, rows
+	c.loadDiags = append(c.loadDiags, diags...)
+	if err != nil {
 		return fmt.Errorf("%s: decoding rows: %w", name, err)
 	}
 	if c.Audits == nil {
 		c.Audits = []Audit{}
 	}
-	for i := range c.Audits {
-		a := &c.Audits[i]
-		a.file = name
-		a.Line = t.recordLine(i)
-		a.pos = make(map[string]fieldPos, len(t.header))
-		for j, h := range t.header {
-			if j < len(t.pos[i]) {
-				a.pos[h] = t.pos[i][j]
-			}
+	return nil
+}
+
+// place implements placer for papers.csv rows.
+func (e *Entry) place(file string, header []string, pos []fieldPos) {
+	e.file = file
+	if len(pos) > 0 {
+		e.Line = int(pos[0].line)
+	}
+	columnPositions(header, pos, paperColumns[:], e.pos[:])
+	e.URLs = SplitURLs(e.URL)
+	if y, err := strconv.Atoi(strings.TrimSpace(e.YearText)); err == nil {
+		e.Year = y
+	}
+}
+
+// place implements placer for excluded.csv rows.
+func (x *Exclusion) place(file string, header []string, pos []fieldPos) {
+	x.file = file
+	if len(pos) > 0 {
+		x.Line = int(pos[0].line)
+	}
+	columnPositions(header, pos, excludedColumns[:], x.pos[:])
+}
+
+// place implements placer for spotcheck.csv rows.
+func (a *Audit) place(file string, header []string, pos []fieldPos) {
+	a.file = file
+	if len(pos) > 0 {
+		a.Line = int(pos[0].line)
+	}
+	a.pos = make(map[string]fieldPos, len(header))
+	for j, h := range header {
+		if j < len(pos) {
+			a.pos[h] = pos[j]
 		}
 	}
-	return nil
 }
 
 // Entry returns the retained entry with the given key, or nil.

@@ -1,5 +1,10 @@
 package corpus
 
+import (
+	"fmt"
+	"strings"
+)
+
 // StatsFields are the controlled fields of papers.csv that the artifact's
 // statistics script histograms, in its order.
 func StatsFields() []string {
@@ -47,27 +52,87 @@ type ExclusionLog struct {
 // of StatsFields and the cross-tabs of StatsCrossTabs. Fields the vocabulary
 // lacks are left out rather than reported as nil.
 func ComputeStats(c *Corpus, v *Vocabulary) Stats {
-	s := Stats{
-		Retained: len(c.Papers), Excluded: len(c.Excluded),
-		Audited: len(c.Papers) + len(c.Excluded), SpotChecked: len(c.Audits),
-		Histograms: []*Histogram{}, CrossTabs: []*CrossTab{},
+	t, _ := newStatsTally(v, nil) // the default cross-tabs are always valid
+	for i := range c.Papers {
+		t.add(&c.Papers[i])
 	}
-	for _, f := range StatsFields() {
-		if h := c.Histogram(v, f); h != nil {
-			s.Histograms = append(s.Histograms, h)
+	return t.stats(c, v)
+}
+
+// StreamStats computes the report of ComputeStats, plus the extra
+// cross-tabs, for the corpus in dir without keeping its retained rows in
+// memory: each row is counted as it is decoded and dropped, so a
+// million-row papers.csv costs the keys in the cells, not the rows. It
+// fails when an extra pair is not two controlled fields of papers.csv.
+func StreamStats(dir string, v *Vocabulary, extra [][2]string) (Stats, error) {
+	t, err := newStatsTally(v, extra)
+	if err != nil {
+		return Stats{}, err
+	}
+	c, err := LoadWith(dir, LoadOptions{EachPaper: t.add})
+	if err != nil {
+		return Stats{}, err
+	}
+	return t.stats(c, v), nil
+}
+
+// statsTally counts retained rows one at a time into the report's
+// histograms and cross-tabs.
+type statsTally struct {
+	retained int
+	hists    []*Histogram
+	xtabs    []*CrossTab
+}
+
+func newStatsTally(v *Vocabulary, extra [][2]string) (*statsTally, error) {
+	t := &statsTally{hists: []*Histogram{}, xtabs: []*CrossTab{}}
+	for _, name := range StatsFields() {
+		if f := v.Field(name); f != nil {
+			t.hists = append(t.hists, newHistogram(f))
 		}
 	}
 	for _, p := range StatsCrossTabs() {
-		if x := c.CrossTab(v, p[0], p[1]); x != nil {
-			s.CrossTabs = append(s.CrossTabs, x)
+		if x := newCrossTab(v, p[0], p[1]); x != nil {
+			t.xtabs = append(t.xtabs, x)
 		}
 	}
-	s.Exclusions = ExclusionLog{
-		ByStage:       c.Histogram(v, "stage"),
-		BySource:      nonNil(c.CountColumn(ExcludedFile, "source")),
-		ByQueryFamily: nonNil(c.CountColumn(ExcludedFile, "query_family")),
+	for _, p := range extra {
+		x := newCrossTab(v, p[0], p[1])
+		if x == nil || v.Field(p[0]).File != PapersFile {
+			return nil, fmt.Errorf("cross-tab %s,%s: not two controlled fields of %s", p[0], p[1], PapersFile)
+		}
+		t.xtabs = append(t.xtabs, x)
 	}
-	return s
+	return t, nil
+}
+
+// add counts one row. The key is copied so that a streamed row's text can
+// be freed once it is counted.
+func (t *statsTally) add(e *Entry) {
+	t.retained++
+	key := strings.Clone(e.Key)
+	for _, h := range t.hists {
+		h.add(key, e.Value(h.Field))
+	}
+	for _, x := range t.xtabs {
+		x.add(key, e.Value(x.Rows), e.Value(x.Cols))
+	}
+}
+
+func (t *statsTally) stats(c *Corpus, v *Vocabulary) Stats {
+	for _, h := range t.hists {
+		h.finish()
+	}
+	return Stats{
+		Retained: t.retained, Excluded: len(c.Excluded),
+		Audited: t.retained + len(c.Excluded), SpotChecked: len(c.Audits),
+		Histograms: t.hists, CrossTabs: t.xtabs,
+		Exclusions: ExclusionLog{
+			ByStage:       c.Histogram(v, "stage"),
+			BySource:      nonNil(c.CountColumn(ExcludedFile, "source")),
+			ByQueryFamily: nonNil(c.CountColumn(ExcludedFile, "query_family")),
+		},
+	}
 }
 
 // PresentOnly returns a copy of the histogram without values no row uses.

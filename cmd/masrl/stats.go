@@ -50,24 +50,23 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fs.Usage()
 		return exitUsage
 	}
-	c, err := corpus.Load(*dir)
-	if err != nil {
-		fmt.Fprintf(stderr, "masrl stats: %v\n", err)
-		return exitUsage
-	}
 	v, err := corpus.DefaultVocabulary()
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl stats: %v\n", err)
 		return exitUsage
 	}
-	s := corpus.ComputeStats(c, v)
 	for _, p := range extra {
-		x := c.CrossTab(v, p[0], p[1])
-		if x == nil {
+		if f := v.Field(p[0]); f == nil || f.File != corpus.PapersFile || v.Field(p[1]) == nil || v.Field(p[1]).File != corpus.PapersFile {
 			fmt.Fprintf(stderr, "masrl stats: --crosstab %s,%s: not two controlled fields of one file\n", p[0], p[1])
 			return exitUsage
 		}
-		s.CrossTabs = append(s.CrossTabs, x)
+	}
+	// Streamed: the rows are counted as they are read, so a corpus of
+	// millions of rows needs memory for its keys only.
+	s, err := corpus.StreamStats(*dir, v, extra)
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl stats: %v\n", err)
+		return exitUsage
 	}
 	if *presentOnly {
 		for i, h := range s.Histograms {

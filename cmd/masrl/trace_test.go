@@ -14,7 +14,6 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-
 const traceFixtures = "../../schema/testdata"
 
 // runTraceCmd runs "masrl trace ..." in-process with stdin.

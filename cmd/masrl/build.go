@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/site"
+)
+
+// defaultOut is where make site and masrl build write the site.
+const defaultOut = "public"
+
+func buildCommand() command {
+	return command{summary: "build the static site (pages, feeds, downloads) into a directory", run: runBuild}
+}
+
+// buildFlags are the flags build and serve share.
+type buildFlags struct {
+	corpus, out, baseURL, templates, data *string
+}
+
+func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("build", "build [--corpus DIR] [--out DIR] [--base-url URL] [--templates DIR] [--data DIR]", stderr)
+	bf := buildFlags{
+		corpus:    fs.String("corpus", defaultCorpus, "corpus `directory`"),
+		out:       fs.String("out", defaultOut, "output `directory`; replaced only when the build succeeds"),
+		baseURL:   fs.String("base-url", site.DefaultBaseURL, "absolute `URL` the site is published at (feeds and sitemap)"),
+		templates: fs.String("templates", "", "`directory` of templates overriding the embedded ones"),
+		data:      fs.String("data", "", "`directory` of project data (vocab.yaml, claims.yaml, pages/) overriding the embedded one"),
+	}
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	start := time.Now()
+	res, err := site.Build(bf.options(), *bf.out)
+	if code := reportBuild(stderr, "masrl build", res, err); code != exitOK {
+		return code
+	}
+	fmt.Fprintf(stdout, "%s: %d files from %s in %s\n", *bf.out, res.Files.Len(), *bf.corpus, time.Since(start).Round(time.Millisecond))
+	return exitOK
+}
+
+func (bf buildFlags) options() site.Options {
+	return site.Options{
+		CorpusDir: *bf.corpus, BaseURL: *bf.baseURL,
+		Templates: site.TemplateFS(*bf.templates), Data: site.DataFS(*bf.data), Today: time.Now(),
+	}
+}
+
+// reportBuild prints a build's warnings and, when it failed, every finding
+// of the check (exit 1) or the error (exit 2).
+func reportBuild(w io.Writer, prog string, res *site.Result, err error) int {
+	if res != nil {
+		for _, d := range res.Warnings {
+			fmt.Fprintln(w, d.String())
+		}
+	}
+	if err == nil {
+		return exitOK
+	}
+	if ds, ok := site.IsCheckError(err); ok {
+		for _, d := range ds {
+			if d.Severity == corpus.Error {
+				fmt.Fprintln(w, d.String())
+			}
+		}
+		fmt.Fprintf(w, "%s: the corpus has %d errors; the previous site was left as it was\n", prog, ds.Count(corpus.Error))
+		return exitFindings
+	}
+	fmt.Fprintf(w, "%s: %v\n", prog, err)
+	return exitUsage
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/site"
+)
+
+func readmeCommand() command {
+	return command{summary: "write (or --check) the generated paper list in a README", run: runReadme}
+}
+
+func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("readme", "readme FILE [--corpus DIR] [--check]", stderr)
+	dir := fs.String("corpus", defaultCorpus, "corpus `directory`")
+	check := fs.Bool("check", false, "do not write; exit 1 when the list in FILE is out of date")
+	// Accept flags after FILE as well (masrl readme README.md --check).
+	var file string
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		file, args = args[0], args[1:]
+	}
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if file == "" && fs.NArg() == 1 {
+		file = fs.Arg(0)
+	} else if fs.NArg() > 0 || file == "" {
+		fs.Usage()
+		return exitUsage
+	}
+	c, err := corpus.Load(*dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
+		return exitUsage
+	}
+	v, err := corpus.DefaultVocabulary()
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
+		return exitUsage
+	}
+	if ds := corpus.Check(c, v, corpus.CheckOptions{Today: time.Now()}); ds.Err() != nil {
+		for _, d := range ds {
+			if d.Severity == corpus.Error {
+				fmt.Fprintln(stderr, d.String())
+			}
+		}
+		fmt.Fprintf(stderr, "masrl readme: the corpus has %d errors; %s was not changed\n", ds.Count(corpus.Error), file)
+		return exitFindings
+	}
+	doc, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
+		return exitUsage
+	}
+	list, err := site.ReadmeList(c, v)
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
+		return exitUsage
+	}
+	out, err := site.ReplaceBlock(doc, list)
+	if errors.Is(err, site.ErrNoMarkers) {
+		fmt.Fprintf(stderr, "masrl readme: %s: %v\n", file, err)
+		return exitUsage
+	}
+	if bytes.Equal(out, doc) {
+		fmt.Fprintf(stdout, "%s: paper list is up to date (%d entries)\n", file, len(c.Papers))
+		return exitOK
+	}
+	if *check {
+		fmt.Fprintf(stderr, "%s: the generated paper list is out of date with %s; run: masrl readme %s --corpus %s\n", file, *dir, file, *dir)
+		return exitFindings
+	}
+	if err := writeFileAtomic(file, out); err != nil {
+		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
+		return exitUsage
+	}
+	fmt.Fprintf(stdout, "%s: paper list rewritten (%d entries)\n", file, len(c.Papers))
+	return exitOK
+}
+
+// writeFileAtomic replaces a file through a temporary file in the same
+// directory, keeping its permissions, so that a crash never leaves half a
+// README.
+func writeFileAtomic(name string, b []byte) error {
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(name); err == nil {
+		mode = st.Mode().Perm()
+	}
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp-")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, werr := f.Write(b)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr, os.Chmod(tmp, mode)); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/masrl/masrl/corpus"
+)
+
+// copyCorpus copies the top-level files of a corpus into a fresh directory
+// the test may change.
+func copyCorpus(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	for _, name := range []string{corpus.PapersFile, corpus.ExcludedFile, corpus.BibFile, corpus.SpotcheckFile} {
+		b, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(dst, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+func newTestServer(t *testing.T, corpusDir string) (*server, *httptest.Server) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "public")
+	empty := ""
+	base := "http://127.0.0.1/"
+	bf := buildFlags{corpus: &corpusDir, out: &out, baseURL: &base, templates: &empty, data: &empty}
+	s := &server{flags: bf, watch: []string{corpusDir}, log: io.Discard}
+	s.rebuild()
+	ts := httptest.NewServer(s)
+	t.Cleanup(ts.Close)
+	return s, ts
+}
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+var hrefPattern = regexp.MustCompile(`\bhref="([^"#]*)(#[^"]*)?"`)
+
+// TestServeReach walks the served site from / and checks every entry page
+// is reachable in at most three clicks.
+func TestServeReach(t *testing.T) {
+	dir := realCorpusDir(t)
+	_, ts := newTestServer(t, dir)
+	c, err := corpus.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	depth := map[string]int{"/": 0}
+	queue := []string{"/"}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		if depth[cur] == 3 {
+			continue
+		}
+		code, body := get(t, ts.URL+cur)
+		if code != http.StatusOK {
+			t.Errorf("GET %s: %d", cur, code)
+			continue
+		}
+		for _, m := range hrefPattern.FindAllStringSubmatch(body, -1) {
+			ref := m[1]
+			if ref == "" || strings.Contains(ref, "://") || !(strings.HasSuffix(ref, "/") || strings.HasSuffix(ref, ".html")) {
+				continue
+			}
+			next := path.Join(path.Dir(cur+"x"), ref)
+			if strings.HasSuffix(ref, "/") && next != "/" {
+				next += "/"
+			}
+			if _, seen := depth[next]; !seen {
+				depth[next] = depth[cur] + 1
+				queue = append(queue, next)
+			}
+		}
+	}
+	for _, e := range c.Papers {
+		if _, ok := depth["/papers/"+e.Key+"/"]; !ok {
+			t.Errorf("/papers/%s/ not reachable from / in three clicks", e.Key)
+		}
+	}
+}
+
+// TestServeRebuild changes the corpus under a running server: an invalid
+// row turns HTML responses into the error page listing the finding, and
+// fixing it brings the site back with the change.
+func TestServeRebuild(t *testing.T) {
+	dir := copyCorpus(t, realCorpusDir(t))
+	s, ts := newTestServer(t, dir)
+	if code, body := get(t, ts.URL+"/papers/magrpo/"); code != 200 || !strings.Contains(body, "MAGRPO") {
+		t.Fatalf("entry page: %d", code)
+	}
+	if code, body := get(t, ts.URL+"/no/such/page/"); code != 404 || !strings.Contains(body, "Page not found") {
+		t.Errorf("missing page: %d, want 404 with the site's page", code)
+	}
+	if s.changed() {
+		t.Fatal("changed() before any change")
+	}
+
+	papers := filepath.Join(dir, corpus.PapersFile)
+	orig, _ := os.ReadFile(papers)
+	bad := bytes.Replace(orig, []byte(",rl_method,yes,shared,agent,centralized,general,core,Models LLM"), []byte(",rl_method,yes,shared,agnt,centralized,general,core,Models LLM"), 1)
+	if bytes.Equal(bad, orig) {
+		t.Fatal("fixture edit did not apply")
+	}
+	writeLater(t, papers, bad)
+	if !s.changed() {
+		t.Fatal("changed() missed an edit of papers.csv")
+	}
+	s.rebuild()
+	code, body := get(t, ts.URL+"/papers/magrpo/")
+	if code != http.StatusInternalServerError || !strings.Contains(body, `credit_granularity: &#34;agnt&#34; is not in the vocabulary`) {
+		t.Errorf("after a bad edit: %d %s", code, body)
+	}
+	if code, _ := get(t, ts.URL+"/assets/style.css"); code != 200 {
+		t.Errorf("assets should still be served from the last good build: %d", code)
+	}
+
+	fixed := bytes.Replace(orig, []byte("Models LLM collaboration as cooperative MARL"), []byte("Edited one-liner"), 1)
+	writeLater(t, papers, fixed)
+	s.rebuild()
+	if code, body := get(t, ts.URL+"/papers/magrpo/"); code != 200 || !strings.Contains(body, "Edited one-liner") {
+		t.Errorf("after the fix: %d", code)
+	}
+}
+
+// writeLater writes a file and moves its modification time forward, so a
+// change within the file system's timestamp resolution is still seen.
+func writeLater(t *testing.T, name string, b []byte) {
+	t.Helper()
+	if err := os.WriteFile(name, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Duration(len(b)%7+1) * time.Second)
+	if err := os.Chtimes(name, later, later); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReadmeCheckRealCorpus checks the committed README against the real
+// corpus, and that any change to the corpus makes --check fail.
+func TestReadmeCheckRealCorpus(t *testing.T) {
+	dir := realCorpusDir(t)
+	readme := filepath.Join("..", "..", "README.md")
+	if _, errs, code := runCmd(t, "readme", readme, "--check", "--corpus", dir); code != exitOK {
+		t.Fatalf("committed README is stale (%d): %s", code, errs)
+	}
+	changed := copyCorpus(t, dir)
+	papers := filepath.Join(changed, corpus.PapersFile)
+	b, _ := os.ReadFile(papers)
+	b = bytes.Replace(b, []byte("First systematic LaMAS RFT paradigm"), []byte("First systematic LaMAS RFT paradigm (edited)"), 1)
+	os.WriteFile(papers, b, 0o644)
+	_, errs, code := runCmd(t, "readme", readme, "--check", "--corpus", changed)
+	if code != exitFindings || !strings.Contains(errs, "out of date") {
+		t.Errorf("after a corpus change: exit %d, %s", code, errs)
+	}
+}

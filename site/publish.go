@@ -1,0 +1,190 @@
+package site
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"encoding/xml"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/masrl/masrl/corpus"
+)
+
+// assetFS holds the site's static files (style sheet and scripts). Files a
+// colleague adds to site/assets are picked up without code changes.
+//
+//go:embed assets
+var assetFS embed.FS
+
+func (r *renderer) assets() error {
+	return fs.WalkDir(assetFS, "assets", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := assetFS.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return r.files.add(p, b)
+	})
+}
+
+func (r *renderer) downloads() error {
+	// The CSVs and the bib are published exactly as read.
+	for _, name := range []string{corpus.PapersFile, corpus.ExcludedFile, corpus.BibFile} {
+		if (name == corpus.BibFile && !r.c.HasBib) || (name == corpus.ExcludedFile && !r.c.HasExcluded) {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(r.c.Dir, name))
+		if err != nil {
+			return err
+		}
+		if err := r.files.add(name, b); err != nil {
+			return err
+		}
+	}
+	papers := r.c.Papers
+	if papers == nil {
+		papers = []corpus.Entry{}
+	}
+	excluded := r.c.Excluded
+	if excluded == nil {
+		excluded = []corpus.Exclusion{}
+	}
+	// stats.json is the same report masrl stats --format json prints.
+	st := corpus.ComputeStats(r.c, r.v)
+	for _, d := range []struct {
+		name string
+		v    any
+	}{{"papers.json", papers}, {"excluded.json", excluded}, {"stats.json", st}} {
+		b, err := json.MarshalIndent(d.v, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := r.files.add(d.name, append(b, '\n')); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Atom feed types (RFC 4287), only the elements the feed uses.
+type atomFeed struct {
+	XMLName xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
+	Title   string      `xml:"title"`
+	ID      string      `xml:"id"`
+	Updated string      `xml:"updated"`
+	Links   []atomLink  `xml:"link"`
+	Author  atomPerson  `xml:"author"`
+	Entries []atomEntry `xml:"entry"`
+}
+
+type atomLink struct {
+	Href string `xml:"href,attr"`
+	Rel  string `xml:"rel,attr,omitempty"`
+}
+
+type atomPerson struct {
+	Name string `xml:"name"`
+}
+
+type atomEntry struct {
+	Title      string         `xml:"title"`
+	ID         string         `xml:"id"`
+	Updated    string         `xml:"updated"`
+	Links      []atomLink     `xml:"link"`
+	Author     atomPerson     `xml:"author"`
+	Summary    string         `xml:"summary,omitempty"`
+	Categories []atomCategory `xml:"category"`
+}
+
+type atomCategory struct {
+	Term   string `xml:"term,attr"`
+	Scheme string `xml:"scheme,attr,omitempty"`
+	Label  string `xml:"label,attr,omitempty"`
+}
+
+// feed writes feed.xml: the entries newest first. Dates come from the data
+// (entryDate), and the feed's own date is its newest entry's, so that
+// rebuilding an unchanged corpus changes nothing.
+func (r *renderer) feed() error {
+	es := slices.Clone(r.entries)
+	slices.SortStableFunc(es, func(a, b *EntryView) int {
+		if c := strings.Compare(b.Date, a.Date); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Key, b.Key)
+	})
+	abs := func(p string) string { return r.base.ResolveReference(&url.URL{Path: p}).String() }
+	f := atomFeed{
+		Title: r.site.Title, ID: abs(""), Author: atomPerson{Name: "masrl"},
+		Links: []atomLink{{Href: abs("feed.xml"), Rel: "self"}, {Href: abs("")}},
+	}
+	for _, e := range es {
+		if e.Date == "" {
+			continue
+		}
+		ts := e.Date + "T00:00:00Z"
+		if ts > f.Updated {
+			f.Updated = ts
+		}
+		ae := atomEntry{
+			Title: e.Title, ID: abs(e.Href), Updated: ts, Summary: e.OneLiner,
+			Links:  []atomLink{{Href: abs(e.Href)}},
+			Author: atomPerson{Name: e.FirstAuthor},
+		}
+		for _, t := range e.Tags {
+			ae.Categories = append(ae.Categories, atomCategory{Term: t.Value, Scheme: abs("taxonomy/" + t.Field + "/"), Label: t.FieldLabel + ": " + t.Label})
+		}
+		f.Entries = append(f.Entries, ae)
+	}
+	if f.Updated == "" {
+		f.Updated = "1970-01-01T00:00:00Z"
+	}
+	var buf bytes.Buffer
+	buf.WriteString(xml.Header)
+	enc := xml.NewEncoder(&buf)
+	enc.Indent("", "  ")
+	if err := enc.Encode(f); err != nil {
+		return err
+	}
+	buf.WriteByte('\n')
+	return r.files.add("feed.xml", buf.Bytes())
+}
+
+type urlset struct {
+	XMLName xml.Name     `xml:"http://www.sitemaps.org/schemas/sitemap/0.9 urlset"`
+	URLs    []sitemapURL `xml:"url"`
+}
+
+type sitemapURL struct {
+	Loc string `xml:"loc"`
+}
+
+// sitemap writes sitemap.xml (every page, sorted, absolute) and robots.txt.
+func (r *renderer) sitemap() error {
+	pages := slices.Clone(r.pages)
+	slices.Sort(pages)
+	var us urlset
+	for _, p := range pages {
+		us.URLs = append(us.URLs, sitemapURL{Loc: r.base.ResolveReference(&url.URL{Path: p}).String()})
+	}
+	var buf bytes.Buffer
+	buf.WriteString(xml.Header)
+	enc := xml.NewEncoder(&buf)
+	enc.Indent("", "  ")
+	if err := enc.Encode(us); err != nil {
+		return err
+	}
+	buf.WriteByte('\n')
+	if err := r.files.add("sitemap.xml", buf.Bytes()); err != nil {
+		return err
+	}
+	robots := "User-agent: *\nAllow: /\n\nSitemap: " + r.base.ResolveReference(&url.URL{Path: "sitemap.xml"}).String() + "\n"
+	return r.files.add("robots.txt", []byte(robots))
+}

@@ -1,0 +1,250 @@
+package site
+
+import (
+	"html/template"
+
+	"github.com/masrl/masrl/corpus"
+)
+
+// Page is what every template sees: the frame's data. Page types embed it
+// and add their own fields, so a template reads .Title and .Entry alike.
+type Page struct {
+	Title       string
+	Description string
+	// File is the output file, slash-separated ("papers/magrpo/index.html").
+	File string
+	// Root leads from this page back to the site root ("../../"); every
+	// internal link is Root followed by a site path.
+	Root string
+	// URL is the page's absolute address under the base URL.
+	URL string
+	// Section names the navigation item to mark as current.
+	Section string
+	// Charts tells the layout to load the chart scripts; only pages that
+	// draw charts pay for them.
+	Charts bool
+	// Scripts lists extra site scripts (paths from the root) the page needs.
+	Scripts []string
+	Site    *SiteInfo
+}
+
+// SiteInfo is shared by every page.
+type SiteInfo struct {
+	Title    string
+	Nav      []NavItem
+	ArxivID  string
+	ArxivURL string
+}
+
+// NavItem is one entry of the main navigation.
+type NavItem struct {
+	Label, Href, Section string
+}
+
+// Tag is one controlled value of an entry, with the page that explains it.
+type Tag struct {
+	Field      string
+	FieldLabel string
+	Value      string
+	Label      string
+	ID         string // the survey's ID, e.g. R7
+	Href       string // from the root; empty for a value outside the vocabulary
+}
+
+// Link is one URL from the data. Only web URLs are rendered as links;
+// anything else is shown as text.
+type Link struct {
+	Text string
+	URL  string
+	Web  bool
+}
+
+// EntryView is an entry as pages show it.
+type EntryView struct {
+	*corpus.Entry
+	Href     string // "papers/KEY/"
+	Links    []Link
+	Tags     []Tag // the controlled fields, in vocabulary order
+	ArxivURL string
+	Bib      string // the BibTeX source, "" when there is none
+	BibFile  string // "papers/KEY/KEY.bib", "" when there is no BibTeX
+	Date     string // YYYY-MM-DD the feed uses
+}
+
+// Tag returns the entry's tag for a field, or a zero Tag.
+func (e *EntryView) Tag(field string) Tag {
+	for _, t := range e.Tags {
+		if t.Field == field {
+			return t
+		}
+	}
+	return Tag{}
+}
+
+// FieldView is a controlled field with its values and counts.
+type FieldView struct {
+	*corpus.Field
+	Href  string // "taxonomy/FIELD/"
+	Terms []*TermView
+	// Entries is true for papers.csv fields, false for excluded.csv ones
+	// (whose values count exclusion records).
+	Entries bool
+	Total   int
+}
+
+// TermView is one vocabulary value with its count.
+type TermView struct {
+	*corpus.Term
+	Field *FieldView
+	Href  string // "taxonomy/FIELD/VALUE/"
+	Count int
+	Keys  []string
+}
+
+// Gap reports a value no row uses: the survey's open cells.
+func (t *TermView) Gap() bool { return t.Count == 0 }
+
+// AuditView is the spot-check result of one entry.
+type AuditView struct {
+	Rows                 []AuditRow
+	StrictExplicitCredit string
+	AgreementNote        string
+	AnnotatorNote        string
+}
+
+// AuditRow compares the original and the second reader's tag of one field.
+type AuditRow struct {
+	Field, Label, Orig, Annotated string
+	Agree                         bool
+}
+
+// SubdecisionView is one orchestration sub-decision (O1-O5).
+type SubdecisionView struct {
+	ID, Slug, Label, Source, Definition, Gap string
+	Href                                     string
+	Entries                                  []SubdecisionEntry
+}
+
+// SubdecisionEntry is an entry the survey names for a sub-decision.
+type SubdecisionEntry struct {
+	Key    string
+	Entry  *EntryView // nil when the corpus has no such entry
+	Source string
+	Note   string
+}
+
+// TableView is one coverage cross-tab.
+type TableView struct {
+	ID       string // "reward_type-credit_granularity"
+	Title    string
+	Rows     *FieldView
+	Cols     *FieldView
+	Href     string // "coverage/ID/"
+	Lines    []TableRow
+	ColTotal []int
+	Total    int
+}
+
+// TableRow is one row of a cross-tab.
+type TableRow struct {
+	Term  *TermView
+	Cells []*CellView
+	Total int
+}
+
+// CellView is one cell of a cross-tab.
+type CellView struct {
+	Table   *TableView
+	Row     *TermView
+	Col     *TermView
+	Count   int
+	Href    string // "coverage/ID/ROW-COL/", "" for an empty cell
+	Entries []*EntryView
+}
+
+// ExclusionView is one record of the exclusion log.
+type ExclusionView struct {
+	*corpus.Exclusion
+	Link  Link
+	Stage Tag
+}
+
+type homePage struct {
+	Page
+	Retained, Excluded, Candidates, SpotChecked int
+	Fields                                      []*FieldView
+	Claims                                      int
+	ClaimCounts                                 []StatusCount
+	Citation                                    string
+	Downloads                                   []Link
+}
+
+type papersPage struct {
+	Page
+	Groups []paperGroup
+	Total  int
+}
+
+type paperGroup struct {
+	Term    *TermView
+	Entries []*EntryView
+}
+
+type entryPage struct {
+	Page
+	Entry        *EntryView
+	Audit        *AuditView
+	Subdecisions []*SubdecisionView
+	Claims       []*ClaimView
+	Cell         *CellView
+	SameCell     []*EntryView
+}
+
+type taxonomyPage struct {
+	Page
+	Fields []*FieldView
+}
+
+type fieldPage struct {
+	Page
+	Field *FieldView
+}
+
+type termPage struct {
+	Page
+	Term    *TermView
+	Entries []*EntryView
+	Records []*ExclusionView
+}
+
+type orchestrationPage struct {
+	Page
+	Subdecisions []*SubdecisionView
+}
+
+type subdecisionPage struct {
+	Page
+	Sub *SubdecisionView
+}
+
+type coveragePage struct {
+	Page
+	Tables []*TableView
+}
+
+type cellPage struct {
+	Page
+	Cell *CellView
+}
+
+type excludedPage struct {
+	Page
+	Records []*ExclusionView
+	Stages  *FieldView
+	Total   int
+}
+
+type prosePage struct {
+	Page
+	Body template.HTML
+}
