@@ -66,6 +66,7 @@ type renderer struct {
 	warnings   corpus.Diagnostics
 	jobs       []renderJob
 	proseNames []string // names of data/pages/*.md, in navigation order
+	echarts    []byte   // the chart library; nil: no charts
 }
 
 // Render builds every file of the site in memory and returns it with the
@@ -98,10 +99,13 @@ func render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options) (*Files, *rende
 		dfs = data.FS
 	}
 	r := &renderer{c: c, v: v, base: base, tmpl: tmpl, data: dfs, files: newFiles(), md: newMarkdown()}
+	if err := r.loadECharts(opt.ECharts); err != nil {
+		return nil, nil, err
+	}
 	steps := []func() error{
 		r.prepare, r.prepareClaims, r.home, r.papers, r.entryPages, r.taxonomy,
 		r.orchestration, r.coverage, r.excluded, r.claimsAudit, r.prose, r.notFound,
-		r.assets, r.downloads, r.feed, r.sitemap, r.runJobs,
+		r.assets, r.echartsAsset, r.downloads, r.searchIndex, r.feed, r.sitemap, r.runJobs,
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -560,11 +564,21 @@ func (r *renderer) home() error {
 		hp.Downloads = append(hp.Downloads, Link{Text: name, URL: name})
 	}
 	hp.Downloads = append(hp.Downloads, Link{Text: "feed.xml (Atom)", URL: "feed.xml"})
+	if r.charts() {
+		figs, err := r.homeCharts(hp.Root)
+		if err != nil {
+			return err
+		}
+		hp.Figures, hp.Charts, hp.Styles = figs, true, []string{readerCSS}
+	}
 	return r.render("home", &hp.Page, hp)
 }
 
 func (r *renderer) papers() error {
 	pp := &papersPage{Page: r.newPage("papers/", "Papers", "papers"), Total: len(r.entries)}
+	pp.Scripts = []string{"assets/search.js"}
+	pp.Styles = []string{readerCSS}
+	pp.SearchIndex = pp.Root + SearchIndexFile
 	for _, t := range r.categoryGroups() {
 		pp.Groups = append(pp.Groups, paperGroup{Term: t, Entries: r.entriesOf(t.Keys)})
 	}
@@ -630,6 +644,13 @@ func (r *renderer) taxonomy() error {
 	}
 	for _, fv := range r.fields {
 		fp := &fieldPage{Page: r.newPage(fv.Href, fv.Label, "taxonomy"), Field: fv}
+		if r.charts() {
+			h, err := r.fieldChart(fv, fp.Root)
+			if err != nil {
+				return err
+			}
+			fp.Chart, fp.Charts, fp.Styles = h, true, []string{readerCSS}
+		}
 		if err := r.render("field", &fp.Page, fp); err != nil {
 			return err
 		}
@@ -669,6 +690,16 @@ func (r *renderer) orchestration() error {
 
 func (r *renderer) coverage() error {
 	cp := &coveragePage{Page: r.newPage("coverage/", "Coverage", "coverage"), Tables: r.tables}
+	if r.charts() {
+		cp.Charts, cp.Styles = true, []string{readerCSS}
+		for _, tv := range r.tables {
+			h, err := r.tableChart(tv, cp.Root)
+			if err != nil {
+				return err
+			}
+			tv.Chart = h
+		}
+	}
 	if err := r.render("coverage", &cp.Page, cp); err != nil {
 		return err
 	}
@@ -691,6 +722,13 @@ func (r *renderer) coverage() error {
 
 func (r *renderer) excluded() error {
 	ep := &excludedPage{Page: r.newPage("excluded/", "Exclusion log", "excluded"), Records: r.records, Stages: r.field("stage"), Total: len(r.records)}
+	if r.charts() {
+		h, err := r.flowChart(ep.Root)
+		if err != nil {
+			return err
+		}
+		ep.Flow, ep.Charts, ep.Styles = h, true, []string{readerCSS}
+	}
 	return r.render("excluded", &ep.Page, ep)
 }
 

@@ -46,6 +46,10 @@ type Options struct {
 	Data fs.FS
 	// Today is passed to corpus.Check; zero means now.
 	Today time.Time
+	// ECharts is the path of echarts.min.js (DefaultECharts after make
+	// node_modules). The site publishes it and draws charts on the pages
+	// that have them; empty means no charts (the numbers stay as tables).
+	ECharts string
 }
 
 // DefaultBaseURL is used when no base URL is given: the address masrl

@@ -19,17 +19,18 @@ func buildCommand() command {
 
 // buildFlags are the flags build and serve share.
 type buildFlags struct {
-	corpus, out, baseURL, templates, data *string
+	corpus, out, baseURL, templates, data, echarts *string
 }
 
 func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("build", "build [--corpus DIR] [--out DIR] [--base-url URL] [--templates DIR] [--data DIR]", stderr)
+	fs := newFlagSet("build", "build [--corpus DIR] [--out DIR] [--base-url URL] [--templates DIR] [--data DIR] [--echarts FILE]", stderr)
 	bf := buildFlags{
 		corpus:    fs.String("corpus", defaultCorpus, "corpus `directory`"),
 		out:       fs.String("out", defaultOut, "output `directory`; replaced only when the build succeeds"),
 		baseURL:   fs.String("base-url", site.DefaultBaseURL, "absolute `URL` the site is published at (feeds and sitemap)"),
 		templates: fs.String("templates", "", "`directory` of templates overriding the embedded ones"),
 		data:      fs.String("data", "", "`directory` of project data (vocab.yaml, claims.yaml, pages/) overriding the embedded one"),
+		echarts:   fs.String("echarts", site.DefaultECharts, "`file` echarts.min.js to publish for the charts; empty: no charts"),
 	}
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -48,10 +49,14 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 func (bf buildFlags) options() site.Options {
-	return site.Options{
+	opt := site.Options{
 		CorpusDir: *bf.corpus, BaseURL: *bf.baseURL,
 		Templates: site.TemplateFS(*bf.templates), Data: site.DataFS(*bf.data), Today: time.Now(),
 	}
+	if bf.echarts != nil { // nil: a caller without the flag builds without charts
+		opt.ECharts = *bf.echarts
+	}
+	return opt
 }
 
 // reportBuild prints a build's warnings and, when it failed, every finding
