@@ -35,47 +35,11 @@ func loadCorpus(t *testing.T) (*corpus.Corpus, *corpus.Vocabulary) {
 	return c, v
 }
 
-// shape is what a drawn chart must hold: per series, its type and number
-// of data points (links are counted for a sankey).
-type shape struct {
-	Type   string `json:"type"`
-	Points int    `json:"points"`
-	Links  int    `json:"links"`
-}
-
-// expected returns, per chart name, the series the site's charts must
-// hold, computed from the corpus through the same specs the site renders.
-// The keys are chart names; the site uses the same names (see
-// site.ChartNames in phase B) so the tests can find every chart.
-func barShape(s chart.BarSpec) []shape { return []shape{{Type: "bar", Points: len(s.Bars)}} }
-
-func heatShape(s chart.HeatmapSpec) []shape {
-	return []shape{{Type: "heatmap", Points: len(s.Rows) * len(s.Cols)}}
-}
-
-func flowShape(s chart.FlowSpec) []shape {
-	n := 0
-	for _, st := range s.Stages {
-		if st.Value != 0 {
-			n++
-		}
-	}
-	return []shape{{Type: "sankey", Points: 3 + n, Links: 2 + n}}
-}
-
-func stackedShape(s chart.StackedSpec) []shape {
-	var out []shape
-	for range len(s.Series) + 1 { // the layers and the invisible totals
-		out = append(out, shape{Type: "bar", Points: len(s.Columns)})
-	}
-	return out
-}
-
 // fixtureSite writes a small site into a temporary directory: one page with
 // every kind of chart drawn from the corpus, and a papers page with the
 // search, both with the real assets. It lets the chart and search assets be
 // tested in a browser independently of the site's templates.
-func fixtureSite(t *testing.T, c *corpus.Corpus, v *corpus.Vocabulary) (dir string, shapes map[string][]shape) {
+func fixtureSite(t *testing.T, c *corpus.Corpus, v *corpus.Vocabulary) (dir string, ids []string) {
 	t.Helper()
 	root := repoRoot(t)
 	echartsJS, err := os.ReadFile(filepath.Join(root, "node_modules", "echarts", "dist", "echarts.min.js"))
@@ -95,41 +59,40 @@ func fixtureSite(t *testing.T, c *corpus.Corpus, v *corpus.Vocabulary) (dir stri
 		must(os.WriteFile(filepath.Join(dir, "assets", a), b, 0o644))
 	}
 
-	shapes = map[string][]shape{}
 	var figs []template.HTML
-	add := func(name string, h template.HTML, err error, s []shape) {
+	add := func(name string, h template.HTML, err error) {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
 		}
 		figs = append(figs, h)
-		shapes[chart.ID(name)] = s
+		ids = append(ids, chart.ID(name))
 	}
 	link := func(field string) func(string) string {
 		return func(value string) string { return "papers.html?" + field + "=" + value }
 	}
-	for _, f := range v.FieldsOf(corpus.PapersFile) {
+	for _, f := range v.Fields {
 		s := chart.FieldBars("field-"+strings.ReplaceAll(f.Name, "_", "-"), f, c.Histogram(v, f.Name), link(f.Name))
 		h, err := chart.Bars(s)
-		add(s.Name, h, err, barShape(s))
+		add(s.Name, h, err)
 	}
 	cg := v.Field("credit_granularity")
 	for _, pair := range [][2]string{{"reward_type", "credit_granularity"}, {"orchestration_form", "credit_granularity"}, {"scenario", "orchestration_form"}} {
-		name := strings.ReplaceAll(pair[0]+"-by-"+pair[1], "_", "-")
+		name := strings.ReplaceAll("coverage-"+pair[0]+"-"+pair[1], "_", "-")
 		s := chart.CrossTabHeatmap(name, v.Field(pair[0]), v.Field(pair[1]), c.CrossTab(v, pair[0], pair[1]),
 			func(r, col string) string { return "papers.html?" + pair[0] + "=" + r + "&" + pair[1] + "=" + col })
 		h, err := chart.Heatmap(s)
-		add(name, h, err, heatShape(s))
+		add(name, h, err)
 	}
 	fs := chart.FunnelFlow("screening", v.Field("stage"), c.Funnel(v), nil)
 	h, err := chart.Flow(fs)
-	add(fs.Name, h, err, flowShape(fs))
+	add(fs.Name, h, err)
 	ys := chart.YearsByCategory("years", c, v.Field("category"))
 	h, err = chart.Stacked(ys)
-	add(ys.Name, h, err, stackedShape(ys))
+	add(ys.Name, h, err)
 	ls := chart.CreditLadder("credit-ladder", cg, c.Histogram(v, "credit_granularity"), link("credit_granularity"))
 	h, err = chart.Ladder(ls)
-	add(ls.Name, h, err, barShape(ls))
+	add(ls.Name, h, err)
 
 	var page bytes.Buffer
 	page.WriteString(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Charts</title>
@@ -154,5 +117,5 @@ func fixtureSite(t *testing.T, c *corpus.Corpus, v *corpus.Vocabulary) (dir stri
 	}
 	papers.WriteString(`</ul></main><script src="assets/search.js"></script></body></html>`)
 	must(os.WriteFile(filepath.Join(dir, "papers.html"), papers.Bytes(), 0o644))
-	return dir, shapes
+	return dir, ids
 }
