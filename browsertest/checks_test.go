@@ -290,3 +290,29 @@ func screenshotCharts(t *testing.T, p *page, prefix, scheme string, ids []string
 		}
 	}
 }
+
+// screenshotTiles writes the page as viewport-sized PNGs, top to bottom,
+// for looking at a long page at a legible scale.
+func screenshotTiles(t *testing.T, p *page, name string, max int) {
+	t.Helper()
+	dir := filepath.Join("testdata", "screenshots")
+	var height, view int
+	p.eval(t, `document.documentElement.scrollHeight`, &height)
+	p.eval(t, `window.innerHeight`, &view)
+	for i := 0; i*view < height && i < max; i++ {
+		var ok bool
+		p.eval(t, fmt.Sprintf(`window.scrollTo(0, %d), true`, i*view), &ok)
+		if err := chromedp.Do(p.ctx, chromedp.Sleep(150*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		buf, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-tile%02d.png", name, i)), buf, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ok bool
+	p.eval(t, `window.scrollTo(0, 0), true`, &ok)
+}

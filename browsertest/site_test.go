@@ -180,7 +180,13 @@ func TestSite(t *testing.T) {
 			p.open(t, s.page)
 			p.waitFor(t, `Array.from(document.querySelectorAll("div.chart")).every(d => d.querySelector("canvas"))`)
 			screenshot(t, p, s.name, "light")
+			if os.Getenv("MASRL_CHART_SHOTS") != "" {
+				screenshotTiles(t, p, s.name+"-light", 12)
+			}
 			screenshot(t, p, s.name, "dark")
+			if os.Getenv("MASRL_CHART_SHOTS") != "" {
+				screenshotTiles(t, p, s.name+"-dark", 12)
+			}
 			checkCharts(t, p, s.name+" in dark mode", wantCharts(s.page+"index.html", v), shapes)
 			screenshot(t, p, s.name, "light")
 			p.check(t, s.name)

@@ -150,7 +150,16 @@
         }
       });
       groups.forEach(function (g) {
-        g.hidden = !g.querySelector("[data-key]:not([hidden])");
+        var visible = g.querySelectorAll("[data-key]:not([hidden])").length;
+        g.hidden = visible === 0;
+        // A group heading's count says how many of its entries are shown.
+        var count = g.querySelector(".count");
+        if (count) {
+          if (!count.hasAttribute("data-all")) {
+            count.setAttribute("data-all", count.textContent);
+          }
+          count.textContent = active ? visible + " of " + count.getAttribute("data-all") : count.getAttribute("data-all");
+        }
       });
       index.fields.forEach(function (f) {
         var n = {};
