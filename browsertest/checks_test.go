@@ -167,16 +167,51 @@ func checkSearch(t *testing.T, p *page, path string, c *corpus.Corpus, v *corpus
 	if got := p.visibleKeys(t); !slices.Equal(got, sorted(cell.Keys)) {
 		t.Errorf("facet credit_granularity=message leaves %v, want %v", got, cell.Keys)
 	}
-	// The count beside every value of another facet is what checking it
-	// would leave.
-	var counts map[string]string
-	p.eval(t, `Object.fromEntries(Array.from(document.querySelectorAll('input[name="category"]')).map(i => [i.value, i.parentElement.querySelector(".facet-count").textContent]))`, &counts)
-	for _, val := range v.Field("category").Allowed() {
-		n := len(ix.Match("", map[string][]string{"credit_granularity": {"message"}, "category": {val}}))
-		if counts[val] != fmt.Sprintf("(%d)", n) {
-			t.Errorf("facet category=%s shows %q, want (%d)", val, counts[val], n)
+	// The count beside every value is what checking it would leave given
+	// the other fields' selections: for another field, ANDed with
+	// message; for credit_granularity itself, the value's own count.
+	counts := func(field string) map[string]string {
+		var m map[string]string
+		p.eval(t, fmt.Sprintf(`Object.fromEntries(Array.from(document.querySelectorAll('input[name=%q]')).map(i => [i.value, i.parentElement.querySelector(".facet-count").textContent]))`, field), &m)
+		return m
+	}
+	for _, field := range []string{"category", "credit_granularity"} {
+		got := counts(field)
+		for _, val := range v.Field(field).Allowed() {
+			sel := map[string][]string{"credit_granularity": {"message"}, field: {val}}
+			n := len(ix.Match("", sel))
+			if got[val] != fmt.Sprintf("(%d)", n) {
+				t.Errorf("facet %s=%s shows %q, want (%d)", field, val, got[val], n)
+			}
 		}
 	}
+	toggle := func(field, value string) {
+		t.Helper()
+		if err := chromedp.Do(p.ctx, chromedp.Focus(chromedp.CSS(fmt.Sprintf(`input[name=%q][value=%q]`, field, value))), chromedp.KeyEvent(" ")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// OR within a field: message or turn.
+	toggle("credit_granularity", "turn")
+	p.waitFor(t, `new URLSearchParams(location.search).getAll("credit_granularity").length === 2`)
+	if got, want := p.visibleKeys(t), sorted(ix.Match("", map[string][]string{"credit_granularity": {"message", "turn"}})); !slices.Equal(got, want) {
+		t.Errorf("credit_granularity=message|turn leaves %v, want %v", got, want)
+	}
+	toggle("credit_granularity", "turn")
+	// AND across fields: message and the category of its first entry.
+	cat := ""
+	for _, e := range ix.Entries {
+		if e.Key == cell.Keys[0] {
+			cat = e.Tags["category"]
+		}
+	}
+	toggle("category", cat)
+	p.waitFor(t, fmt.Sprintf(`new URLSearchParams(location.search).get("category") === %q && new URLSearchParams(location.search).getAll("credit_granularity").length === 1`, cat))
+	if got, want := p.visibleKeys(t), sorted(ix.Match("", map[string][]string{"credit_granularity": {"message"}, "category": {cat}})); !slices.Equal(got, want) {
+		t.Errorf("credit_granularity=message and category=%s leave %v, want %v", cat, got, want)
+	}
+	toggle("category", cat)
+	p.waitFor(t, `!new URLSearchParams(location.search).has("category")`)
 
 	// A shared URL with both restores the same rows on a fresh load.
 	if err := chromedp.Do(p.ctx, chromedp.SendKeys(chromedp.CSS("#paper-search-q"), q)); err != nil {
