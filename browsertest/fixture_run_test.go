@@ -11,6 +11,7 @@ func TestAssetsFixture(t *testing.T) {
 	c, v := loadCorpus(t)
 	dir, ids := fixtureSite(t, c, v)
 	shapes := corpusShapes(c, v)
+	shapes["chart-hostile"] = []shape{{Type: "bar", Points: 2, Sum: 4}}
 	b := startBrowser(t, dir)
 	p := b.newPage(t)
 
@@ -18,6 +19,24 @@ func TestAssetsFixture(t *testing.T) {
 		p.open(t, "index.html")
 		checkCharts(t, p, "fixture charts", ids, shapes)
 		checkAxe(t, p, "fixture charts")
+		// Show the tooltips of the hostile chart and a heatmap, then look
+		// for anything the hostile text could have created.
+		var ok bool
+		p.eval(t, `(() => {
+		  for (const id of ["chart-hostile", "chart-coverage-reward-type-credit-granularity"]) {
+		    echarts.getInstanceByDom(document.getElementById(id)).dispatchAction({type: "showTip", seriesIndex: 0, dataIndex: 0});
+		  }
+		  return true;
+		})()`, &ok)
+		p.eval(t, `new Promise(r => setTimeout(() => r(true), 300))`, &ok)
+		var hostile struct {
+			Flag any `json:"flag"`
+			Imgs int `json:"imgs"`
+		}
+		p.eval(t, `({flag: window.__hostile === undefined ? null : window.__hostile, imgs: document.querySelectorAll("img").length})`, &hostile)
+		if hostile.Flag != nil || hostile.Imgs != 0 {
+			t.Errorf("hostile chart text became markup: flag %v, %d img elements", hostile.Flag, hostile.Imgs)
+		}
 		screenshot(t, p, "fixture-charts", "light")
 		screenshot(t, p, "fixture-charts", "dark")
 		checkCharts(t, p, "fixture charts after switching to dark", ids, shapes)

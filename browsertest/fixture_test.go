@@ -35,6 +35,10 @@ func loadCorpus(t *testing.T) (*corpus.Corpus, *corpus.Vocabulary) {
 	return c, v
 }
 
+// hostileText is markup that would run script if any layer inserted it as
+// HTML, and would request /x if it became an image.
+const hostileText = `<img src=x onerror="window.__hostile=1">{a}</script><script>window.__hostile=2</script>`
+
 // fixtureSite writes a small site into a temporary directory: one page with
 // every kind of chart drawn from the corpus, and a papers page with the
 // search, both with the real assets. It lets the chart and search assets be
@@ -93,6 +97,13 @@ func fixtureSite(t *testing.T, c *corpus.Corpus, v *corpus.Vocabulary) (dir stri
 	ls := chart.CreditLadder("credit-ladder", cg, c.Histogram(v, "credit_granularity"), link("credit_granularity"))
 	h, err = chart.Ladder(ls)
 	add(ls.Name, h, err)
+
+	// A chart whose texts are hostile markup: the browser test checks that
+	// nothing of it becomes HTML, in the chart or in its tooltip.
+	hostile := chart.BarSpec{Name: "hostile", Title: hostileText, XName: hostileText, YName: "Entries",
+		Bars: []chart.Bar{{Label: hostileText, Value: 3}, {Label: "ok", Value: 1}}}
+	h, err = chart.Bars(hostile)
+	add(hostile.Name, h, err)
 
 	var page bytes.Buffer
 	page.WriteString(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Charts</title>
