@@ -280,8 +280,17 @@ func (p *page) waitFor(t *testing.T, cond string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, 15*time.Second)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
-		t.Fatalf("waiting for %s: %v", cond, err)
+	for {
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond)))
+		if err == nil {
+			return
+		}
+		// A navigation destroys the page's JavaScript context under a
+		// running poll; poll again in the new page.
+		if ctx.Err() != nil || !strings.Contains(err.Error(), "context") {
+			t.Fatalf("waiting for %s: %v", cond, err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 

@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/masrl/masrl/corpus"
 )
 
@@ -160,6 +162,42 @@ func TestSite(t *testing.T) {
 		screenshot(t, p, "papers-filtered", "light")
 		screenshot(t, p, "papers-filtered", "dark")
 		screenshot(t, p, "papers-filtered", "light")
+	})
+
+	t.Run("heatmap click", func(t *testing.T) {
+		// Click the fullest cell of reward × credit with the mouse: the
+		// browser must land on a page listing exactly that cell's entries.
+		x := c.CrossTab(v, "reward_type", "credit_granularity")
+		bi, bj := 0, 0
+		for i := range x.Cells {
+			for j := range x.Cells[i] {
+				if x.Cells[i][j].Count > x.Cells[bi][bj].Count {
+					bi, bj = i, j
+				}
+			}
+		}
+		p.open(t, "coverage/")
+		id := chartID("coverage", "reward_type", "credit_granularity")
+		p.waitFor(t, fmt.Sprintf(`document.querySelector("#%s canvas") !== null`, id))
+		var at struct{ X, Y float64 }
+		p.eval(t, fmt.Sprintf(`(() => {
+		  const div = document.getElementById(%q);
+		  div.scrollIntoView({block: "center"});
+		  const [x, y] = echarts.getInstanceByDom(div).convertToPixel({seriesIndex: 0}, [%d, %d]);
+		  const r = div.getBoundingClientRect();
+		  return {X: r.left + x, Y: r.top + y};
+		})()`, id, bj, bi), &at)
+		if err := chromedp.Do(p.ctx, chromedp.MouseClickXY(at.X, at.Y)); err != nil {
+			t.Fatal(err)
+		}
+		p.waitFor(t, `location.pathname.includes("/coverage/reward_type-credit_granularity/") && document.readyState === "complete"`)
+		var got []string
+		p.eval(t, `Array.from(document.querySelectorAll("main [data-key]")).map(e => e.getAttribute("data-key"))`, &got)
+		slices.Sort(got)
+		if want := sorted(x.Cells[bi][bj].Keys); !slices.Equal(got, want) {
+			t.Errorf("clicking cell %s lists %v, want %v", x.Cells[bi][bj].Value, got, want)
+		}
+		p.check(t, "heatmap click")
 	})
 
 	t.Run("axe", func(t *testing.T) {
