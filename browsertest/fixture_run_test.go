@@ -2,6 +2,8 @@ package browsertest
 
 import (
 	"os"
+
+	"github.com/chromedp/chromedp"
 	"testing"
 )
 
@@ -37,6 +39,22 @@ func TestAssetsFixture(t *testing.T) {
 		if hostile.Flag != nil || hostile.Imgs != 0 {
 			t.Errorf("hostile chart text became markup: flag %v, %d img elements", hostile.Flag, hostile.Imgs)
 		}
+		// A narrower window redraws every chart at the new width.
+		if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(480, 900)); err != nil {
+			t.Fatal(err)
+		}
+		p.waitFor(t, `Array.from(document.querySelectorAll("div.chart")).every(d => {
+		  const c = d.querySelector("canvas");
+		  return c && d.clientWidth < 480 && Math.abs(c.getBoundingClientRect().width - d.clientWidth) < 2;
+		})`)
+		// and a wider one widens them again (the window's own size, 1280).
+		if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+			t.Fatal(err)
+		}
+		p.waitFor(t, `Array.from(document.querySelectorAll("div.chart")).every(d => {
+		  const c = d.querySelector("canvas");
+		  return c && d.clientWidth > 480 && Math.abs(c.getBoundingClientRect().width - d.clientWidth) < 2;
+		})`)
 		screenshot(t, p, "fixture-charts", "light")
 		screenshot(t, p, "fixture-charts", "dark")
 		checkCharts(t, p, "fixture charts after switching to dark", ids, shapes)
