@@ -200,6 +200,41 @@ func TestSite(t *testing.T) {
 		p.check(t, "heatmap click")
 	})
 
+	t.Run("bar click", func(t *testing.T) {
+		// Click the tallest bar of credit granularity on its field page:
+		// the browser must land on the value's page with its entries.
+		f := v.Field("credit_granularity")
+		h := c.Histogram(v, f.Name)
+		best := 0
+		for i, cell := range h.Cells {
+			if cell.Count > h.Cells[best].Count {
+				best = i
+			}
+		}
+		p.open(t, "taxonomy/credit_granularity/")
+		id := chartID("field", f.Name)
+		p.waitFor(t, fmt.Sprintf(`document.querySelector("#%s canvas") !== null`, id))
+		var at struct{ X, Y float64 }
+		p.eval(t, fmt.Sprintf(`(() => {
+		  const div = document.getElementById(%q);
+		  div.scrollIntoView({block: "center"});
+		  const [x, y] = echarts.getInstanceByDom(div).convertToPixel({seriesIndex: 0}, [%d, %d]);
+		  const r = div.getBoundingClientRect();
+		  return {X: r.left + x, Y: r.top + y};
+		})()`, id, best, h.Cells[best].Count/2), &at)
+		if err := chromedp.Do(p.ctx, chromedp.MouseClickXY(at.X, at.Y)); err != nil {
+			t.Fatal(err)
+		}
+		p.waitFor(t, `/\/taxonomy\/credit_granularity\/[^/]+\/$/.test(location.pathname) && document.readyState === "complete"`)
+		var got []string
+		p.eval(t, `Array.from(document.querySelectorAll("main [data-key]")).map(e => e.getAttribute("data-key"))`, &got)
+		slices.Sort(got)
+		if want := sorted(h.Cells[best].Keys); !slices.Equal(got, want) {
+			t.Errorf("clicking the %s bar lists %v, want %v", h.Cells[best].Value, got, want)
+		}
+		p.check(t, "bar click")
+	})
+
 	t.Run("axe", func(t *testing.T) {
 		entry := "papers/" + c.Papers[0].Key + "/"
 		term := "taxonomy/credit_granularity/message/"

@@ -49,8 +49,11 @@
         window.location.assign(target);
       }
     });
-    if (chart.getOption().series.some(function (s) { return s.type === "heatmap"; })) {
-      div.classList.add("chart-clickable");
+    var linked = option.series.some(function (s) {
+      return (s.data || []).some(function (d) { return d && d.url; });
+    });
+    if (linked) {
+      div.classList.add("chart-clickable"); // a bar or cell opens its entries
     }
     var table = document.getElementById(div.id + "-data");
     if (table && table.tagName === "DETAILS") {

@@ -71,6 +71,24 @@ func barData(bars []Bar, position string) []opts.BarData {
 	return data
 }
 
+// barItem is a bar's data item with the page listing its entries: ECharts
+// hands the whole item to click handlers, and go-echarts' BarData has no
+// room for a link.
+type barItem struct {
+	opts.BarData
+	URL string `json:"url,omitempty"`
+}
+
+// linkBars puts each bar's link into the series' data items.
+func linkBars(series *charts.SingleSeries, bars []Bar) {
+	data := series.Data.([]opts.BarData)
+	items := make([]barItem, len(data))
+	for i := range data {
+		items[i] = barItem{BarData: data[i], URL: bars[i].URL}
+	}
+	series.Data = items
+}
+
 // Bars renders a vertical bar chart of one field's counts.
 func Bars(s BarSpec) (template.HTML, error) {
 	var c checker
@@ -92,6 +110,7 @@ func Bars(s BarSpec) (template.HTML, error) {
 	bar.SetXAxis(labels).AddSeries(s.YName, barData(s.Bars, "top"),
 		charts.WithLabelOpts(opts.Label{Show: opts.Bool(true), Position: "top", Formatter: "{c}"}),
 		charts.WithItemStyleOpts(opts.ItemStyle{Color: palette[0]}))
+	linkBars(&bar.MultiSeries[0], s.Bars)
 	bar.Validate()
 	option := finish(bar.JSON())
 	// The axes are written here rather than with opts.XAxis: go-echarts
@@ -134,6 +153,7 @@ func Ladder(s BarSpec) (template.HTML, error) {
 	bar.SetXAxis(labels).AddSeries(s.YName, barData(s.Bars, "right"),
 		charts.WithLabelOpts(opts.Label{Show: opts.Bool(true), Position: "right", Formatter: "{c}"}),
 		charts.WithItemStyleOpts(opts.ItemStyle{Color: palette[2]}))
+	linkBars(&bar.MultiSeries[0], s.Bars)
 	bar.XYReversal()
 	bar.Validate()
 	option := finish(bar.JSON())
