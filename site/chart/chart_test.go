@@ -2,6 +2,7 @@ package chart
 
 import (
 	"bytes"
+	"fmt"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -389,3 +390,15 @@ func TestCorpusCharts(t *testing.T) {
 }
 
 func itoa(n int) string { return strings.TrimSpace(formatNumber(float64(n))) }
+
+// ExampleID shows how a chart's element IDs follow from its name: the
+// container, the option's data island and the data table.
+func ExampleID() {
+	fmt.Println(ID("credit-ladder"))
+	fmt.Println(ID("credit-ladder") + "-option")
+	fmt.Println(ID("credit-ladder") + "-data")
+	// Output:
+	// chart-credit-ladder
+	// chart-credit-ladder-option
+	// chart-credit-ladder-data
+}
