@@ -21,9 +21,33 @@ FORCE:
 BASE_URL ?= http://127.0.0.1:8080/
 ADDR     ?= 127.0.0.1:8080
 
-# The site publishes echarts from node_modules (see DEVELOPERS.md).
-site: $(BIN) node_modules
-	./$(BIN) build --corpus $(CORPUS) --out public --base-url $(BASE_URL)
+# The site publishes echarts from node_modules (see DEVELOPERS.md) and, on
+# its traces page, the binaries and the WebAssembly validator of $(DIST).
+site: $(BIN) node_modules dist
+	./$(BIN) build --corpus $(CORPUS) --out public --base-url $(BASE_URL) --downloads $(DIST)
+
+# dist cross-compiles the masrl binary for the platforms the traces page
+# offers (site.Platforms) and builds the WebAssembly validator beside them.
+# CGO off, -trimpath and no symbol tables make the binaries depend on the
+# sources alone. The stamp rebuilds them only when a Go source, an
+# embedded file or the module changes.
+DIST      := bin/dist
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+DIST_SRC  := go.mod go.sum $(shell find cmd corpus data schema site templates internal -type f -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
+
+.PHONY: dist
+dist: $(DIST)/.stamp
+
+$(DIST)/.stamp: $(DIST_SRC)
+	@mkdir -p $(DIST)
+	@for p in $(PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; ext=; [ $$os = windows ] && ext=.exe; \
+		echo "go build masrl for $$os/$$arch"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags='-s -w' -o $(DIST)/masrl-$$os-$$arch$$ext ./cmd/masrl || exit 1; \
+	done
+	$(MAKE) wasm
+	cp bin/masrl.wasm bin/wasm_exec.js schema/validator/validator.js $(DIST)/
+	@touch $@
 
 serve: $(BIN) node_modules
 	./$(BIN) serve --corpus $(CORPUS) --out public --addr $(ADDR) --templates templates --data data

@@ -67,6 +67,7 @@ type renderer struct {
 	jobs       []renderJob
 	proseNames []string // names of data/pages/*.md, in navigation order
 	echarts    []byte   // the chart library; nil: no charts
+	opt        Options
 }
 
 // Render builds every file of the site in memory and returns it with the
@@ -98,13 +99,13 @@ func render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options) (*Files, *rende
 	if dfs == nil {
 		dfs = data.FS
 	}
-	r := &renderer{c: c, v: v, base: base, tmpl: tmpl, data: dfs, files: newFiles(), md: newMarkdown()}
+	r := &renderer{c: c, v: v, base: base, tmpl: tmpl, data: dfs, files: newFiles(), md: newMarkdown(), opt: opt}
 	if err := r.loadECharts(opt.ECharts); err != nil {
 		return nil, nil, err
 	}
 	steps := []func() error{
 		r.prepare, r.prepareClaims, r.home, r.papers, r.entryPages, r.taxonomy,
-		r.orchestration, r.coverage, r.excluded, r.claimsAudit, r.prose, r.notFound,
+		r.orchestration, r.coverage, r.excluded, r.claimsAudit, r.traces, r.prose, r.notFound,
 		r.assets, r.echartsAsset, r.downloads, r.searchIndex, r.feed, r.sitemap, r.runJobs,
 	}
 	for _, step := range steps {
@@ -118,7 +119,7 @@ func render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options) (*Files, *rende
 // pageNames are the page templates; each is parsed together with layout.html.
 var pageNames = []string{
 	"home", "papers", "entry", "taxonomy", "field", "term", "orchestration",
-	"subdecision", "coverage", "cell", "excluded", "claims", "prose", "404",
+	"subdecision", "coverage", "cell", "excluded", "claims", "traces", "prose", "404",
 }
 
 // parseTemplates parses layout.html and each page template into its own
@@ -154,6 +155,12 @@ func templateFuncs() template.FuncMap {
 		"entryList": func(root string, es []*EntryView) entryListArgs { return entryListArgs{root, es} },
 		"entryItem": func(root string, e *EntryView) entryItemArgs { return entryItemArgs{root, e} },
 		"tagList":   func(root string, ts []Tag) tagListArgs { return tagListArgs{root, ts} },
+		// fieldTable passes a table of schema fields to its sub-template.
+		"fieldTable":   func(caption, id string, fs []SchemaField) fieldTableArgs { return fieldTableArgs{caption, id, fs} },
+		"markdownCode": inlineCode,
+		"osLabel":      osLabel,
+		// mebibytes prints a file size for a download link.
+		"mebibytes": func(n int) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) },
 		// plural picks the singular or plural noun for n.
 		"plural": func(n int, one, many string) string {
 			if n == 1 {
@@ -263,6 +270,7 @@ func (r *renderer) prepare() error {
 			{"Coverage", "coverage/", "coverage"},
 			{"Exclusions", "excluded/", "excluded"},
 			{"Claims", "claims/", "claims"},
+			{"Traces", tracesDir, "traces"},
 		},
 	}
 	names, err := proseNames(r.data)
