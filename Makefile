@@ -28,8 +28,10 @@ site: $(BIN) node_modules dist
 
 # dist cross-compiles the masrl binary for the platforms the traces page
 # offers (site.Platforms) and builds the WebAssembly validator beside them.
-# CGO off, -trimpath and no symbol tables make the binaries depend on the
-# sources alone. The stamp rebuilds them only when a Go source, an
+# CGO off, -trimpath, no symbol tables and no VCS stamp make the binaries
+# depend on the sources alone, so the SHA-256 sums the page shows change
+# only when the code does (a commit or a dirty tree alone would otherwise
+# change them). The stamp rebuilds them only when a Go source, an
 # embedded file or the module changes.
 DIST      := bin/dist
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
@@ -43,7 +45,7 @@ $(DIST)/.stamp: $(DIST_SRC)
 	@for p in $(PLATFORMS); do \
 		os=$${p%/*}; arch=$${p#*/}; ext=; [ $$os = windows ] && ext=.exe; \
 		echo "go build masrl for $$os/$$arch"; \
-		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags='-s -w' -o $(DIST)/masrl-$$os-$$arch$$ext ./cmd/masrl || exit 1; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -buildvcs=false -ldflags='-s -w' -o $(DIST)/masrl-$$os-$$arch$$ext ./cmd/masrl || exit 1; \
 	done
 	$(MAKE) wasm
 	cp bin/masrl.wasm bin/wasm_exec.js schema/validator/validator.js $(DIST)/

@@ -211,3 +211,28 @@ func TestInlineCode(t *testing.T) {
 		t.Errorf("inlineCode = %q, want %q", got, want)
 	}
 }
+
+// TestMakefilePlatforms keeps make dist building exactly the binaries the
+// traces page requires: a platform added on one side only would fail every
+// make site, or never be offered.
+func TestMakefilePlatforms(t *testing.T) {
+	b, err := os.ReadFile("../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(line, "PLATFORMS :="); ok {
+			got = strings.Fields(rest)
+		}
+	}
+	var want []string
+	for _, p := range Platforms() {
+		want = append(want, p.OS+"/"+p.Arch)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("Makefile PLATFORMS = %v, site.Platforms() = %v", got, want)
+	}
+}
