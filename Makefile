@@ -51,8 +51,8 @@ $(DIST)/.stamp: $(DIST_SRC)
 	cp bin/masrl.wasm bin/wasm_exec.js schema/validator/validator.js $(DIST)/
 	@touch $@
 
-serve: $(BIN) node_modules
-	./$(BIN) serve --corpus $(CORPUS) --out public --addr $(ADDR) --templates templates --data data
+serve: $(BIN) node_modules dist
+	./$(BIN) serve --corpus $(CORPUS) --out public --addr $(ADDR) --templates templates --data data --downloads $(DIST)
 
 # test builds the site and installs Chromium first: the browser tests in
 # browsertest/ load public/ and, with MASRL_BROWSER set, fail rather than

@@ -484,8 +484,16 @@ func typeText(p *schemaNode) string {
 		s := "array"
 		if p.Items != nil {
 			s += " of " + typeText(p.Items)
+			if p.Items.Ref != "" {
+				s += "s" // "array of events"
+			}
 		}
-		if p.MinItems != nil && *p.MinItems > 0 {
+		switch {
+		case p.MinItems == nil || *p.MinItems == 0:
+			s += " (may be empty)"
+		case *p.MinItems == 1:
+			s += ", at least one"
+		default:
 			s += ", at least " + strconv.Itoa(*p.MinItems)
 		}
 		return s
