@@ -5,39 +5,15 @@ package schema
 // batches in flight are a few hundred kilobytes.
 const feedBatch = 4096
 
-// span locates a string in a batch's arena.
-type span struct{ off, n uint32 }
-
-// graphBatch carries events or edges, with their strings copied into one
-// arena, from the scanner to the graph.
+// graphBatch carries events or edges from the scanner to the graph. Their
+// strings point into arena (or into an earlier, outgrown array of it, which
+// nobody writes to any more); the batch is reused only after the graph has
+// read it.
 type graphBatch struct {
 	arena      []byte
-	events     []batchEvent
-	edges      []batchEdge
+	events     []eventRecord
+	edges      []edgeRecord
 	eventsDone bool // the events array ends with this batch
-}
-
-type batchEvent struct {
-	rec                             eventRecord // strings nil; see spans
-	id, agent, role, to, contentRef span
-}
-
-type batchEdge struct {
-	rec      edgeRecord // strings nil; see spans
-	src, dst span
-}
-
-func (b *graphBatch) put(x []byte) span {
-	sp := span{off: uint32(len(b.arena)), n: uint32(len(x))}
-	b.arena = append(b.arena, x...)
-	return sp
-}
-
-func (b *graphBatch) get(sp span) []byte {
-	if sp.n == 0 {
-		return nil
-	}
-	return b.arena[sp.off : sp.off+sp.n : sp.off+sp.n]
 }
 
 // graphFeed runs the graph's bookkeeping (interning ids, resolving edges,
@@ -83,17 +59,10 @@ func (f *graphFeed) run() {
 	defer close(f.done)
 	for b := range f.in {
 		for i := range b.events {
-			e := &b.events[i]
-			ev := e.rec
-			ev.id, ev.agent, ev.role = b.get(e.id), b.get(e.agent), b.get(e.role)
-			ev.to, ev.contentRef = b.get(e.to), b.get(e.contentRef)
-			f.g.addEvent(&ev)
+			f.g.addEvent(&b.events[i])
 		}
 		for i := range b.edges {
-			e := &b.edges[i]
-			ed := e.rec
-			ed.src, ed.dst = b.get(e.src), b.get(e.dst)
-			f.g.addEdge(&ed)
+			f.g.addEdge(&b.edges[i])
 		}
 		if b.eventsDone {
 			f.g.eventsDone = true
@@ -106,25 +75,26 @@ func (f *graphFeed) run() {
 	}
 }
 
-func (f *graphFeed) event(ev *eventRecord) {
+// keep copies a string of the element being read into the current batch.
+func (f *graphFeed) keep(s []byte) []byte {
 	b := f.cur
-	e := batchEvent{rec: *ev}
-	e.rec.id, e.rec.agent, e.rec.role, e.rec.to, e.rec.contentRef = nil, nil, nil, nil, nil
-	e.id, e.agent, e.role = b.put(ev.id), b.put(ev.agent), b.put(ev.role)
-	e.to, e.contentRef = b.put(ev.to), b.put(ev.contentRef)
-	b.events = append(b.events, e)
-	if len(b.events) >= feedBatch {
+	from := len(b.arena)
+	b.arena = append(b.arena, s...)
+	return b.arena[from:len(b.arena):len(b.arena)]
+}
+
+// event queues an event whose strings came from keep.
+func (f *graphFeed) event(ev *eventRecord) {
+	f.cur.events = append(f.cur.events, *ev)
+	if len(f.cur.events) >= feedBatch {
 		f.flush(false)
 	}
 }
 
+// edge queues an edge whose strings came from keep.
 func (f *graphFeed) edge(ed *edgeRecord) {
-	b := f.cur
-	e := batchEdge{rec: *ed}
-	e.rec.src, e.rec.dst = nil, nil
-	e.src, e.dst = b.put(ed.src), b.put(ed.dst)
-	b.edges = append(b.edges, e)
-	if len(b.edges) >= feedBatch {
+	f.cur.edges = append(f.cur.edges, *ed)
+	if len(f.cur.edges) >= feedBatch {
 		f.flush(false)
 	}
 }

@@ -73,6 +73,8 @@ func (r *Result) Valid() bool { return r.Errors == 0 }
 // The returned error is non-nil only when r fails; problems with the
 // trace, malformed JSON included, are findings.
 func Validate(r io.Reader, opts Options) (*Result, error) {
+	r, stop := newReadahead(r)
+	defer stop()
 	c := newChecker(r, opts)
 	err := c.document()
 	found, dropped := c.feed.stop()
@@ -153,8 +155,6 @@ type checker struct {
 	g      graph
 	feed   *graphFeed
 	rep    *Report
-
-	idBuf []byte // scratch copies of the current event's strings
 }
 
 func newChecker(r io.Reader, opts Options) *checker {
@@ -835,7 +835,6 @@ func (c *checker) event(i int) error {
 	ev := eventRecord{t: math.NaN(), typ: -1, trusted: -1, at: c.s.here()}
 	c.beginElem()
 	c.s.i++
-	c.idBuf = c.idBuf[:0]
 	var keys keySet
 	if c.s.first('}') {
 		for {
@@ -917,7 +916,8 @@ func (c *checker) event(i int) error {
 }
 
 // eventField reads the value of a known event property into ev. Strings
-// are copied into c.idBuf, which lives as long as the event.
+// are copied into the graph feed's current batch, which carries them to
+// the graph.
 func (c *checker) eventField(bit int, ev *eventRecord) error {
 	var name string
 	switch bit {
@@ -979,10 +979,7 @@ func (c *checker) eventValue(bit int, ev *eventRecord) error {
 	if !ok || err != nil {
 		return err
 	}
-	// Keep a copy: the scanner's string buffer is reused for the next key.
-	from := len(c.idBuf)
-	c.idBuf = append(c.idBuf, c.s.str...)
-	v := c.idBuf[from:len(c.idBuf):len(c.idBuf)]
+	v := c.feed.keep(c.s.str)
 	switch bit {
 	case evID:
 		ev.id = v
@@ -1039,7 +1036,6 @@ func (c *checker) edge(i int) error {
 	start := c.s.here()
 	c.beginElem()
 	c.s.i++
-	c.idBuf = c.idBuf[:0]
 	ed := edgeRecord{index: i, typ: -1}
 	var keys keySet
 	var extra []string
@@ -1094,9 +1090,7 @@ func (c *checker) edge(i int) error {
 					var ok bool
 					ok, err = c.stringValue(true, 4)
 					if ok && len(c.s.str) > 0 {
-						from := len(c.idBuf)
-						c.idBuf = append(c.idBuf, c.s.str...)
-						v := c.idBuf[from:len(c.idBuf):len(c.idBuf)]
+						v := c.feed.keep(c.s.str)
 						if bit == 1 {
 							ed.src, ed.srcAt, srcOK = v, vat, true
 						} else {
