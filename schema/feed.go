@@ -5,10 +5,13 @@ package schema
 // batches in flight are a few hundred kilobytes.
 const feedBatch = 4096
 
-// graphBatch carries events or edges from the scanner to the graph. Their
-// strings point into arena (or into an earlier, outgrown array of it, which
-// nobody writes to any more); the batch is reused only after the graph has
-// read it.
+// span locates a string in a batch's arena. Records hold spans, not
+// slices, so that they contain no pointers: appending them costs no write
+// barriers while the collector runs.
+type span struct{ off, n uint32 }
+
+// graphBatch carries events or edges from the scanner to the graph, their
+// strings in arena; it is reused only after the graph has read it.
 type graphBatch struct {
 	arena      []byte
 	events     []eventRecord
@@ -37,7 +40,7 @@ type graphFeed struct {
 func startGraphFeed(g *graph, maxFindings int) *graphFeed {
 	f := &graphFeed{
 		g:    g,
-		cur:  &graphBatch{},
+		cur:  newGraphBatch(),
 		in:   make(chan *graphBatch, 2),
 		free: make(chan *graphBatch, 3),
 		done: make(chan struct{}),
@@ -59,10 +62,10 @@ func (f *graphFeed) run() {
 	defer close(f.done)
 	for b := range f.in {
 		for i := range b.events {
-			f.g.addEvent(&b.events[i])
+			f.g.addEvent(&b.events[i], b)
 		}
 		for i := range b.edges {
-			f.g.addEdge(&b.edges[i])
+			f.g.addEdge(&b.edges[i], b)
 		}
 		if b.eventsDone {
 			f.g.eventsDone = true
@@ -76,11 +79,24 @@ func (f *graphFeed) run() {
 }
 
 // keep copies a string of the element being read into the current batch.
-func (f *graphFeed) keep(s []byte) []byte {
+func (f *graphFeed) keep(s []byte) span {
 	b := f.cur
-	from := len(b.arena)
+	sp := span{off: uint32(len(b.arena)), n: uint32(len(s))}
 	b.arena = append(b.arena, s...)
-	return b.arena[from:len(b.arena):len(b.arena)]
+	return sp
+}
+
+// str returns the string at sp.
+func (b *graphBatch) str(sp span) []byte {
+	return b.arena[sp.off : sp.off+sp.n : sp.off+sp.n]
+}
+
+func newGraphBatch() *graphBatch {
+	return &graphBatch{
+		arena:  make([]byte, 0, 64*feedBatch),
+		events: make([]eventRecord, 0, feedBatch),
+		edges:  make([]edgeRecord, 0, feedBatch),
+	}
 }
 
 // event queues an event whose strings came from keep.
@@ -111,7 +127,7 @@ func (f *graphFeed) flush(eventsDone bool) {
 	select {
 	case f.cur = <-f.free:
 	default:
-		f.cur = &graphBatch{}
+		f.cur = newGraphBatch()
 	}
 }
 

@@ -811,13 +811,13 @@ const (
 
 // eventRecord is what the graph and the report keep of one event.
 type eventRecord struct {
-	id         []byte
+	id         span
 	t          float64
 	typ        int
-	agent      []byte
-	role       []byte
-	to         []byte
-	contentRef []byte
+	agent      span
+	role       span
+	to         span
+	contentRef span
 	trusted    int8 // -1 absent, 0 false, 1 true
 	have       int
 	at         pos
@@ -1017,7 +1017,7 @@ func (c *checker) edgesArray() error {
 // edgeRecord is what the graph keeps of one edge.
 type edgeRecord struct {
 	index    int
-	src, dst []byte
+	src, dst span
 	srcAt    pos
 	dstAt    pos
 	at       pos
