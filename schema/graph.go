@@ -61,15 +61,17 @@ func (t *idTable) bytesOf(i int) []byte {
 }
 
 // find returns the index of id, or -1, and the slot where it is or would go.
+// The upper half of the hash both picks the first slot and tags it, so that
+// growing the table needs neither the hash function nor the arena.
 func (t *idTable) find(id []byte, h uint64) (idx int32, slot int) {
 	mask := uint64(len(t.slots) - 1)
-	tag := h >> 32 << 32
-	for k := h & mask; ; k = (k + 1) & mask {
+	tag := h >> 32
+	for k := tag & mask; ; k = (k + 1) & mask {
 		s := t.slots[k]
 		if s == 0 {
 			return -1, int(k)
 		}
-		if s&^0xffffffff == tag && string(t.bytesOf(int(uint32(s))-1)) == string(id) {
+		if s>>32 == tag && string(t.bytesOf(int(uint32(s))-1)) == string(id) {
 			return int32(uint32(s)) - 1, int(k)
 		}
 	}
@@ -106,16 +108,19 @@ func (t *idTable) grow() {
 	if len(t.slots) == 0 {
 		t.seed = maphash.MakeSeed()
 	}
-	size := max(1024, 2*len(t.slots))
+	old := t.slots
+	size := max(1024, 2*len(old))
 	t.slots = make([]uint64, size)
 	mask := uint64(size - 1)
-	for i := 0; i < t.n; i++ {
-		h := maphash.Bytes(t.seed, t.bytesOf(i))
-		k := h & mask
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		k := s >> 32 & mask
 		for t.slots[k] != 0 {
 			k = (k + 1) & mask
 		}
-		t.slots[k] = h>>32<<32 | uint64(i+1)
+		t.slots[k] = s
 	}
 }
 
