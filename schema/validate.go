@@ -107,13 +107,16 @@ func Validate(r io.Reader, opts Options) (*Result, error) {
 // the graph measures of schema/README.md). It fails if the trace has
 // errors: measurements of an invalid trace would be misleading.
 func Measure(r io.Reader) (Report, error) {
-	res, err := Validate(r, Options{MaxFindings: 1})
+	res, err := Validate(r, Options{})
 	if err != nil {
 		return Report{}, err
 	}
 	if !res.Valid() {
-		f := res.Findings[0]
-		return res.Report, fmt.Errorf("trace has %d errors, first %s", res.Errors, f)
+		for _, f := range res.Findings {
+			if f.Severity == Error {
+				return res.Report, fmt.Errorf("trace has %d errors, the first at %s", res.Errors, f)
+			}
+		}
 	}
 	return res.Report, nil
 }
@@ -618,7 +621,7 @@ func (c *checker) topMember(bit int, key string) error {
 		if ch, ok := c.s.peek(); ok && ch == '[' {
 			// The array is checked by the fast path alone; the library sees
 			// a placeholder that passes the same top-level keywords.
-			c.s.capture = nil
+			c.s.endCapture()
 			c.appendSkeleton([]byte(fmt.Sprintf("%q:%s", key, placeholder(bit))))
 			if bit == topEvents {
 				err := c.eventsArray()
