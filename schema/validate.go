@@ -280,8 +280,10 @@ func isValueStart(ch byte) bool {
 // stringValue reads a string-typed value into c.s.str; ok is false when the
 // value was not a string. minLen1 enforces "minLength": 1.
 func (c *checker) stringValue(minLen1 bool, depth int) (ok bool, err error) {
-	if ok, err := c.typeOK("string", depth); !ok || err != nil {
-		return false, err
+	if ch, _ := c.s.peek(); ch != '"' {
+		if ok, err := c.typeOK("string", depth); !ok || err != nil {
+			return false, err
+		}
 	}
 	at := c.s.here()
 	if err := c.s.readString(); err != nil {
@@ -304,7 +306,8 @@ func (c *checker) noteUTF8(at pos) {
 
 // enumValue reads a string that must be one of vals; it returns the value's
 // index in vals, or -1.
-func (c *checker) enumValue(vals []string, code func(string) int, depth int) (int, error) {
+// vals lists the allowed values for messages; it is called only on failure.
+func (c *checker) enumValue(vals func() []string, code func(string) int, depth int) (int, error) {
 	ch, ok := c.s.peek()
 	if !ok || !isValueStart(ch) {
 		return -1, c.s.unexpected("value")
@@ -324,8 +327,9 @@ func (c *checker) enumValue(vals []string, code func(string) int, depth int) (in
 	got := bytesToString(c.s.str)
 	k := code(got)
 	if k < 0 {
-		msg := fmt.Sprintf("value %q is not one of %s", got, quoteList(vals))
-		if n := nearest(got, vals); n != "" {
+		allowed := vals()
+		msg := fmt.Sprintf("value %q is not one of %s", got, quoteList(allowed))
+		if n := nearest(got, allowed); n != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", n)
 		}
 		c.schemaf(at, "%s", msg)
@@ -653,7 +657,7 @@ func (c *checker) topMember(bit int, key string) error {
 		}
 	case topTopology:
 		tops := Topologies()
-		k, e := c.enumValue(tops, func(s string) int {
+		k, e := c.enumValue(Topologies, func(s string) int {
 			for i, t := range tops {
 				if t == s {
 					return i
@@ -961,8 +965,7 @@ func (c *checker) eventValue(bit int, ev *eventRecord) error {
 		}
 		return err
 	case evType:
-		types := EventTypes()
-		k, err := c.enumValue(types[:], eventTypeCode, 4)
+		k, err := c.enumValue(eventTypeList, eventTypeCode, 4)
 		ev.typ = k
 		return err
 	case evTrusted:
@@ -1101,8 +1104,7 @@ func (c *checker) edge(i int) error {
 						}
 					}
 				case 4:
-					types := EdgeTypes()
-					ed.typ, err = c.enumValue(types[:], edgeTypeCode, 4)
+					ed.typ, err = c.enumValue(edgeTypeList, edgeTypeCode, 4)
 				}
 				c.pop()
 			}
