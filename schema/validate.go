@@ -597,19 +597,29 @@ func (c *checker) topObject() error {
 	if len(extra) > 0 {
 		c.schemaf(extraAt, "additional properties %s not allowed", quoteList(extra))
 	}
+	c.required(start, keys.mask, prop{topTraceID, "trace_id"}, prop{topTaskID, "task_id"}, prop{topEvents, "events"},
+		prop{topEdges, "edges"}, prop{topRewards, "rewards"}, prop{topCosts, "costs"})
+	return nil
+}
+
+// prop is a property's bit in a keySet mask and its name.
+type prop struct {
+	bit  uint64
+	name string
+}
+
+// required reports, at the object at, the required properties whose bits
+// are not in have.
+func (c *checker) required(at pos, have uint64, props ...prop) {
 	var missing []string
-	for _, r := range [...]struct {
-		bit  int
-		name string
-	}{{topTraceID, "trace_id"}, {topTaskID, "task_id"}, {topEvents, "events"}, {topEdges, "edges"}, {topRewards, "rewards"}, {topCosts, "costs"}} {
-		if keys.mask&uint64(r.bit) == 0 {
-			missing = append(missing, r.name)
+	for _, p := range props {
+		if have&p.bit == 0 {
+			missing = append(missing, p.name)
 		}
 	}
 	if len(missing) > 0 {
-		c.schemaf(start, "missing properties %s", quoteList(missing))
+		c.schemaf(at, "missing properties %s", quoteList(missing))
 	}
-	return nil
 }
 
 // startMember begins capturing a top-level member for the library.
@@ -770,15 +780,8 @@ func (c *checker) numberMap(isCosts bool, add func(string, float64)) error {
 			}
 		}
 	}
-	if isCosts && have != 3 {
-		var missing []string
-		if have&1 == 0 {
-			missing = append(missing, "tokens")
-		}
-		if have&2 == 0 {
-			missing = append(missing, "wall_clock_s")
-		}
-		c.schemaf(start, "missing properties %s", quoteList(missing))
+	if isCosts {
+		c.required(start, uint64(have), prop{1, "tokens"}, prop{2, "wall_clock_s"})
 	}
 	return nil
 }
@@ -902,18 +905,7 @@ func (c *checker) event(i int) error {
 	}
 	c.endElem()
 	ev.have = int(keys.mask)
-	var missing []string
-	for _, r := range [...]struct {
-		bit  int
-		name string
-	}{{evID, "id"}, {evT, "t"}, {evType, "type"}, {evAgent, "agent"}} {
-		if ev.have&r.bit == 0 {
-			missing = append(missing, r.name)
-		}
-	}
-	if len(missing) > 0 {
-		c.schemaf(ev.at, "missing properties %s", quoteList(missing))
-	}
+	c.required(ev.at, uint64(ev.have), prop{evID, "id"}, prop{evT, "t"}, prop{evType, "type"}, prop{evAgent, "agent"})
 	if c.elemSchema > 0 {
 		c.recheck(true, ev.at)
 	}
@@ -1125,18 +1117,7 @@ func (c *checker) edge(i int) error {
 	if len(extra) > 0 {
 		c.schemaf(extraAt, "additional properties %s not allowed", quoteList(extra))
 	}
-	var missing []string
-	for _, r := range [...]struct {
-		bit  uint64
-		name string
-	}{{1, "src"}, {2, "dst"}, {4, "type"}} {
-		if keys.mask&r.bit == 0 {
-			missing = append(missing, r.name)
-		}
-	}
-	if len(missing) > 0 {
-		c.schemaf(start, "missing properties %s", quoteList(missing))
-	}
+	c.required(start, keys.mask, prop{1, "src"}, prop{2, "dst"}, prop{4, "type"})
 	if c.elemSchema > 0 {
 		c.recheck(false, start)
 	}
