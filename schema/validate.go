@@ -61,7 +61,7 @@ func (r *Result) Valid() bool { return r.Errors == 0 }
 // second goroutine files while the scanner reads on. That fast path checks
 // a 1,000,000-event, 210 MB trace in about a second of CPU and under 128
 // MB (with the soft memory limit `masrl trace` sets); the jsonschema
-// library, run on the whole decoded document, needs 8 s of CPU and 2.5 GB
+// library, run on the whole decoded document, needs 8.5 s of CPU and 2.4 GB
 // (bench/trace/RESULTS.md).
 //
 // The library keeps the last word where it is cheap: the top-level object,
