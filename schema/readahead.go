@@ -7,13 +7,18 @@ import (
 	"strings"
 )
 
-// readaheadChunk is the unit the readahead goroutine reads.
-const readaheadChunk = 256 << 10
+// readaheadChunk is the unit the readahead goroutine reads, and
+// readaheadChunks how many circulate: 2 MB in flight, so that the scanner
+// does not wait when the reading goroutine is briefly off the CPU.
+const (
+	readaheadChunk  = 256 << 10
+	readaheadChunks = 8
+)
 
 // readahead reads its source on a goroutine of its own, a few chunks ahead
 // of the scanner, so that the time spent in read system calls (a tenth of
 // the total on a 200 MB file) overlaps with scanning instead of adding to
-// it. Three chunks circulate; nothing else is allocated.
+// it. readaheadChunks chunks circulate; nothing else is allocated.
 type readahead struct {
 	full chan readaheadResult
 	free chan []byte
@@ -35,11 +40,11 @@ func newReadahead(r io.Reader) (io.Reader, func()) {
 		return r, func() {}
 	}
 	ra := &readahead{
-		full: make(chan readaheadResult, 2),
-		free: make(chan []byte, 3),
+		full: make(chan readaheadResult, readaheadChunks),
+		free: make(chan []byte, readaheadChunks),
 		done: make(chan struct{}),
 	}
-	for i := 0; i < 3; i++ {
+	for i := 0; i < readaheadChunks; i++ {
 		ra.free <- make([]byte, readaheadChunk)
 	}
 	go ra.run(r)
