@@ -17,6 +17,10 @@ import (
 // a million '[' cannot exhaust the stack or the heap.
 const MaxDepth = 1000
 
+// maxNumberLen bounds a number token, which must fit in the buffer whole:
+// a stream of a billion digits is an error, not a billion-byte buffer.
+const maxNumberLen = 1 << 20
+
 // scanBufSize is the read buffer of the scanner: one read per 64 KiB is
 // noise next to the scanning, and a larger buffer would cost its clearing
 // on every small trace (the tests validate thousands).
@@ -430,6 +434,9 @@ func (s *scanner) readNumber() (number, error) {
 		j := s.i
 		for j < s.n && isNumByte(s.buf[j]) {
 			j++
+		}
+		if j-s.i > maxNumberLen {
+			return number{}, s.errorf("number longer than %d bytes", maxNumberLen)
 		}
 		if j < s.n || !s.fill() {
 			break

@@ -350,3 +350,14 @@ func TestRecheckAddsLibraryFindings(t *testing.T) {
 		t.Errorf("got %s", f)
 	}
 }
+
+func TestHugeNumber(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"trace_id":"t","task_id":"k","events":[{"id":"e","t":`)
+	b.WriteString(strings.Repeat("9", maxNumberLen+10))
+	b.WriteString(`,"type":"spawn","agent":"a"}],"edges":[],"rewards":{},"costs":{"tokens":1,"wall_clock_s":1}}`)
+	res := check(t, []byte(b.String()), Options{})
+	if res.Valid() || len(res.Findings) != 1 || res.Findings[0].Rule != RuleSyntax || res.Findings[0].Pointer != "/events/0/t" {
+		t.Errorf("got %s", render(res))
+	}
+}
