@@ -87,6 +87,9 @@ func (f *graphFeed) run() {
 // keep copies a string of the element being read into the current batch.
 func (f *graphFeed) keep(s []byte) span {
 	b := f.cur
+	if b.arena == nil {
+		b.arena = make([]byte, 0, 64*feedBatch)
+	}
 	sp := span{off: uint32(len(b.arena)), n: uint32(len(s))}
 	b.arena = append(b.arena, s...)
 	return sp
@@ -97,16 +100,16 @@ func (b *graphBatch) str(sp span) []byte {
 	return b.arena[sp.off : sp.off+sp.n : sp.off+sp.n]
 }
 
-func newGraphBatch() *graphBatch {
-	return &graphBatch{
-		arena:  make([]byte, 0, 64*feedBatch),
-		events: make([]eventRecord, 0, feedBatch),
-		edges:  make([]edgeRecord, 0, feedBatch),
-	}
-}
+// newGraphBatch returns an empty batch. Its arena and the one record list
+// it will use are allocated on first use, at their working size, and kept
+// when the batch is recycled.
+func newGraphBatch() *graphBatch { return &graphBatch{} }
 
 // event queues an event whose strings came from keep.
 func (f *graphFeed) event(ev *eventRecord) {
+	if f.cur.events == nil {
+		f.cur.events = make([]eventRecord, 0, feedBatch)
+	}
 	f.cur.events = append(f.cur.events, *ev)
 	if len(f.cur.events) >= feedBatch {
 		f.flush(false)
@@ -115,6 +118,9 @@ func (f *graphFeed) event(ev *eventRecord) {
 
 // edge queues an edge whose strings came from keep.
 func (f *graphFeed) edge(ed *edgeRecord) {
+	if f.cur.edges == nil {
+		f.cur.edges = make([]edgeRecord, 0, feedBatch)
+	}
 	f.cur.edges = append(f.cur.edges, *ed)
 	if len(f.cur.edges) >= feedBatch {
 		f.flush(false)
