@@ -87,7 +87,7 @@ clean:
 TRACE_EVENTS ?= 1000000
 TRACE_FILE   ?= /tmp/masrl-trace-$(TRACE_EVENTS).json
 
-.PHONY: wasm bench-trace trace-file
+.PHONY: wasm wasm-smoke bench-trace trace-file
 
 wasm:
 	@mkdir -p bin
@@ -95,6 +95,10 @@ wasm:
 	@goroot=$$($(GO) env GOROOT); \
 	if [ -f $$goroot/lib/wasm/wasm_exec.js ]; then cp $$goroot/lib/wasm/wasm_exec.js bin/; \
 	else cp $$goroot/misc/wasm/wasm_exec.js bin/; fi
+
+# Runs schema/validator/validator.js in Node (stub DOM) against bin/masrl.wasm.
+wasm-smoke: wasm
+	node schema/validator/smoke.cjs bin schema/testdata/example.json schema/testdata/invalid/event-bad-type.json
 
 trace-file:
 	@[ -s $(TRACE_FILE) ] || $(GO) run ./cmd/synth trace -events $(TRACE_EVENTS) -seed 1 > $(TRACE_FILE)
