@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/masrl/masrl/internal/suggest"
 )
 
 // DefaultMaxFindings is how many findings a Result keeps when
@@ -331,7 +333,7 @@ func (c *checker) enumValue(vals func() []string, code func(string) int, depth i
 	if k < 0 {
 		allowed := vals()
 		msg := fmt.Sprintf("value %q is not one of %s", got, quoteList(allowed))
-		if n := nearest(got, allowed); n != "" {
+		if n := suggest.Nearest(got, allowed); n != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", n)
 		}
 		c.schemaf(at, "%s", msg)
