@@ -2,10 +2,10 @@ package chart
 
 import (
 	"bytes"
-	"fmt"
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"html"
 	"math"
 	"os"
