@@ -6,7 +6,7 @@ CORPUS ?= ../shared/corpus
 GO     ?= go
 BIN    := bin/masrl
 
-.PHONY: all site test bench bench-quick bench-peers serve build clean
+.PHONY: all site test bench bench-quick bench-peers serve build clean chromium browsertest
 
 all: site
 
@@ -21,19 +21,65 @@ FORCE:
 BASE_URL ?= http://127.0.0.1:8080/
 ADDR     ?= 127.0.0.1:8080
 
-site: $(BIN)
-	./$(BIN) build --corpus $(CORPUS) --out public --base-url $(BASE_URL)
+# The site publishes echarts from node_modules (see DEVELOPERS.md) and, on
+# its traces page, the binaries and the WebAssembly validator of $(DIST).
+site: $(BIN) node_modules dist
+	./$(BIN) build --corpus $(CORPUS) --out public --base-url $(BASE_URL) --downloads $(DIST)
 
-serve: $(BIN)
-	./$(BIN) serve --corpus $(CORPUS) --out public --addr $(ADDR) --templates templates --data data
+# dist cross-compiles the masrl binary for the platforms the traces page
+# offers (site.Platforms) and builds the WebAssembly validator beside them.
+# CGO off, -trimpath, no symbol tables and no VCS stamp make the binaries
+# depend on the sources alone, so the SHA-256 sums the page shows change
+# only when the code does (a commit or a dirty tree alone would otherwise
+# change them). The stamp rebuilds them only when a Go source, an
+# embedded file or the module changes.
+DIST      := bin/dist
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+DIST_SRC  := go.mod go.sum $(shell find cmd corpus data schema site templates internal -type f -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
 
-test:
+.PHONY: dist
+dist: $(DIST)/.stamp
+
+$(DIST)/.stamp: $(DIST_SRC)
+	@mkdir -p $(DIST)
+	@for p in $(PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; ext=; [ $$os = windows ] && ext=.exe; \
+		echo "go build masrl for $$os/$$arch"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -buildvcs=false -ldflags='-s -w' -o $(DIST)/masrl-$$os-$$arch$$ext ./cmd/masrl || exit 1; \
+	done
+	$(MAKE) wasm
+	cp bin/masrl.wasm bin/wasm_exec.js schema/validator/validator.js $(DIST)/
+	@touch $@
+
+serve: $(BIN) node_modules dist
+	./$(BIN) serve --corpus $(CORPUS) --out public --addr $(ADDR) --templates templates --data data --downloads $(DIST)
+
+# test builds the site and installs Chromium first: the browser tests in
+# browsertest/ load public/ and, with MASRL_BROWSER set, fail rather than
+# skip when anything they need is missing.
+test: site chromium
 	$(GO) vet ./...
-	MASRL_CORPUS=$(abspath $(CORPUS)) $(GO) test ./...
+	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test ./...
 	$(GO) run ./cmd/masrl readme README.md --check --corpus $(CORPUS)
 
+# node_modules holds the front-end packages the site serves from itself
+# (echarts) and the browser tests inject (axe-core), at the versions
+# package-lock.json pins. npm ci reinstalls only when the lock changed.
+node_modules: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch node_modules
+
+# chromium installs Debian's Chromium for the browser tests when missing
+# (the tests run as root on CI). See DEVELOPERS.md for the flags it runs with.
+chromium:
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+
+# browsertest runs only the browser tests, verbosely, on a fresh build.
+browsertest: site chromium
+	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test -count=1 -v ./browsertest/
+
 clean:
-	rm -rf bin public
+	rm -rf bin public browsertest/testdata/screenshots
 
 # make bench measures masrl against the tools users would pick instead and
 # rewrites the tables in BENCHMARKS.md; make bench-quick runs smaller sizes
@@ -59,7 +105,7 @@ bench-peers:
 TRACE_EVENTS ?= 1000000
 TRACE_FILE   ?= /tmp/masrl-trace-$(TRACE_EVENTS).json
 
-.PHONY: wasm bench-trace trace-file
+.PHONY: wasm wasm-smoke bench-trace trace-file
 
 wasm:
 	@mkdir -p bin
@@ -67,6 +113,10 @@ wasm:
 	@goroot=$$($(GO) env GOROOT); \
 	if [ -f $$goroot/lib/wasm/wasm_exec.js ]; then cp $$goroot/lib/wasm/wasm_exec.js bin/; \
 	else cp $$goroot/misc/wasm/wasm_exec.js bin/; fi
+
+# Runs schema/validator/validator.js in Node (stub DOM) against bin/masrl.wasm.
+wasm-smoke: wasm
+	node schema/validator/smoke.cjs bin schema/testdata/example.json schema/testdata/invalid/event-bad-type.json
 
 trace-file:
 	@[ -s $(TRACE_FILE) ] || $(GO) run ./cmd/synth trace -events $(TRACE_EVENTS) -seed 1 > $(TRACE_FILE)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/masrl/masrl/internal/suggest"
 )
 
 // CheckOptions are the inputs of Check besides the corpus.
@@ -135,7 +137,7 @@ func (ck *checker) header(t *table, want []string) {
 			ck.ds.add(Error, pos(i), "header", h, "column %q repeated (first at column %d)", h, first+1)
 		case !slices.Contains(want, h):
 			d := ck.ds.add(Error, pos(i), "header", h, "unknown column %q", h)
-			if n := nearest(h, missing); n != "" {
+			if n := suggest.Nearest(h, missing); n != "" {
 				d.Message = fmt.Sprintf("column %q is misspelled or renamed", h)
 				d.Nearest = n
 			}
@@ -381,7 +383,7 @@ func (ck *checker) spotcheck() {
 			for j := range c.Papers {
 				keys[j] = c.Papers[j].Key
 			}
-			d.Nearest = nearest(a.Key, keys)
+			d.Nearest = suggest.Nearest(a.Key, keys)
 			continue
 		}
 		for _, f := range AuditedFields() {

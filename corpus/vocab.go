@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
-	"strings"
 
 	"github.com/masrl/masrl/data"
+	"github.com/masrl/masrl/internal/suggest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -124,56 +124,5 @@ func (f *Field) Allowed() []string {
 // in another case, or one within two edits. It returns "" when nothing is
 // close enough to be a plausible typo.
 func (f *Field) Nearest(value string) string {
-	return nearest(value, f.Allowed())
-}
-
-// nearest picks the candidate that equals s ignoring case, or else the one
-// with the smallest edit distance of at most two (ties go to the earlier
-// candidate, so the answer is deterministic).
-func nearest(s string, candidates []string) string {
-	for _, c := range candidates {
-		if strings.EqualFold(s, c) {
-			return c
-		}
-	}
-	best, bestD := "", 3
-	ls := strings.ToLower(s)
-	for _, c := range candidates {
-		if d := editDistance(ls, strings.ToLower(c), bestD); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b in runes. It
-// stops early and returns max when the distance reaches max, because only
-// near misses matter.
-func editDistance(a, b string, max int) int {
-	ra, rb := []rune(a), []rune(b)
-	if d := len(ra) - len(rb); d >= max || -d >= max {
-		return max
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin >= max {
-			return max
-		}
-		prev, cur = cur, prev
-	}
-	return min(prev[len(rb)], max)
+	return suggest.Nearest(value, f.Allowed())
 }

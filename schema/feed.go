@@ -5,39 +5,24 @@ package schema
 // batches in flight are a few hundred kilobytes.
 const feedBatch = 4096
 
-// span locates a string in a batch's arena.
+// feedQueue is how many batches may wait for the graph. A deep queue lets
+// the scanner run on while the graph goroutine is off the CPU (on a busy
+// machine, for tens of milliseconds at a time) instead of stopping after a
+// batch or two; it costs about 300 KB per batch.
+const feedQueue = 16
+
+// span locates a string in a batch's arena. Records hold spans, not
+// slices, so that they contain no pointers: appending them costs no write
+// barriers while the collector runs.
 type span struct{ off, n uint32 }
 
-// graphBatch carries events or edges, with their strings copied into one
-// arena, from the scanner to the graph.
+// graphBatch carries events or edges from the scanner to the graph, their
+// strings in arena; it is reused only after the graph has read it.
 type graphBatch struct {
 	arena      []byte
-	events     []batchEvent
-	edges      []batchEdge
+	events     []eventRecord
+	edges      []edgeRecord
 	eventsDone bool // the events array ends with this batch
-}
-
-type batchEvent struct {
-	rec                             eventRecord // strings nil; see spans
-	id, agent, role, to, contentRef span
-}
-
-type batchEdge struct {
-	rec      edgeRecord // strings nil; see spans
-	src, dst span
-}
-
-func (b *graphBatch) put(x []byte) span {
-	sp := span{off: uint32(len(b.arena)), n: uint32(len(x))}
-	b.arena = append(b.arena, x...)
-	return sp
-}
-
-func (b *graphBatch) get(sp span) []byte {
-	if sp.n == 0 {
-		return nil
-	}
-	return b.arena[sp.off : sp.off+sp.n : sp.off+sp.n]
 }
 
 // graphFeed runs the graph's bookkeeping (interning ids, resolving edges,
@@ -61,7 +46,7 @@ type graphFeed struct {
 func startGraphFeed(g *graph, maxFindings int) *graphFeed {
 	f := &graphFeed{
 		g:    g,
-		cur:  &graphBatch{},
+		cur:  newGraphBatch(),
 		in:   make(chan *graphBatch, 2),
 		free: make(chan *graphBatch, 3),
 		done: make(chan struct{}),
@@ -83,17 +68,10 @@ func (f *graphFeed) run() {
 	defer close(f.done)
 	for b := range f.in {
 		for i := range b.events {
-			e := &b.events[i]
-			ev := e.rec
-			ev.id, ev.agent, ev.role = b.get(e.id), b.get(e.agent), b.get(e.role)
-			ev.to, ev.contentRef = b.get(e.to), b.get(e.contentRef)
-			f.g.addEvent(&ev)
+			f.g.addEvent(&b.events[i], b)
 		}
 		for i := range b.edges {
-			e := &b.edges[i]
-			ed := e.rec
-			ed.src, ed.dst = b.get(e.src), b.get(e.dst)
-			f.g.addEdge(&ed)
+			f.g.addEdge(&b.edges[i], b)
 		}
 		if b.eventsDone {
 			f.g.eventsDone = true
@@ -106,25 +84,45 @@ func (f *graphFeed) run() {
 	}
 }
 
-func (f *graphFeed) event(ev *eventRecord) {
+// keep copies a string of the element being read into the current batch.
+func (f *graphFeed) keep(s []byte) span {
 	b := f.cur
-	e := batchEvent{rec: *ev}
-	e.rec.id, e.rec.agent, e.rec.role, e.rec.to, e.rec.contentRef = nil, nil, nil, nil, nil
-	e.id, e.agent, e.role = b.put(ev.id), b.put(ev.agent), b.put(ev.role)
-	e.to, e.contentRef = b.put(ev.to), b.put(ev.contentRef)
-	b.events = append(b.events, e)
-	if len(b.events) >= feedBatch {
+	if b.arena == nil {
+		b.arena = make([]byte, 0, 64*feedBatch)
+	}
+	sp := span{off: uint32(len(b.arena)), n: uint32(len(s))}
+	b.arena = append(b.arena, s...)
+	return sp
+}
+
+// str returns the string at sp.
+func (b *graphBatch) str(sp span) []byte {
+	return b.arena[sp.off : sp.off+sp.n : sp.off+sp.n]
+}
+
+// newGraphBatch returns an empty batch. Its arena and the one record list
+// it will use are allocated on first use, at their working size, and kept
+// when the batch is recycled.
+func newGraphBatch() *graphBatch { return &graphBatch{} }
+
+// event queues an event whose strings came from keep.
+func (f *graphFeed) event(ev *eventRecord) {
+	if f.cur.events == nil {
+		f.cur.events = make([]eventRecord, 0, feedBatch)
+	}
+	f.cur.events = append(f.cur.events, *ev)
+	if len(f.cur.events) >= feedBatch {
 		f.flush(false)
 	}
 }
 
+// edge queues an edge whose strings came from keep.
 func (f *graphFeed) edge(ed *edgeRecord) {
-	b := f.cur
-	e := batchEdge{rec: *ed}
-	e.rec.src, e.rec.dst = nil, nil
-	e.src, e.dst = b.put(ed.src), b.put(ed.dst)
-	b.edges = append(b.edges, e)
-	if len(b.edges) >= feedBatch {
+	if f.cur.edges == nil {
+		f.cur.edges = make([]edgeRecord, 0, feedBatch)
+	}
+	f.cur.edges = append(f.cur.edges, *ed)
+	if len(f.cur.edges) >= feedBatch {
 		f.flush(false)
 	}
 }
@@ -141,7 +139,7 @@ func (f *graphFeed) flush(eventsDone bool) {
 	select {
 	case f.cur = <-f.free:
 	default:
-		f.cur = &graphBatch{}
+		f.cur = newGraphBatch()
 	}
 }
 

@@ -117,46 +117,6 @@ func quoteList(vals []string) string {
 	return "[" + strings.Join(q, ", ") + "]"
 }
 
-// nearest returns the allowed value one edit away from got, if any, for a
-// "did you mean" hint.
-func nearest(got string, vals []string) string {
-	best, bestD := "", 3
-	for _, v := range vals {
-		if d := editDistance(got, v, bestD); d < bestD {
-			best, bestD = v, d
-		}
-	}
-	if bestD <= 2 {
-		return best
-	}
-	return ""
-}
-
-// editDistance is the Levenshtein distance of a and b, or limit if it is
-// at least limit (values are short; a full table is fine).
-func editDistance(a, b string, limit int) int {
-	if d := len(a) - len(b); d >= limit || -d >= limit {
-		return limit
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return min(prev[len(b)], limit)
-}
-
 // UnmarshalText reads "error" or "warning", so that JSON reports round-trip.
 func (s *Severity) UnmarshalText(b []byte) error {
 	switch string(b) {

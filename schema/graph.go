@@ -61,15 +61,17 @@ func (t *idTable) bytesOf(i int) []byte {
 }
 
 // find returns the index of id, or -1, and the slot where it is or would go.
+// The upper half of the hash both picks the first slot and tags it, so that
+// growing the table needs neither the hash function nor the arena.
 func (t *idTable) find(id []byte, h uint64) (idx int32, slot int) {
 	mask := uint64(len(t.slots) - 1)
-	tag := h >> 32 << 32
-	for k := h & mask; ; k = (k + 1) & mask {
+	tag := h >> 32
+	for k := tag & mask; ; k = (k + 1) & mask {
 		s := t.slots[k]
 		if s == 0 {
 			return -1, int(k)
 		}
-		if s&^0xffffffff == tag && string(t.bytesOf(int(uint32(s))-1)) == string(id) {
+		if s>>32 == tag && string(t.bytesOf(int(uint32(s))-1)) == string(id) {
 			return int32(uint32(s)) - 1, int(k)
 		}
 	}
@@ -106,16 +108,19 @@ func (t *idTable) grow() {
 	if len(t.slots) == 0 {
 		t.seed = maphash.MakeSeed()
 	}
-	size := max(1024, 2*len(t.slots))
+	old := t.slots
+	size := max(1024, 2*len(old))
 	t.slots = make([]uint64, size)
 	mask := uint64(size - 1)
-	for i := 0; i < t.n; i++ {
-		h := maphash.Bytes(t.seed, t.bytesOf(i))
-		k := h & mask
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		k := s >> 32 & mask
 		for t.slots[k] != 0 {
 			k = (k + 1) & mask
 		}
-		t.slots[k] = h>>32<<32 | uint64(i+1)
+		t.slots[k] = s
 	}
 }
 
@@ -190,17 +195,18 @@ func (g *graph) agentIndex(name []byte) int32 {
 }
 
 // addEvent records one event; a repeated id is reported here.
-func (g *graph) addEvent(ev *eventRecord) {
-	if len(ev.role) > 0 {
-		if n, ok := g.roles[string(ev.role)]; ok {
+func (g *graph) addEvent(ev *eventRecord, b *graphBatch) {
+	id, agentName, role, to, contentRef := b.str(ev.id), b.str(ev.agent), b.str(ev.role), b.str(ev.to), b.str(ev.contentRef)
+	if len(role) > 0 {
+		if n, ok := g.roles[string(role)]; ok {
 			*n++
 		} else {
-			g.roles[string(ev.role)] = ptrTo(1)
+			g.roles[string(role)] = ptrTo(1)
 		}
 	}
 	agent := int32(-1)
-	if len(ev.agent) > 0 {
-		agent = g.agentIndex(ev.agent)
+	if len(agentName) > 0 {
+		agent = g.agentIndex(agentName)
 	}
 	if ev.trusted >= 0 && ev.typ >= 0 {
 		g.trustLabel[ev.typ]++
@@ -224,16 +230,16 @@ func (g *graph) addEvent(ev *eventRecord) {
 	}
 	switch ev.typ {
 	case EvSpawn:
-		if len(ev.to) > 0 && agent >= 0 {
-			child := g.agentIndex(ev.to)
+		if len(to) > 0 && agent >= 0 {
+			child := g.agentIndex(to)
 			if _, ok := g.spawnedBy[child]; !ok && child != agent {
 				g.spawnedBy[child] = agent
 			}
 		}
 	case EvMessage:
-		if len(ev.contentRef) > 0 {
+		if len(contentRef) > 0 {
 			g.refMsgs++
-			h := fnv64(ev.contentRef)
+			h := fnv64(contentRef)
 			if _, dup := g.msgRefs[h]; dup {
 				g.dupMsgs++
 			} else {
@@ -241,10 +247,10 @@ func (g *graph) addEvent(ev *eventRecord) {
 			}
 		}
 	}
-	if len(ev.id) == 0 {
+	if len(id) == 0 {
 		return
 	}
-	idx, dup := g.ids.insert(ev.id)
+	idx, dup := g.ids.insert(id)
 	if dup {
 		first := g.ids.bytesOf(int(idx))
 		g.report(ev.idAt, fmt.Sprintf("/events/%d/id", ev.index), Error, RuleUniqueID,
@@ -262,12 +268,12 @@ func (g *graph) addEvent(ev *eventRecord) {
 }
 
 // addEdge records one edge and resolves its ends if it can.
-func (g *graph) addEdge(ed *edgeRecord) {
+func (g *graph) addEdge(ed *edgeRecord, b *graphBatch) {
 	k := int32(g.src.n)
 	src, dst := int32(-2), int32(-2)
 	if ed.ok {
-		src = g.resolve(k, false, ed.src, ed.srcAt)
-		dst = g.resolve(k, true, ed.dst, ed.dstAt)
+		src = g.resolve(k, false, b.str(ed.src), ed.srcAt)
+		dst = g.resolve(k, true, b.str(ed.dst), ed.dstAt)
 	}
 	g.src.add(src)
 	g.dst.add(dst)

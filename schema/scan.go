@@ -17,6 +17,13 @@ import (
 // a million '[' cannot exhaust the stack or the heap.
 const MaxDepth = 1000
 
+// maxNumberLen bounds a number token, which must fit in the buffer whole:
+// a stream of a billion digits is an error, not a billion-byte buffer.
+const maxNumberLen = 1 << 20
+
+// maxStringLen bounds a string, which is kept whole while it is checked.
+const maxStringLen = 64 << 20
+
 // scanBufSize is the read buffer of the scanner: one read per 64 KiB is
 // noise next to the scanning, and a larger buffer would cost its clearing
 // on every small trace (the tests validate thousands).
@@ -292,6 +299,9 @@ func (s *scanner) readString() error {
 		}
 		s.str = append(s.str, s.buf[s.i:j]...)
 		s.i = j
+		if len(s.str) > maxStringLen {
+			return s.errorf("string longer than %d bytes", maxStringLen)
+		}
 		if s.i == s.n {
 			if !s.fill() {
 				return s.unexpected("closing '\"' of string")
@@ -430,6 +440,9 @@ func (s *scanner) readNumber() (number, error) {
 		j := s.i
 		for j < s.n && isNumByte(s.buf[j]) {
 			j++
+		}
+		if j-s.i > maxNumberLen {
+			return number{}, s.errorf("number longer than %d bytes", maxNumberLen)
 		}
 		if j < s.n || !s.fill() {
 			break

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/masrl/masrl/internal/suggest"
 )
 
 // DefaultMaxFindings is how many findings a Result keeps when
@@ -57,10 +59,12 @@ func (r *Result) Valid() bool { return r.Errors == 0 }
 // The trace is read as a stream and never decoded whole: a hand-written
 // scanner walks the one shape the schema allows, checks every keyword as
 // it goes and keeps only what the graph checks and measures need (compact
-// columns of event times, types and agents, and the edge list). That fast
-// path is what makes a 200 MB trace take about a second and stay within
-// 128 MB; the jsonschema library, run on the whole document, needs 13 s and
-// over 1 GB.
+// columns of event times, types and agents, and the edge list), which a
+// second goroutine files while the scanner reads on. That fast path checks
+// a 1,000,000-event, 210 MB trace in about a second of CPU and under 128
+// MB (with the soft memory limit `masrl trace` sets); the jsonschema
+// library, run on the whole decoded document, needs 8.5 s of CPU and 2.4 GB
+// (bench/trace/RESULTS.md).
 //
 // The library keeps the last word where it is cheap: the top-level object,
 // with the events and edges arrays elided, is always validated by it, and
@@ -73,6 +77,8 @@ func (r *Result) Valid() bool { return r.Errors == 0 }
 // The returned error is non-nil only when r fails; problems with the
 // trace, malformed JSON included, are findings.
 func Validate(r io.Reader, opts Options) (*Result, error) {
+	r, stop := newReadahead(r)
+	defer stop()
 	c := newChecker(r, opts)
 	err := c.document()
 	found, dropped := c.feed.stop()
@@ -105,13 +111,16 @@ func Validate(r io.Reader, opts Options) (*Result, error) {
 // the graph measures of schema/README.md). It fails if the trace has
 // errors: measurements of an invalid trace would be misleading.
 func Measure(r io.Reader) (Report, error) {
-	res, err := Validate(r, Options{MaxFindings: 1})
+	res, err := Validate(r, Options{})
 	if err != nil {
 		return Report{}, err
 	}
 	if !res.Valid() {
-		f := res.Findings[0]
-		return res.Report, fmt.Errorf("trace has %d errors, first %s", res.Errors, f)
+		for _, f := range res.Findings {
+			if f.Severity == Error {
+				return res.Report, fmt.Errorf("trace has %d errors, the first at %s", res.Errors, f)
+			}
+		}
 	}
 	return res.Report, nil
 }
@@ -153,8 +162,6 @@ type checker struct {
 	g      graph
 	feed   *graphFeed
 	rep    *Report
-
-	idBuf []byte // scratch copies of the current event's strings
 }
 
 func newChecker(r io.Reader, opts Options) *checker {
@@ -277,8 +284,10 @@ func isValueStart(ch byte) bool {
 // stringValue reads a string-typed value into c.s.str; ok is false when the
 // value was not a string. minLen1 enforces "minLength": 1.
 func (c *checker) stringValue(minLen1 bool, depth int) (ok bool, err error) {
-	if ok, err := c.typeOK("string", depth); !ok || err != nil {
-		return false, err
+	if ch, _ := c.s.peek(); ch != '"' {
+		if ok, err := c.typeOK("string", depth); !ok || err != nil {
+			return false, err
+		}
 	}
 	at := c.s.here()
 	if err := c.s.readString(); err != nil {
@@ -301,7 +310,8 @@ func (c *checker) noteUTF8(at pos) {
 
 // enumValue reads a string that must be one of vals; it returns the value's
 // index in vals, or -1.
-func (c *checker) enumValue(vals []string, code func(string) int, depth int) (int, error) {
+// vals lists the allowed values for messages; it is called only on failure.
+func (c *checker) enumValue(vals func() []string, code func(string) int, depth int) (int, error) {
 	ch, ok := c.s.peek()
 	if !ok || !isValueStart(ch) {
 		return -1, c.s.unexpected("value")
@@ -321,8 +331,9 @@ func (c *checker) enumValue(vals []string, code func(string) int, depth int) (in
 	got := bytesToString(c.s.str)
 	k := code(got)
 	if k < 0 {
-		msg := fmt.Sprintf("value %q is not one of %s", got, quoteList(vals))
-		if n := nearest(got, vals); n != "" {
+		allowed := vals()
+		msg := fmt.Sprintf("value %q is not one of %s", got, quoteList(allowed))
+		if n := suggest.Nearest(got, allowed); n != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", n)
 		}
 		c.schemaf(at, "%s", msg)
@@ -588,19 +599,29 @@ func (c *checker) topObject() error {
 	if len(extra) > 0 {
 		c.schemaf(extraAt, "additional properties %s not allowed", quoteList(extra))
 	}
+	c.required(start, keys.mask, prop{topTraceID, "trace_id"}, prop{topTaskID, "task_id"}, prop{topEvents, "events"},
+		prop{topEdges, "edges"}, prop{topRewards, "rewards"}, prop{topCosts, "costs"})
+	return nil
+}
+
+// prop is a property's bit in a keySet mask and its name.
+type prop struct {
+	bit  uint64
+	name string
+}
+
+// required reports, at the object at, the required properties whose bits
+// are not in have.
+func (c *checker) required(at pos, have uint64, props ...prop) {
 	var missing []string
-	for _, r := range [...]struct {
-		bit  int
-		name string
-	}{{topTraceID, "trace_id"}, {topTaskID, "task_id"}, {topEvents, "events"}, {topEdges, "edges"}, {topRewards, "rewards"}, {topCosts, "costs"}} {
-		if keys.mask&uint64(r.bit) == 0 {
-			missing = append(missing, r.name)
+	for _, p := range props {
+		if have&p.bit == 0 {
+			missing = append(missing, p.name)
 		}
 	}
 	if len(missing) > 0 {
-		c.schemaf(start, "missing properties %s", quoteList(missing))
+		c.schemaf(at, "missing properties %s", quoteList(missing))
 	}
-	return nil
 }
 
 // startMember begins capturing a top-level member for the library.
@@ -618,7 +639,7 @@ func (c *checker) topMember(bit int, key string) error {
 		if ch, ok := c.s.peek(); ok && ch == '[' {
 			// The array is checked by the fast path alone; the library sees
 			// a placeholder that passes the same top-level keywords.
-			c.s.capture = nil
+			c.s.endCapture()
 			c.appendSkeleton([]byte(fmt.Sprintf("%q:%s", key, placeholder(bit))))
 			if bit == topEvents {
 				err := c.eventsArray()
@@ -650,7 +671,7 @@ func (c *checker) topMember(bit int, key string) error {
 		}
 	case topTopology:
 		tops := Topologies()
-		k, e := c.enumValue(tops, func(s string) int {
+		k, e := c.enumValue(Topologies, func(s string) int {
 			for i, t := range tops {
 				if t == s {
 					return i
@@ -761,15 +782,8 @@ func (c *checker) numberMap(isCosts bool, add func(string, float64)) error {
 			}
 		}
 	}
-	if isCosts && have != 3 {
-		var missing []string
-		if have&1 == 0 {
-			missing = append(missing, "tokens")
-		}
-		if have&2 == 0 {
-			missing = append(missing, "wall_clock_s")
-		}
-		c.schemaf(start, "missing properties %s", quoteList(missing))
+	if isCosts {
+		c.required(start, uint64(have), prop{1, "tokens"}, prop{2, "wall_clock_s"})
 	}
 	return nil
 }
@@ -811,13 +825,13 @@ const (
 
 // eventRecord is what the graph and the report keep of one event.
 type eventRecord struct {
-	id         []byte
+	id         span
 	t          float64
 	typ        int
-	agent      []byte
-	role       []byte
-	to         []byte
-	contentRef []byte
+	agent      span
+	role       span
+	to         span
+	contentRef span
 	trusted    int8 // -1 absent, 0 false, 1 true
 	have       int
 	at         pos
@@ -835,7 +849,6 @@ func (c *checker) event(i int) error {
 	ev := eventRecord{t: math.NaN(), typ: -1, trusted: -1, at: c.s.here()}
 	c.beginElem()
 	c.s.i++
-	c.idBuf = c.idBuf[:0]
 	var keys keySet
 	if c.s.first('}') {
 		for {
@@ -894,18 +907,7 @@ func (c *checker) event(i int) error {
 	}
 	c.endElem()
 	ev.have = int(keys.mask)
-	var missing []string
-	for _, r := range [...]struct {
-		bit  int
-		name string
-	}{{evID, "id"}, {evT, "t"}, {evType, "type"}, {evAgent, "agent"}} {
-		if ev.have&r.bit == 0 {
-			missing = append(missing, r.name)
-		}
-	}
-	if len(missing) > 0 {
-		c.schemaf(ev.at, "missing properties %s", quoteList(missing))
-	}
+	c.required(ev.at, uint64(ev.have), prop{evID, "id"}, prop{evT, "t"}, prop{evType, "type"}, prop{evAgent, "agent"})
 	if c.elemSchema > 0 {
 		c.recheck(true, ev.at)
 	}
@@ -917,7 +919,8 @@ func (c *checker) event(i int) error {
 }
 
 // eventField reads the value of a known event property into ev. Strings
-// are copied into c.idBuf, which lives as long as the event.
+// are copied into the graph feed's current batch, which carries them to
+// the graph.
 func (c *checker) eventField(bit int, ev *eventRecord) error {
 	var name string
 	switch bit {
@@ -958,8 +961,7 @@ func (c *checker) eventValue(bit int, ev *eventRecord) error {
 		}
 		return err
 	case evType:
-		types := EventTypes()
-		k, err := c.enumValue(types[:], eventTypeCode, 4)
+		k, err := c.enumValue(eventTypeList, eventTypeCode, 4)
 		ev.typ = k
 		return err
 	case evTrusted:
@@ -979,10 +981,7 @@ func (c *checker) eventValue(bit int, ev *eventRecord) error {
 	if !ok || err != nil {
 		return err
 	}
-	// Keep a copy: the scanner's string buffer is reused for the next key.
-	from := len(c.idBuf)
-	c.idBuf = append(c.idBuf, c.s.str...)
-	v := c.idBuf[from:len(c.idBuf):len(c.idBuf)]
+	v := c.feed.keep(c.s.str)
 	switch bit {
 	case evID:
 		ev.id = v
@@ -1020,7 +1019,7 @@ func (c *checker) edgesArray() error {
 // edgeRecord is what the graph keeps of one edge.
 type edgeRecord struct {
 	index    int
-	src, dst []byte
+	src, dst span
 	srcAt    pos
 	dstAt    pos
 	at       pos
@@ -1039,7 +1038,6 @@ func (c *checker) edge(i int) error {
 	start := c.s.here()
 	c.beginElem()
 	c.s.i++
-	c.idBuf = c.idBuf[:0]
 	ed := edgeRecord{index: i, typ: -1}
 	var keys keySet
 	var extra []string
@@ -1094,9 +1092,7 @@ func (c *checker) edge(i int) error {
 					var ok bool
 					ok, err = c.stringValue(true, 4)
 					if ok && len(c.s.str) > 0 {
-						from := len(c.idBuf)
-						c.idBuf = append(c.idBuf, c.s.str...)
-						v := c.idBuf[from:len(c.idBuf):len(c.idBuf)]
+						v := c.feed.keep(c.s.str)
 						if bit == 1 {
 							ed.src, ed.srcAt, srcOK = v, vat, true
 						} else {
@@ -1104,8 +1100,7 @@ func (c *checker) edge(i int) error {
 						}
 					}
 				case 4:
-					types := EdgeTypes()
-					ed.typ, err = c.enumValue(types[:], edgeTypeCode, 4)
+					ed.typ, err = c.enumValue(edgeTypeList, edgeTypeCode, 4)
 				}
 				c.pop()
 			}
@@ -1124,18 +1119,7 @@ func (c *checker) edge(i int) error {
 	if len(extra) > 0 {
 		c.schemaf(extraAt, "additional properties %s not allowed", quoteList(extra))
 	}
-	var missing []string
-	for _, r := range [...]struct {
-		bit  uint64
-		name string
-	}{{1, "src"}, {2, "dst"}, {4, "type"}} {
-		if keys.mask&r.bit == 0 {
-			missing = append(missing, r.name)
-		}
-	}
-	if len(missing) > 0 {
-		c.schemaf(start, "missing properties %s", quoteList(missing))
-	}
+	c.required(start, keys.mask, prop{1, "src"}, prop{2, "dst"}, prop{4, "type"})
 	if c.elemSchema > 0 {
 		c.recheck(false, start)
 	}

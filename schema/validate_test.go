@@ -330,3 +330,34 @@ func TestMeasure(t *testing.T) {
 		t.Error("Measure accepted an invalid trace")
 	}
 }
+
+// TestRecheckAddsLibraryFindings checks the safety net: a location the
+// library reports for a flagged element and the fast path did not is added.
+func TestRecheckAddsLibraryFindings(t *testing.T) {
+	c := newChecker(strings.NewReader(""), Options{})
+	defer c.feed.stop()
+	c.path = []pathElem{{key: "events", idx: -1}, {idx: 4}}
+	c.inElem = true
+	c.elem = []byte(`{"id": "e", "t": -1, "type": "spwan", "agent": "a"}`)
+	// Pretend the fast path saw only the type.
+	c.elemPtrs = []string{"/events/4/type"}
+	c.recheck(true, pos{line: 7, col: 3})
+	res := c.result()
+	if len(res.Findings) != 1 {
+		t.Fatalf("got %d findings, want the library's /events/4/t:\n%s", len(res.Findings), render(res))
+	}
+	if f := res.Findings[0]; f.Pointer != "/events/4/t" || f.Line != 7 || f.Rule != RuleSchema {
+		t.Errorf("got %s", f)
+	}
+}
+
+func TestHugeNumber(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"trace_id":"t","task_id":"k","events":[{"id":"e","t":`)
+	b.WriteString(strings.Repeat("9", maxNumberLen+10))
+	b.WriteString(`,"type":"spawn","agent":"a"}],"edges":[],"rewards":{},"costs":{"tokens":1,"wall_clock_s":1}}`)
+	res := check(t, []byte(b.String()), Options{})
+	if res.Valid() || len(res.Findings) != 1 || res.Findings[0].Rule != RuleSyntax || res.Findings[0].Pointer != "/events/0/t" {
+		t.Errorf("got %s", render(res))
+	}
+}

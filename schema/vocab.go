@@ -25,6 +25,8 @@ func EventTypes() [numEventTypes]string {
 	return [...]string{"orchestrator_decision", "spawn", "despawn", "message", "tool_call", "tool_result", "return", "aggregate", "human_intervention", "safety_event"}
 }
 
+func eventTypeList() []string { l := EventTypes(); return l[:] }
+
 func eventTypeCode(s string) int {
 	switch s {
 	case "orchestrator_decision":
@@ -68,6 +70,8 @@ const (
 func EdgeTypes() [numEdgeTypes]string {
 	return [...]string{"temporal", "causal", "spawn", "message", "tool_dependency", "return", "aggregate", "safety_flow"}
 }
+
+func edgeTypeList() []string { l := EdgeTypes(); return l[:] }
 
 func edgeTypeCode(s string) int {
 	switch s {

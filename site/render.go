@@ -66,6 +66,8 @@ type renderer struct {
 	warnings   corpus.Diagnostics
 	jobs       []renderJob
 	proseNames []string // names of data/pages/*.md, in navigation order
+	echarts    []byte   // the chart library; nil: no charts
+	opt        Options
 }
 
 // Render builds every file of the site in memory and returns it with the
@@ -97,11 +99,14 @@ func render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options) (*Files, *rende
 	if dfs == nil {
 		dfs = data.FS
 	}
-	r := &renderer{c: c, v: v, base: base, tmpl: tmpl, data: dfs, files: newFiles(), md: newMarkdown()}
+	r := &renderer{c: c, v: v, base: base, tmpl: tmpl, data: dfs, files: newFiles(), md: newMarkdown(), opt: opt}
+	if err := r.loadECharts(opt.ECharts); err != nil {
+		return nil, nil, err
+	}
 	steps := []func() error{
 		r.prepare, r.prepareClaims, r.home, r.papers, r.entryPages, r.taxonomy,
-		r.orchestration, r.coverage, r.excluded, r.claimsAudit, r.prose, r.notFound,
-		r.assets, r.downloads, r.feed, r.sitemap, r.runJobs,
+		r.orchestration, r.coverage, r.excluded, r.claimsAudit, r.traces, r.prose, r.notFound,
+		r.assets, r.echartsAsset, r.downloads, r.searchIndex, r.feed, r.sitemap, r.runJobs,
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -114,7 +119,7 @@ func render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options) (*Files, *rende
 // pageNames are the page templates; each is parsed together with layout.html.
 var pageNames = []string{
 	"home", "papers", "entry", "taxonomy", "field", "term", "orchestration",
-	"subdecision", "coverage", "cell", "excluded", "claims", "prose", "404",
+	"subdecision", "coverage", "cell", "excluded", "claims", "traces", "prose", "404",
 }
 
 // parseTemplates parses layout.html and each page template into its own
@@ -150,6 +155,12 @@ func templateFuncs() template.FuncMap {
 		"entryList": func(root string, es []*EntryView) entryListArgs { return entryListArgs{root, es} },
 		"entryItem": func(root string, e *EntryView) entryItemArgs { return entryItemArgs{root, e} },
 		"tagList":   func(root string, ts []Tag) tagListArgs { return tagListArgs{root, ts} },
+		// fieldTable passes a table of schema fields to its sub-template.
+		"fieldTable":   func(caption, id string, fs []SchemaField) fieldTableArgs { return fieldTableArgs{caption, id, fs} },
+		"markdownCode": inlineCode,
+		"osLabel":      osLabel,
+		// mebibytes prints a file size for a download link.
+		"mebibytes": func(n int) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) },
 		// plural picks the singular or plural noun for n.
 		"plural": func(n int, one, many string) string {
 			if n == 1 {
@@ -259,6 +270,7 @@ func (r *renderer) prepare() error {
 			{"Coverage", "coverage/", "coverage"},
 			{"Exclusions", "excluded/", "excluded"},
 			{"Claims", "claims/", "claims"},
+			{"Traces", tracesDir, "traces"},
 		},
 	}
 	names, err := proseNames(r.data)
@@ -560,11 +572,21 @@ func (r *renderer) home() error {
 		hp.Downloads = append(hp.Downloads, Link{Text: name, URL: name})
 	}
 	hp.Downloads = append(hp.Downloads, Link{Text: "feed.xml (Atom)", URL: "feed.xml"})
+	if r.charts() {
+		figs, err := r.homeCharts(hp.Root)
+		if err != nil {
+			return err
+		}
+		hp.Figures, hp.Charts, hp.Styles = figs, true, []string{readerCSS}
+	}
 	return r.render("home", &hp.Page, hp)
 }
 
 func (r *renderer) papers() error {
 	pp := &papersPage{Page: r.newPage("papers/", "Papers", "papers"), Total: len(r.entries)}
+	pp.Scripts = []string{"assets/search.js"}
+	pp.Styles = []string{readerCSS}
+	pp.SearchIndex = pp.Root + SearchIndexFile
 	for _, t := range r.categoryGroups() {
 		pp.Groups = append(pp.Groups, paperGroup{Term: t, Entries: r.entriesOf(t.Keys)})
 	}
@@ -630,6 +652,13 @@ func (r *renderer) taxonomy() error {
 	}
 	for _, fv := range r.fields {
 		fp := &fieldPage{Page: r.newPage(fv.Href, fv.Label, "taxonomy"), Field: fv}
+		if r.charts() {
+			h, err := r.fieldChart(fv, fp.Root)
+			if err != nil {
+				return err
+			}
+			fp.Chart, fp.Charts, fp.Styles = h, true, []string{readerCSS}
+		}
 		if err := r.render("field", &fp.Page, fp); err != nil {
 			return err
 		}
@@ -669,6 +698,16 @@ func (r *renderer) orchestration() error {
 
 func (r *renderer) coverage() error {
 	cp := &coveragePage{Page: r.newPage("coverage/", "Coverage", "coverage"), Tables: r.tables}
+	if r.charts() {
+		cp.Charts, cp.Styles = true, []string{readerCSS}
+		for _, tv := range r.tables {
+			h, err := r.tableChart(tv, cp.Root)
+			if err != nil {
+				return err
+			}
+			tv.Chart = h
+		}
+	}
 	if err := r.render("coverage", &cp.Page, cp); err != nil {
 		return err
 	}
@@ -691,6 +730,13 @@ func (r *renderer) coverage() error {
 
 func (r *renderer) excluded() error {
 	ep := &excludedPage{Page: r.newPage("excluded/", "Exclusion log", "excluded"), Records: r.records, Stages: r.field("stage"), Total: len(r.records)}
+	if r.charts() {
+		h, err := r.flowChart(ep.Root)
+		if err != nil {
+			return err
+		}
+		ep.Flow, ep.Charts, ep.Styles = h, true, []string{readerCSS}
+	}
 	return r.render("excluded", &ep.Page, ep)
 }
 

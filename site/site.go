@@ -46,6 +46,21 @@ type Options struct {
 	Data fs.FS
 	// Today is passed to corpus.Check; zero means now.
 	Today time.Time
+	// ECharts is the path of echarts.min.js (DefaultECharts after make
+	// node_modules). The site publishes it and draws charts on the pages
+	// that have them; empty means no charts (the numbers stay as tables).
+	ECharts string
+	// TraceExample is the path of an example orchestration trace
+	// (DefaultTraceExample in the repository). The traces page offers it for
+	// download and counts its types; it must be valid. Empty: no example.
+	TraceExample string
+	// Downloads is a directory holding what make site cross-compiles: the
+	// masrl binary for every platform of Platforms (masrl-OS-ARCH[.exe]) and
+	// the WebAssembly validator (masrl.wasm, wasm_exec.js, validator.js).
+	// The traces page then offers the binaries with their SHA-256 sums and
+	// runs the validator in the browser. Empty: the page offers the schema
+	// and the example only and says where the binaries come from.
+	Downloads string
 }
 
 // DefaultBaseURL is used when no base URL is given: the address masrl

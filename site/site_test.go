@@ -243,7 +243,7 @@ func TestGolden(t *testing.T) {
 		"index.html", "papers/index.html", "papers/alpha/index.html", "papers/beta/index.html",
 		"taxonomy/reward_type/index.html", "taxonomy/reward_type/na/index.html",
 		"coverage/index.html", "orchestration/when-to-stop/index.html", "excluded/index.html",
-		"claims/index.html", "papers/gamma/index.html", "feed.xml", "sitemap.xml", "stats.json",
+		"claims/index.html", "papers/gamma/index.html", "traces/index.html", "feed.xml", "sitemap.xml", "stats.json",
 	} {
 		b, _ := files.Get(name)
 		golden[strings.ReplaceAll(name, "/", "__")] = b

@@ -25,7 +25,10 @@ type Page struct {
 	Charts bool
 	// Scripts lists extra site scripts (paths from the root) the page needs.
 	Scripts []string
-	Site    *SiteInfo
+	// Styles lists extra style sheets (paths from the root): the charts'
+	// and the search's, only where they are used.
+	Styles []string
+	Site   *SiteInfo
 }
 
 // SiteInfo is shared by every page.
@@ -143,6 +146,7 @@ type TableView struct {
 	Lines    []TableRow
 	ColTotal []int
 	Total    int
+	Chart    template.HTML // the table's heatmap, "" without charts
 }
 
 // TableRow is one row of a cross-tab.
@@ -177,12 +181,14 @@ type homePage struct {
 	ClaimCounts                                 []StatusCount
 	Citation                                    string
 	Downloads                                   []Link
+	Figures                                     *HomeCharts // nil without charts
 }
 
 type papersPage struct {
 	Page
-	Groups []paperGroup
-	Total  int
+	Groups      []paperGroup
+	Total       int
+	SearchIndex string // the search index's URL from this page
 }
 
 type paperGroup struct {
@@ -208,6 +214,7 @@ type taxonomyPage struct {
 type fieldPage struct {
 	Page
 	Field *FieldView
+	Chart template.HTML // the field's bar chart, "" without charts
 }
 
 type termPage struct {
@@ -242,6 +249,7 @@ type excludedPage struct {
 	Records []*ExclusionView
 	Stages  *FieldView
 	Total   int
+	Flow    template.HTML // the screening flow, "" without charts
 }
 
 type prosePage struct {

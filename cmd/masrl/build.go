@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -19,18 +20,30 @@ func buildCommand() command {
 
 // buildFlags are the flags build and serve share.
 type buildFlags struct {
-	corpus, out, baseURL, templates, data *string
+	corpus, out, baseURL, templates, data, echarts *string
+	// traceExample and downloads feed the traces page; nil (a caller
+	// without the flags) builds it without them.
+	traceExample, downloads *string
+}
+
+// addTraceFlags declares the flags of the traces page, which build and
+// serve share.
+func (bf *buildFlags) addTraceFlags(fs *flag.FlagSet) {
+	bf.traceExample = fs.String("trace-example", site.DefaultTraceExample, "`file` example orchestration trace the traces page offers (must be valid); empty: none")
+	bf.downloads = fs.String("downloads", "", "`directory` with the cross-compiled masrl-OS-ARCH binaries, masrl.wasm, wasm_exec.js and validator.js (make site fills bin/dist); empty: the traces page has no binaries and no in-browser validator")
 }
 
 func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("build", "build [--corpus DIR] [--out DIR] [--base-url URL] [--templates DIR] [--data DIR]", stderr)
+	fs := newFlagSet("build", "build [--corpus DIR] [--out DIR] [--base-url URL] [--templates DIR] [--data DIR] [--echarts FILE] [--trace-example FILE] [--downloads DIR]", stderr)
 	bf := buildFlags{
 		corpus:    fs.String("corpus", defaultCorpus, "corpus `directory`"),
 		out:       fs.String("out", defaultOut, "output `directory`; replaced only when the build succeeds"),
 		baseURL:   fs.String("base-url", site.DefaultBaseURL, "absolute `URL` the site is published at (feeds and sitemap)"),
 		templates: fs.String("templates", "", "`directory` of templates overriding the embedded ones"),
 		data:      fs.String("data", "", "`directory` of project data (vocab.yaml, claims.yaml, pages/) overriding the embedded one"),
+		echarts:   fs.String("echarts", site.DefaultECharts, "`file` echarts.min.js to publish for the charts; empty: no charts"),
 	}
+	bf.addTraceFlags(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -48,10 +61,20 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 func (bf buildFlags) options() site.Options {
-	return site.Options{
+	opt := site.Options{
 		CorpusDir: *bf.corpus, BaseURL: *bf.baseURL,
 		Templates: site.TemplateFS(*bf.templates), Data: site.DataFS(*bf.data), Today: time.Now(),
 	}
+	if bf.echarts != nil { // nil: a caller without the flag builds without charts
+		opt.ECharts = *bf.echarts
+	}
+	if bf.traceExample != nil {
+		opt.TraceExample = *bf.traceExample
+	}
+	if bf.downloads != nil {
+		opt.Downloads = *bf.downloads
+	}
+	return opt
 }
 
 // reportBuild prints a build's warnings and, when it failed, every finding

@@ -31,7 +31,7 @@ func serveCommand() command {
 const pollInterval = 500 * time.Millisecond
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "serve [--addr 127.0.0.1:8080] [--corpus DIR] [--out DIR] [--templates DIR] [--data DIR]", stderr)
+	fs := newFlagSet("serve", "serve [--addr 127.0.0.1:8080] [--corpus DIR] [--out DIR] [--templates DIR] [--data DIR] [--echarts FILE] [--trace-example FILE] [--downloads DIR]", stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on")
 	bf := buildFlags{
 		corpus:    fs.String("corpus", defaultCorpus, "corpus `directory`"),
@@ -39,7 +39,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		baseURL:   fs.String("base-url", "", "`URL` for feeds and sitemap (default http://ADDR/)"),
 		templates: fs.String("templates", "", "`directory` of templates overriding the embedded ones"),
 		data:      fs.String("data", "", "`directory` of project data overriding the embedded one (make serve passes data)"),
+		echarts:   fs.String("echarts", site.DefaultECharts, "`file` echarts.min.js to publish for the charts; empty: no charts"),
 	}
+	bf.addTraceFlags(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,49 +26,6 @@ func runTraceCmd(t *testing.T, stdin string, args ...string) (stdout, stderr str
 	tio.stdin = strings.NewReader(stdin)
 	code = traceMain(context.Background(), args, &out, &errb, tio)
 	return out.String(), errb.String(), code
-}
-
-func TestTraceCLI(t *testing.T) {
-	example := filepath.Join(traceFixtures, "example.json")
-	bad := filepath.Join(traceFixtures, "invalid", "event-bad-type.json")
-	cycle := filepath.Join(traceFixtures, "invalid", "cycle.json")
-	malformed := filepath.Join(traceFixtures, "invalid", "malformed.json")
-	exampleData, err := os.ReadFile(example)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := []struct {
-		name  string
-		stdin string
-		args  []string
-		code  int
-	}{
-		{"validate-ok", "", []string{"validate", example}, exitOK},
-		{"validate-text", "", []string{"validate", bad, cycle, malformed}, exitFindings},
-		{"validate-json", "", []string{"validate", "--format", "json", bad, example}, exitFindings},
-		{"validate-github", "", []string{"validate", "--format=github", bad, cycle}, exitFindings},
-		{"validate-warning-ok", "", []string{"validate", cycle}, exitOK},
-		{"validate-strict", "", []string{"validate", "--strict", cycle}, exitFindings},
-		{"validate-stdin", `{"trace_id": 1}`, []string{"validate", "-"}, exitFindings},
-		{"validate-missing-file", "", []string{"validate", "no-such-file.json", example}, exitUsage},
-		{"validate-no-files", "", []string{"validate"}, exitUsage},
-		{"validate-bad-format", "", []string{"validate", "--format", "xml", example}, exitUsage},
-		{"stats-text", "", []string{"stats", example}, exitOK},
-		{"stats-json-after-file", string(exampleData), []string{"stats", "-", "--format", "json"}, exitOK},
-		{"stats-invalid", "", []string{"stats", bad}, exitFindings},
-		{"stats-two-files", "", []string{"stats", example, example}, exitUsage},
-		{"unknown-subcommand", "", []string{"lint"}, exitUsage},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			stdout, stderr, code := runTraceCmd(t, c.stdin, c.args...)
-			if code != c.code {
-				t.Errorf("exit code %d, want %d\nstderr: %s", code, c.code, stderr)
-			}
-			got := fmt.Sprintf("$ masrl trace %s\n-- stdout --\n%s-- stderr --\n%s", strings.Join(c.args, " "), stdout, stderr)
-			goldenFile(t, filepath.Join("testdata", "trace", c.name+".golden"), got)
-		})
-	}
 }
 
 func TestTraceValidateJSONShape(t *testing.T) {
@@ -114,40 +73,26 @@ func TestTraceValidateOrder(t *testing.T) {
 	}
 }
 
-// goldenFile compares got with path, or rewrites it under -update; it
-// refuses to write anything but a .golden file.
-func goldenFile(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if filepath.Ext(path) != ".golden" {
-			t.Fatalf("refusing to overwrite input %s", path)
-		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n--- got\n%s--- want\n%s", path, got, want)
-	}
-}
-
 // TestTraceScripts runs testdata/trace-script/*.txtar. "trace-cli ARGS"
-// runs masrl in-process with file names resolved in the script's work
-// directory and prints the exit status to stderr, so scripts can tell a
-// usage error (2) from findings (1); "trace-stdin FILE ARGS" feeds FILE to
-// standard input. (They are not named masrl because TestMain registers that
-// name for the other scripts.)
+// runs masrl in-process (it is not called masrl because TestMain registers
+// that name for the scripts of testdata/script); file names resolve in the
+// script's work directory, and "trace-stdin FILE ARGS" feeds FILE to
+// standard input. A non-zero exit
+// code is appended to stderr as "[exit status N]". The work directory
+// starts with the schema's example trace and its invalid fixtures; with
+// -update, failing cmp files are rewritten in the scripts (the golden
+// outputs of trace_cli.txtar).
 func TestTraceScripts(t *testing.T) {
 	runIn := func(ts *testscript.TestScript, neg bool, stdin io.Reader, args []string) {
-		tio := traceIO{stdin: stdin, open: func(name string) (io.ReadCloser, error) { return os.Open(ts.MkAbs(name)) }}
+		open := func(name string) (io.ReadCloser, error) {
+			f, err := os.Open(ts.MkAbs(name))
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				pe.Path = name // as the real command would say it
+			}
+			return f, err
+		}
+		tio := traceIO{stdin: stdin, open: open}
 		if len(args) == 0 || args[0] != "trace" {
 			ts.Fatalf("only the trace command runs in these scripts")
 		}
@@ -160,7 +105,26 @@ func TestTraceScripts(t *testing.T) {
 		}
 	}
 	testscript.Run(t, testscript.Params{
-		Files: mustGlob(t, filepath.Join("testdata", "trace-script", "*.txtar")),
+		Files:         mustGlob(t, filepath.Join("testdata", "trace-script", "*.txtar")),
+		UpdateScripts: *update,
+		Setup: func(env *testscript.Env) error {
+			fixtures := mustGlob(t, filepath.Join(traceFixtures, "invalid", "*.json"))
+			fixtures = append(fixtures, filepath.Join(traceFixtures, "example.json"))
+			if err := os.Mkdir(filepath.Join(env.WorkDir, "invalid"), 0o755); err != nil {
+				return err
+			}
+			for _, f := range fixtures {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					return err
+				}
+				rel, _ := filepath.Rel(traceFixtures, f)
+				if err := os.WriteFile(filepath.Join(env.WorkDir, rel), data, 0o644); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"trace-cli": func(ts *testscript.TestScript, neg bool, args []string) {
 				runIn(ts, neg, strings.NewReader(""), args)

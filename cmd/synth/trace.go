@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -23,12 +22,7 @@ func runTrace(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "synth trace: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	w := bufio.NewWriterSize(stdout, 1<<20)
-	if err := synth.WriteTrace(w, synth.TraceOptions{Events: *events, Seed: *seed}); err != nil {
-		fmt.Fprintln(stderr, "synth trace:", err)
-		return 2
-	}
-	if err := w.Flush(); err != nil {
+	if err := synth.WriteTrace(stdout, synth.TraceOptions{Events: *events, Seed: *seed}); err != nil {
 		fmt.Fprintln(stderr, "synth trace:", err)
 		return 2
 	}

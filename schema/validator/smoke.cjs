@@ -1,0 +1,94 @@
+// smoke.cjs runs validator.js in Node against a stub DOM and the built
+// WebAssembly module, and checks that a valid trace is accepted, an invalid
+// one rejected with its findings listed, and innerHTML never used.
+//
+//   node schema/validator/smoke.cjs BIN_DIR VALID_TRACE INVALID_TRACE
+//
+// (make wasm-smoke). BIN_DIR holds masrl.wasm and wasm_exec.js.
+"use strict";
+const fs = require("fs");
+const path = require("path");
+const [binDir, validPath, invalidPath] = process.argv.slice(2);
+globalThis.fs = fs;
+globalThis.require = require;
+require(path.resolve(binDir, "wasm_exec.js"));
+
+class El {
+  constructor(tag) {
+    this.tag = tag;
+    this.children = [];
+    this.attrs = {};
+    this.listeners = {};
+    this.text = "";
+    this.value = "";
+    this.checked = false;
+    this.disabled = false;
+  }
+  setAttribute(k, v) {
+    this.attrs[k] = v;
+    if (k === "disabled") this.disabled = true;
+  }
+  append(...cs) {
+    for (const c of cs) this.children.push(typeof c === "string" ? { textContent: c } : c);
+  }
+  replaceChildren() {
+    this.children = [];
+  }
+  addEventListener(ev, f) {
+    this.listeners[ev] = f;
+  }
+  set textContent(t) {
+    this.text = String(t);
+    this.children = [];
+  }
+  get textContent() {
+    return this.text + this.children.map((c) => c.textContent).join("");
+  }
+  set innerHTML(_) {
+    throw new Error("validator.js used innerHTML");
+  }
+}
+
+const root = new El("div");
+globalThis.document = {
+  getElementById: (id) => (id === "masrl-validator" ? root : null),
+  createElement: (t) => new El(t),
+  currentScript: { src: "http://site.test/traces/validator.js" },
+  baseURI: "http://site.test/traces/",
+};
+globalThis.fetch = async (url) => {
+  if (String(url) !== "http://site.test/traces/masrl.wasm") throw new Error(`fetched ${url}`);
+  const b = fs.readFileSync(path.resolve(binDir, "masrl.wasm"));
+  return { ok: true, arrayBuffer: async () => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) };
+};
+WebAssembly.instantiateStreaming = async () => {
+  throw new Error("no streaming in the stub");
+};
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+function fail(msg) {
+  console.error("validator.js smoke test: " + msg);
+  process.exit(1);
+}
+
+async function main() {
+  require(path.resolve(__dirname, "validator.js"));
+  const [input, controls, status, list, table] = root.children;
+  const button = controls.children.find((c) => c.tag === "button");
+  for (let i = 0; i < 100 && button.disabled; i++) await sleep(50);
+  if (button.disabled) fail("the module did not load: " + status.textContent);
+  const run = async (file) => {
+    input.value = fs.readFileSync(file, "utf8");
+    status.textContent = "";
+    button.listeners.click();
+    for (let i = 0; i < 100 && !/trace\./.test(status.textContent); i++) await sleep(20);
+    return { status: status.textContent, findings: list.children.length, rows: table.children.length };
+  };
+  const ok = await run(validPath);
+  if (!ok.status.startsWith("Valid trace.") || ok.findings !== 0 || ok.rows < 20) fail(`valid trace: ${JSON.stringify(ok)}`);
+  const bad = await run(invalidPath);
+  if (!bad.status.startsWith("Invalid trace.") || bad.findings < 1) fail(`invalid trace: ${JSON.stringify(bad)}`);
+  console.log(`validator.js smoke test: ok (${ok.rows} stats rows; ${bad.findings} findings on the invalid trace)`);
+  process.exit(0);
+}
+main().catch((e) => fail(e.stack || String(e)));

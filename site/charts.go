@@ -1,0 +1,158 @@
+package site
+
+import (
+	"fmt"
+	"html/template"
+	"os"
+	"strings"
+
+	"github.com/masrl/masrl/site/chart"
+	"github.com/masrl/masrl/site/search"
+)
+
+// EChartsAsset is where the chart library is published, from the root.
+const EChartsAsset = "assets/echarts.min.js"
+
+// DefaultECharts is where `npm ci` (make node_modules) puts the chart
+// library, relative to the repository root.
+const DefaultECharts = "node_modules/echarts/dist/echarts.min.js"
+
+// readerCSS styles the charts and the search.
+const readerCSS = "assets/reader.css"
+
+// SearchIndexFile is the papers page's search index, from the root.
+const SearchIndexFile = "search-index.json"
+
+// HomeCharts are the figures of the home page.
+type HomeCharts struct {
+	Years, Ladder, Flow template.HTML
+	Fields              []template.HTML // one bar chart per controlled field, vocabulary order
+}
+
+// loadECharts reads the chart library when the build draws charts.
+func (r *renderer) loadECharts(path string) error {
+	if path == "" {
+		return nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("chart library: %w (run make node_modules, or build without charts)", err)
+	}
+	r.echarts = b
+	return nil
+}
+
+// charts reports whether pages draw charts. Without the library (a build
+// with an empty ECharts option, as the package's own tests do) every page
+// still carries the same numbers as tables.
+func (r *renderer) charts() bool { return r.echarts != nil }
+
+// ChartName returns the chart names the site uses, so that tests can find
+// each chart: field-FIELD, coverage-ROWS-COLS, screening, years and
+// credit-ladder, with underscores turned into hyphens.
+func ChartName(parts ...string) string {
+	return strings.ReplaceAll(strings.Join(parts, "-"), "_", "-")
+}
+
+// fieldChart is the bar chart of one field over its vocabulary; root leads
+// from the page it is drawn on to the site root.
+func (r *renderer) fieldChart(fv *FieldView, root string) (template.HTML, error) {
+	h := r.c.Histogram(r.v, fv.Name)
+	spec := chart.FieldBars(ChartName("field", fv.Name), fv.Field, h, r.termLink(fv, root))
+	if !fv.Entries {
+		spec.YName = "Records"
+	}
+	return chart.Bars(spec)
+}
+
+// termLink links a value of fv to its term page.
+func (r *renderer) termLink(fv *FieldView, root string) func(string) string {
+	return func(value string) string {
+		for _, t := range fv.Terms {
+			if t.Value == value {
+				return root + t.Href
+			}
+		}
+		return ""
+	}
+}
+
+// tableChart is the heatmap of one coverage table; a cell links to its
+// entry list, empty cells to nothing.
+func (r *renderer) tableChart(tv *TableView, root string) (template.HTML, error) {
+	x := r.c.CrossTab(r.v, tv.Rows.Name, tv.Cols.Name)
+	spec := chart.CrossTabHeatmap(ChartName("coverage", tv.ID), tv.Rows.Field, tv.Cols.Field, x, func(row, col string) string {
+		for _, line := range tv.Lines {
+			for _, cell := range line.Cells {
+				if cell.Row.Value == row && cell.Col.Value == col && cell.Href != "" {
+					return root + cell.Href
+				}
+			}
+		}
+		return ""
+	})
+	return chart.Heatmap(spec)
+}
+
+// flowChart is the screening flow.
+func (r *renderer) flowChart(root string) (template.HTML, error) {
+	stage := r.field("stage")
+	if stage == nil {
+		return "", fmt.Errorf("vocabulary: no field stage for the screening flow")
+	}
+	spec := chart.FunnelFlow("screening", stage.Field, r.c.Funnel(r.v), r.termLink(stage, root))
+	spec.RetainedURL = root + "papers/"
+	spec.ExcludedURL = root + "excluded/"
+	return chart.Flow(spec)
+}
+
+// homeCharts draws the home page's figures.
+func (r *renderer) homeCharts(root string) (*HomeCharts, error) {
+	hc := &HomeCharts{}
+	var err error
+	cat, cg := r.field("category"), r.field("credit_granularity")
+	if cat == nil || cg == nil {
+		return nil, fmt.Errorf("vocabulary: the home charts need category and credit_granularity")
+	}
+	if hc.Years, err = chart.Stacked(chart.YearsByCategory("years", r.c, cat.Field)); err != nil {
+		return nil, err
+	}
+	ladder := chart.CreditLadder("credit-ladder", cg.Field, r.c.Histogram(r.v, cg.Name), r.termLink(cg, root))
+	if hc.Ladder, err = chart.Ladder(ladder); err != nil {
+		return nil, err
+	}
+	if hc.Flow, err = r.flowChart(root); err != nil {
+		return nil, err
+	}
+	for _, fv := range r.fields {
+		h, err := r.fieldChart(fv, root)
+		if err != nil {
+			return nil, err
+		}
+		hc.Fields = append(hc.Fields, h)
+	}
+	return hc, nil
+}
+
+// searchIndex writes the papers page's search index.
+func (r *renderer) searchIndex() error {
+	ix := search.Build(r.c, r.v, func(key string) string {
+		if ev := r.byKey[key]; ev != nil {
+			return ev.Href
+		}
+		return ""
+	})
+	b, err := ix.JSON()
+	if err != nil {
+		return err
+	}
+	return r.files.add(SearchIndexFile, b)
+}
+
+// echartsAsset publishes the chart library when charts are drawn.
+func (r *renderer) echartsAsset() error {
+	if !r.charts() {
+		return nil
+	}
+	return r.files.add(EChartsAsset, r.echarts)
+}

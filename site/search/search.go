@@ -1,0 +1,150 @@
+// Package search builds the index behind the papers page's free-text search
+// and facets. The index is computed at build time from the corpus, written as
+// one deterministic JSON file, and read by the site asset search.js.
+//
+// Match is the Go twin of search.js's filter: the browser tests compute the
+// rows a query must leave with it, so the two must keep the same rules:
+//   - the query is split on white space into terms, compared lower-cased;
+//     an entry matches when every term occurs in one of its text fields
+//     (title, authors, key, venue, one-liner, notes);
+//   - facets: an entry matches a field when its tag is one of the values
+//     selected for that field (OR within a field), and it must match every
+//     field with a selection (AND across fields).
+package search
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/masrl/masrl/corpus"
+)
+
+// Index is what search.js loads.
+type Index struct {
+	// Fields are the controlled fields of papers.csv in vocabulary order,
+	// each with its whole vocabulary: a facet lists values no entry has.
+	Fields  []Field `json:"fields"`
+	Entries []Entry `json:"entries"`
+}
+
+// Field is one facet.
+type Field struct {
+	Name   string  `json:"name"`
+	Label  string  `json:"label"`
+	Values []Value `json:"values"`
+}
+
+// Value is one checkbox of a facet.
+type Value struct {
+	Value string `json:"value"`
+	Label string `json:"label"`
+}
+
+// Entry is the searchable text and the tags of one retained entry. All of
+// it comes from the CSV and is untrusted: search.js inserts it with
+// textContent only.
+type Entry struct {
+	Key      string `json:"key"`
+	Title    string `json:"title"`
+	Authors  string `json:"authors"`
+	Venue    string `json:"venue"`
+	OneLiner string `json:"one_liner"`
+	Notes    string `json:"notes"`
+	Year     int    `json:"year"`
+	URL      string `json:"url"`
+	// Tags maps every controlled field to the entry's value. encoding/json
+	// writes map keys sorted, so the bytes stay deterministic.
+	Tags map[string]string `json:"tags"`
+}
+
+// Build indexes the retained entries in CSV order. entryURL gives the path
+// of an entry's page relative to the site root. Authors are the BibTeX
+// author list when the entry has one, else the CSV's first author.
+func Build(c *corpus.Corpus, v *corpus.Vocabulary, entryURL func(key string) string) *Index {
+	ix := &Index{Entries: make([]Entry, 0, len(c.Papers))}
+	fields := v.FieldsOf(corpus.PapersFile)
+	for _, f := range fields {
+		fd := Field{Name: f.Name, Label: f.Label}
+		for _, t := range f.Values {
+			label := t.Label
+			if label == "" {
+				label = t.Value
+			}
+			fd.Values = append(fd.Values, Value{Value: t.Value, Label: label})
+		}
+		ix.Fields = append(ix.Fields, fd)
+	}
+	for i := range c.Papers {
+		e := &c.Papers[i]
+		authors := e.FirstAuthor
+		if b := c.BibFor(e); b != nil && b.Fields["author"] != "" {
+			authors = strings.Join(strings.Split(corpus.BibText(b.Fields["author"]), " and "), "; ")
+		}
+		se := Entry{
+			Key: e.Key, Title: e.Title, Authors: authors, Venue: e.Venue,
+			OneLiner: e.OneLiner, Notes: e.Notes, Year: e.Year, Tags: map[string]string{},
+		}
+		if entryURL != nil {
+			se.URL = entryURL(e.Key)
+		}
+		for _, f := range fields {
+			se.Tags[f.Name] = e.Value(f.Name)
+		}
+		ix.Entries = append(ix.Entries, se)
+	}
+	return ix
+}
+
+// JSON encodes the index. The output is safe to embed in HTML (<, >, & are
+// escaped) and byte-identical for the same input.
+func (ix *Index) JSON() ([]byte, error) {
+	raw, err := json.Marshal(ix)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	json.HTMLEscape(&b, raw)
+	b.WriteByte('\n')
+	return b.Bytes(), nil
+}
+
+// Terms splits a query the way search.js does.
+func Terms(query string) []string {
+	return strings.Fields(strings.ToLower(query))
+}
+
+// text is the lower-cased haystack of an entry, fields separated by a
+// newline so that a term cannot match across two fields.
+func (e *Entry) text() string {
+	return strings.ToLower(strings.Join([]string{e.Title, e.Authors, e.Key, e.Venue, e.OneLiner, e.Notes}, "\n"))
+}
+
+// Matches reports whether the entry matches the query and the selected
+// facet values (field name -> values).
+func (e *Entry) Matches(query string, facets map[string][]string) bool {
+	hay := e.text()
+	for _, t := range Terms(query) {
+		if !strings.Contains(hay, t) {
+			return false
+		}
+	}
+	for field, values := range facets {
+		if len(values) > 0 && !slices.Contains(values, e.Tags[field]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Match returns the keys of the entries that match, in index order.
+func (ix *Index) Match(query string, facets map[string][]string) []string {
+	keys := []string{}
+	for i := range ix.Entries {
+		if ix.Entries[i].Matches(query, facets) {
+			keys = append(keys, ix.Entries[i].Key)
+		}
+	}
+	return keys
+}

@@ -1,0 +1,113 @@
+package search
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/masrl/masrl/corpus"
+)
+
+func load(t *testing.T) (*corpus.Corpus, *corpus.Vocabulary) {
+	t.Helper()
+	dir := os.Getenv("MASRL_CORPUS")
+	if dir == "" {
+		t.Skip("MASRL_CORPUS not set")
+	}
+	c, err := corpus.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := corpus.DefaultVocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, v
+}
+
+func TestIndexFromCorpus(t *testing.T) {
+	c, v := load(t)
+	url := func(k string) string { return "papers/" + k + "/" }
+	ix := Build(c, v, url)
+	a, err := ix.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Build(c, v, url).JSON()
+	if !bytes.Equal(a, b) {
+		t.Fatal("two builds of the index differ")
+	}
+	if len(ix.Entries) != len(c.Papers) {
+		t.Fatalf("%d entries, want %d", len(ix.Entries), len(c.Papers))
+	}
+	var back Index
+	if err := json.Unmarshal(a, &back); err != nil {
+		t.Fatal(err)
+	}
+	fields := v.FieldsOf(corpus.PapersFile)
+	if len(back.Fields) != len(fields) {
+		t.Fatalf("%d facets, want %d", len(back.Fields), len(fields))
+	}
+	for i, f := range fields {
+		if len(back.Fields[i].Values) != len(f.Values) {
+			t.Errorf("facet %s has %d values, want the whole vocabulary (%d)", f.Name, len(back.Fields[i].Values), len(f.Values))
+		}
+		// The facet's OR over all its values is every entry, and each
+		// value leaves exactly the histogram's cell.
+		h := c.Histogram(v, f.Name)
+		for _, cell := range h.Cells {
+			got := back.Match("", map[string][]string{f.Name: {cell.Value}})
+			if !slices.Equal(got, cell.Keys) {
+				t.Errorf("%s=%s leaves %v, want %v", f.Name, cell.Value, got, cell.Keys)
+			}
+		}
+	}
+	for _, e := range back.Entries {
+		if len(e.Tags) != len(fields) || e.URL != url(e.Key) || e.Title == "" || e.Authors == "" {
+			t.Errorf("entry %s incomplete: %+v", e.Key, e)
+		}
+	}
+}
+
+func TestMatch(t *testing.T) {
+	ix := &Index{Entries: []Entry{
+		{Key: "a", Title: "Multi-Agent PPO", Notes: "credit", Tags: map[string]string{"x": "1", "y": "p"}},
+		{Key: "b", Title: "Debate", Authors: "Du, Yilun", Tags: map[string]string{"x": "2", "y": "p"}},
+		{Key: "c", Title: "Other", OneLiner: "multi-agent debate", Tags: map[string]string{"x": "1", "y": "q"}},
+	}}
+	for _, tc := range []struct {
+		q      string
+		facets map[string][]string
+		want   []string
+	}{
+		{"", nil, []string{"a", "b", "c"}},
+		{"MULTI-agent", nil, []string{"a", "c"}},
+		{"multi debate", nil, []string{"c"}},
+		{"du", nil, []string{"b"}},
+		{"", map[string][]string{"x": {"1"}}, []string{"a", "c"}},
+		{"", map[string][]string{"x": {"1", "2"}, "y": {"p"}}, []string{"a", "b"}},
+		{"debate", map[string][]string{"x": {"1"}}, []string{"c"}},
+		{"nothing", nil, []string{}},
+		// Terms do not match across two fields.
+		{"ppo\ncredit", nil, []string{"a"}},
+		{"ppocredit", nil, []string{}},
+	} {
+		if got := ix.Match(tc.q, tc.facets); !slices.Equal(got, tc.want) {
+			t.Errorf("Match(%q, %v) = %v, want %v", tc.q, tc.facets, got, tc.want)
+		}
+	}
+}
+
+func TestJSONEscapesHTML(t *testing.T) {
+	ix := &Index{Entries: []Entry{{Key: "k", Title: "</script><script>alert(1)</script>", Tags: map[string]string{}}}}
+	b, err := ix.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "<") || strings.Contains(string(b), ">") {
+		t.Fatalf("unescaped markup in %s", b)
+	}
+}

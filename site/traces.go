@@ -1,0 +1,540 @@
+package site
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/masrl/masrl/schema"
+	"go.yaml.in/yaml/v3"
+)
+
+// DefaultTraceExample is the project's example trace, relative to the
+// repository root: the traces page publishes it and counts its types.
+const DefaultTraceExample = "schema/testdata/example.json"
+
+// Where the traces page publishes its files, from the site root.
+const (
+	tracesDir       = "traces/"
+	schemaDownload  = "downloads/trace.schema.json"
+	exampleDownload = "downloads/example-trace.json"
+	sumsDownload    = "downloads/SHA256SUMS"
+	validatorDir    = "traces/validator/"
+)
+
+// validatorFiles are what the in-browser validator needs from the
+// downloads directory (make wasm): the Go module, Go's loader for it and
+// the page snippet. validator.js fetches masrl.wasm from its own
+// directory, so the three are published side by side.
+func validatorFiles() []string { return []string{"masrl.wasm", "wasm_exec.js", "validator.js"} }
+
+// Platform is one operating system and architecture the validator binary
+// is built for.
+type Platform struct{ OS, Arch string }
+
+// BinaryName is the file name of the masrl binary for the platform, as
+// make site cross-compiles it: masrl-OS-ARCH, with .exe on Windows.
+func (p Platform) BinaryName() string {
+	name := "masrl-" + p.OS + "-" + p.Arch
+	if p.OS == "windows" {
+		name += ".exe"
+	}
+	return name
+}
+
+// Platforms returns the platforms the traces page offers binaries for, in
+// the order the page lists them. make site builds exactly these.
+func Platforms() []Platform {
+	var out []Platform
+	for _, os := range []string{"linux", "darwin", "windows"} {
+		for _, arch := range []string{"amd64", "arm64"} {
+			out = append(out, Platform{os, arch})
+		}
+	}
+	return out
+}
+
+// SchemaField is one member of the trace, an event or an edge, as the
+// schema defines it.
+type SchemaField struct {
+	Name        string
+	Required    bool
+	Type        string   // "non-empty string", "number ≥ 0", "array of event, at least one"
+	Values      []string // the allowed values of an enumeration
+	Description string
+}
+
+// TypeView is one event or edge type with its meaning and how often the
+// example trace uses it.
+type TypeView struct {
+	Name, Description string
+	Example           int
+}
+
+// ChecklistItem is one row of the survey's reporting checklist (Table 14).
+type ChecklistItem struct {
+	Item     string   `yaml:"item"`
+	Minimum  string   `yaml:"minimum"`
+	Measures []string `yaml:"measures"`
+	Note     string   `yaml:"note"`
+}
+
+// BinaryView is one downloadable validator binary.
+type BinaryView struct {
+	Platform
+	Name, Href, SHA256 string
+	Size               int
+}
+
+type tracesPage struct {
+	Page
+	Trace, Event, Edge    []SchemaField
+	EventTypes, EdgeTypes []TypeView
+	Checklist             []ChecklistItem
+	Schema                string // download paths from the root; "" when absent
+	Example               string
+	ExampleStats          *schema.Report
+	Binaries              []BinaryView
+	Sums                  string
+	Validator             bool // the in-browser validator is published
+}
+
+// tracesData is data/traces.yaml.
+type tracesData struct {
+	EventTypes map[string]string `yaml:"event_types"`
+	EdgeTypes  map[string]string `yaml:"edge_types"`
+	Checklist  []ChecklistItem   `yaml:"checklist"`
+}
+
+// traces renders the traces page and publishes its downloads: the schema,
+// the example trace and, when opt.Downloads names a directory, the six
+// validator binaries with their SHA-256 sums and the WebAssembly validator.
+func (r *renderer) traces() error {
+	tp := &tracesPage{Page: r.newPage(tracesDir, "Orchestration traces", "traces")}
+	tp.Description = "The orchestration-trace JSON Schema of the survey: fields, event and edge types, the reporting checklist, downloads and a validator that runs in the browser."
+	td, err := loadTracesData(r.data)
+	if err != nil {
+		return err
+	}
+	raw := schema.SchemaJSON()
+	doc, err := parseTraceSchema(raw)
+	if err != nil {
+		return fmt.Errorf("schema/trace.schema.json: %w", err)
+	}
+	tp.Trace, tp.Event, tp.Edge = doc.trace, doc.event, doc.edge
+	if tp.EventTypes, err = typeViews("event type", doc.eventTypes, td.EventTypes); err != nil {
+		return err
+	}
+	if tp.EdgeTypes, err = typeViews("edge type", doc.edgeTypes, td.EdgeTypes); err != nil {
+		return err
+	}
+	if err := checkMeasures(td.Checklist); err != nil {
+		return err
+	}
+	tp.Checklist = td.Checklist
+	if err := r.files.add(schemaDownload, raw); err != nil {
+		return err
+	}
+	tp.Schema = schemaDownload
+
+	if r.opt.TraceExample != "" {
+		rep, b, err := readExample(r.opt.TraceExample)
+		if err != nil {
+			return err
+		}
+		if err := r.files.add(exampleDownload, b); err != nil {
+			return err
+		}
+		tp.Example, tp.ExampleStats = exampleDownload, rep
+		for i := range tp.EventTypes {
+			tp.EventTypes[i].Example = countOf(rep.EventTypes, tp.EventTypes[i].Name)
+		}
+		for i := range tp.EdgeTypes {
+			tp.EdgeTypes[i].Example = countOf(rep.EdgeTypes, tp.EdgeTypes[i].Name)
+		}
+	}
+
+	if r.opt.Downloads != "" {
+		if err := r.publishDownloads(tp); err != nil {
+			return fmt.Errorf("downloads %s: %w", r.opt.Downloads, err)
+		}
+		tp.Scripts = []string{validatorDir + "wasm_exec.js", validatorDir + "validator.js"}
+	}
+	return r.render("traces", &tp.Page, tp)
+}
+
+// loadTracesData parses data/traces.yaml; unknown keys are an error.
+func loadTracesData(dfs fs.FS) (*tracesData, error) {
+	const name = "traces.yaml"
+	b, err := fs.ReadFile(dfs, name)
+	if err != nil {
+		return nil, err
+	}
+	var td tracesData
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&td); err != nil {
+		return nil, fmt.Errorf("data/%s: %w", name, err)
+	}
+	return &td, nil
+}
+
+// typeViews pairs the schema's types, in the schema's order, with their
+// descriptions. A type without a description, or a description of a type
+// the schema does not have, is an error: the page must describe exactly
+// the schema it publishes.
+func typeViews(kind string, types []string, desc map[string]string) ([]TypeView, error) {
+	var out []TypeView
+	var errs []error
+	for _, t := range types {
+		d := strings.TrimSpace(desc[t])
+		if d == "" {
+			errs = append(errs, fmt.Errorf("data/traces.yaml: %s %q of the schema has no description", kind, t))
+		}
+		out = append(out, TypeView{Name: t, Description: d})
+	}
+	extra := make([]string, 0, len(desc))
+	for t := range desc {
+		if !slices.Contains(types, t) {
+			extra = append(extra, t)
+		}
+	}
+	slices.Sort(extra)
+	for _, t := range extra {
+		errs = append(errs, fmt.Errorf("data/traces.yaml: %s %q is not in the schema (it has %s)", kind, t, strings.Join(types, ", ")))
+	}
+	return out, errors.Join(errs...)
+}
+
+// checkMeasures makes sure that every measure the checklist names is a
+// member of the report masrl trace stats prints, so that a renamed field
+// of schema.Report fails the build instead of leaving a dead name on the
+// page. Members are found by their JSON names, through the struct's tags.
+func checkMeasures(items []ChecklistItem) error {
+	var errs []error
+	for _, it := range items {
+		for _, m := range it.Measures {
+			t := reflect.TypeFor[schema.Report]()
+			for part := range strings.SplitSeq(m, ".") {
+				t = jsonMember(t, part)
+				if t == nil {
+					errs = append(errs, fmt.Errorf("data/traces.yaml: checklist item %q: %q is not a member of the trace report (schema.Report)", it.Item, m))
+					break
+				}
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// jsonMember returns the type of the field of struct type t whose JSON name
+// is name, or nil.
+func jsonMember(t reflect.Type, name string) reflect.Type {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.IsExported() && tag == name {
+			return f.Type
+		}
+	}
+	return nil
+}
+
+// readExample reads the example trace and refuses an invalid one: the site
+// must not offer as an example what its own validator rejects.
+func readExample(path string) (*schema.Report, []byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("example trace: %w", err)
+	}
+	res, err := schema.Validate(bytes.NewReader(b), schema.Options{Strict: true})
+	if err != nil {
+		return nil, nil, fmt.Errorf("example trace %s: %w", path, err)
+	}
+	if !res.Valid() || res.Warnings > 0 {
+		var msgs []string
+		for _, f := range res.Findings {
+			msgs = append(msgs, path+":"+f.String())
+		}
+		return nil, nil, fmt.Errorf("example trace %s is not valid:\n%s", path, strings.Join(msgs, "\n"))
+	}
+	return &res.Report, b, nil
+}
+
+func countOf(cs []schema.Count, name string) int {
+	for _, c := range cs {
+		if c.Name == name {
+			return c.Count
+		}
+	}
+	return 0
+}
+
+// publishDownloads copies the binaries for every platform and the
+// WebAssembly validator from opt.Downloads and writes SHA256SUMS (the
+// format sha256sum -c reads, sorted by name). Every file must be there: a
+// page that offers five of six binaries is a broken build.
+func (r *renderer) publishDownloads(tp *tracesPage) error {
+	dir := r.opt.Downloads
+	var sums strings.Builder
+	var missing []string
+	for _, p := range Platforms() {
+		name := p.BinaryName()
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			missing = append(missing, name)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(b)
+		bv := BinaryView{Platform: p, Name: name, Href: "downloads/" + name, SHA256: hex.EncodeToString(sum[:]), Size: len(b)}
+		if err := r.files.add(bv.Href, b); err != nil {
+			return err
+		}
+		tp.Binaries = append(tp.Binaries, bv)
+	}
+	files := map[string][]byte{}
+	for _, name := range validatorFiles() {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			missing = append(missing, name)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		files[name] = b
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("missing %s (make site builds them; or build without --downloads)", strings.Join(missing, ", "))
+	}
+	for _, name := range validatorFiles() {
+		if err := r.files.add(validatorDir+name, files[name]); err != nil {
+			return err
+		}
+	}
+	byName := slices.Clone(tp.Binaries)
+	slices.SortFunc(byName, func(a, b BinaryView) int { return strings.Compare(a.Name, b.Name) })
+	for _, bv := range byName {
+		fmt.Fprintf(&sums, "%s  %s\n", bv.SHA256, bv.Name)
+	}
+	if err := r.files.add(sumsDownload, []byte(sums.String())); err != nil {
+		return err
+	}
+	tp.Sums = sumsDownload
+	tp.Validator = true
+	return nil
+}
+
+// traceSchema is what the page shows of trace.schema.json.
+type traceSchema struct {
+	trace, event, edge    []SchemaField
+	eventTypes, edgeTypes []string
+}
+
+// schemaNode is the part of a JSON Schema object the page describes.
+type schemaNode struct {
+	Description          string          `json:"description"`
+	Type                 string          `json:"type"`
+	Enum                 []string        `json:"enum"`
+	MinLength            *int            `json:"minLength"`
+	Minimum              *float64        `json:"minimum"`
+	MinItems             *int            `json:"minItems"`
+	Ref                  string          `json:"$ref"`
+	Items                *schemaNode     `json:"items"`
+	Required             []string        `json:"required"`
+	Properties           json.RawMessage `json:"properties"`
+	AdditionalProperties json.RawMessage `json:"additionalProperties"`
+	Defs                 struct {
+		Event, Edge *schemaNode
+	} `json:"$defs"`
+}
+
+// parseTraceSchema reads the fields of the trace, an event and an edge from
+// the schema, in the schema's order, with the two type enumerations.
+func parseTraceSchema(raw []byte) (*traceSchema, error) {
+	var root schemaNode
+	if err := json.Unmarshal(raw, &root); err != nil {
+		return nil, err
+	}
+	if root.Defs.Event == nil || root.Defs.Edge == nil {
+		return nil, errors.New("no $defs/event or $defs/edge")
+	}
+	out := &traceSchema{}
+	var err error
+	if out.trace, err = schemaFields(&root, ""); err != nil {
+		return nil, err
+	}
+	if out.event, err = schemaFields(root.Defs.Event, ""); err != nil {
+		return nil, err
+	}
+	if out.edge, err = schemaFields(root.Defs.Edge, ""); err != nil {
+		return nil, err
+	}
+	find := func(fs []SchemaField, name string) []string {
+		for _, f := range fs {
+			if f.Name == name {
+				return f.Values
+			}
+		}
+		return nil
+	}
+	out.eventTypes, out.edgeTypes = find(out.event, "type"), find(out.edge, "type")
+	if len(out.eventTypes) == 0 || len(out.edgeTypes) == 0 {
+		return nil, errors.New("the type of an event or an edge is not an enumeration")
+	}
+	return out, nil
+}
+
+// schemaFields lists the properties of an object schema in the order the
+// schema gives them; an object-valued property with properties of its own
+// (costs) is followed by its members as "costs.tokens" and so on.
+func schemaFields(n *schemaNode, prefix string) ([]SchemaField, error) {
+	names, err := objectKeys(n.Properties)
+	if err != nil {
+		return nil, err
+	}
+	var props map[string]*schemaNode
+	if err := json.Unmarshal(n.Properties, &props); err != nil {
+		return nil, err
+	}
+	var out []SchemaField
+	for _, name := range names {
+		p := props[name]
+		f := SchemaField{
+			Name: prefix + name, Required: slices.Contains(n.Required, name),
+			Type: typeText(p), Values: p.Enum, Description: p.Description,
+		}
+		out = append(out, f)
+		if len(p.Properties) > 0 {
+			sub, err := schemaFields(p, f.Name+".")
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, sub...)
+		}
+	}
+	return out, nil
+}
+
+// objectKeys returns the keys of a JSON object in document order, which
+// encoding/json's maps lose.
+func objectKeys(raw json.RawMessage) ([]string, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, fmt.Errorf("properties: not an object")
+	}
+	var keys []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, t.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil, err
+		}
+	}
+	return keys, nil
+}
+
+// typeText says in words what a property's schema allows.
+func typeText(p *schemaNode) string {
+	switch {
+	case p.Ref != "":
+		return strings.TrimPrefix(p.Ref, "#/$defs/")
+	case len(p.Enum) > 0:
+		return "one of"
+	}
+	switch p.Type {
+	case "string":
+		if p.MinLength != nil && *p.MinLength > 0 {
+			return "non-empty string"
+		}
+		return "string"
+	case "number", "integer":
+		if p.Minimum != nil {
+			return p.Type + " ≥ " + strconv.FormatFloat(*p.Minimum, 'g', -1, 64)
+		}
+		return p.Type
+	case "array":
+		s := "array"
+		if p.Items != nil {
+			s += " of " + typeText(p.Items)
+			if p.Items.Ref != "" {
+				s += "s" // "array of events"
+			}
+		}
+		switch {
+		case p.MinItems == nil || *p.MinItems == 0:
+			s += " (may be empty)"
+		case *p.MinItems == 1:
+			s += ", at least one"
+		default:
+			s += ", at least " + strconv.Itoa(*p.MinItems)
+		}
+		return s
+	case "object":
+		var ap schemaNode
+		if len(p.AdditionalProperties) > 0 && json.Unmarshal(p.AdditionalProperties, &ap) == nil && ap.Type != "" {
+			return "object of " + ap.Type + "s"
+		}
+		return "object"
+	}
+	return p.Type
+}
+
+type fieldTableArgs struct {
+	Caption, ID string
+	Fields      []SchemaField
+}
+
+// inlineCode renders text in which `backticks` mark code, as data files
+// write it: everything is escaped, and only the code spans become markup.
+func inlineCode(s string) template.HTML {
+	var b strings.Builder
+	for i, part := range strings.Split(s, "`") {
+		if i%2 == 1 {
+			b.WriteString("<code>" + template.HTMLEscapeString(part) + "</code>")
+		} else {
+			b.WriteString(template.HTMLEscapeString(part))
+		}
+	}
+	return template.HTML(b.String())
+}
+
+// osLabel names an operating system as readers know it.
+func osLabel(goos string) string {
+	switch goos {
+	case "linux":
+		return "Linux"
+	case "darwin":
+		return "macOS"
+	case "windows":
+		return "Windows"
+	}
+	return goos
+}

@@ -1,0 +1,238 @@
+package site
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/masrl/masrl/data"
+	"github.com/masrl/masrl/schema"
+)
+
+// exampleTrace is the project's example, which the traces page publishes.
+const exampleTrace = "../schema/testdata/example.json"
+
+// fakeDownloads writes a downloads directory of small stand-ins: what the
+// page does with the files does not depend on their being real binaries.
+func fakeDownloads(t *testing.T) (dir string, sums map[string]string) {
+	t.Helper()
+	dir = t.TempDir()
+	sums = map[string]string{}
+	for _, p := range Platforms() {
+		b := []byte("masrl for " + p.OS + "/" + p.Arch + "\n")
+		if err := os.WriteFile(filepath.Join(dir, p.BinaryName()), b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		s := sha256.Sum256(b)
+		sums[p.BinaryName()] = hex.EncodeToString(s[:])
+	}
+	for _, name := range validatorFiles() {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("/* "+name+" */\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, sums
+}
+
+func TestTracesPage(t *testing.T) {
+	dir := corpusFromTxtar(t, "tiny.txtar")
+	dl, sums := fakeDownloads(t)
+	files := mustLoad(t, Options{CorpusDir: dir, TraceExample: exampleTrace, Downloads: dl})
+	html := page(t, files, "traces/index.html")
+
+	t.Run("every type of the schema is described", func(t *testing.T) {
+		for _, ty := range schema.EventTypes() {
+			if !strings.Contains(html, `<tr><th scope="row"><code>`+ty+`</code></th>`) {
+				t.Errorf("event type %s has no row", ty)
+			}
+		}
+		for _, ty := range schema.EdgeTypes() {
+			if !strings.Contains(html, `<tr><th scope="row"><code>`+ty+`</code></th>`) {
+				t.Errorf("edge type %s has no row", ty)
+			}
+		}
+		for _, f := range []string{"trace_id", "costs.wall_clock_s", "content_ref", "src"} {
+			if !strings.Contains(html, `<th scope="row"><code>`+f+`</code></th>`) {
+				t.Errorf("field %s has no row", f)
+			}
+		}
+	})
+
+	t.Run("the example is published with its counts", func(t *testing.T) {
+		want, err := os.ReadFile(exampleTrace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := files.Get("downloads/example-trace.json"); string(got) != string(want) {
+			t.Error("downloads/example-trace.json is not the example")
+		}
+		f, err := os.Open(exampleTrace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		rep, err := schema.Measure(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := fmt.Sprintf("a valid example of %d events and %d edges", rep.Events, rep.Edges); !strings.Contains(html, s) {
+			t.Errorf("page lacks %q", s)
+		}
+		for _, c := range rep.EventTypes {
+			if s := fmt.Sprintf("<code>%s</code></th><td>", c.Name); !strings.Contains(html, s) {
+				t.Fatalf("no row for %s", c.Name)
+			}
+			row := html[strings.Index(html, fmt.Sprintf("<code>%s</code></th><td>", c.Name)):]
+			row = row[:strings.Index(row, "</tr>")]
+			if !strings.HasSuffix(row, fmt.Sprintf("<td>%d</td>", c.Count)) {
+				t.Errorf("row of %s: %s, want the example's count %d", c.Name, row, c.Count)
+			}
+		}
+		if schemaJSON, _ := files.Get("downloads/trace.schema.json"); string(schemaJSON) != string(schema.SchemaJSON()) {
+			t.Error("downloads/trace.schema.json is not the embedded schema")
+		}
+	})
+
+	t.Run("binaries with their sums", func(t *testing.T) {
+		var lines []string
+		for name, sum := range sums {
+			lines = append(lines, sum+"  "+name+"\n")
+			if !strings.Contains(html, `<code class="sha256">`+sum+`</code>`) {
+				t.Errorf("page does not show the sum of %s", name)
+			}
+			if _, ok := files.Get("downloads/" + name); !ok {
+				t.Errorf("downloads/%s not published", name)
+			}
+		}
+		slices.SortFunc(lines, func(a, b string) int { return strings.Compare(a[66:], b[66:]) })
+		got, _ := files.Get("downloads/SHA256SUMS")
+		if want := strings.Join(lines, ""); string(got) != want {
+			t.Errorf("SHA256SUMS:\n%s\nwant:\n%s", got, want)
+		}
+		if len(sums) != 6 {
+			t.Errorf("%d platforms, want 6", len(sums))
+		}
+	})
+
+	t.Run("only the traces page loads the validator", func(t *testing.T) {
+		for _, name := range validatorFiles() {
+			if _, ok := files.Get("traces/validator/" + name); !ok {
+				t.Errorf("traces/validator/%s not published", name)
+			}
+		}
+		for _, s := range []string{`<script src="../traces/validator/wasm_exec.js">`, `<script src="../traces/validator/validator.js">`, `<div id="masrl-validator">`} {
+			if !strings.Contains(html, s) {
+				t.Errorf("traces page lacks %s", s)
+			}
+		}
+		for _, name := range files.Names() {
+			if strings.HasSuffix(name, ".html") && name != "traces/index.html" && strings.Contains(page(t, files, name), "validator.js") {
+				t.Errorf("%s loads the validator", name)
+			}
+		}
+	})
+}
+
+func TestTracesPageWithoutDownloads(t *testing.T) {
+	dir := corpusFromTxtar(t, "tiny.txtar")
+	files := mustLoad(t, Options{CorpusDir: dir})
+	html := page(t, files, "traces/index.html")
+	for _, s := range []string{"This build of the site carries no binaries", "carries no in-browser validator", `href="../downloads/trace.schema.json"`} {
+		if !strings.Contains(html, s) {
+			t.Errorf("page lacks %q", s)
+		}
+	}
+	for _, s := range []string{"<script", "example-trace.json", "masrl-validator"} {
+		if strings.Contains(html, s) {
+			t.Errorf("page without downloads has %q", s)
+		}
+	}
+	for _, name := range []string{"downloads/SHA256SUMS", "downloads/example-trace.json", "traces/validator/masrl.wasm"} {
+		if _, ok := files.Get(name); ok {
+			t.Errorf("%s published without downloads", name)
+		}
+	}
+}
+
+// TestTracesRefusals: what would make the page wrong fails the build.
+func TestTracesRefusals(t *testing.T) {
+	dir := corpusFromTxtar(t, "tiny.txtar")
+	orig, err := data.FS.ReadFile("traces.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withTraces := func(yaml string) Options {
+		return Options{CorpusDir: dir, Today: today, Data: overlayFS{top: fstest.MapFS{"traces.yaml": {Data: []byte(yaml)}}, bottom: data.FS}}
+	}
+	partial, _ := fakeDownloads(t)
+	if err := os.Remove(filepath.Join(partial, "masrl.wasm")); err != nil {
+		t.Fatal(err)
+	}
+	badExample := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(badExample, []byte(`{"trace_id": "t", "task_id": "k", "events": [], "edges": [], "rewards": {}, "costs": {"tokens": 1, "wall_clock_s": 1}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		opt  Options
+		want string
+	}{
+		{"undescribed event type", withTraces(strings.Replace(string(orig), "  safety_event:", "  safety_evnt:", 1)),
+			`event type "safety_event" of the schema has no description`},
+		{"described type not in the schema", withTraces(strings.Replace(string(orig), "  safety_event:", "  safety_evnt:", 1)),
+			`event type "safety_evnt" is not in the schema`},
+		{"edge type", withTraces(strings.Replace(string(orig), "  temporal:", "  timely:", 1)),
+			`edge type "temporal" of the schema has no description`},
+		{"unknown measure", withTraces(strings.Replace(string(orig), "costs.tokens]", "costs.token]", 1)),
+			`"costs.token" is not a member of the trace report`},
+		{"unknown key", withTraces(string(orig) + "extra: 1\n"), "field extra not found"},
+		{"incomplete downloads", Options{CorpusDir: dir, Today: today, Downloads: partial}, "missing masrl.wasm"},
+		{"invalid example", Options{CorpusDir: dir, Today: today, TraceExample: badExample}, "/events"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Load(tc.opt)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Load: %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestInlineCode(t *testing.T) {
+	got := string(inlineCode("a `<b>` & <i>c</i> `d`"))
+	want := "a <code>&lt;b&gt;</code> &amp; &lt;i&gt;c&lt;/i&gt; <code>d</code>"
+	if got != want {
+		t.Errorf("inlineCode = %q, want %q", got, want)
+	}
+}
+
+// TestMakefilePlatforms keeps make dist building exactly the binaries the
+// traces page requires: a platform added on one side only would fail every
+// make site, or never be offered.
+func TestMakefilePlatforms(t *testing.T) {
+	b, err := os.ReadFile("../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(line, "PLATFORMS :="); ok {
+			got = strings.Fields(rest)
+		}
+	}
+	var want []string
+	for _, p := range Platforms() {
+		want = append(want, p.OS+"/"+p.Arch)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("Makefile PLATFORMS = %v, site.Platforms() = %v", got, want)
+	}
+}
