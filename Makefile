@@ -92,8 +92,9 @@ bench-quick: bench-peers
 
 # bench-peers installs what the benchmarks compare with: Debian's hugo and
 # GNU time (one apt-get update, only when one is missing) and Ajv from
-# bench/trace's lock file.
-bench-peers:
+# bench/trace's lock file; node_modules holds the charts masrl build
+# publishes, as for make site.
+bench-peers: node_modules
 	@missing=""; command -v hugo >/dev/null 2>&1 || missing="$$missing hugo"; \
 	[ -x /usr/bin/time ] || missing="$$missing time"; \
 	if [ -n "$$missing" ]; then apt-get update && apt-get install -y $$missing; fi

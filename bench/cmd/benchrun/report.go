@@ -112,11 +112,12 @@ func findAny(groups [][]*result, tool string, size int) *result {
 	return nil
 }
 
-// find returns the successful result of tool at size, or nil.
+// find returns the result of tool at size whose every run succeeded
+// (exit 0), or nil: a fast failure decides no target.
 func find(groups [][]*result, tool string, size int) *result {
 	for _, g := range groups {
 		for _, r := range g {
-			if r.tool == tool && r.size == size && r.ok() {
+			if r.tool == tool && r.size == size && r.ok() && r.exits() == "0" {
 				return r
 			}
 		}
