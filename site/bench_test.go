@@ -59,7 +59,7 @@ func BenchmarkBuild(b *testing.B) {
 func BenchmarkRenderEntryPage(b *testing.B) {
 	dir := corpusFromTxtar(b, "tiny.txtar")
 	c, v := load(b, dir)
-	_, r, err := render(c, v, Options{})
+	r, err := render(c, v, Options{}, newFiles())
 	if err != nil {
 		b.Fatal(err)
 	}

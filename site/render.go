@@ -59,14 +59,16 @@ type renderer struct {
 	tables     []*TableView
 	cellOf     map[string]*CellView // key -> its reward_type × credit_granularity cell
 	claims     []*ClaimView
-	claimsOf   map[string][]*ClaimView // key -> the claims it takes part in
+	claimsOf   map[string][]*ClaimView  // key -> the claims it takes part in
+	audits     map[string]*corpus.Audit // key -> its spot-check; corpus.Audit scans
 	records    []*ExclusionView
 	pages      []string // page directories for the sitemap, in creation order
 	citation   string
 	warnings   corpus.Diagnostics
 	jobs       []renderJob
-	proseNames []string // names of data/pages/*.md, in navigation order
-	echarts    []byte   // the chart library; nil: no charts
+	items      itemCache // entry list items, rendered once per entry and root
+	proseNames []string  // names of data/pages/*.md, in navigation order
+	echarts    []byte    // the chart library; nil: no charts
 	opt        Options
 }
 
@@ -75,17 +77,20 @@ type renderer struct {
 // corpus should have passed corpus.Check; Render still refuses keys that are
 // not plain slugs, because keys become directory names.
 func Render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options) (*Files, corpus.Diagnostics, error) {
-	files, r, err := render(c, v, opt)
+	files := newFiles()
+	r, err := render(c, v, opt, files)
 	if err != nil {
 		return nil, nil, err
 	}
 	return files, r.warnings, nil
 }
 
-func render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options) (*Files, *renderer, error) {
+// render renders the site into files, which either keeps it in memory or
+// writes each file as soon as it is ready.
+func render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options, files *Files) (*renderer, error) {
 	base, err := parseBaseURL(opt.BaseURL)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	tfs := opt.Templates
 	if tfs == nil {
@@ -93,27 +98,27 @@ func render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options) (*Files, *rende
 	}
 	tmpl, err := parseTemplates(tfs)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	dfs := opt.Data
 	if dfs == nil {
 		dfs = data.FS
 	}
-	r := &renderer{c: c, v: v, base: base, tmpl: tmpl, data: dfs, files: newFiles(), md: newMarkdown(), opt: opt}
+	r := &renderer{c: c, v: v, base: base, tmpl: tmpl, data: dfs, files: files, md: newMarkdown(), opt: opt}
 	if err := r.loadECharts(opt.ECharts); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	steps := []func() error{
 		r.prepare, r.prepareClaims, r.home, r.papers, r.entryPages, r.taxonomy,
 		r.orchestration, r.coverage, r.excluded, r.claimsAudit, r.traces, r.prose, r.notFound,
-		r.assets, r.echartsAsset, r.downloads, r.searchIndex, r.feed, r.sitemap, r.runJobs,
+		r.assets, r.echartsAsset, r.downloads, r.searchIndex, r.feed, r.sitemap, r.renderItems, r.runJobs,
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	return r.files, r, nil
+	return r, nil
 }
 
 // pageNames are the page templates; each is parsed together with layout.html.
@@ -150,9 +155,8 @@ func parseTemplates(tfs fs.FS) (map[string]*template.Template, error) {
 
 func templateFuncs() template.FuncMap {
 	return template.FuncMap{
-		// entryList, entryItem and tagList pass the page's root along with
-		// a value to a shared sub-template.
-		"entryList": func(root string, es []*EntryView) entryListArgs { return entryListArgs{root, es} },
+		// entryItem and tagList pass the page's root along with a value to
+		// a shared sub-template.
 		"entryItem": func(root string, e *EntryView) entryItemArgs { return entryItemArgs{root, e} },
 		"tagList":   func(root string, ts []Tag) tagListArgs { return tagListArgs{root, ts} },
 		// fieldTable passes a table of schema fields to its sub-template.
@@ -169,11 +173,6 @@ func templateFuncs() template.FuncMap {
 			return many
 		},
 	}
-}
-
-type entryListArgs struct {
-	Root    string
-	Entries []*EntryView
 }
 
 type entryItemArgs struct {
@@ -207,7 +206,7 @@ type renderJob struct {
 // is ready. The paths are claimed at once, so a collision is reported where
 // it happens.
 func (r *renderer) render(name string, p *Page, data any) error {
-	if err := r.files.add(p.File, nil); err != nil {
+	if err := r.files.claim(p.File); err != nil {
 		return err
 	}
 	if name != "404" {
@@ -217,27 +216,36 @@ func (r *renderer) render(name string, p *Page, data any) error {
 	return nil
 }
 
-// runJobs executes the queued pages on every CPU. Page data is read-only by
-// now and html/template is safe for concurrent use, so the only shared
-// state is the result slot of each job; the first error in queue order is
+// runJobs executes the queued pages on every CPU and hands each page to
+// r.files as soon as it is rendered, so that a streaming build never holds
+// more than one page per CPU. Page data is read-only by now, html/template
+// is safe for concurrent use and Files.put locks, so the only other shared
+// state is each job's error slot; the first error in queue order is
 // returned, so failures are reported the same way on every run.
 func (r *renderer) runJobs() error {
-	out := make([][]byte, len(r.jobs))
 	errs := make([]error, len(r.jobs))
-	next := make(chan int)
+	keep := r.files.dir == "" // in memory: every page needs its own buffer
+	next := make(chan int, 64)
 	var wg sync.WaitGroup
 	for range max(1, runtime.GOMAXPROCS(0)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var buf bytes.Buffer
 			for i := range next {
 				j := r.jobs[i]
-				var buf bytes.Buffer
+				buf.Reset()
 				if err := r.tmpl[j.tmpl].ExecuteTemplate(&buf, "layout", j.data); err != nil {
 					errs[i] = fmt.Errorf("rendering %s with %s.html: %w", j.file, j.tmpl, err)
 					continue
 				}
-				out[i] = buf.Bytes()
+				b := buf.Bytes()
+				if keep {
+					b = bytes.Clone(b)
+				}
+				if err := r.files.put(j.file, b); err != nil {
+					errs[i] = fmt.Errorf("writing %s: %w", j.file, err)
+				}
 			}
 		}()
 	}
@@ -246,11 +254,10 @@ func (r *renderer) runJobs() error {
 	}
 	close(next)
 	wg.Wait()
-	for i, j := range r.jobs {
-		if errs[i] != nil {
-			return errs[i]
+	for _, err := range errs {
+		if err != nil {
+			return err
 		}
-		r.files.m[j.file] = out[i]
 	}
 	return nil
 }
@@ -341,6 +348,12 @@ func (r *renderer) prepare() error {
 		r.tables = append(r.tables, tv)
 	}
 	// Entry pages show the entry's reward × credit cell, the first table.
+	r.audits = make(map[string]*corpus.Audit, len(r.c.Audits))
+	for i := range r.c.Audits {
+		if a := &r.c.Audits[i]; r.audits[a.Key] == nil { // the first, as corpus.Audit
+			r.audits[a.Key] = a
+		}
+	}
 	r.cellOf = map[string]*CellView{}
 	for _, line := range r.tables[0].Lines {
 		for _, cell := range line.Cells {
@@ -394,7 +407,7 @@ func (r *renderer) prepareViews() error {
 		if _, dup := r.byKey[e.Key]; dup {
 			return fmt.Errorf("%s: key %q repeats", e.Pos("key"), e.Key)
 		}
-		ev := &EntryView{Entry: e, Href: "papers/" + e.Key + "/", Links: links(e.URLs), Date: entryDate(e)}
+		ev := &EntryView{Entry: e, Href: "papers/" + e.Key + "/", Links: links(e.URLs), Date: entryDate(e), index: len(r.entries)}
 		for _, fv := range r.fields {
 			if fv.Entries {
 				ev.Tags = append(ev.Tags, r.tag(fv.Name, e.Value(fv.Name)))
@@ -588,7 +601,8 @@ func (r *renderer) papers() error {
 	pp.Styles = []string{readerCSS}
 	pp.SearchIndex = pp.Root + SearchIndexFile
 	for _, t := range r.categoryGroups() {
-		pp.Groups = append(pp.Groups, paperGroup{Term: t, Entries: r.entriesOf(t.Keys)})
+		es := r.entriesOf(t.Keys)
+		pp.Groups = append(pp.Groups, paperGroup{Term: t, Entries: es, List: r.entryList(pp.Root, es)})
 	}
 	return r.render("papers", &pp.Page, pp)
 }
@@ -608,13 +622,19 @@ func (r *renderer) entryPages() error {
 	return nil
 }
 
+// sameCellLimit is how many neighbours of its reward × credit cell an
+// entry page lists; the rest are on the cell's page. Listing the whole cell
+// made every entry page grow with the corpus and the site with its square
+// (a cell can hold a third of all entries).
+const sameCellLimit = 10
+
 // entryPage gathers what an entry's page shows besides the entry itself:
 // its audit, the sub-decisions naming it and its reward × credit cell.
 func (r *renderer) entryPage(ev *EntryView) *entryPage {
 	ep := &entryPage{Page: r.newPage(ev.Href, ev.Title, "papers"), Entry: ev}
 	ep.Description = ev.OneLiner
 	ep.Scripts = []string{"assets/site.js"}
-	if a := r.c.Audit(ev.Key); a != nil {
+	if a := r.audits[ev.Key]; a != nil {
 		av := &AuditView{StrictExplicitCredit: a.StrictExplicitCredit, AgreementNote: a.AgreementNote, AnnotatorNote: a.AnnotatorNote}
 		for _, f := range corpus.AuditedFields() {
 			label := f
@@ -636,11 +656,16 @@ func (r *renderer) entryPage(ev *EntryView) *entryPage {
 	ep.Claims = r.claimsOf[ev.Key]
 	if cell := r.cellOf[ev.Key]; cell != nil {
 		ep.Cell = cell
+		ep.SameCellMore = len(cell.Entries) - 1
 		for _, o := range cell.Entries {
+			if len(ep.SameCell) == sameCellLimit {
+				break
+			}
 			if o != ev {
 				ep.SameCell = append(ep.SameCell, o)
 			}
 		}
+		ep.SameCellMore -= len(ep.SameCell)
 	}
 	return ep
 }
@@ -667,6 +692,7 @@ func (r *renderer) taxonomy() error {
 			tp := &termPage{Page: r.newPage(tv.Href, title, "taxonomy"), Term: tv}
 			if fv.Entries {
 				tp.Entries = r.entriesOf(tv.Keys)
+				tp.List = r.entryList(tp.Root, tp.Entries)
 			} else {
 				for _, rec := range r.records {
 					if rec.Value(fv.Name) == tv.Value {
@@ -719,6 +745,7 @@ func (r *renderer) coverage() error {
 				}
 				title := fmt.Sprintf("%s: %s × %s: %s", tv.Rows.Label, cell.Row.Label, tv.Cols.Label, cell.Col.Label)
 				pp := &cellPage{Page: r.newPage(cell.Href, title, "coverage"), Cell: cell}
+				pp.List = r.entryList(pp.Root, cell.Entries)
 				if err := r.render("cell", &pp.Page, pp); err != nil {
 					return err
 				}

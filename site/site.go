@@ -76,18 +76,37 @@ type Result struct {
 
 // Build loads and checks the corpus, renders the site and replaces out with
 // it. A corpus with check errors returns a *corpus.CheckError holding every
-// finding, and out is not touched.
-func Build(opt Options, out string) (*Result, error) {
+// finding, and out is not touched. Pages are written to a fresh directory
+// beside out as they are rendered, and that directory is renamed over out
+// only when every page succeeded; on failure it is removed.
+func Build(opt Options, out string) (res *Result, err error) {
 	if err := checkOutDir(out, opt.CorpusDir); err != nil {
 		return nil, err
 	}
-	res, err := Load(opt)
+	c, v, res, err := loadChecked(opt)
 	if err != nil {
 		return res, err
 	}
-	if err := res.Files.WriteDir(out); err != nil {
+	tmp, err := stageDir(out)
+	if err != nil {
 		return res, fmt.Errorf("writing %s: %w", out, err)
 	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(tmp)
+		}
+	}()
+	files := newDirFiles(tmp)
+	r, err := render(c, v, opt, files)
+	if err != nil {
+		return res, err
+	}
+	res.Warnings = append(res.Warnings, r.warnings...)
+	if err := replaceDir(tmp, out); err != nil {
+		return res, fmt.Errorf("writing %s: %w", out, err)
+	}
+	files.dir = filepath.Clean(out)
+	res.Files = files
 	return res, nil
 }
 
@@ -138,13 +157,29 @@ func within(path, dir string) bool {
 
 // Load loads, checks and renders the site into memory without writing it.
 func Load(opt Options) (*Result, error) {
+	c, v, res, err := loadChecked(opt)
+	if err != nil {
+		return res, err
+	}
+	files, warns, err := Render(c, v, opt)
+	if err != nil {
+		return res, err
+	}
+	res.Files = files
+	res.Warnings = append(res.Warnings, warns...)
+	return res, nil
+}
+
+// loadChecked loads and checks the corpus; a result with the check's
+// warnings is returned even when the check fails.
+func loadChecked(opt Options) (*corpus.Corpus, *corpus.Vocabulary, *Result, error) {
 	c, err := corpus.Load(opt.CorpusDir)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	v, err := vocabulary(opt.Data)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	today := opt.Today
 	if today.IsZero() {
@@ -158,15 +193,9 @@ func Load(opt Options) (*Result, error) {
 		}
 	}
 	if err := ds.Err(); err != nil {
-		return res, err
+		return nil, nil, res, err
 	}
-	files, warns, err := Render(c, v, opt)
-	if err != nil {
-		return res, err
-	}
-	res.Files = files
-	res.Warnings = append(res.Warnings, warns...)
-	return res, nil
+	return c, v, res, nil
 }
 
 // vocabulary reads vocab.yaml from the data directory, or the embedded one.

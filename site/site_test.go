@@ -701,7 +701,8 @@ func TestOverlayFS(t *testing.T) {
 func TestChartsHook(t *testing.T) {
 	dir := corpusFromTxtar(t, "tiny.txtar")
 	c, v := load(t, dir)
-	files, r, err := render(c, v, Options{})
+	files := newFiles()
+	r, err := render(c, v, Options{}, files)
 	if err != nil {
 		t.Fatal(err)
 	}

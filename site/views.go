@@ -72,6 +72,7 @@ type EntryView struct {
 	Bib      string // the BibTeX source, "" when there is none
 	BibFile  string // "papers/KEY/KEY.bib", "" when there is no BibTeX
 	Date     string // YYYY-MM-DD the feed uses
+	index    int    // position in papers.csv order, for the item cache
 }
 
 // Tag returns the entry's tag for a field, or a zero Tag.
@@ -194,6 +195,7 @@ type papersPage struct {
 type paperGroup struct {
 	Term    *TermView
 	Entries []*EntryView
+	List    EntryList
 }
 
 type entryPage struct {
@@ -203,7 +205,10 @@ type entryPage struct {
 	Subdecisions []*SubdecisionView
 	Claims       []*ClaimView
 	Cell         *CellView
+	// SameCell lists the first sameCellLimit other entries of the cell in
+	// the site's entry order; SameCellMore counts the others.
 	SameCell     []*EntryView
+	SameCellMore int
 }
 
 type taxonomyPage struct {
@@ -221,6 +226,7 @@ type termPage struct {
 	Page
 	Term    *TermView
 	Entries []*EntryView
+	List    EntryList // Entries as the page lists them
 	Records []*ExclusionView
 }
 
@@ -242,6 +248,7 @@ type coveragePage struct {
 type cellPage struct {
 	Page
 	Cell *CellView
+	List EntryList // Cell.Entries as the page lists them
 }
 
 type excludedPage struct {
