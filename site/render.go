@@ -66,9 +66,9 @@ type renderer struct {
 	citation   string
 	warnings   corpus.Diagnostics
 	jobs       []renderJob
-	items      itemCache // entry list items, rendered once per entry and root
-	proseNames []string  // names of data/pages/*.md, in navigation order
-	echarts    []byte    // the chart library; nil: no charts
+	cache      pieceCache // pieces many pages share, rendered once (items.go)
+	proseNames []string   // names of data/pages/*.md, in navigation order
+	echarts    []byte     // the chart library; nil: no charts
 	opt        Options
 }
 
@@ -155,10 +155,9 @@ func parseTemplates(tfs fs.FS) (map[string]*template.Template, error) {
 
 func templateFuncs() template.FuncMap {
 	return template.FuncMap{
-		// entryItem and tagList pass the page's root along with a value to
-		// a shared sub-template.
+		// entryItem passes the page's root along with an entry to a shared
+		// sub-template.
 		"entryItem": func(root string, e *EntryView) entryItemArgs { return entryItemArgs{root, e} },
-		"tagList":   func(root string, ts []Tag) tagListArgs { return tagListArgs{root, ts} },
 		// fieldTable passes a table of schema fields to its sub-template.
 		"fieldTable":   func(caption, id string, fs []SchemaField) fieldTableArgs { return fieldTableArgs{caption, id, fs} },
 		"markdownCode": inlineCode,
@@ -180,18 +179,15 @@ type entryItemArgs struct {
 	E    *EntryView
 }
 
-type tagListArgs struct {
-	Root string
-	Tags []Tag
-}
-
 // newPage fills the common page data for a page served at dir (a directory
 // URL from the root such as "papers/magrpo/", or "" for the home page).
 func (r *renderer) newPage(dir, title, section string) Page {
 	file := pageFile(dir)
+	root := rootFor(file)
 	return Page{
-		Title: title, File: file, Root: rootFor(file), Section: section,
+		Title: title, File: file, Root: root, Section: section,
 		URL: r.base.ResolveReference(&url.URL{Path: dir}).String(), Site: r.site,
+		NavItems: r.navItems(root, section),
 	}
 }
 
@@ -223,6 +219,9 @@ func (r *renderer) render(name string, p *Page, data any) error {
 // state is each job's error slot; the first error in queue order is
 // returned, so failures are reported the same way on every run.
 func (r *renderer) runJobs() error {
+	if r.cache.err != nil {
+		return r.cache.err
+	}
 	errs := make([]error, len(r.jobs))
 	keep := r.files.dir == "" // in memory: every page needs its own buffer
 	next := make(chan int, 64)
@@ -653,7 +652,9 @@ func (r *renderer) entryPage(ev *EntryView) *entryPage {
 			}
 		}
 	}
+	ep.TagItems = r.tagItems(ep.Root, ev.Tags)
 	ep.Claims = r.claimsOf[ev.Key]
+	ep.ClaimItems = r.claimItems(ep.Root, ep.Claims)
 	if cell := r.cellOf[ev.Key]; cell != nil {
 		ep.Cell = cell
 		ep.SameCellMore = len(cell.Entries) - 1
@@ -666,6 +667,7 @@ func (r *renderer) entryPage(ev *EntryView) *entryPage {
 			}
 		}
 		ep.SameCellMore -= len(ep.SameCell)
+		ep.SameCellItems = r.neighbourItems(ep.Root, ep.SameCell)
 	}
 	return ep
 }
@@ -791,6 +793,7 @@ func (r *renderer) notFound() error {
 	p := r.newPage("", "Page not found", "")
 	p.File = "404.html"
 	p.Root = r.base.Path
+	p.NavItems = r.navItems(p.Root, p.Section)
 	p.URL = r.base.ResolveReference(&url.URL{Path: "404.html"}).String()
 	return r.render("404", &p, &p)
 }

@@ -29,6 +29,9 @@ type Page struct {
 	// and the search's, only where they are used.
 	Styles []string
 	Site   *SiteInfo
+	// NavItems is the main navigation's items, rendered once per root and
+	// section.
+	NavItems template.HTML
 }
 
 // SiteInfo is shared by every page.
@@ -72,7 +75,10 @@ type EntryView struct {
 	Bib      string // the BibTeX source, "" when there is none
 	BibFile  string // "papers/KEY/KEY.bib", "" when there is no BibTeX
 	Date     string // YYYY-MM-DD the feed uses
-	index    int    // position in papers.csv order, for the item cache
+	index    int    // position in papers.csv order
+	// itemOpen and itemClose are the entry's list item without its link,
+	// rendered once (items.go).
+	itemOpen, itemClose template.HTML
 }
 
 // Tag returns the entry's tag for a field, or a zero Tag.
@@ -209,6 +215,9 @@ type entryPage struct {
 	// the site's entry order; SameCellMore counts the others.
 	SameCell     []*EntryView
 	SameCellMore int
+	// TagItems, ClaimItems and SameCellItems are the pieces of the lists
+	// of Entry.Tags, Claims and SameCell (items.go).
+	TagItems, ClaimItems, SameCellItems pieces
 }
 
 type taxonomyPage struct {
