@@ -15,7 +15,25 @@ type ClaimView struct {
 	Anchor  string
 	Entries []*EntryView // the entries the claim involves, sorted
 	Unknown []string     // keys the claim names that the corpus lacks
+	// Shown are the first claimEntryLimit of Entries, which the claims
+	// page lists; More counts the others, and AllHref is the page that
+	// lists them all (the value's term page or the cross-tab's cell page),
+	// "" when there is none.
+	Shown   []*EntryView
+	More    int
+	AllHref string
+	// ExpectedShort and ActualShort are Expected and Actual with a key
+	// list cut to claimEntryLimit keys: an entry page shows them, and a
+	// set claim over a common value names thousands of keys, each of
+	// whose pages would otherwise carry them all.
+	ExpectedShort, ActualShort string
 }
+
+// claimEntryLimit bounds the keys a claim lists outside its own row of the
+// claims page. A count claim involves every entry with its value, a fixed
+// share of the corpus: listing them all made the claims page grow with the
+// corpus times the number of claims.
+const claimEntryLimit = 20
 
 // StatusCount is the number of claims with one status.
 type StatusCount struct {
@@ -48,7 +66,7 @@ func (r *renderer) prepareClaims() error {
 	results := corpus.VerifyClaims(r.c, r.v, claims)
 	used := map[string]bool{}
 	r.claimsOf = map[string][]*ClaimView{}
-	for _, res := range results {
+	for i, res := range results {
 		cv := &ClaimView{ClaimResult: res, Anchor: uniqueAnchor(used, "claim-", res.ID)}
 		for _, k := range res.Keys {
 			if ev := r.byKey[k]; ev != nil {
@@ -59,9 +77,57 @@ func (r *renderer) prepareClaims() error {
 			}
 		}
 		sortEntries(cv.Entries)
+		cv.Shown = cv.Entries[:min(len(cv.Entries), claimEntryLimit)]
+		cv.More = len(cv.Entries) - len(cv.Shown)
+		if i < len(claims.Claims) && claims.Claims[i].ID == res.ID {
+			cv.AllHref = r.claimHref(&claims.Claims[i])
+		}
+		cv.ExpectedShort, cv.ActualShort = res.Expected, res.Actual
+		if res.Kind == corpus.KindSet {
+			cv.ExpectedShort = abbreviateList(res.Expected, claimEntryLimit)
+			cv.ActualShort = abbreviateList(res.Actual, claimEntryLimit)
+		}
 		r.claims = append(r.claims, cv)
 	}
 	return nil
+}
+
+// claimHref returns the page listing every entry a claim counts: the term
+// page of a count or set claim's value, the cell page of a cell claim on
+// one of the coverage tables; "" for other claims.
+func (r *renderer) claimHref(cl *corpus.Claim) string {
+	switch cl.Kind {
+	case corpus.KindCount, corpus.KindSet:
+		if fv := r.field(cl.Field); fv != nil {
+			if i := fv.Index(cl.Value); i >= 0 {
+				return fv.Terms[i].Href
+			}
+		}
+	case corpus.KindCell:
+		for _, tv := range r.tables {
+			if tv.Rows.Name != cl.Rows || tv.Cols.Name != cl.Cols {
+				continue
+			}
+			for _, line := range tv.Lines {
+				for _, cell := range line.Cells {
+					if cell.Row.Value == cl.Row && cell.Col.Value == cl.Col {
+						return cell.Href
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// abbreviateList cuts a ", "-separated list after limit items and says how
+// many there are in all.
+func abbreviateList(s string, limit int) string {
+	parts := strings.Split(s, ", ")
+	if len(parts) <= limit {
+		return s
+	}
+	return strings.Join(parts[:limit], ", ") + fmt.Sprintf(", … (%d in all)", len(parts))
 }
 
 // uniqueAnchor turns an ID into an HTML id of letters, digits, '-' and

@@ -73,6 +73,17 @@ func (fs *Files) put(name string, b []byte) error {
 	return os.WriteFile(p, b, 0o644)
 }
 
+// create opens a claimed name of a streaming Files for writing, so that a
+// large page goes to the file as it is rendered instead of through a
+// buffer of its size.
+func (fs *Files) create(name string) (*os.File, error) {
+	p := filepath.Join(fs.dir, filepath.FromSlash(name))
+	if err := fs.mkdir(filepath.Dir(p)); err != nil {
+		return nil, err
+	}
+	return os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+}
+
 // mkdir creates d (and its parents) once per build.
 func (fs *Files) mkdir(d string) error {
 	fs.mu.Lock()

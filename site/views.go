@@ -76,6 +76,7 @@ type EntryView struct {
 	BibFile  string // "papers/KEY/KEY.bib", "" when there is no BibTeX
 	Date     string // YYYY-MM-DD the feed uses
 	index    int    // position in papers.csv order
+	rank     int    // position in the site's order of entries (rankEntries)
 	// itemOpen and itemClose are the entry's list item without its link,
 	// rendered once (items.go).
 	itemOpen, itemClose template.HTML
