@@ -3,6 +3,7 @@ package site
 import (
 	"fmt"
 	"html/template"
+	"io"
 	"os"
 	"strings"
 
@@ -136,17 +137,20 @@ func (r *renderer) homeCharts(root string) (*HomeCharts, error) {
 
 // searchIndex writes the papers page's search index.
 func (r *renderer) searchIndex() error {
-	ix := search.Build(r.c, r.v, func(key string) string {
-		if ev := r.byKey[key]; ev != nil {
-			return ev.Href
+	return r.generate(SearchIndexFile, func(w io.Writer) error {
+		ix := search.Build(r.c, r.v, func(key string) string {
+			if ev := r.byKey[key]; ev != nil {
+				return ev.Href
+			}
+			return ""
+		})
+		b, err := ix.JSON()
+		if err != nil {
+			return err
 		}
-		return ""
-	})
-	b, err := ix.JSON()
-	if err != nil {
+		_, err = w.Write(b)
 		return err
-	}
-	return r.files.add(SearchIndexFile, b)
+	})
 }
 
 // echartsAsset publishes the chart library when charts are drawn.

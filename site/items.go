@@ -1,11 +1,13 @@
 package site
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"html/template"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -43,11 +45,14 @@ func (p pieces) Join() template.HTML {
 // while pages are rendered.
 type pieceCache struct {
 	nav        map[[2]string]template.HTML // (root, section)
+	tops       map[string]template.HTML    // a page frame above main, by root, section and styles
+	bottoms    map[string]template.HTML    // a page frame below main, by root, charts and scripts
 	tags       map[rootTag]template.HTML   // an entry page's tag
 	itemTags   map[Tag]template.HTML       // a list item's compact tag
 	claims     map[rootClaim]template.HTML // an entry page's claim
 	neighbours map[rootEntry]template.HTML // an entry page's cell neighbour
 	links      map[string][]template.HTML  // root -> each entry's list link, by EntryView.index
+	lists      []EntryList                 // every entry list, by EntryList.id
 	err        error                       // the first failure, reported by runJobs
 }
 
@@ -104,6 +109,15 @@ func cached[K comparable](m *map[K]template.HTML, k K, render func() template.HT
 	return h
 }
 
+// frame fills a page's Top and Bottom, rendered once per root, section,
+// style sheets and scripts. r.render calls it for every queued page.
+func (r *renderer) frame(set string, p *Page) {
+	key := [2]string{p.Root + "\x00" + p.Section + "\x00" + strings.Join(p.Styles, "\x00"),
+		p.Root + "\x00" + fmt.Sprint(p.Charts) + "\x00" + strings.Join(p.Scripts, "\x00")}
+	p.Top = cached(&r.cache.tops, key[0], func() template.HTML { return r.piece(set, "page-top", p) })
+	p.Bottom = cached(&r.cache.bottoms, key[1], func() template.HTML { return r.piece(set, "page-bottom", p) })
+}
+
 // navItems returns the main navigation of a page at root in section.
 func (r *renderer) navItems(root, section string) template.HTML {
 	return cached(&r.cache.nav, [2]string{root, section}, func() template.HTML {
@@ -154,25 +168,23 @@ type EntryList struct {
 	// links start with.
 	Root    string
 	Entries []*EntryView
-	cache   *pieceCache
+	id      int // the list's number in pieceCache.lists
 }
 
-// Items returns the list's items, each after a newline.
+// listMarkerPrefix starts the comment that stands for an entry list in a
+// page's template output until listWriter replaces it. A list of 100,000
+// entries is 150 MB: joining it into one value for the template, which
+// copies it again through fmt, cost more time and memory than the rest of
+// its page, so the list is written to the page's file piece by piece
+// instead. The marker is a comment, so a page rendered without listWriter
+// still is valid HTML; no CSV text can produce it, because html/template
+// escapes the "<" of any text.
+const listMarkerPrefix = "<!--masrl-entry-list:"
+
+// Items stands for the list's items, each after a newline: a marker that
+// listWriter replaces with them.
 func (l EntryList) Items() template.HTML {
-	links := l.cache.links[l.Root]
-	n := 0
-	for _, e := range l.Entries {
-		n += 1 + len(e.itemOpen) + len(links[e.index]) + len(e.itemClose)
-	}
-	var b strings.Builder
-	b.Grow(n)
-	for _, e := range l.Entries {
-		b.WriteByte('\n')
-		b.WriteString(string(e.itemOpen))
-		b.WriteString(string(links[e.index]))
-		b.WriteString(string(e.itemClose))
-	}
-	return template.HTML(b.String())
+	return template.HTML(listMarkerPrefix + strconv.Itoa(l.id) + "-->")
 }
 
 // entryList returns the list of es for a page at root, and registers the
@@ -184,7 +196,40 @@ func (r *renderer) entryList(root string, es []*EntryView) EntryList {
 	if _, ok := r.cache.links[root]; !ok {
 		r.cache.links[root] = nil
 	}
-	return EntryList{Root: root, Entries: es, cache: &r.cache}
+	l := EntryList{Root: root, Entries: es, id: len(r.cache.lists)}
+	r.cache.lists = append(r.cache.lists, l)
+	return l
+}
+
+// listWriter passes a page's template output to w and replaces every
+// entry list marker, which html/template writes in one Write of its own
+// (the escaper's output for one action), with the list's items.
+type listWriter struct {
+	w     *bufio.Writer
+	cache *pieceCache
+}
+
+func (lw listWriter) Write(p []byte) (int, error) {
+	if len(p) > len(listMarkerPrefix)+3 && bytes.HasPrefix(p, []byte(listMarkerPrefix)) && bytes.HasSuffix(p, []byte("-->")) {
+		id, err := strconv.Atoi(string(p[len(listMarkerPrefix) : len(p)-3]))
+		if err == nil && id >= 0 && id < len(lw.cache.lists) {
+			return len(p), lw.writeList(lw.cache.lists[id])
+		}
+	}
+	return lw.w.Write(p)
+}
+
+func (lw listWriter) writeList(l EntryList) error {
+	links := lw.cache.links[l.Root]
+	for _, e := range l.Entries {
+		lw.w.WriteByte('\n')
+		lw.w.WriteString(string(e.itemOpen))
+		lw.w.WriteString(string(links[e.index]))
+		if _, err := lw.w.WriteString(string(e.itemClose)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // renderItems renders every entry's list item, on every CPU: the parts

@@ -1,10 +1,10 @@
 package site
 
 import (
-	"bytes"
 	"embed"
 	"encoding/json"
 	"encoding/xml"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -40,11 +40,17 @@ func (r *renderer) downloads() error {
 		if (name == corpus.BibFile && !r.c.HasBib) || (name == corpus.ExcludedFile && !r.c.HasExcluded) {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(r.c.Dir, name))
-		if err != nil {
+		src := filepath.Join(r.c.Dir, name)
+		err := r.generate(name, func(w io.Writer) error {
+			f, err := os.Open(src)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			_, err = io.Copy(w, f)
 			return err
-		}
-		if err := r.files.add(name, b); err != nil {
+		})
+		if err != nil {
 			return err
 		}
 	}
@@ -57,16 +63,23 @@ func (r *renderer) downloads() error {
 		excluded = []corpus.Exclusion{}
 	}
 	// stats.json is the same report masrl stats --format json prints.
-	st := corpus.ComputeStats(r.c, r.v)
 	for _, d := range []struct {
 		name string
-		v    any
-	}{{"papers.json", papers}, {"excluded.json", excluded}, {"stats.json", st}} {
-		b, err := json.MarshalIndent(d.v, "", "  ")
-		if err != nil {
+		v    func() any
+	}{
+		{"papers.json", func() any { return papers }},
+		{"excluded.json", func() any { return excluded }},
+		{"stats.json", func() any { return corpus.ComputeStats(r.c, r.v) }},
+	} {
+		err := r.generate(d.name, func(w io.Writer) error {
+			b, err := json.MarshalIndent(d.v(), "", "  ")
+			if err != nil {
+				return err
+			}
+			_, err = w.Write(append(b, '\n'))
 			return err
-		}
-		if err := r.files.add(d.name, append(b, '\n')); err != nil {
+		})
+		if err != nil {
 			return err
 		}
 	}
@@ -113,6 +126,10 @@ type atomCategory struct {
 // (entryDate), and the feed's own date is its newest entry's, so that
 // rebuilding an unchanged corpus changes nothing.
 func (r *renderer) feed() error {
+	return r.generate("feed.xml", r.writeFeed)
+}
+
+func (r *renderer) writeFeed(w io.Writer) error {
 	es := slices.Clone(r.entries)
 	slices.SortStableFunc(es, func(a, b *EntryView) int {
 		if c := strings.Compare(b.Date, a.Date); c != 0 {
@@ -146,15 +163,16 @@ func (r *renderer) feed() error {
 	if f.Updated == "" {
 		f.Updated = "1970-01-01T00:00:00Z"
 	}
-	var buf bytes.Buffer
-	buf.WriteString(xml.Header)
-	enc := xml.NewEncoder(&buf)
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
 	enc.Indent("", "  ")
 	if err := enc.Encode(f); err != nil {
 		return err
 	}
-	buf.WriteByte('\n')
-	return r.files.add("feed.xml", buf.Bytes())
+	_, err := io.WriteString(w, "\n")
+	return err
 }
 
 type urlset struct {
@@ -168,23 +186,28 @@ type sitemapURL struct {
 
 // sitemap writes sitemap.xml (every page, sorted, absolute) and robots.txt.
 func (r *renderer) sitemap() error {
+	robots := "User-agent: *\nAllow: /\n\nSitemap: " + r.base.ResolveReference(&url.URL{Path: "sitemap.xml"}).String() + "\n"
+	if err := r.files.add("robots.txt", []byte(robots)); err != nil {
+		return err
+	}
+	return r.generate("sitemap.xml", r.writeSitemap)
+}
+
+func (r *renderer) writeSitemap(w io.Writer) error {
 	pages := slices.Clone(r.pages)
 	slices.Sort(pages)
 	var us urlset
 	for _, p := range pages {
 		us.URLs = append(us.URLs, sitemapURL{Loc: r.base.ResolveReference(&url.URL{Path: p}).String()})
 	}
-	var buf bytes.Buffer
-	buf.WriteString(xml.Header)
-	enc := xml.NewEncoder(&buf)
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
 	enc.Indent("", "  ")
 	if err := enc.Encode(us); err != nil {
 		return err
 	}
-	buf.WriteByte('\n')
-	if err := r.files.add("sitemap.xml", buf.Bytes()); err != nil {
-		return err
-	}
-	robots := "User-agent: *\nAllow: /\n\nSitemap: " + r.base.ResolveReference(&url.URL{Path: "sitemap.xml"}).String() + "\n"
-	return r.files.add("robots.txt", []byte(robots))
+	_, err := io.WriteString(w, "\n")
+	return err
 }

@@ -195,10 +195,11 @@ func (r *renderer) newPage(dir, title, section string) Page {
 
 // renderJob is one page waiting to be rendered.
 type renderJob struct {
-	tmpl string // "" for a file whose content is raw
-	file string
-	data any
-	raw  string
+	tmpl  string // "" for a file whose content is raw or written by write
+	file  string
+	data  any
+	raw   string
+	write func(io.Writer) error
 }
 
 // render queues a page; runJobs executes the queue once every page's data
@@ -208,6 +209,7 @@ func (r *renderer) render(name string, p *Page, data any) error {
 	if err := r.files.claim(p.File); err != nil {
 		return err
 	}
+	r.frame(name, p)
 	if name != "404" {
 		r.pages = append(r.pages, strings.TrimSuffix(p.File, "index.html"))
 	}
@@ -256,21 +258,43 @@ func (r *renderer) runJobs() error {
 	return nil
 }
 
-// execute writes a job's content to w.
-func (r *renderer) execute(j renderJob, w io.Writer) error {
-	if j.tmpl == "" {
-		_, err := io.WriteString(w, j.raw)
+// execute writes a job's content to w. Only a page's template output
+// goes through listWriter; other files are written as they are.
+func (r *renderer) execute(j renderJob, w *bufio.Writer) error {
+	switch {
+	case j.write != nil:
+		if err := j.write(w); err != nil {
+			return fmt.Errorf("writing %s: %w", j.file, err)
+		}
+		return nil
+	case j.tmpl == "":
+		_, err := w.WriteString(j.raw)
 		return err
 	}
-	if err := r.tmpl[j.tmpl].ExecuteTemplate(w, "layout", j.data); err != nil {
+	if err := r.tmpl[j.tmpl].ExecuteTemplate(listWriter{w, &r.cache}, "layout", j.data); err != nil {
 		return fmt.Errorf("rendering %s with %s.html: %w", j.file, j.tmpl, err)
 	}
 	return nil
 }
 
+// generate queues a file whose content write produces while the pages are
+// rendered (feeds, indexes, JSON downloads), so that it takes its share of
+// the CPUs instead of running before them.
+func (r *renderer) generate(name string, write func(w io.Writer) error) error {
+	if err := r.files.claim(name); err != nil {
+		return err
+	}
+	r.jobs = append(r.jobs, renderJob{file: name, write: write})
+	return nil
+}
+
 func (r *renderer) runJobInMemory(j renderJob) error {
 	var buf bytes.Buffer
-	if err := r.execute(j, &buf); err != nil {
+	w := bufio.NewWriter(&buf)
+	if err := r.execute(j, w); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
 		return err
 	}
 	return r.files.put(j.file, buf.Bytes())

@@ -711,6 +711,7 @@ func TestChartsHook(t *testing.T) {
 	}
 	p := r.newPage("coverage/", "Coverage", "coverage")
 	p.Charts = true
+	r.frame("coverage", &p)
 	var buf bytes.Buffer
 	if err := r.tmpl["coverage"].ExecuteTemplate(&buf, "layout", &coveragePage{Page: p, Tables: r.tables}); err != nil {
 		t.Fatal(err)

@@ -32,6 +32,9 @@ type Page struct {
 	// NavItems is the main navigation's items, rendered once per root and
 	// section.
 	NavItems template.HTML
+	// Top and Bottom are the layout's parts around the content that only
+	// depend on the fields above (items.go).
+	Top, Bottom template.HTML
 }
 
 // SiteInfo is shared by every page.
