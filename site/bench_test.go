@@ -11,7 +11,7 @@ import (
 
 // generatedCorpus writes a corpus of n entries built from the tiny
 // fixture's rows with fresh keys, titles and arXiv ids.
-func generatedCorpus(b *testing.B, n int) string {
+func generatedCorpus(b testing.TB, n int) string {
 	b.Helper()
 	dir := corpusFromTxtar(b, "tiny.txtar")
 	raw, err := os.ReadFile(filepath.Join(dir, "papers.csv"))

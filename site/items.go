@@ -10,11 +10,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/masrl/masrl/corpus"
 )
 
 // Pieces that many pages share (a navigation, a tag, a claim, an entry's
 // list item) are rendered once by their own template (nav-item, tag-item,
-// entry-claim, entry-item-open and the others of layout.html) and joined into every page that shows them. Executing
+// entry-claim, entry-item-open and the others of layout.html) and joined
+// into every page that shows them. Executing
 // html/template costs a contextual escaper call by reflection per action,
 // and the papers page, the term pages and the cell pages list each entry
 // about a dozen times in all: rendering the pieces once made the build
@@ -40,15 +43,17 @@ func (p pieces) Join() template.HTML {
 	return template.HTML(b.String())
 }
 
-// pieceCache holds the rendered pieces of one Render call. It is filled
-// while pages are queued (one goroutine) and by renderItems, and only read
-// while pages are rendered.
+// pieceCache holds the rendered pieces of one Render call. The entry
+// lists' pieces (links, lists, the items in EntryView) are filled while
+// pages are queued and by renderItems, and only read while pages are
+// rendered; the other maps are filled on first use, under mu.
 type pieceCache struct {
+	mu         sync.Mutex
 	nav        map[[2]string]template.HTML // (root, section)
 	tops       map[string]template.HTML    // a page frame above main, by root, section and styles
 	bottoms    map[string]template.HTML    // a page frame below main, by root, charts and scripts
 	tags       map[rootTag]template.HTML   // an entry page's tag
-	itemTags   map[Tag]template.HTML       // a list item's compact tag
+	itemTags   map[*Tag]template.HTML      // a list item's compact tag
 	claims     map[rootClaim]template.HTML // an entry page's claim
 	neighbours map[rootEntry]template.HTML // an entry page's cell neighbour
 	links      map[string][]template.HTML  // root -> each entry's list link, by EntryView.index
@@ -58,7 +63,7 @@ type pieceCache struct {
 
 type rootTag struct {
 	Root string
-	Tag  Tag
+	Tag  *Tag
 }
 
 type rootClaim struct {
@@ -76,12 +81,16 @@ type navArgs struct {
 	Item          NavItem
 }
 
+// itemCloseArgs is the data of entry-item-close. E is the corpus entry
+// itself, not the EntryView that embeds it: text/template finds a field of
+// an embedded struct by a breadth-first search on every use.
 type itemCloseArgs struct {
-	E    *EntryView
+	E    *corpus.Entry
 	Tags template.HTML
 }
 
-// piece renders the template name of the page template set with data;
+// piece renders the template name of the page template set with data
+// (under pieceCache.mu, or before the workers start);
 // the pieces are defined in layout.html, which every set holds.
 // A failure is kept for runJobs, so that the callers, which build page
 // data, need not return errors.
@@ -96,8 +105,12 @@ func (r *renderer) piece(set, name string, data any) template.HTML {
 	return template.HTML(buf.String())
 }
 
-// cached returns m[k], rendering it with render on first use.
-func cached[K comparable](m *map[K]template.HTML, k K, render func() template.HTML) template.HTML {
+// cached returns m[k], rendering it with render on first use. Entry
+// pages are built on the worker goroutines, so the caches are guarded by
+// mu; render runs under it, which only the first use of a piece pays for.
+func cached[K comparable](mu *sync.Mutex, m *map[K]template.HTML, k K, render func() template.HTML) template.HTML {
+	mu.Lock()
+	defer mu.Unlock()
 	if *m == nil {
 		*m = map[K]template.HTML{}
 	}
@@ -114,13 +127,13 @@ func cached[K comparable](m *map[K]template.HTML, k K, render func() template.HT
 func (r *renderer) frame(set string, p *Page) {
 	key := [2]string{p.Root + "\x00" + p.Section + "\x00" + strings.Join(p.Styles, "\x00"),
 		p.Root + "\x00" + fmt.Sprint(p.Charts) + "\x00" + strings.Join(p.Scripts, "\x00")}
-	p.Top = cached(&r.cache.tops, key[0], func() template.HTML { return r.piece(set, "page-top", p) })
-	p.Bottom = cached(&r.cache.bottoms, key[1], func() template.HTML { return r.piece(set, "page-bottom", p) })
+	p.Top = cached(&r.cache.mu, &r.cache.tops, key[0], func() template.HTML { return r.piece(set, "page-top", p) })
+	p.Bottom = cached(&r.cache.mu, &r.cache.bottoms, key[1], func() template.HTML { return r.piece(set, "page-bottom", p) })
 }
 
 // navItems returns the main navigation of a page at root in section.
 func (r *renderer) navItems(root, section string) template.HTML {
-	return cached(&r.cache.nav, [2]string{root, section}, func() template.HTML {
+	return cached(&r.cache.mu, &r.cache.nav, [2]string{root, section}, func() template.HTML {
 		var p pieces
 		for _, it := range r.site.Nav {
 			p = append(p, r.piece("home", "nav-item", navArgs{root, section, it}))
@@ -130,10 +143,10 @@ func (r *renderer) navItems(root, section string) template.HTML {
 }
 
 // tagItems returns an entry page's tags.
-func (r *renderer) tagItems(root string, ts []Tag) pieces {
+func (r *renderer) tagItems(root string, ts []*Tag) pieces {
 	p := make(pieces, len(ts))
 	for i, t := range ts {
-		p[i] = cached(&r.cache.tags, rootTag{root, t}, func() template.HTML {
+		p[i] = cached(&r.cache.mu, &r.cache.tags, rootTag{root, t}, func() template.HTML {
 			return r.piece("home", "tag-item", rootTag{root, t})
 		})
 	}
@@ -144,7 +157,7 @@ func (r *renderer) tagItems(root string, ts []Tag) pieces {
 func (r *renderer) claimItems(root string, cs []*ClaimView) pieces {
 	p := make(pieces, len(cs))
 	for i, c := range cs {
-		p[i] = cached(&r.cache.claims, rootClaim{root, c}, func() template.HTML {
+		p[i] = cached(&r.cache.mu, &r.cache.claims, rootClaim{root, c}, func() template.HTML {
 			return r.piece("home", "entry-claim", rootClaim{root, c})
 		})
 	}
@@ -155,7 +168,7 @@ func (r *renderer) claimItems(root string, cs []*ClaimView) pieces {
 func (r *renderer) neighbourItems(root string, es []*EntryView) pieces {
 	p := make(pieces, len(es))
 	for i, e := range es {
-		p[i] = cached(&r.cache.neighbours, rootEntry{root, e}, func() template.HTML {
+		p[i] = cached(&r.cache.mu, &r.cache.neighbours, rootEntry{root, e}, func() template.HTML {
 			return r.piece("home", "cell-neighbour", rootEntry{root, e})
 		})
 	}
@@ -242,7 +255,7 @@ func (r *renderer) renderItems() error {
 	}
 	for _, e := range r.entries {
 		for _, t := range e.Tags {
-			cached(&r.cache.itemTags, t, func() template.HTML { return r.piece("home", "entry-item-tag", t) })
+			cached(&r.cache.mu, &r.cache.itemTags, t, func() template.HTML { return r.piece("home", "entry-item-tag", t) })
 		}
 	}
 	if r.cache.err != nil {
@@ -274,7 +287,7 @@ func (r *renderer) renderItems() error {
 			for i := w; i < len(r.entries); i += workers {
 				e := r.entries[i]
 				var err error
-				if e.itemOpen, err = exec("entry-item-open", e); err != nil {
+				if e.itemOpen, err = exec("entry-item-open", e.Entry); err != nil {
 					errs[i] = err
 					continue
 				}
@@ -282,7 +295,7 @@ func (r *renderer) renderItems() error {
 				for _, tg := range e.Tags {
 					tags = append(tags, r.cache.itemTags[tg])
 				}
-				if e.itemClose, err = exec("entry-item-close", itemCloseArgs{e, tags.Join()}); err != nil {
+				if e.itemClose, err = exec("entry-item-close", itemCloseArgs{e.Entry, tags.Join()}); err != nil {
 					errs[i] = err
 					continue
 				}

@@ -122,9 +122,14 @@ type atomCategory struct {
 	Label  string `xml:"label,attr,omitempty"`
 }
 
-// feed writes feed.xml: the entries newest first. Dates come from the data
-// (entryDate), and the feed's own date is its newest entry's, so that
-// rebuilding an unchanged corpus changes nothing.
+// feedLimit is how many entries the feed carries, the newest: a reader
+// polls it for what is new, and a feed of the whole pool grew to 150 MB at
+// 100,000 entries. The real pool is smaller than the limit.
+const feedLimit = 200
+
+// feed writes feed.xml: the newest feedLimit entries, newest first. Dates
+// come from the data (entryDate), and the feed's own date is its newest
+// entry's, so that rebuilding an unchanged corpus changes nothing.
 func (r *renderer) feed() error {
 	return r.generate("feed.xml", r.writeFeed)
 }
@@ -145,6 +150,9 @@ func (r *renderer) writeFeed(w io.Writer) error {
 	for _, e := range es {
 		if e.Date == "" {
 			continue
+		}
+		if len(f.Entries) == feedLimit {
+			break
 		}
 		ts := e.Date + "T00:00:00Z"
 		if ts > f.Updated {

@@ -789,3 +789,61 @@ func TestBuildRefusesDangerousOut(t *testing.T) {
 		}
 	}
 }
+
+// TestScaleBounds builds generated corpora of 100 and 300 entries, whose
+// reward × credit cells hold a quarter of the entries each, and checks
+// that nothing on a page that exists once per entry grows with the corpus:
+// the cell neighbours, the claims' key lists, the claims page's entry
+// lists and the feed are capped, and the entry pages' total size grows
+// linearly.
+func TestScaleBounds(t *testing.T) {
+	entryPagesSize := func(files *Files) int {
+		n := 0
+		for _, name := range files.Names() {
+			if strings.HasPrefix(name, "papers/") && strings.Count(name, "/") == 2 && strings.HasSuffix(name, "/index.html") {
+				b, _ := files.Get(name)
+				n += len(b)
+			}
+		}
+		return n
+	}
+	small := mustLoad(t, Options{CorpusDir: generatedCorpus(t, 100)})
+	files := mustLoad(t, Options{CorpusDir: generatedCorpus(t, 300)})
+
+	p := page(t, files, "papers/alpha-0/index.html")
+	_, cell, ok := strings.Cut(p, `<h2 id="cell-h">`)
+	if !ok {
+		t.Fatal("papers/alpha-0: no cell section")
+	}
+	cell, _, _ = strings.Cut(cell, "</section>")
+	if n := strings.Count(cell, `<li><a href="../../papers/`); n != sameCellLimit {
+		t.Errorf("papers/alpha-0 lists %d cell neighbours, want %d", n, sameCellLimit)
+	}
+	if !strings.Contains(cell, `more: <a href="../../coverage/reward_type-credit_granularity/shared-agent/">all 150 entries in this cell</a>`) {
+		t.Errorf("papers/alpha-0 does not link the whole cell:\n%s", cell)
+	}
+	// beta rows are verified=partial, a set claim of the project's claims
+	// file: its 75 keys are cut on the entry page.
+	if p := page(t, files, "papers/beta-1/index.html"); !strings.Contains(p, "(75 in all)") {
+		t.Error("papers/beta-1: the set claim's key list is not cut")
+	}
+
+	claims := page(t, files, "claims/index.html")
+	for _, list := range strings.Split(claims, `<ul class="claim-entries">`)[1:] {
+		list, _, _ = strings.Cut(list, "</ul>")
+		if n := strings.Count(list, "<li"); n > claimEntryLimit+1 {
+			t.Errorf("a claim lists %d entries, want at most %d and a link", n, claimEntryLimit+1)
+		}
+	}
+	if !strings.Contains(claims, `<li class="more"><a href="../taxonomy/verified/partial/">and 55 more</a></li>`) {
+		t.Error("claims: the verified=partial set claim does not link its term page for the rest")
+	}
+
+	if n := strings.Count(page(t, files, "feed.xml"), "<entry>"); n != feedLimit {
+		t.Errorf("feed has %d entries, want %d", n, feedLimit)
+	}
+
+	if a, b := entryPagesSize(small), entryPagesSize(files); float64(b) > 3.3*float64(a) {
+		t.Errorf("entry pages: %d bytes at 100 entries, %d at 300: more than linear", a, b)
+	}
+}

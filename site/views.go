@@ -73,7 +73,7 @@ type EntryView struct {
 	*corpus.Entry
 	Href     string // "papers/KEY/"
 	Links    []Link
-	Tags     []Tag // the controlled fields, in vocabulary order
+	Tags     []*Tag // the controlled fields, in vocabulary order; shared
 	ArxivURL string
 	Bib      string // the BibTeX source, "" when there is none
 	BibFile  string // "papers/KEY/KEY.bib", "" when there is no BibTeX
@@ -89,7 +89,7 @@ type EntryView struct {
 func (e *EntryView) Tag(field string) Tag {
 	for _, t := range e.Tags {
 		if t.Field == field {
-			return t
+			return *t
 		}
 	}
 	return Tag{}
