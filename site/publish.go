@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bufio"
 	"embed"
 	"encoding/json"
 	"encoding/xml"
@@ -63,11 +64,13 @@ func (r *renderer) downloads() error {
 		excluded = []corpus.Exclusion{}
 	}
 	// stats.json is the same report masrl stats --format json prints.
+	if err := r.generate("papers.json", func(w io.Writer) error { return writeJSONArray(w, papers) }); err != nil {
+		return err
+	}
 	for _, d := range []struct {
 		name string
 		v    func() any
 	}{
-		{"papers.json", func() any { return papers }},
 		{"excluded.json", func() any { return excluded }},
 		{"stats.json", func() any { return corpus.ComputeStats(r.c, r.v) }},
 	} {
@@ -84,6 +87,30 @@ func (r *renderer) downloads() error {
 		}
 	}
 	return nil
+}
+
+// writeJSONArray writes what json.MarshalIndent(items, "", "  ") and a
+// newline would, one element at a time: papers.json of 100,000 entries
+// would otherwise be encoded, then indented, in memory twice over.
+func writeJSONArray[T any](w io.Writer, items []T) error {
+	if len(items) == 0 {
+		_, err := io.WriteString(w, "[]\n")
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	bw.WriteString("[\n  ")
+	for i := range items {
+		if i > 0 {
+			bw.WriteString(",\n  ")
+		}
+		b, err := json.MarshalIndent(&items[i], "  ", "  ")
+		if err != nil {
+			return err
+		}
+		bw.Write(b)
+	}
+	bw.WriteString("\n]\n")
+	return bw.Flush()
 }
 
 // Atom feed types (RFC 4287), only the elements the feed uses.

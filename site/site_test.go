@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -845,5 +846,25 @@ func TestScaleBounds(t *testing.T) {
 
 	if a, b := entryPagesSize(small), entryPagesSize(files); float64(b) > 3.3*float64(a) {
 		t.Errorf("entry pages: %d bytes at 100 entries, %d at 300: more than linear", a, b)
+	}
+}
+
+// TestWriteJSONArray checks that papers.json, written one entry at a time,
+// is byte for byte what json.MarshalIndent writes.
+func TestWriteJSONArray(t *testing.T) {
+	c, _ := load(t, corpusFromTxtar(t, "tiny.txtar"))
+	for _, papers := range [][]corpus.Entry{c.Papers, c.Papers[:1], {}} {
+		want, err := json.MarshalIndent(papers, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, '\n')
+		var got bytes.Buffer
+		if err := writeJSONArray(&got, papers); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("%d entries: got\n%s\nwant\n%s", len(papers), got.Bytes(), want)
+		}
 	}
 }
