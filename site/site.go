@@ -1,8 +1,15 @@
 // Package site turns a checked corpus into a static website: one page per
 // entry, per controlled field and value, per orchestration sub-decision and
 // per coverage cell, plus the exclusion log, the claims audit, feeds and
-// downloads. Rendering happens in memory (Render); Build writes the result
-// over the output directory only when everything succeeded.
+// downloads. Render keeps the site in memory; Build writes every file into
+// a fresh directory beside the output as soon as it is rendered, so that
+// its memory is bounded by the corpus and not by the site, and renames that
+// directory over the output only when everything succeeded.
+//
+// Nothing on a page that exists once per entry grows with the corpus (the
+// cell neighbours and claim key lists are capped), and pieces many pages
+// share, above all every entry's list item, are rendered once (items.go):
+// the build is linear in the number of entries.
 //
 // Every page type is a struct embedding Page (views.go) and one template,
 // templates/NAME.html, that defines "content" inside the shared
