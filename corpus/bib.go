@@ -293,5 +293,10 @@ func BibText(s string) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
-	return strings.NewReplacer("{", "", "}", "").Replace(s)
+	return strings.Map(func(r rune) rune {
+		if r == '{' || r == '}' {
+			return -1
+		}
+		return r
+	}, s)
 }
