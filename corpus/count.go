@@ -14,9 +14,13 @@ type Cell struct {
 	Keys  []string `json:"keys"`
 }
 
+// addKey counts a row in the cell; an empty key (a count-only report) is
+// counted but not kept.
 func (c *Cell) addKey(k string) {
 	c.Count++
-	c.Keys = append(c.Keys, k)
+	if k != "" {
+		c.Keys = append(c.Keys, k)
+	}
 }
 
 // Histogram counts one controlled field over its whole vocabulary.
@@ -144,7 +148,9 @@ func (x *CrossTab) add(key, row, col string) {
 	i, iok := x.rowIndex[row]
 	j, jok := x.colIndex[col]
 	if !iok || !jok {
-		x.Outside = append(x.Outside, key)
+		if key != "" {
+			x.Outside = append(x.Outside, key)
+		}
 		return
 	}
 	x.Cells[i][j].addKey(key)
@@ -229,5 +235,7 @@ func addOther(cells []Cell, value, key string) []Cell {
 		}
 	}
 	// The value is copied: it may point into a streamed row's text.
-	return append(cells, Cell{Value: strings.Clone(value), Count: 1, Keys: []string{key}})
+	c := Cell{Value: strings.Clone(value), Keys: []string{}}
+	c.addKey(key)
+	return append(cells, c)
 }

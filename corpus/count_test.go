@@ -161,7 +161,7 @@ func TestStreamStatsMatchesComputeStats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := StreamStats(dir, v, nil)
+	s, err := StreamStats(dir, v, StatsOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,25 @@ func TestStreamStatsMatchesComputeStats(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Fatalf("streamed stats differ:\n%s\nwant:\n%s", got, want)
 	}
-	if _, err := StreamStats(dir, v, [][2]string{{"stage", "category"}}); err == nil {
+	if _, err := StreamStats(dir, v, StatsOptions{Extra: [][2]string{{"stage", "category"}}}); err == nil {
 		t.Fatal("a cross-tab across files was accepted")
+	}
+	// Counts alone: the same numbers, no keys.
+	counts, err := StreamStats(dir, v, StatsOptions{CountsOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := ComputeStats(c, v)
+	for i, h := range counts.Histograms {
+		for j, cell := range h.Cells {
+			if cell.Count != full.Histograms[i].Cells[j].Count || len(cell.Keys) != 0 {
+				t.Fatalf("%s %s: count %d keys %d, want count %d and no keys", h.Field, cell.Value, cell.Count, len(cell.Keys), full.Histograms[i].Cells[j].Count)
+			}
+		}
+	}
+	for i, x := range counts.CrossTabs {
+		if x.Total != full.CrossTabs[i].Total {
+			t.Fatalf("%s×%s: total %d, want %d", x.Rows, x.Cols, x.Total, full.CrossTabs[i].Total)
+		}
 	}
 }

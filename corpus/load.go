@@ -40,6 +40,7 @@ type Corpus struct {
 	papers, excluded, spotcheck *table
 	loadDiags                   Diagnostics
 	eachPaper                   func(*Entry) // LoadOptions.EachPaper
+	paperColumns                []string     // LoadOptions.Columns
 	// bibIdx is built on the first BibTeX lookup, so that loading for
 	// counts alone does not pay for it; bibOnce is a pointer so that a
 	// Corpus stays copyable.
@@ -65,11 +66,19 @@ type LoadOptions struct {
 	// added): counting needs no BibTeX, and parsing a million-entry
 	// papers.bib took a third of masrl stats' time and most of its memory.
 	SkipBib bool
+	// Columns, when set, are the only papers.csv columns decoded into the
+	// entries EachPaper receives; the others stay empty. Positions are kept
+	// for every column. gocsv's reflection costs per field, so counting
+	// nine columns of eighteen halves the decoding.
+	Columns []string
 }
 
 // LoadWith is Load with options.
 func LoadWith(dir string, opt LoadOptions) (*Corpus, error) {
 	c := &Corpus{Dir: dir, eachPaper: opt.EachPaper}
+	if opt.EachPaper != nil {
+		c.paperColumns = opt.Columns
+	}
 	path := filepath.Join(dir, PapersFile)
 	if err := readCSVFile(path, c.loadPapers); err != nil {
 		return nil, err
@@ -133,7 +142,7 @@ func ParsePapers(name string, b []byte) (*Corpus, error) {
 }
 
 func (c *Corpus) loadPapers(name string, r io.Reader, size int64) error {
-	t, rows, diags, err := decodeCSV[Entry](name, r, size, c.eachPaper)
+	t, rows, diags, err := decodeCSV[Entry](name, r, size, c.eachPaper, c.paperColumns)
 	c.papers, c.Papers = t, rows
 	c.loadDiags = append(c.loadDiags, diags...)
 	if err != nil {
@@ -144,7 +153,7 @@ func (c *Corpus) loadPapers(name string, r io.Reader, size int64) error {
 
 func (c *Corpus) loadExcluded(name string, r io.Reader, size int64) error {
 	c.HasExcluded = true
-	t, rows, diags, err := decodeCSV[Exclusion](name, r, size, nil)
+	t, rows, diags, err := decodeCSV[Exclusion](name, r, size, nil, nil)
 	c.excluded, c.Excluded = t, rows
 	c.loadDiags = append(c.loadDiags, diags...)
 	if err != nil {
@@ -155,7 +164,7 @@ func (c *Corpus) loadExcluded(name string, r io.Reader, size int64) error {
 
 func (c *Corpus) loadSpotcheck(name string, r io.Reader, size int64) error {
 	c.HasSpotcheck = true
-	t, rows, diags, err := decodeCSV[Audit](name, r, size, nil)
+	t, rows, diags, err := decodeCSV[Audit](name, r, size, nil, nil)
 	c.spotcheck, c.Audits = t, rows
 	c.loadDiags = append(c.loadDiags, diags...)
 	if err != nil {

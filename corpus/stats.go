@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -59,17 +60,28 @@ func ComputeStats(c *Corpus, v *Vocabulary) Stats {
 	return t.stats(c, v)
 }
 
-// StreamStats computes the report of ComputeStats, plus the extra
-// cross-tabs, for the corpus in dir without keeping its retained rows in
-// memory: each row is counted as it is decoded and dropped, so a
-// million-row papers.csv costs the keys in the cells, not the rows. It
+// StatsOptions change what StreamStats computes.
+type StatsOptions struct {
+	// Extra cross-tabs of two controlled fields of papers.csv, after the
+	// default ones.
+	Extra [][2]string
+	// CountsOnly leaves the Keys of every cell empty: a report that prints
+	// counts alone need not keep a million keys eleven times over.
+	CountsOnly bool
+}
+
+// StreamStats computes the report of ComputeStats for the corpus in dir
+// without keeping its retained rows in memory: each row is counted as it is
+// decoded and dropped, and only the columns the report reads are decoded,
+// so a million-row papers.csv costs the keys in the cells, not the rows. It
 // fails when an extra pair is not two controlled fields of papers.csv.
-func StreamStats(dir string, v *Vocabulary, extra [][2]string) (Stats, error) {
-	t, err := newStatsTally(v, extra)
+func StreamStats(dir string, v *Vocabulary, opt StatsOptions) (Stats, error) {
+	t, err := newStatsTally(v, opt.Extra)
 	if err != nil {
 		return Stats{}, err
 	}
-	c, err := LoadWith(dir, LoadOptions{EachPaper: t.add, SkipBib: true})
+	t.countsOnly = opt.CountsOnly
+	c, err := LoadWith(dir, LoadOptions{EachPaper: t.add, SkipBib: true, Columns: t.columns()})
 	if err != nil {
 		return Stats{}, err
 	}
@@ -79,9 +91,23 @@ func StreamStats(dir string, v *Vocabulary, extra [][2]string) (Stats, error) {
 // statsTally counts retained rows one at a time into the report's
 // histograms and cross-tabs.
 type statsTally struct {
-	retained int
-	hists    []*Histogram
-	xtabs    []*CrossTab
+	retained   int
+	hists      []*Histogram
+	xtabs      []*CrossTab
+	countsOnly bool
+}
+
+// columns lists the papers.csv columns the tally reads.
+func (t *statsTally) columns() []string {
+	cols := []string{"key"}
+	for _, h := range t.hists {
+		cols = append(cols, h.Field)
+	}
+	for _, x := range t.xtabs {
+		cols = append(cols, x.Rows, x.Cols)
+	}
+	slices.Sort(cols)
+	return slices.Compact(cols)
 }
 
 func newStatsTally(v *Vocabulary, extra [][2]string) (*statsTally, error) {
@@ -110,7 +136,10 @@ func newStatsTally(v *Vocabulary, extra [][2]string) (*statsTally, error) {
 // be freed once it is counted.
 func (t *statsTally) add(e *Entry) {
 	t.retained++
-	key := strings.Clone(e.Key)
+	key := ""
+	if !t.countsOnly {
+		key = strings.Clone(e.Key)
+	}
 	for _, h := range t.hists {
 		h.add(key, e.Value(h.Field))
 	}

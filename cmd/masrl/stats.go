@@ -62,8 +62,9 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	// Streamed: the rows are counted as they are read, so a corpus of
-	// millions of rows needs memory for its keys only.
-	s, err := corpus.StreamStats(*dir, v, extra)
+	// millions of rows needs memory for its keys only, and none when the
+	// markdown tables, which print counts, are all that is asked for.
+	s, err := corpus.StreamStats(*dir, v, corpus.StatsOptions{Extra: extra, CountsOnly: *format == "markdown"})
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl stats: %v\n", err)
 		return exitUsage

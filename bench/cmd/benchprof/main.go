@@ -83,7 +83,7 @@ func operation(op, in string) (func() error, error) {
 			return err
 		}, nil
 	case "stats":
-		return func() error { _, err := corpus.StreamStats(in, v, nil); return err }, nil
+		return func() error { _, err := corpus.StreamStats(in, v, corpus.StatsOptions{CountsOnly: true}); return err }, nil
 	case "check":
 		return func() error {
 			c, err := corpus.Load(in)
