@@ -20,7 +20,7 @@ type table struct {
 	headerPos []fieldPos
 }
 
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+const utf8BOM = "\xEF\xBB\xBF"
 
 // csvStream reads a CSV file record by record with encoding/csv, keeping the
 // start of every field. gocsv alone only knows record numbers, which drift
@@ -41,7 +41,7 @@ type csvStream struct {
 func newCSVStream(file string, rd io.Reader) *csvStream {
 	br := bufio.NewReaderSize(rd, 1<<16)
 	s := &csvStream{file: file}
-	if b, _ := br.Peek(len(utf8BOM)); bytes.Equal(b, utf8BOM) {
+	if b, _ := br.Peek(len(utf8BOM)); string(b) == utf8BOM {
 		br.Discard(len(utf8BOM))
 		s.bomShift = len(utf8BOM)
 	}

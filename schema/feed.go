@@ -5,12 +5,6 @@ package schema
 // batches in flight are a few hundred kilobytes.
 const feedBatch = 4096
 
-// feedQueue is how many batches may wait for the graph. A deep queue lets
-// the scanner run on while the graph goroutine is off the CPU (on a busy
-// machine, for tens of milliseconds at a time) instead of stopping after a
-// batch or two; it costs about 300 KB per batch.
-const feedQueue = 16
-
 // span locates a string in a batch's arena. Records hold spans, not
 // slices, so that they contain no pointers: appending them costs no write
 // barriers while the collector runs.

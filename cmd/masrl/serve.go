@@ -100,9 +100,7 @@ func (s *server) rebuild() {
 	var buf bytes.Buffer
 	reportBuild(&buf, "masrl serve", res, err)
 	if err != nil {
-		for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
-			msgs = append(msgs, line)
-		}
+		msgs = strings.Split(strings.TrimSpace(buf.String()), "\n")
 	}
 	s.mu.Lock()
 	s.stamp, s.failure = stamp, msgs
