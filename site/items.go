@@ -181,7 +181,13 @@ type EntryList struct {
 	// links start with.
 	Root    string
 	Entries []*EntryView
-	id      int // the list's number in pieceCache.lists
+	// Brief lists show each entry's title, year, venue and first author,
+	// without its tags: a term or cell page lists entries that share a
+	// tag, the entry pages and the papers page show the rest, and the
+	// full items made the term and cell pages three quarters of the
+	// site's bytes at 10,000 entries.
+	Brief bool
+	id    int // the list's number in pieceCache.lists
 }
 
 // listMarkerPrefix starts the comment that stands for an entry list in a
@@ -214,6 +220,14 @@ func (r *renderer) entryList(root string, es []*EntryView) EntryList {
 	return l
 }
 
+// briefList is entryList with brief items.
+func (r *renderer) briefList(root string, es []*EntryView) EntryList {
+	l := r.entryList(root, es)
+	l.Brief = true
+	r.cache.lists[l.id] = l
+	return l
+}
+
 // listWriter passes a page's template output to w and replaces every
 // entry list marker, which html/template writes in one Write of its own
 // (the escaper's output for one action), with the list's items.
@@ -235,10 +249,14 @@ func (lw listWriter) Write(p []byte) (int, error) {
 func (lw listWriter) writeList(l EntryList) error {
 	links := lw.cache.links[l.Root]
 	for _, e := range l.Entries {
+		open, close := e.itemOpen, e.itemClose
+		if l.Brief {
+			open, close = e.briefOpen, e.briefClose
+		}
 		lw.w.WriteByte('\n')
-		lw.w.WriteString(string(e.itemOpen))
+		lw.w.WriteString(string(open))
 		lw.w.WriteString(string(links[e.index]))
-		if _, err := lw.w.WriteString(string(e.itemClose)); err != nil {
+		if _, err := lw.w.WriteString(string(close)); err != nil {
 			return err
 		}
 	}
@@ -296,6 +314,14 @@ func (r *renderer) renderItems() error {
 					tags = append(tags, r.cache.itemTags[tg])
 				}
 				if e.itemClose, err = exec("entry-item-close", itemCloseArgs{e.Entry, tags.Join()}); err != nil {
+					errs[i] = err
+					continue
+				}
+				if e.briefOpen, err = exec("entry-brief-open", e.Entry); err != nil {
+					errs[i] = err
+					continue
+				}
+				if e.briefClose, err = exec("entry-brief-close", e.Entry); err != nil {
 					errs[i] = err
 					continue
 				}

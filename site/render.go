@@ -807,7 +807,7 @@ func (r *renderer) taxonomy() error {
 			tp := &termPage{Page: r.newPage(tv.Href, title, "taxonomy"), Term: tv}
 			if fv.Entries {
 				tp.Entries = r.entriesOf(tv.Keys)
-				tp.List = r.entryList(tp.Root, tp.Entries)
+				tp.List = r.briefList(tp.Root, tp.Entries)
 			} else {
 				for _, rec := range r.records {
 					if rec.Value(fv.Name) == tv.Value {
@@ -860,7 +860,7 @@ func (r *renderer) coverage() error {
 				}
 				title := fmt.Sprintf("%s: %s × %s: %s", tv.Rows.Label, cell.Row.Label, tv.Cols.Label, cell.Col.Label)
 				pp := &cellPage{Page: r.newPage(cell.Href, title, "coverage"), Cell: cell}
-				pp.List = r.entryList(pp.Root, cell.Entries)
+				pp.List = r.briefList(pp.Root, cell.Entries)
 				if err := r.render("cell", &pp.Page, pp); err != nil {
 					return err
 				}

@@ -539,6 +539,7 @@ func pageLinks(name, body, basePath string) (targets [][2]string, errs []string)
 				continue
 			}
 			ref, frag, _ := strings.Cut(ref, "#")
+			ref, _, _ = strings.Cut(ref, "?") // a query only sets the page's state
 			var target string
 			switch {
 			case ref == "":

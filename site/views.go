@@ -83,6 +83,9 @@ type EntryView struct {
 	// itemOpen and itemClose are the entry's list item without its link,
 	// rendered once (items.go).
 	itemOpen, itemClose template.HTML
+	// briefOpen and briefClose are the entry's brief list item, which
+	// term and cell pages show, without its link.
+	briefOpen, briefClose template.HTML
 }
 
 // Tag returns the entry's tag for a field, or a zero Tag.
