@@ -287,7 +287,6 @@ func (r *renderer) renderItems() error {
 	for _, root := range roots {
 		r.cache.links[root] = make([]template.HTML, len(r.entries))
 	}
-	t := r.tmpl["papers"]
 	errs := make([]error, len(r.entries))
 	workers := max(1, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
@@ -296,40 +295,17 @@ func (r *renderer) renderItems() error {
 		go func() {
 			defer wg.Done()
 			var buf bytes.Buffer
-			exec := func(name string, data any) (template.HTML, error) {
-				buf.Reset()
-				err := t.ExecuteTemplate(&buf, name, data)
-				return template.HTML(buf.String()), err
-			}
 			tags := make(pieces, 0, 16)
 			for i := w; i < len(r.entries); i += workers {
 				e := r.entries[i]
-				var err error
-				if e.itemOpen, err = exec("entry-item-open", e.Entry); err != nil {
-					errs[i] = err
-					continue
-				}
 				tags = tags[:0]
 				for _, tg := range e.Tags {
 					tags = append(tags, r.cache.itemTags[tg])
 				}
-				if e.itemClose, err = exec("entry-item-close", itemCloseArgs{e.Entry, tags.Join()}); err != nil {
-					errs[i] = err
-					continue
-				}
-				if e.briefOpen, err = exec("entry-brief-open", e.Entry); err != nil {
-					errs[i] = err
-					continue
-				}
-				if e.briefClose, err = exec("entry-brief-close", e.Entry); err != nil {
-					errs[i] = err
-					continue
-				}
-				for _, root := range roots {
-					if r.cache.links[root][i], err = exec("entry-item-link", entryItemArgs{root, e}); err != nil {
-						errs[i] = err
-						break
-					}
+				if r.byHand {
+					r.itemByHand(e, tags.Join(), roots)
+				} else {
+					errs[i] = r.itemByTemplate(e, tags.Join(), roots, &buf)
 				}
 			}
 		}()
@@ -338,6 +314,50 @@ func (r *renderer) renderItems() error {
 	for i, err := range errs {
 		if err != nil {
 			return fmt.Errorf("rendering the list item of %s: %w", r.entries[i].Key, err)
+		}
+	}
+	return nil
+}
+
+// itemByHand renders an entry's list items as the templates entry-item-*
+// and entry-brief-* do, without them (entryhtml.go).
+func (r *renderer) itemByHand(e *EntryView, tags template.HTML, roots []string) {
+	e.itemOpen = template.HTML(entryItemOpen(e.Entry))
+	e.itemClose = template.HTML(entryItemClose(e.Entry, string(tags)))
+	e.briefOpen = template.HTML(entryBriefOpen(e.Entry))
+	e.briefClose = template.HTML(entryBriefClose(e.Entry))
+	for _, root := range roots {
+		r.cache.links[root][e.index] = template.HTML(entryItemLink(root, e))
+	}
+}
+
+// itemByTemplate renders an entry's list items with the templates
+// entry-item-* and entry-brief-*, which --templates may have replaced.
+func (r *renderer) itemByTemplate(e *EntryView, tags template.HTML, roots []string, buf *bytes.Buffer) error {
+	t := r.tmpl["papers"]
+	exec := func(name string, data any) (template.HTML, error) {
+		buf.Reset()
+		err := t.ExecuteTemplate(buf, name, data)
+		return template.HTML(buf.String()), err
+	}
+	var err error
+	for _, p := range []struct {
+		dst  *template.HTML
+		name string
+		data any
+	}{
+		{&e.itemOpen, "entry-item-open", e.Entry},
+		{&e.itemClose, "entry-item-close", itemCloseArgs{e.Entry, tags}},
+		{&e.briefOpen, "entry-brief-open", e.Entry},
+		{&e.briefClose, "entry-brief-close", e.Entry},
+	} {
+		if *p.dst, err = exec(p.name, p.data); err != nil {
+			return err
+		}
+	}
+	for _, root := range roots {
+		if r.cache.links[root][e.index], err = exec("entry-item-link", entryItemArgs{root, e}); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -73,6 +73,11 @@ type renderer struct {
 	proseNames []string           // names of data/pages/*.md, in navigation order
 	echarts    []byte             // the chart library; nil: no charts
 	opt        Options
+	// byHand is true with the embedded templates: entry pages and list
+	// items are then written by entryhtml.go, which equals the embedded
+	// entry.html and layout.html byte for byte; templates from
+	// --templates are always executed.
+	byHand bool
 }
 
 // Render builds every file of the site in memory and returns it with the
@@ -107,7 +112,7 @@ func render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options, files *Files) (
 	if dfs == nil {
 		dfs = data.FS
 	}
-	r := &renderer{c: c, v: v, base: base, tmpl: tmpl, data: dfs, files: files, md: newMarkdown(), opt: opt}
+	r := &renderer{c: c, v: v, base: base, tmpl: tmpl, data: dfs, files: files, md: newMarkdown(), opt: opt, byHand: opt.Templates == nil}
 	if err := r.loadECharts(opt.ECharts); err != nil {
 		return nil, err
 	}
@@ -290,6 +295,10 @@ func (r *renderer) execute(j renderJob, w *bufio.Writer) error {
 		var p *Page
 		data, p = j.build()
 		r.frame(j.tmpl, p)
+	}
+	if ep, ok := data.(*entryPage); ok && r.byHand {
+		_, err := w.Write(entryPageHTML(ep)) // entry.html's bytes, by hand (entryhtml.go)
+		return err
 	}
 	if err := r.tmpl[j.tmpl].ExecuteTemplate(listWriter{w, &r.cache}, "layout", data); err != nil {
 		return fmt.Errorf("rendering %s with %s.html: %w", j.file, j.tmpl, err)
