@@ -11,10 +11,9 @@ import (
 // per entry, which made them most of a large build's time (escape.go
 // says why and how they stay equal to the templates).
 
-// entryPageHTML is entry.html inside layout.html for ep.
-func entryPageHTML(ep *entryPage) []byte {
+// entryPageHTML appends entry.html inside layout.html for ep to b.
+func entryPageHTML(b htmlBuf, ep *entryPage) htmlBuf {
 	e, c, root := ep.Entry, ep.Entry.Entry, ep.Root
-	b := make(htmlBuf, 0, 8<<10)
 	b.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
 	b.text(ep.Title)
 	if ep.Section != "home" {
@@ -100,7 +99,7 @@ func entryPageHTML(ep *entryPage) []byte {
 		b.raw("</p>")
 	}
 	b.raw("\n\n<section aria-labelledby=\"tags-h\">\n<h2 id=\"tags-h\">Tags</h2>\n<ul class=\"tags\">")
-	b.raw(string(ep.TagItems.Join()))
+	b.pieces(ep.TagItems)
 	b.raw("\n</ul>\n</section>")
 	if c.Notes != "" {
 		b.raw("\n<section aria-labelledby=\"notes-h\">\n<h2 id=\"notes-h\">Notes</h2>\n<p>")
@@ -178,7 +177,7 @@ func entryPageHTML(ep *entryPage) []byte {
 		b.raw("\n<section aria-labelledby=\"claims-h\">\n<h2 id=\"claims-h\">Paper claims this entry takes part in</h2>\n<p>Figures the survey prints that count or name this entry, recomputed from the CSV (<a href=\"")
 		b.url(root)
 		b.raw("claims/\">all claims</a>):</p>\n<ul class=\"entry-claims\">")
-		b.raw(string(ep.ClaimItems.Join()))
+		b.pieces(ep.ClaimItems)
 		b.raw("\n</ul>\n</section>")
 	}
 	if cell := ep.Cell; cell != nil {
@@ -191,7 +190,7 @@ func entryPageHTML(ep *entryPage) []byte {
 		b.raw("):</p>")
 		if len(ep.SameCell) > 0 {
 			b.raw("\n<ul>")
-			b.raw(string(ep.SameCellItems.Join()))
+			b.pieces(ep.SameCellItems)
 			b.raw("\n</ul>")
 			if ep.SameCellMore != 0 {
 				b.raw("\n<p class=\"more\">And ")
@@ -211,6 +210,14 @@ func entryPageHTML(ep *entryPage) []byte {
 	return b
 }
 
+// pieces appends each piece after a newline, as pieces.Join joins them.
+func (b *htmlBuf) pieces(p pieces) {
+	for _, s := range p {
+		*b = append(*b, '\n')
+		*b = append(*b, s...)
+	}
+}
+
 // link appends <a href="root+href">text</a>, the site's internal link.
 func (b *htmlBuf) link(root, href, text string) {
 	b.raw("<a href=\"")
@@ -223,7 +230,11 @@ func (b *htmlBuf) link(root, href, text string) {
 
 // entryItemOpen is entry-item-open.
 func entryItemOpen(c *corpus.Entry) string {
-	b := make(htmlBuf, 0, 512)
+	return string(appendItemOpen(make(htmlBuf, 0, 512), c))
+}
+
+// appendItemOpen appends entry-item-open to b.
+func appendItemOpen(b htmlBuf, c *corpus.Entry) htmlBuf {
 	b.raw("<li class=\"entry\" id=\"entry-")
 	b.text(c.Key)
 	for _, a := range [...]struct{ name, value string }{
@@ -238,7 +249,7 @@ func entryItemOpen(c *corpus.Entry) string {
 		b.text(a.value)
 	}
 	b.raw("\">\n<h3 class=\"entry-title\">")
-	return string(b)
+	return b
 }
 
 // entryItemLink is entry-item-link.
@@ -249,8 +260,12 @@ func entryItemLink(root string, e *EntryView) string {
 }
 
 // entryItemClose is entry-item-close, tags being its tags' pieces.
-func entryItemClose(c *corpus.Entry, tags string) string {
-	b := make(htmlBuf, 0, 256+len(tags))
+func entryItemClose(c *corpus.Entry, tags pieces) string {
+	return string(appendItemClose(make(htmlBuf, 0, 1024), c, tags))
+}
+
+// appendItemClose appends entry-item-close to b.
+func appendItemClose(b htmlBuf, c *corpus.Entry, tags pieces) htmlBuf {
 	b.raw("</h3>\n<p class=\"meta\">")
 	b.meta(c)
 	b.raw("</p>\n")
@@ -260,9 +275,9 @@ func entryItemClose(c *corpus.Entry, tags string) string {
 		b.raw("</p>")
 	}
 	b.raw("\n<ul class=\"tags compact\">")
-	b.raw(tags)
+	b.pieces(tags)
 	b.raw("\n</ul>\n</li>")
-	return string(b)
+	return b
 }
 
 // entryBriefOpen is entry-brief-open.

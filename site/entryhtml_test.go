@@ -72,10 +72,10 @@ func TestEntryHTMLMatchesTemplates(t *testing.T) {
 			if err := r.tmpl["entry"].ExecuteTemplate(&want, "layout", ep); err != nil {
 				t.Fatal(err)
 			}
-			sameHTML(t, name+" "+ev.Key+" page", string(entryPageHTML(ep)), want.String())
+			sameHTML(t, name+" "+ev.Key+" page", string(entryPageHTML(nil, ep)), want.String())
 			sameHTML(t, name+" "+ev.Key+" entry-item-open", entryItemOpen(ev.Entry), string(r.piece("papers", "entry-item-open", ev.Entry)))
 			tags := itemTags(r, ev).Join()
-			sameHTML(t, name+" "+ev.Key+" entry-item-close", entryItemClose(ev.Entry, string(tags)), string(r.piece("papers", "entry-item-close", itemCloseArgs{ev.Entry, tags})))
+			sameHTML(t, name+" "+ev.Key+" entry-item-close", entryItemClose(ev.Entry, itemTags(r, ev)), string(r.piece("papers", "entry-item-close", itemCloseArgs{ev.Entry, tags})))
 			sameHTML(t, name+" "+ev.Key+" entry-brief-open", entryBriefOpen(ev.Entry), string(r.piece("papers", "entry-brief-open", ev.Entry)))
 			sameHTML(t, name+" "+ev.Key+" entry-brief-close", entryBriefClose(ev.Entry), string(r.piece("papers", "entry-brief-close", ev.Entry)))
 			for _, root := range []string{"", "../", "../../../"} {

@@ -56,7 +56,7 @@ func FuzzEntryPage(f *testing.F) {
 		page := out.String()
 		// The build writes entry pages and list items by hand; they must
 		// be the templates' bytes whatever the text.
-		sameHTML(t, "entry page", string(entryPageHTML(ep)), page)
+		sameHTML(t, "entry page", string(entryPageHTML(nil, ep)), page)
 		ev := r.byKey["k"]
 		sameHTML(t, "entry-item-open", entryItemOpen(ev.Entry), string(r.piece("papers", "entry-item-open", ev.Entry)))
 		sameHTML(t, "entry-brief-close", entryBriefClose(ev.Entry), string(r.piece("papers", "entry-brief-close", ev.Entry)))

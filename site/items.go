@@ -232,41 +232,73 @@ func (r *renderer) briefList(root string, es []*EntryView) EntryList {
 // entry list marker, which html/template writes in one Write of its own
 // (the escaper's output for one action), with the list's items.
 type listWriter struct {
-	w     *bufio.Writer
-	cache *pieceCache
+	w *bufio.Writer
+	r *renderer
 }
 
 func (lw listWriter) Write(p []byte) (int, error) {
 	if len(p) > len(listMarkerPrefix)+3 && bytes.HasPrefix(p, []byte(listMarkerPrefix)) && bytes.HasSuffix(p, []byte("-->")) {
 		id, err := strconv.Atoi(string(p[len(listMarkerPrefix) : len(p)-3]))
-		if err == nil && id >= 0 && id < len(lw.cache.lists) {
-			return len(p), lw.writeList(lw.cache.lists[id])
+		if err == nil && id >= 0 && id < len(lw.r.cache.lists) {
+			return len(p), lw.writeList(lw.r.cache.lists[id])
 		}
 	}
 	return lw.w.Write(p)
 }
 
 func (lw listWriter) writeList(l EntryList) error {
-	links := lw.cache.links[l.Root]
+	links := lw.r.cache.links[l.Root]
+	var buf bytes.Buffer
+	var b htmlBuf
+	var tags pieces
 	for _, e := range l.Entries {
-		open, close := e.itemOpen, e.itemClose
-		if l.Brief {
-			open, close = e.briefOpen, e.briefClose
-		}
 		lw.w.WriteByte('\n')
+		if l.Brief {
+			lw.w.WriteString(string(e.briefOpen))
+			lw.w.WriteString(string(links[e.index]))
+			lw.w.WriteString(string(e.briefClose))
+			continue
+		}
+		// The full item, which only the papers page shows, is rendered
+		// here and not kept: at 100,000 entries kept items were 170 MB
+		// that the garbage collector scanned again and again.
+		tags = tags[:0]
+		for _, tg := range e.Tags {
+			tags = append(tags, lw.r.cache.itemTags[tg])
+		}
+		if lw.r.byHand {
+			b = appendItemOpen(b[:0], e.Entry)
+			b.raw(string(links[e.index]))
+			b = appendItemClose(b, e.Entry, tags)
+			lw.w.Write(b)
+			continue
+		}
+		open, err := lw.r.execPiece(&buf, "entry-item-open", e.Entry)
+		if err != nil {
+			return fmt.Errorf("rendering the list item of %s: %w", e.Key, err)
+		}
 		lw.w.WriteString(string(open))
 		lw.w.WriteString(string(links[e.index]))
-		if _, err := lw.w.WriteString(string(close)); err != nil {
-			return err
+		close, err := lw.r.execPiece(&buf, "entry-item-close", itemCloseArgs{e.Entry, tags.Join()})
+		if err != nil {
+			return fmt.Errorf("rendering the list item of %s: %w", e.Key, err)
 		}
+		lw.w.WriteString(string(close))
 	}
-	return nil
+	return nil // a failed write stays in lw.w, whose Flush reports it
 }
 
-// renderItems renders every entry's list item, on every CPU: the parts
-// that do not depend on the page once per entry, the link once per root
-// an entry list was registered for. The compact tags are rendered first,
-// once per value.
+// execPiece executes a piece's template of the papers page's set into
+// buf, on any goroutine.
+func (r *renderer) execPiece(buf *bytes.Buffer, name string, data any) (template.HTML, error) {
+	buf.Reset()
+	err := r.tmpl["papers"].ExecuteTemplate(buf, name, data)
+	return template.HTML(buf.String()), err
+}
+
+// renderItems renders, on every CPU, every entry's brief list item once
+// and its link once per root an entry list was registered for. The
+// compact tags of the full items are rendered first, once per value.
 func (r *renderer) renderItems() error {
 	if r.cache.err != nil {
 		return r.cache.err
@@ -295,17 +327,11 @@ func (r *renderer) renderItems() error {
 		go func() {
 			defer wg.Done()
 			var buf bytes.Buffer
-			tags := make(pieces, 0, 16)
 			for i := w; i < len(r.entries); i += workers {
-				e := r.entries[i]
-				tags = tags[:0]
-				for _, tg := range e.Tags {
-					tags = append(tags, r.cache.itemTags[tg])
-				}
 				if r.byHand {
-					r.itemByHand(e, tags.Join(), roots)
+					r.itemByHand(r.entries[i], roots)
 				} else {
-					errs[i] = r.itemByTemplate(e, tags.Join(), roots, &buf)
+					errs[i] = r.itemByTemplate(r.entries[i], roots, &buf)
 				}
 			}
 		}()
@@ -319,11 +345,10 @@ func (r *renderer) renderItems() error {
 	return nil
 }
 
-// itemByHand renders an entry's list items as the templates entry-item-*
-// and entry-brief-* do, without them (entryhtml.go).
-func (r *renderer) itemByHand(e *EntryView, tags template.HTML, roots []string) {
-	e.itemOpen = template.HTML(entryItemOpen(e.Entry))
-	e.itemClose = template.HTML(entryItemClose(e.Entry, string(tags)))
+// itemByHand renders an entry's brief list item and its links as the
+// templates entry-brief-* and entry-item-link do, without them
+// (entryhtml.go).
+func (r *renderer) itemByHand(e *EntryView, roots []string) {
 	e.briefOpen = template.HTML(entryBriefOpen(e.Entry))
 	e.briefClose = template.HTML(entryBriefClose(e.Entry))
 	for _, root := range roots {
@@ -331,32 +356,19 @@ func (r *renderer) itemByHand(e *EntryView, tags template.HTML, roots []string) 
 	}
 }
 
-// itemByTemplate renders an entry's list items with the templates
-// entry-item-* and entry-brief-*, which --templates may have replaced.
-func (r *renderer) itemByTemplate(e *EntryView, tags template.HTML, roots []string, buf *bytes.Buffer) error {
-	t := r.tmpl["papers"]
-	exec := func(name string, data any) (template.HTML, error) {
-		buf.Reset()
-		err := t.ExecuteTemplate(buf, name, data)
-		return template.HTML(buf.String()), err
-	}
+// itemByTemplate renders an entry's brief list item and its links with
+// the templates entry-brief-* and entry-item-link, which --templates may
+// have replaced.
+func (r *renderer) itemByTemplate(e *EntryView, roots []string, buf *bytes.Buffer) error {
 	var err error
-	for _, p := range []struct {
-		dst  *template.HTML
-		name string
-		data any
-	}{
-		{&e.itemOpen, "entry-item-open", e.Entry},
-		{&e.itemClose, "entry-item-close", itemCloseArgs{e.Entry, tags}},
-		{&e.briefOpen, "entry-brief-open", e.Entry},
-		{&e.briefClose, "entry-brief-close", e.Entry},
-	} {
-		if *p.dst, err = exec(p.name, p.data); err != nil {
-			return err
-		}
+	if e.briefOpen, err = r.execPiece(buf, "entry-brief-open", e.Entry); err != nil {
+		return err
+	}
+	if e.briefClose, err = r.execPiece(buf, "entry-brief-close", e.Entry); err != nil {
+		return err
 	}
 	for _, root := range roots {
-		if r.cache.links[root][e.index], err = exec("entry-item-link", entryItemArgs{root, e}); err != nil {
+		if r.cache.links[root][e.index], err = r.execPiece(buf, "entry-item-link", entryItemArgs{root, e}); err != nil {
 			return err
 		}
 	}

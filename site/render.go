@@ -78,6 +78,8 @@ type renderer struct {
 	// entry.html and layout.html byte for byte; templates from
 	// --templates are always executed.
 	byHand bool
+	// scratch holds *htmlBuf buffers for the pages written by hand.
+	scratch sync.Pool
 }
 
 // Render builds every file of the site in memory and returns it with the
@@ -297,10 +299,18 @@ func (r *renderer) execute(j renderJob, w *bufio.Writer) error {
 		r.frame(j.tmpl, p)
 	}
 	if ep, ok := data.(*entryPage); ok && r.byHand {
-		_, err := w.Write(entryPageHTML(ep)) // entry.html's bytes, by hand (entryhtml.go)
+		// entry.html's bytes, by hand (entryhtml.go), in a buffer
+		// that the next entry page reuses.
+		b, _ := r.scratch.Get().(*htmlBuf)
+		if b == nil {
+			b = new(htmlBuf)
+		}
+		*b = entryPageHTML((*b)[:0], ep)
+		_, err := w.Write(*b)
+		r.scratch.Put(b)
 		return err
 	}
-	if err := r.tmpl[j.tmpl].ExecuteTemplate(listWriter{w, &r.cache}, "layout", data); err != nil {
+	if err := r.tmpl[j.tmpl].ExecuteTemplate(listWriter{w, r}, "layout", data); err != nil {
 		return fmt.Errorf("rendering %s with %s.html: %w", j.file, j.tmpl, err)
 	}
 	return nil

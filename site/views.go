@@ -80,11 +80,10 @@ type EntryView struct {
 	Date     string // YYYY-MM-DD the feed uses
 	index    int    // position in papers.csv order
 	rank     int    // position in the site's order of entries (rankEntries)
-	// itemOpen and itemClose are the entry's list item without its link,
-	// rendered once (items.go).
-	itemOpen, itemClose template.HTML
 	// briefOpen and briefClose are the entry's brief list item, which
-	// term and cell pages show, without its link.
+	// term and cell pages show, without its link, rendered once
+	// (items.go). The full item, which only the papers page shows, is
+	// rendered as that page is written.
 	briefOpen, briefClose template.HTML
 }
 

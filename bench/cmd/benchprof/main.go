@@ -37,6 +37,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	op := fs.String("op", "", "operation: build, stats, check or trace")
 	in := fs.String("in", "", "input: a corpus `directory`, or a trace file for -op trace")
 	out := fs.String("cpuprofile", "cpu.prof", "CPU profile `file` to write")
+	memOut := fs.String("memprofile", "", "heap profile `file` to write after the work (go tool pprof -sample_index=alloc_space shows what it allocated)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -60,6 +61,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	pprof.StopCPUProfile()
 	if err != nil {
 		return err
+	}
+	if *memOut != "" {
+		if err := writeHeapProfile(*memOut); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(stdout, "%s %s: %s; profile in %s\n", *op, *in, time.Since(start).Round(time.Millisecond), *out)
 	return nil
@@ -105,4 +111,16 @@ func operation(op, in string) (func() error, error) {
 		}, nil
 	}
 	return nil, fmt.Errorf("unknown -op %q: want build, stats, check or trace", op)
+}
+
+func writeHeapProfile(name string) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
