@@ -286,8 +286,9 @@ func (p *page) waitFor(t *testing.T, cond string) {
 			return
 		}
 		// A navigation destroys the page's JavaScript context under a
-		// running poll; poll again in the new page.
-		if ctx.Err() != nil || !strings.Contains(err.Error(), "context") {
+		// running poll ("context", or "Inspected target navigated" when it
+		// lands between two polls); poll again in the new page.
+		if ctx.Err() != nil || !(strings.Contains(err.Error(), "context") || strings.Contains(err.Error(), "navigated")) {
 			t.Fatalf("waiting for %s: %v", cond, err)
 		}
 		time.Sleep(50 * time.Millisecond)

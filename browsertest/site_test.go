@@ -233,6 +233,17 @@ func TestSite(t *testing.T) {
 			t.Errorf("clicking the %s bar lists %v, want %v", h.Cells[best].Value, got, want)
 		}
 		p.check(t, "bar click")
+
+		// The value's page links to the papers page filtered by it, which
+		// must show the same entries.
+		if err := chromedp.Do(p.ctx, chromedp.Click(`main a[href*="papers/?credit_granularity="]`, chromedp.NodeVisible)); err != nil {
+			t.Fatal(err)
+		}
+		p.waitFor(t, `location.pathname.endsWith("/papers/") && document.querySelector("#paper-list[data-search-ready]") !== null`)
+		if got, want := p.visibleKeys(t), sorted(h.Cells[best].Keys); !slices.Equal(got, want) {
+			t.Errorf("the %s page's filter link shows %v, want %v", h.Cells[best].Value, got, want)
+		}
+		p.check(t, "term filter link")
 	})
 
 	t.Run("axe", func(t *testing.T) {
