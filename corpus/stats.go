@@ -119,10 +119,10 @@ type statsTally struct {
 	countsOnly bool
 
 	// fields are the distinct controlled columns the histograms and
-	// cross-tabs read, lookup finds a value's index in each one's
-	// vocabulary (shared by forks, read-only), and
-	// histField and xtabField say which of fields each one reads: a column
-	// counted three times is looked up once per record.
+	// cross-tabs read; lookup finds a value's index in each one's
+	// vocabulary (shared by forks, read-only); histField and xtabField say
+	// which of fields each one reads, so that a column counted three times
+	// is looked up once per record.
 	fields    []string
 	lookup    []valueLookup
 	histField []int
@@ -226,9 +226,10 @@ type recordCounter struct {
 	idx    []int
 }
 
-// newRecordCounter maps t's columns onto header. A column named twice is
-// read from its last occurrence, and a name matches only exactly, as the
-// gocsv decoding of Load does.
+// newRecordCounter maps t's columns onto header as StreamStats' gocsv
+// decoding of the counted columns did: a column named twice is read from
+// its last occurrence, and a name matches only exactly (Load's decoding of
+// every column also takes " category" for category).
 func newRecordCounter(t *statsTally, header []string) *recordCounter {
 	last := func(name string) int {
 		for i := len(header) - 1; i >= 0; i-- {
