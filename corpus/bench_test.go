@@ -39,13 +39,7 @@ func syntheticPapers(v *Vocabulary, n int) []byte {
 // full statistics report and the claims check over it.
 func BenchmarkLoadAndCount(b *testing.B) {
 	v := testVocab(b)
-	n := 100_000
-	if s := os.Getenv("MASRL_BENCH_ROWS"); s != "" {
-		var err error
-		if n, err = strconv.Atoi(s); err != nil {
-			b.Fatal(err)
-		}
-	}
+	n := benchRows(b)
 	path := filepath.Join(b.TempDir(), PapersFile)
 	data := syntheticPapers(v, n)
 	if err := os.WriteFile(path, data, 0o644); err != nil {
@@ -89,4 +83,50 @@ func BenchmarkLoadAndCount(b *testing.B) {
 			}
 		}
 	})
+}
+
+// benchRows is the number of generated rows: MASRL_BENCH_ROWS, default
+// 100,000.
+func benchRows(b *testing.B) int {
+	s := os.Getenv("MASRL_BENCH_ROWS")
+	if s == "" {
+		return 100_000
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return n
+}
+
+// BenchmarkStreamStats runs masrl stats' path over a generated papers.csv
+// of benchRows rows: the markdown report counts only, the JSON one keeps
+// every row's key in its cells.
+func BenchmarkStreamStats(b *testing.B) {
+	v := testVocab(b)
+	n := benchRows(b)
+	dir := b.TempDir()
+	data := syntheticPapers(v, n)
+	if err := os.WriteFile(filepath.Join(dir, PapersFile), data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, countsOnly := range []bool{true, false} {
+		name := "keys"
+		if countsOnly {
+			name = "counts"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				s, err := StreamStats(dir, v, StatsOptions{CountsOnly: countsOnly})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if s.Retained != n {
+					b.Fatalf("%d rows, want %d", s.Retained, n)
+				}
+			}
+		})
+	}
 }

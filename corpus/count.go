@@ -23,6 +23,12 @@ func (c *Cell) addKey(k string) {
 	}
 }
 
+// merge adds the count and keys of u, counted after c's.
+func (c *Cell) merge(u *Cell) {
+	c.Count += u.Count
+	c.Keys = append(c.Keys, u.Keys...)
+}
+
 // Histogram counts one controlled field over its whole vocabulary.
 type Histogram struct {
 	Field string `json:"field"`
@@ -61,12 +67,45 @@ func newHistogram(f *Field) *Histogram {
 }
 
 func (h *Histogram) add(key, value string) {
+	i, ok := h.index[value]
+	if !ok {
+		i = -1
+	}
+	h.addAt(key, i, value)
+}
+
+// addAt counts value, whose index in the vocabulary is i (-1 outside it).
+func (h *Histogram) addAt(key string, i int, value string) {
 	h.Total++
-	if i, ok := h.index[value]; ok {
+	if i >= 0 {
 		h.Cells[i].addKey(key)
 		return
 	}
 	h.Other = addOther(h.Other, value, key)
+}
+
+// emptyCopy returns a histogram of the same field with nothing counted.
+func (h *Histogram) emptyCopy() *Histogram {
+	out := &Histogram{Field: h.Field, Cells: make([]Cell, len(h.Cells)), index: h.index}
+	for i, c := range h.Cells {
+		out.Cells[i] = Cell{Value: c.Value, Keys: []string{}}
+	}
+	return out
+}
+
+// merge adds the counts of u, which counted rows after h's.
+func (h *Histogram) merge(u *Histogram) {
+	h.Total += u.Total
+	for i := range u.Cells {
+		h.Cells[i].merge(&u.Cells[i])
+	}
+	for _, c := range u.Other {
+		if i := slices.IndexFunc(h.Other, func(o Cell) bool { return o.Value == c.Value }); i >= 0 {
+			h.Other[i].merge(&c)
+		} else {
+			h.Other = append(h.Other, c)
+		}
+	}
 }
 
 func (h *Histogram) finish() {
@@ -148,6 +187,15 @@ func (x *CrossTab) add(key, row, col string) {
 	i, iok := x.rowIndex[row]
 	j, jok := x.colIndex[col]
 	if !iok || !jok {
+		i = -1
+	}
+	x.addAt(key, i, j)
+}
+
+// addAt counts a row whose values are at i and j of the vocabularies (-1
+// when outside).
+func (x *CrossTab) addAt(key string, i, j int) {
+	if i < 0 || j < 0 {
 		if key != "" {
 			x.Outside = append(x.Outside, key)
 		}
@@ -157,6 +205,39 @@ func (x *CrossTab) add(key, row, col string) {
 	x.RowTotals[i]++
 	x.ColTotals[j]++
 	x.Total++
+}
+
+// emptyCopy returns a cross-tab of the same fields with nothing counted.
+func (x *CrossTab) emptyCopy() *CrossTab {
+	out := &CrossTab{Rows: x.Rows, Cols: x.Cols, RowValues: x.RowValues, ColValues: x.ColValues,
+		Cells:     make([][]Cell, len(x.Cells)),
+		RowTotals: make([]int, len(x.RowTotals)),
+		ColTotals: make([]int, len(x.ColTotals)),
+		rowIndex:  x.rowIndex, colIndex: x.colIndex}
+	for i, row := range x.Cells {
+		out.Cells[i] = make([]Cell, len(row))
+		for j, c := range row {
+			out.Cells[i][j] = Cell{Value: c.Value, Keys: []string{}}
+		}
+	}
+	return out
+}
+
+// merge adds the counts of u, which counted rows after x's.
+func (x *CrossTab) merge(u *CrossTab) {
+	for i := range u.Cells {
+		for j := range u.Cells[i] {
+			x.Cells[i][j].merge(&u.Cells[i][j])
+		}
+	}
+	for i, n := range u.RowTotals {
+		x.RowTotals[i] += n
+	}
+	for j, n := range u.ColTotals {
+		x.ColTotals[j] += n
+	}
+	x.Total += u.Total
+	x.Outside = append(x.Outside, u.Outside...)
 }
 
 // Cell returns the cell for a pair of values, or nil.

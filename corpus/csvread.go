@@ -34,8 +34,15 @@ type csvStream struct {
 	file     string
 	r        *csv.Reader
 	bomShift int
-	header   []string
-	diags    Diagnostics
+	// lineBase is the number of file lines before the stream's first
+	// line: a chunk of a file is read by its own csv.Reader, whose lines
+	// count from 1.
+	lineBase int
+	// validUTF8 is set when the caller has checked the whole input, so
+	// that fields need not be checked one by one.
+	validUTF8 bool
+	header    []string
+	diags     Diagnostics
 }
 
 func newCSVStream(file string, rd io.Reader) *csvStream {
@@ -50,43 +57,75 @@ func newCSVStream(file string, rd io.Reader) *csvStream {
 	return s
 }
 
+// newChunkStream reads part of a CSV file that starts at a record start on
+// line lineBase+1 (never the file's first line, so there is no BOM), with
+// the file's header already known.
+func newChunkStream(file string, rd io.Reader, lineBase int, header []string) *csvStream {
+	s := &csvStream{file: file, lineBase: lineBase, header: header}
+	s.r = csv.NewReader(rd)
+	s.r.FieldsPerRecord = -1
+	s.r.ReuseRecord = true // the caller keeps no record past the next read
+	return s
+}
+
 // next returns the next well-formed record and its field positions; ok is
 // false at the end of the input.
 func (s *csvStream) next() (rec []string, pos []fieldPos, ok bool) {
 	for {
-		rec, err := s.r.Read()
-		if err == io.EOF {
+		rec, more := s.step()
+		if !more {
 			return nil, nil, false
 		}
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				s.diags.add(Error, s.pos(pe.Line, pe.Column), "", "", "CSV syntax: %v", pe.Err)
-				continue // the reader has consumed the bad record; go on with the next
-			}
-			s.diags.add(Error, Pos{File: s.file}, "", "", "%v", err)
-			return nil, nil, false
+		if rec == nil {
+			continue // the reader has consumed the bad record; go on with the next
 		}
 		pos = make([]fieldPos, len(rec))
 		for i := range rec {
 			line, col := s.r.FieldPos(i)
 			p := s.pos(line, col)
 			pos[i] = fieldPos{int32(p.Line), int32(p.Col)}
-			if !utf8.ValidString(rec[i]) {
-				s.invalidUTF8(p, i, rec)
-			}
-		}
-		if s.header != nil && len(rec) != len(s.header) {
-			s.diags.add(Error, Pos{File: s.file, Line: int(pos[0].line), Col: 1}, "", "",
-				"record has %d fields, want %d (a missing or extra comma, or an unquoted comma inside a field?)", len(rec), len(s.header))
 		}
 		return rec, pos, true
 	}
 }
 
+// step reads one record and reports its problems: invalid UTF-8 (replaced
+// in rec) and a field count that differs from the header's. rec is nil
+// when the record had a CSV syntax error (the reader has skipped it); more
+// is false at the end of the input or after a read error.
+func (s *csvStream) step() (rec []string, more bool) {
+	rec, err := s.r.Read()
+	if err == io.EOF {
+		return nil, false
+	}
+	if err != nil {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			s.diags.add(Error, s.pos(pe.Line, pe.Column), "", "", "CSV syntax: %v", pe.Err)
+			return nil, true
+		}
+		s.diags.add(Error, Pos{File: s.file}, "", "", "%v", err)
+		return nil, false
+	}
+	if !s.validUTF8 {
+		for i := range rec {
+			if !utf8.ValidString(rec[i]) {
+				s.invalidUTF8(s.pos(s.r.FieldPos(i)), i, rec)
+			}
+		}
+	}
+	if s.header != nil && len(rec) != len(s.header) {
+		line, _ := s.r.FieldPos(0)
+		s.diags.add(Error, Pos{File: s.file, Line: s.pos(line, 1).Line, Col: 1}, "", "",
+			"record has %d fields, want %d (a missing or extra comma, or an unquoted comma inside a field?)", len(rec), len(s.header))
+	}
+	return rec, true
+}
+
 // pos turns a reader position into a file position: on line 1 the BOM
 // that was dropped still counts.
 func (s *csvStream) pos(line, col int) Pos {
+	line += s.lineBase
 	if line == 1 {
 		col += s.bomShift
 	}

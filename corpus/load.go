@@ -79,22 +79,32 @@ func LoadWith(dir string, opt LoadOptions) (*Corpus, error) {
 	if opt.EachPaper != nil {
 		c.paperColumns = opt.Columns
 	}
-	path := filepath.Join(dir, PapersFile)
-	if err := readCSVFile(path, c.loadPapers); err != nil {
+	if err := c.loadDir(opt, c.loadPapers); err != nil {
 		return nil, err
+	}
+	return c, nil
+}
+
+// loadDir reads the files of c.Dir with loadPapers for papers.csv, so that
+// StreamStats can count papers.csv its own way and load the rest as Load
+// does.
+func (c *Corpus) loadDir(opt LoadOptions, loadPapers func(name string, r io.Reader, size int64) error) error {
+	dir := c.Dir
+	if err := readCSVFile(filepath.Join(dir, PapersFile), loadPapers); err != nil {
+		return err
 	}
 	switch err := readCSVFile(filepath.Join(dir, ExcludedFile), c.loadExcluded); {
 	case errors.Is(err, fs.ErrNotExist):
 		c.loadDiags.add(Error, Pos{File: filepath.Join(dir, ExcludedFile)}, "", "", "missing: the exclusion log is part of the corpus")
 	case err != nil:
-		return nil, err
+		return err
 	}
 	if !opt.SkipBib {
 		switch b, err := os.ReadFile(filepath.Join(dir, BibFile)); {
 		case errors.Is(err, fs.ErrNotExist):
 			c.loadDiags.add(Warning, Pos{File: filepath.Join(dir, BibFile)}, "", "", "missing: entries will have no BibTeX")
 		case err != nil:
-			return nil, err
+			return err
 		default:
 			c.HasBib = true
 			var d Diagnostics
@@ -104,9 +114,9 @@ func LoadWith(dir string, opt LoadOptions) (*Corpus, error) {
 		}
 	}
 	if err := readCSVFile(filepath.Join(dir, SpotcheckFile), c.loadSpotcheck); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
+		return err
 	}
-	return c, nil
+	return nil
 }
 
 // readCSVFile streams the file at path into load. The file is not read

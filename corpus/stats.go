@@ -1,8 +1,10 @@
 package corpus
 
 import (
+	"bytes"
 	"fmt"
-	"slices"
+	"io"
+	"runtime"
 	"strings"
 )
 
@@ -71,18 +73,38 @@ type StatsOptions struct {
 }
 
 // StreamStats computes the report of ComputeStats for the corpus in dir
-// without keeping its retained rows in memory: each row is counted as it is
-// decoded and dropped, and only the columns the report reads are decoded,
-// so a million-row papers.csv costs the keys in the cells, not the rows. It
-// fails when an extra pair is not two controlled fields of papers.csv.
+// without keeping its retained rows in memory: papers.csv is counted in
+// chunks on every core, each record by the header indexes of the columns
+// the report reads, so a million-row papers.csv costs the keys in the
+// cells, not the rows. Its records, and what is wrong with them, are those
+// Load reads. It fails when an extra pair is not two controlled fields of
+// papers.csv.
 func StreamStats(dir string, v *Vocabulary, opt StatsOptions) (Stats, error) {
+	return streamStats(dir, v, opt, statsChunkSize)
+}
+
+// streamStats is StreamStats with papers.csv cut into chunks of about
+// chunkSize bytes; tests use tiny ones.
+func streamStats(dir string, v *Vocabulary, opt StatsOptions, chunkSize int) (Stats, error) {
 	t, err := newStatsTally(v, opt.Extra)
 	if err != nil {
 		return Stats{}, err
 	}
 	t.countsOnly = opt.CountsOnly
-	c, err := LoadWith(dir, LoadOptions{EachPaper: t.add, SkipBib: true, Columns: t.columns()})
-	if err != nil {
+	c := &Corpus{Dir: dir}
+	countFile := func(name string, r io.Reader, size int64) error {
+		ra, ok := r.(io.ReaderAt)
+		if !ok {
+			b, err := io.ReadAll(r)
+			if err != nil {
+				return err
+			}
+			ra = bytes.NewReader(b)
+		}
+		c.loadDiags = append(c.loadDiags, countPapers(name, ra, t, chunkSize, runtime.GOMAXPROCS(0))...)
+		return nil
+	}
+	if err := c.loadDir(LoadOptions{SkipBib: true}, countFile); err != nil {
 		return Stats{}, err
 	}
 	return t.stats(c, v), nil
@@ -95,19 +117,16 @@ type statsTally struct {
 	hists      []*Histogram
 	xtabs      []*CrossTab
 	countsOnly bool
-}
 
-// columns lists the papers.csv columns the tally reads.
-func (t *statsTally) columns() []string {
-	cols := []string{"key"}
-	for _, h := range t.hists {
-		cols = append(cols, h.Field)
-	}
-	for _, x := range t.xtabs {
-		cols = append(cols, x.Rows, x.Cols)
-	}
-	slices.Sort(cols)
-	return slices.Compact(cols)
+	// fields are the distinct controlled columns the histograms and
+	// cross-tabs read; lookup finds a value's index in each one's
+	// vocabulary (shared by forks, read-only); histField and xtabField say
+	// which of fields each one reads, so that a column counted three times
+	// is looked up once per record.
+	fields    []string
+	lookup    []valueLookup
+	histField []int
+	xtabField [][2]int
 }
 
 func newStatsTally(v *Vocabulary, extra [][2]string) (*statsTally, error) {
@@ -129,6 +148,26 @@ func newStatsTally(v *Vocabulary, extra [][2]string) (*statsTally, error) {
 		}
 		t.xtabs = append(t.xtabs, x)
 	}
+	at := map[string]int{}
+	field := func(name string, values []string) int {
+		if i, ok := at[name]; ok {
+			return i
+		}
+		at[name] = len(t.fields)
+		t.fields = append(t.fields, name)
+		t.lookup = append(t.lookup, newValueLookup(values))
+		return len(t.fields) - 1
+	}
+	for _, h := range t.hists {
+		values := make([]string, len(h.Cells))
+		for i, c := range h.Cells {
+			values[i] = c.Value
+		}
+		t.histField = append(t.histField, field(h.Field, values))
+	}
+	for _, x := range t.xtabs {
+		t.xtabField = append(t.xtabField, [2]int{field(x.Rows, x.RowValues), field(x.Cols, x.ColValues)})
+	}
 	return t, nil
 }
 
@@ -145,6 +184,91 @@ func (t *statsTally) add(e *Entry) {
 	}
 	for _, x := range t.xtabs {
 		x.add(key, e.Value(x.Rows), e.Value(x.Cols))
+	}
+}
+
+// fork returns an empty tally of the same shape, for one chunk of a file
+// counted on its own goroutine; merge adds it back.
+func (t *statsTally) fork() *statsTally {
+	u := *t
+	u.retained = 0
+	u.hists = make([]*Histogram, len(t.hists))
+	for i, h := range t.hists {
+		u.hists[i] = h.emptyCopy()
+	}
+	u.xtabs = make([]*CrossTab, len(t.xtabs))
+	for i, x := range t.xtabs {
+		u.xtabs[i] = x.emptyCopy()
+	}
+	return &u
+}
+
+// merge adds the counts and keys of u, a fork of t that counted rows after
+// those of t: keys stay in file order.
+func (t *statsTally) merge(u *statsTally) {
+	t.retained += u.retained
+	for i, h := range t.hists {
+		h.merge(u.hists[i])
+	}
+	for i, x := range t.xtabs {
+		x.merge(u.xtabs[i])
+	}
+}
+
+// recordCounter counts papers.csv records into a tally by column index:
+// the indexes come from the header once, instead of each row's columns
+// being matched by name.
+type recordCounter struct {
+	t      *statsTally
+	keyCol int   // index of key in a record, -1 when the header lacks it
+	cols   []int // index in a record of each of t.fields, or -1
+	vals   []string
+	idx    []int
+}
+
+// newRecordCounter maps t's columns onto header as StreamStats' gocsv
+// decoding of the counted columns did: a column named twice is read from
+// its last occurrence, and a name matches only exactly (Load's decoding of
+// every column also takes " category" for category).
+func newRecordCounter(t *statsTally, header []string) *recordCounter {
+	last := func(name string) int {
+		for i := len(header) - 1; i >= 0; i-- {
+			if header[i] == name {
+				return i
+			}
+		}
+		return -1
+	}
+	rc := &recordCounter{t: t, keyCol: last("key"), cols: make([]int, len(t.fields)),
+		vals: make([]string, len(t.fields)), idx: make([]int, len(t.fields))}
+	for i, f := range t.fields {
+		rc.cols[i] = last(f)
+	}
+	return rc
+}
+
+// add counts one record; a field missing from a short record is empty.
+func (rc *recordCounter) add(rec []string) {
+	t := rc.t
+	t.retained++
+	key := ""
+	if !t.countsOnly && rc.keyCol >= 0 && rc.keyCol < len(rec) {
+		key = strings.Clone(rec[rc.keyCol])
+	}
+	for f, c := range rc.cols {
+		v := ""
+		if c >= 0 && c < len(rec) {
+			v = rec[c]
+		}
+		rc.vals[f], rc.idx[f] = v, t.lookup[f].index(v)
+	}
+	for k, h := range t.hists {
+		f := t.histField[k]
+		h.addAt(key, rc.idx[f], rc.vals[f])
+	}
+	for k, x := range t.xtabs {
+		f := t.xtabField[k]
+		x.addAt(key, rc.idx[f[0]], rc.idx[f[1]])
 	}
 }
 
@@ -215,4 +339,40 @@ func nonNil(cells []Cell) []Cell {
 		return []Cell{}
 	}
 	return cells
+}
+
+// valueLookup finds a value's index in a field's vocabulary by its length,
+// then one or two string comparisons: hashing every counted value for a map
+// lookup was a tenth of masrl stats' CPU.
+type valueLookup struct {
+	byLen [][]lookupValue // by value length
+}
+
+type lookupValue struct {
+	value string
+	index int
+}
+
+// newValueLookup indexes values, a field's vocabulary in order.
+func newValueLookup(values []string) valueLookup {
+	var l valueLookup
+	for i, v := range values {
+		for len(l.byLen) <= len(v) {
+			l.byLen = append(l.byLen, nil)
+		}
+		l.byLen[len(v)] = append(l.byLen[len(v)], lookupValue{v, i})
+	}
+	return l
+}
+
+// index returns the index of v, or -1 outside the vocabulary.
+func (l valueLookup) index(v string) int {
+	if len(v) < len(l.byLen) {
+		for _, c := range l.byLen[len(v)] {
+			if c.value == v {
+				return c.index
+			}
+		}
+	}
+	return -1
 }
