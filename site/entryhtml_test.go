@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,6 +137,30 @@ func TestByHandSiteEqualsTemplates(t *testing.T) {
 			a, _ := hand.Get(f)
 			b, _ := tmpl.Get(f)
 			sameHTML(t, name+" "+f, string(a), string(b))
+		}
+	}
+}
+
+// TestByHandOnlyWithEmbeddedTemplates: the command line passes the
+// embedded templates as TemplateFS(""), which must take the fast path;
+// a --templates directory must not.
+func TestByHandOnlyWithEmbeddedTemplates(t *testing.T) {
+	c, v := load(t, corpusFromTxtar(t, "tiny.txtar"))
+	for _, tt := range []struct {
+		name string
+		tfs  fs.FS
+		want bool
+	}{
+		{"nil", nil, true},
+		{"TemplateFS(\"\")", TemplateFS(""), true},
+		{"a directory", TemplateFS(t.TempDir()), false},
+	} {
+		r, err := render(c, v, Options{Templates: tt.tfs}, newFiles())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.byHand != tt.want {
+			t.Errorf("templates %s: byHand %v, want %v", tt.name, r.byHand, tt.want)
 		}
 	}
 }

@@ -73,10 +73,10 @@ type renderer struct {
 	proseNames []string           // names of data/pages/*.md, in navigation order
 	echarts    []byte             // the chart library; nil: no charts
 	opt        Options
-	// byHand is true with the embedded templates: entry pages and list
-	// items are then written by entryhtml.go, which equals the embedded
-	// entry.html and layout.html byte for byte; templates from
-	// --templates are always executed.
+	// byHand is true with the embedded templates alone (no --templates):
+	// entry pages and list items are then written by entryhtml.go, which
+	// equals the embedded entry.html and layout.html byte for byte;
+	// templates from --templates are always executed.
 	byHand bool
 	// scratch holds *htmlBuf buffers for the pages written by hand.
 	scratch sync.Pool
@@ -114,7 +114,7 @@ func render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options, files *Files) (
 	if dfs == nil {
 		dfs = data.FS
 	}
-	r := &renderer{c: c, v: v, base: base, tmpl: tmpl, data: dfs, files: files, md: newMarkdown(), opt: opt, byHand: opt.Templates == nil}
+	r := &renderer{c: c, v: v, base: base, tmpl: tmpl, data: dfs, files: files, md: newMarkdown(), opt: opt, byHand: tfs == TemplateFS("")}
 	if err := r.loadECharts(opt.ECharts); err != nil {
 		return nil, err
 	}
