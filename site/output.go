@@ -1,7 +1,10 @@
 package site
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	iofs "io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -29,7 +32,8 @@ func newFiles() *Files { return &Files{m: map[string][]byte{}} }
 
 // newDirFiles returns a Files that writes every file into dir at once.
 func newDirFiles(dir string) *Files {
-	return &Files{m: map[string][]byte{}, dir: dir, made: map[string]bool{}}
+	// dir exists (stageDir made it): mkdir stops there.
+	return &Files{m: map[string][]byte{}, dir: dir, made: map[string]bool{filepath.Clean(dir): true}}
 }
 
 // add records a file. Two pages claiming the same path (two values whose
@@ -76,15 +80,17 @@ func (fs *Files) put(name string, b []byte) error {
 // create opens a claimed name of a streaming Files for writing, so that a
 // large page goes to the file as it is rendered instead of through a
 // buffer of its size.
-func (fs *Files) create(name string) (*os.File, error) {
+func (fs *Files) create(name string) (io.WriteCloser, error) {
 	p := filepath.Join(fs.dir, filepath.FromSlash(name))
 	if err := fs.mkdir(filepath.Dir(p)); err != nil {
 		return nil, err
 	}
-	return os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	return createFile(p)
 }
 
-// mkdir creates d (and its parents) once per build.
+// mkdir creates d and its parents once per build. A directory whose parent
+// this build made is created with one mkdir, without the stat of
+// os.MkdirAll; a concurrent creation of the same directory is no error.
 func (fs *Files) mkdir(d string) error {
 	fs.mu.Lock()
 	done := fs.made[d]
@@ -92,8 +98,12 @@ func (fs *Files) mkdir(d string) error {
 	if done {
 		return nil
 	}
-	// MkdirAll tolerates a concurrent creation of the same directory.
-	if err := os.MkdirAll(d, 0o755); err != nil {
+	if parent := filepath.Dir(d); parent != d {
+		if err := fs.mkdir(parent); err != nil {
+			return err
+		}
+	}
+	if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, iofs.ErrExist) {
 		return err
 	}
 	fs.mu.Lock()
