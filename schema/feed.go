@@ -61,12 +61,8 @@ func startGraphFeed(g *graph, maxFindings int) *graphFeed {
 func (f *graphFeed) run() {
 	defer close(f.done)
 	for b := range f.in {
-		for i := range b.events {
-			f.g.addEvent(&b.events[i], b)
-		}
-		for i := range b.edges {
-			f.g.addEdge(&b.edges[i], b)
-		}
+		f.g.addEvents(b)
+		f.g.addEdges(b)
 		if b.eventsDone {
 			f.g.eventsDone = true
 		}
