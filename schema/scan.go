@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -264,23 +265,11 @@ func (s *scanner) readString() error {
 	}
 	s.badUTF8 = false
 	// Fast path: a plain ASCII string inside the buffer is used in place.
-	// Eight bytes at a time first: a word with no quote, backslash, control
-	// byte or non-ASCII byte is skipped whole.
-	j := s.i
-	for j+8 <= s.n && plainWord(binary.LittleEndian.Uint64(s.buf[j:])) {
-		j += 8
-	}
-	for ; j < s.n; j++ {
-		c := s.buf[j]
-		if c == '"' {
-			s.str = s.buf[s.i:j:j]
-			s.strView = true
-			s.i = j + 1
-			return nil
-		}
-		if c == '\\' || c-0x20 >= 0x60 {
-			break
-		}
+	if j := s.plainRun(s.i); j < s.n && s.buf[j] == '"' {
+		s.str = s.buf[s.i:j:j]
+		s.strView = true
+		s.i = j + 1
+		return nil
 	}
 	if s.strView {
 		s.str = s.own
@@ -288,15 +277,7 @@ func (s *scanner) readString() error {
 	}
 	s.str = s.str[:0]
 	for {
-		// Fast loop over plain ASCII.
-		j := s.i
-		for j < s.n {
-			c := s.buf[j]
-			if c == '"' || c == '\\' || c-0x20 >= 0x60 {
-				break
-			}
-			j++
-		}
+		j := s.plainRun(s.i)
 		s.str = append(s.str, s.buf[s.i:j]...)
 		s.i = j
 		if len(s.str) > maxStringLen {
@@ -511,17 +492,36 @@ func (s *scanner) readNumber() (number, error) {
 	return n, nil
 }
 
-// plainWord reports whether none of the eight bytes of v is a quote, a
+// plainRun returns the index of the first byte at or after j in the
+// buffer that ends a plain ASCII run of a string (a quote, a backslash, a
+// control byte or non-ASCII), or s.n. Strings in a trace are short, so it
+// finds the byte within a word rather than testing words whole and then
+// walking the last one byte by byte.
+func (s *scanner) plainRun(j int) int {
+	for j+8 <= s.n {
+		if m := specialBytes(binary.LittleEndian.Uint64(s.buf[j:])); m != 0 {
+			return j + bits.TrailingZeros64(m)>>3
+		}
+		j += 8
+	}
+	for ; j < s.n; j++ {
+		if c := s.buf[j]; c == '"' || c == '\\' || c-0x20 >= 0x60 {
+			break
+		}
+	}
+	return j
+}
+
+// specialBytes sets the high bit of each byte of v that is a quote, a
 // backslash, a control byte (< 0x20) or non-ASCII (>= 0x80), with the usual
-// has-zero-byte arithmetic.
-func plainWord(v uint64) bool {
+// has-zero-byte arithmetic. Borrows can set bits above the first special
+// byte, never below it, so the lowest set bit is exact.
+func specialBytes(v uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	hasZero := func(x uint64) uint64 { return (x - ones) &^ x & highs }
-	special := v&highs | // non-ASCII
-		(v-0x2020202020202020)&^v&highs | // < 0x20
-		hasZero(v^(ones*'"')) |
-		hasZero(v^(ones*'\\'))
-	return special == 0
+	return (v&highs | // non-ASCII
+		(v-0x20*ones)&^v | // < 0x20
+		(v^('"'*ones)-ones)&^(v^('"'*ones)) |
+		(v^('\\'*ones)-ones)&^(v^('\\'*ones))) & highs
 }
 
 // simpleDecimal converts a number without exponent and with at most 15
