@@ -435,6 +435,10 @@ func (s *scanner) readNumber() (number, error) {
 	b := s.buf
 	nonzero := false
 	neg := false
+	// The digits are also gathered into mant, so that a short decimal
+	// needs no second pass.
+	var mant uint64
+	digits, frac := 0, 0
 	if j < end && b[j] == '-' {
 		neg = true
 		j++
@@ -442,11 +446,14 @@ func (s *scanner) readNumber() (number, error) {
 	switch {
 	case j < end && b[j] == '0':
 		j++
+		digits++
 	case j < end && '1' <= b[j] && b[j] <= '9':
 		for j < end && '0' <= b[j] && b[j] <= '9' {
-			nonzero = true
+			mant = mant*10 + uint64(b[j]-'0')
+			digits++
 			j++
 		}
+		nonzero = true
 	default:
 		s.i = j
 		return number{}, s.unexpected("digit")
@@ -461,10 +468,15 @@ func (s *scanner) readNumber() (number, error) {
 			if b[j] != '0' {
 				nonzero = true
 			}
+			mant = mant*10 + uint64(b[j]-'0')
+			digits++
+			frac++
 			j++
 		}
 	}
+	simple := digits <= 15
 	if j < end && (b[j] == 'e' || b[j] == 'E') {
+		simple = false
 		j++
 		if j < end && (b[j] == '+' || b[j] == '-') {
 			j++
@@ -480,7 +492,16 @@ func (s *scanner) readNumber() (number, error) {
 	text := b[start:j]
 	s.i = j
 	n := number{negative: neg && nonzero}
-	if f, ok := simpleDecimal(text); ok {
+	if simple {
+		// Mantissa and power of ten are both exact float64 values, so
+		// their quotient is correctly rounded, as ParseFloat's would be.
+		f := float64(mant)
+		if frac > 0 {
+			f /= math.Pow10(frac)
+		}
+		if neg {
+			f = -f
+		}
 		n.val = f
 		return n, nil
 	}
@@ -522,42 +543,6 @@ func specialBytes(v uint64) uint64 {
 		(v-0x20*ones)&^v | // < 0x20
 		(v^('"'*ones)-ones)&^(v^('"'*ones)) |
 		(v^('\\'*ones)-ones)&^(v^('\\'*ones))) & highs
-}
-
-// simpleDecimal converts a number without exponent and with at most 15
-// digits exactly: mantissa and power of ten are both exact float64 values,
-// so their quotient is correctly rounded, as ParseFloat's would be.
-func simpleDecimal(text []byte) (float64, bool) {
-	var mant uint64
-	digits, frac := 0, -1
-	neg := false
-	for k, c := range text {
-		switch {
-		case '0' <= c && c <= '9':
-			mant = mant*10 + uint64(c-'0')
-			digits++
-			if frac >= 0 {
-				frac++
-			}
-		case c == '.':
-			frac = 0
-		case c == '-' && k == 0:
-			neg = true
-		default:
-			return 0, false
-		}
-	}
-	if digits > 15 {
-		return 0, false
-	}
-	f := float64(mant)
-	if frac > 0 {
-		f /= math.Pow10(frac)
-	}
-	if neg {
-		f = -f
-	}
-	return f, true
 }
 
 func isNumByte(c byte) bool {
@@ -603,9 +588,14 @@ func bytesToString(b []byte) string {
 // property names of events and edges, the event and edge types) straight
 // from the buffer, a word at a time: on a million-event trace those strings
 // are most of the tokens, and reading each with readString and then
-// switching on it was a fifth of the scanner's time. Codes are positive; 0
-// means no match.
-type wordMatcher []matchWord
+// switching on it was a fifth of the scanner's time. The strings sit in a
+// small table indexed by a multiplicative hash of their words, chosen when
+// the matcher is built so that no two share a slot: a match costs one probe
+// and one comparison. Codes are positive; 0 means no match.
+type wordMatcher struct {
+	slots [64]matchWord // n == 0: empty
+	mul   uint64
+}
 
 type matchWord struct {
 	n    int       // length of the string
@@ -613,12 +603,19 @@ type matchWord struct {
 	code int
 }
 
-// newWordMatcher returns a matcher of names[i] with code i+1.
-func newWordMatcher(names []string) wordMatcher {
-	m := make(wordMatcher, 0, len(names))
+func (m *wordMatcher) slot(w *[3]uint64) int {
+	return int((w[0] ^ w[1]*0x9e3779b97f4a7c15 ^ w[2]*0xc2b2ae3d27d4eb4f) * m.mul >> 58)
+}
+
+// newWordMatcher returns a matcher of names[i] with code i+1. Names longer
+// than 24 bytes, or for which no collision-free multiplier turns up, are
+// left out: match then returns 0 for them and the caller reads them the
+// general way, so leaving a name out costs time, never a wrong answer.
+func newWordMatcher(names []string) *wordMatcher {
+	var words []matchWord
 	for i, name := range names {
-		if len(name) > 24 {
-			continue // left to readString
+		if name == "" || len(name) > 24 {
+			continue
 		}
 		var b [24]byte
 		copy(b[:], name)
@@ -626,41 +623,63 @@ func newWordMatcher(names []string) wordMatcher {
 		for k := range mw.w {
 			mw.w[k] = binary.LittleEndian.Uint64(b[8*k:])
 		}
-		m = append(m, mw)
+		words = append(words, mw)
 	}
+	m := &wordMatcher{}
+	for try := uint64(0); try < 1000; try++ {
+		m.mul = 0x2545f4914f6cdd1d + 2*try
+		m.slots = [64]matchWord{}
+		ok := true
+		for _, mw := range words {
+			e := &m.slots[m.slot(&mw.w)]
+			if e.n != 0 {
+				ok = false
+				break
+			}
+			*e = mw
+		}
+		if ok {
+			return m
+		}
+	}
+	m.slots = [64]matchWord{}
 	return m
 }
 
-// match is called at a string's opening quote. If the whole string is in
-// the buffer, is plain ASCII and is one of m's, match consumes it and
-// returns its code; otherwise it consumes nothing and returns 0, and the
-// caller reads the string the general way (which also covers a name
-// written with escapes).
-func (s *scanner) match(m wordMatcher) int {
-	i := s.i + 1 // after the quote
-	if i+24 > s.n {
+// match is called at a string's opening quote. If the string is one of
+// m's, written plainly and within the buffer, match consumes it and returns
+// its code; otherwise it consumes nothing and returns 0, and the caller
+// reads the string the general way (which also covers a name written with
+// escapes). A name has no quote, backslash or control byte, so finding the
+// closing quote and comparing every byte before it is enough.
+func (s *scanner) match(m *wordMatcher) int {
+	if m == nil {
 		return 0
 	}
+	i := s.i + 1 // after the quote
 	var w [3]uint64
 	n := -1
 	for k := range w {
+		if i+8*k+8 > s.n {
+			return 0
+		}
 		v := binary.LittleEndian.Uint64(s.buf[i+8*k:])
-		if sp := specialBytes(v); sp != 0 {
-			b := bits.TrailingZeros64(sp) >> 3
+		x := v ^ '"'*0x0101010101010101
+		if q := (x - 0x0101010101010101) &^ x & 0x8080808080808080; q != 0 {
+			b := bits.TrailingZeros64(q) >> 3
 			n = 8*k + b
 			w[k] = v & (1<<(8*b) - 1)
 			break
 		}
 		w[k] = v
 	}
-	if n < 0 || s.buf[i+n] != '"' {
+	if n < 0 {
 		return 0
 	}
-	for _, mw := range m {
-		if mw.n == n && mw.w == w {
-			s.i = i + n + 1
-			return mw.code
-		}
+	e := &m.slots[m.slot(&w)]
+	if e.code == 0 || e.n != n || e.w != w {
+		return 0
 	}
-	return 0
+	s.i = i + n + 1
+	return e.code
 }

@@ -160,8 +160,8 @@ type checker struct {
 
 	// Matchers of the strings most tokens of a trace are: property names
 	// of events and edges in bit order, and the two type vocabularies.
-	eventKeys, edgeKeys   wordMatcher
-	eventTypes, edgeTypes wordMatcher
+	eventKeys, edgeKeys   *wordMatcher
+	eventTypes, edgeTypes *wordMatcher
 
 	lib    *library
 	libErr error
@@ -324,7 +324,7 @@ func (c *checker) noteUTF8(at pos) {
 // vals lists the allowed values for messages; it is called only on failure.
 // m, which may be nil, matches the common values without reading them
 // as strings.
-func (c *checker) enumValue(m wordMatcher, vals func() []string, code func(string) int, depth int) (int, error) {
+func (c *checker) enumValue(m *wordMatcher, vals func() []string, code func(string) int, depth int) (int, error) {
 	ch, ok := c.s.peek()
 	if !ok || !isValueStart(ch) {
 		return -1, c.s.unexpected("value")
@@ -453,7 +453,7 @@ func (c *checker) member() (string, pos, error) {
 // the key as member returns it. Known keys written plainly are matched in
 // the buffer; others (escaped, or at the end of the buffer) are read by
 // member, and the caller maps them to bits.
-func (c *checker) memberBit(m wordMatcher) (int, string, pos, error) {
+func (c *checker) memberBit(m *wordMatcher) (int, string, pos, error) {
 	if ch, ok := c.s.peek(); ok && ch == '"' {
 		at := c.s.here()
 		if code := c.s.match(m); code != 0 {
