@@ -584,46 +584,46 @@ func bytesToString(b []byte) string {
 	return unsafe.String(&b[0], len(b))
 }
 
-// wordMatcher recognises a few plain ASCII strings of up to 24 bytes (the
-// property names of events and edges, the event and edge types) straight
-// from the buffer, a word at a time: on a million-event trace those strings
-// are most of the tokens, and reading each with readString and then
+// wordMatcher recognises a few plain ASCII strings of up to 15 bytes (the
+// property names of events and edges, most event and edge types) straight
+// from the buffer, two words at a time: on a million-event trace those
+// strings are most of the tokens, and reading each with readString and then
 // switching on it was a fifth of the scanner's time. The strings sit in a
 // small table indexed by a multiplicative hash of their words, chosen when
 // the matcher is built so that no two share a slot: a match costs one probe
-// and one comparison. Codes are positive; 0 means no match.
+// and one comparison, and no branch on the string's length. Codes are
+// positive; 0 means no match.
 type wordMatcher struct {
-	slots [64]matchWord // n == 0: empty
+	slots [64]matchWord // code 0: empty
 	mul   uint64
 }
 
 type matchWord struct {
-	n    int       // length of the string
-	w    [3]uint64 // its bytes, little-endian, zero-padded
-	code int
+	w0, w1 uint64 // the string's bytes, little-endian, zero-padded
+	n      int    // its length
+	code   int
 }
 
-func (m *wordMatcher) slot(w *[3]uint64) int {
-	return int((w[0] ^ w[1]*0x9e3779b97f4a7c15 ^ w[2]*0xc2b2ae3d27d4eb4f) * m.mul >> 58)
+func (m *wordMatcher) slot(w0, w1 uint64) int {
+	return int((w0 ^ w1*0x9e3779b97f4a7c15) * m.mul >> 58)
 }
 
 // newWordMatcher returns a matcher of names[i] with code i+1. Names longer
-// than 24 bytes, or for which no collision-free multiplier turns up, are
+// than 15 bytes, or for which no collision-free multiplier turns up, are
 // left out: match then returns 0 for them and the caller reads them the
 // general way, so leaving a name out costs time, never a wrong answer.
 func newWordMatcher(names []string) *wordMatcher {
 	var words []matchWord
 	for i, name := range names {
-		if name == "" || len(name) > 24 {
+		if name == "" || len(name) > 15 {
 			continue
 		}
-		var b [24]byte
+		var b [16]byte
 		copy(b[:], name)
-		mw := matchWord{n: len(name), code: i + 1}
-		for k := range mw.w {
-			mw.w[k] = binary.LittleEndian.Uint64(b[8*k:])
-		}
-		words = append(words, mw)
+		words = append(words, matchWord{
+			w0: binary.LittleEndian.Uint64(b[:8]), w1: binary.LittleEndian.Uint64(b[8:]),
+			n: len(name), code: i + 1,
+		})
 	}
 	m := &wordMatcher{}
 	for try := uint64(0); try < 1000; try++ {
@@ -631,8 +631,8 @@ func newWordMatcher(names []string) *wordMatcher {
 		m.slots = [64]matchWord{}
 		ok := true
 		for _, mw := range words {
-			e := &m.slots[m.slot(&mw.w)]
-			if e.n != 0 {
+			e := &m.slots[m.slot(mw.w0, mw.w1)]
+			if e.code != 0 {
 				ok = false
 				break
 			}
@@ -653,31 +653,28 @@ func newWordMatcher(names []string) *wordMatcher {
 // escapes). A name has no quote, backslash or control byte, so finding the
 // closing quote and comparing every byte before it is enough.
 func (s *scanner) match(m *wordMatcher) int {
-	if m == nil {
-		return 0
-	}
 	i := s.i + 1 // after the quote
-	var w [3]uint64
-	n := -1
-	for k := range w {
-		if i+8*k+8 > s.n {
-			return 0
-		}
-		v := binary.LittleEndian.Uint64(s.buf[i+8*k:])
-		x := v ^ '"'*0x0101010101010101
-		if q := (x - 0x0101010101010101) &^ x & 0x8080808080808080; q != 0 {
-			b := bits.TrailingZeros64(q) >> 3
-			n = 8*k + b
-			w[k] = v & (1<<(8*b) - 1)
-			break
-		}
-		w[k] = v
-	}
-	if n < 0 {
+	if m == nil || i+16 > s.n {
 		return 0
 	}
-	e := &m.slots[m.slot(&w)]
-	if e.code == 0 || e.n != n || e.w != w {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	v0 := binary.LittleEndian.Uint64(s.buf[i:])
+	v1 := binary.LittleEndian.Uint64(s.buf[i+8:])
+	x0, x1 := v0^'"'*ones, v1^'"'*ones
+	// Offsets of the first quote in each word, 8 if none: the string's
+	// length n is the first of the two, or 16 if it is longer than 15.
+	n0 := bits.TrailingZeros64((x0-ones)&^x0&highs) >> 3
+	n1 := bits.TrailingZeros64((x1-ones)&^x1&highs) >> 3
+	n := n0
+	if n0 == 8 {
+		n = 8 + n1
+	}
+	// A shift by 64 or more gives 0 in Go, so the masks keep all of v0
+	// when n >= 8, and none of v1 when n <= 8.
+	w0 := v0 & (1<<(8*uint(n)) - 1)
+	w1 := v1 & (1<<(8*uint(max(n-8, 0))) - 1)
+	e := &m.slots[m.slot(w0, w1)]
+	if e.code == 0 || e.n != n || e.w0 != w0 || e.w1 != w1 {
 		return 0
 	}
 	s.i = i + n + 1

@@ -55,8 +55,12 @@ func TestWordMatcher(t *testing.T) {
 		for i, name := range names {
 			in := `"` + name + `": 1, "padding to fill three words"`
 			s := &scanner{buf: []byte(in), n: len(in)}
-			if got := s.match(m); got != i+1 || s.i != len(name)+2 {
-				t.Errorf("match(%q) = %d at %d, want %d at %d", in, got, s.i, i+1, len(name)+2)
+			want, wantAt := i+1, len(name)+2
+			if len(name) > 15 {
+				want, wantAt = 0, 0 // left to readString
+			}
+			if got := s.match(m); got != want || s.i != wantAt {
+				t.Errorf("match(%q) = %d at %d, want %d at %d", in, got, s.i, want, wantAt)
 			}
 			for _, other := range []string{name[:len(name)-1], name + "x", `\u00` + fmt.Sprintf("%02x", name[0]) + name[1:], "X" + name[1:]} {
 				if slices.Contains(names, other) {
