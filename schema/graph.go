@@ -286,11 +286,16 @@ func (g *graph) addEvents(b *graphBatch) {
 			h := &hs[k]
 			h.id = g.ids.hash(b.str(ev.id))
 			h.agent = g.agents.hash(b.str(ev.agent))
-			sink += g.ids.touch(h.id) + g.agents.touch(h.agent)
+			h.msg = 0
 			if ev.typ == EvMessage && ev.contentRef.n > 0 {
 				h.msg = fnv64(b.str(ev.contentRef))
-				sink += g.msgRefs.touch(h.msg)
 			}
+		}
+		// The touches in a loop of their own, so that all of them fit in
+		// the processor's window of instructions in flight.
+		for k := range n {
+			h := &hs[k]
+			sink += g.ids.touch(h.id) + g.agents.touch(h.agent) + g.msgRefs.touch(h.msg)
 		}
 		for k := range n {
 			g.addEvent(&evs[k], b, &hs[k])
@@ -382,6 +387,12 @@ func (g *graph) addEdges(b *graphBatch) {
 			if ed := &eds[k]; ed.ok {
 				hs[k][0] = g.ids.hash(b.str(ed.src))
 				hs[k][1] = g.ids.hash(b.str(ed.dst))
+			}
+		}
+		// The touches in a loop of their own, so that all of them fit in
+		// the processor's window of instructions in flight.
+		for k := range n {
+			if eds[k].ok {
 				sink += g.ids.touch(hs[k][0]) + g.ids.touch(hs[k][1])
 			}
 		}
