@@ -54,11 +54,16 @@ func (e *syntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.at.line
 // shape the validator reads; it is not a general JSON decoder.
 type scanner struct {
 	r    io.Reader
+	ra   *readahead // when non-nil, the source, read a chunk at a time
 	buf  []byte
 	i, n int   // unread bytes are buf[i:n]
 	base int64 // input offset of buf[0]
 	eof  bool
 	rerr error // read error other than io.EOF
+
+	// chunk is the readahead chunk buf lies in, to hand back when the
+	// scanner moves on; nil when buf is the scanner's own.
+	chunk []byte
 
 	line      int
 	lineStart int64 // input offset of the first byte of the current line
@@ -88,6 +93,11 @@ func newScanner(r io.Reader) *scanner {
 	return &scanner{r: r, buf: make([]byte, scanBufSize), line: 1}
 }
 
+// newChunkScanner returns a scanner that scans ra's chunks in place.
+func newChunkScanner(ra *readahead) *scanner {
+	return &scanner{ra: ra, line: 1}
+}
+
 // fill reads more input, keeping buf[i:n]. It reports whether at least one
 // more byte is available.
 func (s *scanner) fill() bool {
@@ -104,6 +114,9 @@ func (s *scanner) fill() bool {
 		s.own = append(s.own[:0], s.str...)
 		s.str = s.own
 		s.strView = false
+	}
+	if s.ra != nil {
+		return s.fillChunk()
 	}
 	if s.i > 0 {
 		copy(s.buf, s.buf[s.i:s.n])
@@ -133,6 +146,44 @@ func (s *scanner) fill() bool {
 			return true
 		}
 	}
+}
+
+// fillChunk moves the scanner to the next readahead chunk, putting the
+// unread bytes of the current buffer in the room in front of the chunk's
+// data, or, if they do not fit (only a number token can be that long), in
+// a buffer of the scanner's own.
+func (s *scanner) fillChunk() bool {
+	next, err := s.ra.take()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			s.eof = true
+		} else {
+			s.rerr = err
+		}
+		s.capFrom = s.i // fill took the capture up to here; buf stays
+		return false
+	}
+	tail := s.buf[s.i:s.n]
+	var nb []byte
+	start := 0
+	if len(tail) <= readaheadPad {
+		start = readaheadPad - len(tail)
+		copy(next[start:], tail)
+		nb = next
+	} else {
+		nb = make([]byte, 0, len(tail)+len(next)-readaheadPad)
+		nb = append(append(nb, tail...), next[readaheadPad:]...)
+		s.ra.giveBack(next)
+		next = nil
+	}
+	if s.chunk != nil {
+		s.ra.giveBack(s.chunk)
+	}
+	s.chunk = next
+	s.base += int64(s.i - start)
+	s.buf, s.i, s.n = nb, start, len(nb)
+	s.capFrom = start
+	return true
 }
 
 func (s *scanner) startCapture(dst *[]byte) {

@@ -78,9 +78,9 @@ func (r *Result) Valid() bool { return r.Errors == 0 }
 // The returned error is non-nil only when r fails; problems with the
 // trace, malformed JSON included, are findings.
 func Validate(r io.Reader, opts Options) (*Result, error) {
-	r, stop := newReadahead(r)
+	ra, stop := newReadahead(r)
 	defer stop()
-	c := newChecker(r, opts)
+	c := newChecker(r, ra, opts)
 	err := c.document()
 	found, dropped := c.feed.stop()
 	for _, f := range found {
@@ -170,11 +170,15 @@ type checker struct {
 	rep    *Report
 }
 
-func newChecker(r io.Reader, opts Options) *checker {
+// newChecker returns a checker of r, read through ra if it is not nil.
+func newChecker(r io.Reader, ra *readahead, opts Options) *checker {
 	if opts.MaxFindings <= 0 {
 		opts.MaxFindings = DefaultMaxFindings
 	}
 	c := &checker{s: newScanner(r), opts: opts}
+	if ra != nil {
+		c.s = newChunkScanner(ra)
+	}
 	ek := eventKeys()
 	c.eventKeys = newWordMatcher(ek[:])
 	c.edgeKeys = newWordMatcher([]string{"src", "dst", "type"})
