@@ -379,39 +379,29 @@ func (g *graph) addEvent(ev *eventRecord, b *graphBatch, h *eventHashes) {
 
 // addEdges files a batch of edges in groups: hash and touch, then add.
 func (g *graph) addEdges(b *graphBatch) {
-	var hs [touchGroup][2]uint64
 	sink := uint64(0)
 	for eds := b.edges; len(eds) > 0; {
 		n := min(len(eds), touchGroup)
 		for k := range n {
 			if ed := &eds[k]; ed.ok {
-				hs[k][0] = g.ids.hash(b.str(ed.src))
-				hs[k][1] = g.ids.hash(b.str(ed.dst))
-			}
-		}
-		// The touches in a loop of their own, so that all of them fit in
-		// the processor's window of instructions in flight.
-		for k := range n {
-			if eds[k].ok {
-				sink += g.ids.touch(hs[k][0]) + g.ids.touch(hs[k][1])
+				sink += g.ids.touch(ed.srcHash) + g.ids.touch(ed.dstHash)
 			}
 		}
 		for k := range n {
-			g.addEdge(&eds[k], b, hs[k])
+			g.addEdge(&eds[k], b)
 		}
 		eds = eds[n:]
 	}
 	g.sink += sink
 }
 
-// addEdge records one edge, whose ends hash to h, and resolves its ends if
-// it can.
-func (g *graph) addEdge(ed *edgeRecord, b *graphBatch, h [2]uint64) {
+// addEdge records one edge and resolves its ends if it can.
+func (g *graph) addEdge(ed *edgeRecord, b *graphBatch) {
 	k := int32(g.src.n)
 	src, dst := int32(-2), int32(-2)
 	if ed.ok {
-		src = g.resolve(k, false, b.str(ed.src), h[0], ed.srcAt)
-		dst = g.resolve(k, true, b.str(ed.dst), h[1], ed.dstAt)
+		src = g.resolve(k, false, b.str(ed.src), ed.srcHash, ed.srcAt)
+		dst = g.resolve(k, true, b.str(ed.dst), ed.dstHash, ed.dstAt)
 	}
 	g.src.add(src)
 	g.dst.add(dst)

@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"math"
 	"math/bits"
@@ -163,6 +164,10 @@ type checker struct {
 	eventKeys, edgeKeys   *wordMatcher
 	eventTypes, edgeTypes *wordMatcher
 
+	// idSeed is the seed of the graph's id table, copied before the graph
+	// goroutine starts, so that the scanner can hash edge ends for it.
+	idSeed maphash.Seed
+
 	lib    *library
 	libErr error
 	g      graph
@@ -186,6 +191,7 @@ func newChecker(r io.Reader, ra *readahead, opts Options) *checker {
 	c.edgeTypes = newWordMatcher(edgeTypeList())
 	c.s.where = c.pointer
 	c.g.init()
+	c.idSeed = c.g.ids.seed
 	c.rep = newReport()
 	c.feed = startGraphFeed(&c.g, opts.MaxFindings)
 	return c
@@ -1045,10 +1051,14 @@ type edgeRecord struct {
 	index    int
 	src, dst span
 	srcAt    pos
-	dstAt    pos
-	at       pos
-	typ      int
-	ok       bool // src and dst are non-empty strings
+	// srcHash and dstHash are the ends' hashes in the graph's id table,
+	// computed on the scanner's goroutine, where the id is in the cache
+	// and which has time to spare while the graph resolves edges.
+	srcHash, dstHash uint64
+	dstAt            pos
+	at               pos
+	typ              int
+	ok               bool // src and dst are non-empty strings
 }
 
 // edge reads one edge.
@@ -1120,8 +1130,10 @@ func (c *checker) edge(i int) error {
 						v := c.feed.keep(c.s.str)
 						if bit == 1 {
 							ed.src, ed.srcAt, srcOK = v, vat, true
+							ed.srcHash = maphash.Bytes(c.idSeed, c.s.str)
 						} else {
 							ed.dst, ed.dstAt, dstOK = v, vat, true
+							ed.dstHash = maphash.Bytes(c.idSeed, c.s.str)
 						}
 					}
 				case 4:
