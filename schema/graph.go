@@ -458,17 +458,39 @@ func (g *graph) finish(c *checker, complete bool) {
 	g.ids.slots = nil // every id is resolved; the hash table can go
 	n, m := g.ids.n, g.src.n
 
-	// Edges back in time, and the adjacency in compressed form.
+	// The edges back in time and each node's own flags do not depend on
+	// the order of the graph: a second goroutine finds them while this one
+	// orders it (on a million events, a third of this function's time),
+	// and the warnings are reported afterwards in edge order, as if found
+	// here. Both goroutines only read the columns.
+	var backward []int32
+	flags := make([]uint8, n)
+	side := make(chan struct{})
+	go func() {
+		defer close(side)
+		for k := 0; k < m; k++ {
+			s, d := g.src.at(k), g.dst.at(k)
+			if s >= 0 && d >= 0 && g.t.at(int(d)) < g.t.at(int(s)) {
+				backward = append(backward, int32(k))
+			}
+		}
+		for i := 0; i < n; i++ {
+			if g.trusted.at(i) == 0 {
+				flags[i] |= flagUntrusted
+			}
+			if a := g.agent.at(i); a >= 0 && g.parent[a] >= 0 {
+				flags[i] |= flagSubAgent
+			}
+		}
+	}()
+
+	// The adjacency in compressed form.
 	off := make([]int32, n+1)
 	indeg := make([]int32, n)
 	for k := 0; k < m; k++ {
 		s, d := g.src.at(k), g.dst.at(k)
 		if s < 0 || d < 0 {
 			continue
-		}
-		if ts, td := g.t.at(int(s)), g.t.at(int(d)); td < ts {
-			c.addAt(g.edgePos(k), fmt.Sprintf("/edges/%d", k), Warning, RuleEdgeTime,
-				fmt.Sprintf("edge runs backwards in time: dst %q (t=%g) is earlier than src %q (t=%g)", g.ids.bytesOf(int(d)), td, g.ids.bytesOf(int(s)), ts))
 		}
 		off[s+1]++
 		indeg[d]++
@@ -512,6 +534,14 @@ func (g *graph) finish(c *checker, complete bool) {
 			}
 		}
 	}
+	<-side
+	for _, k := range backward {
+		s, d := g.src.at(int(k)), g.dst.at(int(k))
+		ts, td := g.t.at(int(s)), g.t.at(int(d))
+		c.addAt(g.edgePos(int(k)), fmt.Sprintf("/edges/%d", k), Warning, RuleEdgeTime,
+			fmt.Sprintf("edge runs backwards in time: dst %q (t=%g) is earlier than src %q (t=%g)", g.ids.bytesOf(int(d)), td, g.ids.bytesOf(int(s)), ts))
+	}
+
 	gr := &r.Graph
 	var width []int32
 	for _, v := range order {
@@ -535,17 +565,8 @@ func (g *graph) finish(c *checker, complete bool) {
 	}
 	level = nil
 
-	// Flags: untrusted sources and what they reach (forward, in order),
-	// and what reaches an aggregate (backward, in reverse order).
-	flags := make([]uint8, n)
-	for i := 0; i < n; i++ {
-		if g.trusted.at(i) == 0 {
-			flags[i] |= flagUntrusted
-		}
-		if a := g.agent.at(i); a >= 0 && g.parent[a] >= 0 {
-			flags[i] |= flagSubAgent
-		}
-	}
+	// Flags: what untrusted sources reach (forward, in order), and what
+	// reaches an aggregate (backward, in reverse order).
 	for _, v := range order {
 		if flags[v]&(flagUntrusted|flagTainted) != 0 {
 			for _, w := range adj[off[v]:off[v+1]] {
