@@ -63,8 +63,9 @@ func (r *Result) Valid() bool { return r.Errors == 0 }
 // it goes and keeps only what the graph checks and measures need (compact
 // columns of event times, types and agents, and the edge list), which a
 // second goroutine files while the scanner reads on. That fast path checks
-// a 1,000,000-event, 210 MB trace in about a second of CPU and under 128
-// MB (with the soft memory limit `masrl trace` sets); the jsonschema
+// a 1,000,000-event, 210 MB trace in under a second of CPU, about half a
+// second on two cores, and under 128 MB (with the soft memory limit
+// `masrl trace` sets); the jsonschema
 // library, run on the whole decoded document, needs 8.5 s of CPU and 2.4 GB
 // (bench/trace/RESULTS.md).
 //
