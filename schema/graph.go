@@ -122,6 +122,15 @@ func (t *idTable) insert(id []byte, h uint64) (idx int32, dup bool) {
 	return idx, false
 }
 
+// reserve sizes the empty table for n ids without growing.
+func (t *idTable) reserve(n int) {
+	size := 1024
+	for 4*(n+1) > 3*size {
+		size *= 2
+	}
+	t.slots = make([]uint64, size)
+}
+
 func (t *idTable) grow() {
 	old := t.slots
 	size := max(1024, 2*len(old))
@@ -248,8 +257,17 @@ type pendingRef struct {
 	at   pos
 }
 
-func (g *graph) init() {
+// bytesPerEvent estimates the bytes a trace spends per event, its edges
+// included (the synthetic traces spend 210), to size the id table from a
+// trace's size. An estimate too high costs memory in proportion to the
+// trace; too low, a growth of the table near the end.
+const bytesPerEvent = 200
+
+func (g *graph) init(sizeHint int64) {
 	g.ids = newIDTable()
+	if n := sizeHint / bytesPerEvent; n > 0 && n < 1<<30 {
+		g.ids.reserve(int(n))
+	}
 	g.agents = newIDTable()
 	g.roles = newIDTable()
 	g.minWorkT = math.Inf(1)

@@ -137,3 +137,25 @@ func mismatch(a []byte, b string) int {
 	}
 	return min(len(a), len(b))
 }
+
+// TestSizeHint checks that the size hint, right or wrong, changes how the
+// id table is sized and nothing else.
+func TestSizeHint(t *testing.T) {
+	doc := synthTrace(t, 3000, 3)
+	dup := bytes.Replace(doc, []byte(`"id":"e20"`), []byte(`"id":"e19"`), 1) // a repeated id
+	for _, in := range [][]byte{doc, dup} {
+		want, err := Validate(bytes.NewReader(in), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, hint := range []int64{1, int64(len(in)) / 10, int64(len(in)), 100 * int64(len(in)), 1 << 50} {
+			got, err := Validate(bytes.NewReader(in), Options{SizeHint: hint})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("SizeHint %d: %v, want %v", hint, got.Findings, want.Findings)
+			}
+		}
+	}
+}

@@ -35,6 +35,11 @@ type Options struct {
 	fastOnly bool
 	// MaxFindings caps the findings kept; 0 means DefaultMaxFindings.
 	MaxFindings int
+	// SizeHint is the size of the trace in bytes if it is known (a
+	// file's), else 0. The event-id table is then sized for the events the
+	// trace is likely to hold, instead of growing as ids arrive: each
+	// growth rehashes the table into fresh memory.
+	SizeHint int64
 }
 
 // Result is the outcome of checking one trace.
@@ -192,7 +197,7 @@ func newChecker(r io.Reader, ra *readahead, opts Options) *checker {
 	c.eventTypes = newWordMatcher(eventTypeList())
 	c.edgeTypes = newWordMatcher(edgeTypeList())
 	c.s.where = c.pointer
-	c.g.init()
+	c.g.init(opts.SizeHint)
 	c.idSeed, c.agentSeed = c.g.ids.seed, c.g.agents.seed
 	c.rep = newReport()
 	c.feed = startGraphFeed(&c.g, opts.MaxFindings)
