@@ -122,13 +122,15 @@ func (t *idTable) insert(id []byte, h uint64) (idx int32, dup bool) {
 	return idx, false
 }
 
-// reserve sizes the empty table for n ids without growing.
+// reserve sizes the empty table for n ids without growing, and its arena
+// for ids of up to 8 bytes, which memory not written to costs nothing.
 func (t *idTable) reserve(n int) {
 	size := 1024
 	for 4*(n+1) > 3*size {
 		size *= 2
 	}
 	t.slots = make([]uint64, size)
+	t.arena = make([]byte, 0, 8*n)
 }
 
 func (t *idTable) grow() {
