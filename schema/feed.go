@@ -22,11 +22,11 @@ type graphBatch struct {
 // graphFeed runs the graph's bookkeeping (interning ids, resolving edges,
 // counting agents and roles) on a second goroutine while the scanner reads
 // on: on a trace of a million events that work is close to half of the
-// total (the scanner hashes ids for it, so that the two goroutines are
-// about equally busy), and a validator on two cores then finishes that
-// much sooner. Batches
-// arrive in document order, so the graph sees exactly what a sequential
-// run would, and its findings are collected and handed back by stop.
+// total (the scanner hashes edge ends for it, where the graph would fall
+// behind), and a validator on two cores then finishes that much sooner.
+// Batches arrive in document order, so the graph sees exactly what a
+// sequential run would, and its findings are collected and handed back by
+// stop.
 type graphFeed struct {
 	g       *graph
 	cur     *graphBatch

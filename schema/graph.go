@@ -292,37 +292,42 @@ func (g *graph) agentIndex(name []byte, h uint64) int32 {
 // without the touches its random probes were a third of the graph's time.
 const touchGroup = 16
 
-// addEvents files a batch of events in groups: touch the slots of their
-// ids and agents (hashed by the scanner) and content_refs, then add.
+// eventHashes are the hashes of one event's strings, computed ahead.
+type eventHashes struct{ id, agent, msg uint64 }
+
+// addEvents files a batch of events in groups: hash and touch, then add.
 func (g *graph) addEvents(b *graphBatch) {
-	var msg [touchGroup]uint64 // hashes of message content_refs
+	var hs [touchGroup]eventHashes
 	sink := uint64(0)
 	for evs := b.events; len(evs) > 0; {
 		n := min(len(evs), touchGroup)
 		for k := range n {
 			ev := &evs[k]
-			msg[k] = 0
+			h := &hs[k]
+			h.id = g.ids.hash(b.str(ev.id))
+			h.agent = g.agents.hash(b.str(ev.agent))
+			h.msg = 0
 			if ev.typ == EvMessage && ev.contentRef.n > 0 {
-				msg[k] = fnv64(b.str(ev.contentRef))
+				h.msg = fnv64(b.str(ev.contentRef))
 			}
 		}
 		// The touches in a loop of their own, so that all of them fit in
 		// the processor's window of instructions in flight.
 		for k := range n {
-			ev := &evs[k]
-			sink += g.ids.touch(ev.idHash) + g.agents.touch(ev.agentHash) + g.msgRefs.touch(msg[k])
+			h := &hs[k]
+			sink += g.ids.touch(h.id) + g.agents.touch(h.agent) + g.msgRefs.touch(h.msg)
 		}
 		for k := range n {
-			g.addEvent(&evs[k], b, msg[k])
+			g.addEvent(&evs[k], b, &hs[k])
 		}
 		evs = evs[n:]
 	}
 	g.sink += sink
 }
 
-// addEvent records one event, msg being the hash of its content_ref if it
-// is a message; a repeated id is reported here.
-func (g *graph) addEvent(ev *eventRecord, b *graphBatch, msg uint64) {
+// addEvent records one event, whose hashes are h; a repeated id is
+// reported here.
+func (g *graph) addEvent(ev *eventRecord, b *graphBatch, h *eventHashes) {
 	id, agentName, role, to := b.str(ev.id), b.str(ev.agent), b.str(ev.role), b.str(ev.to)
 	if len(role) > 0 {
 		i, dup := g.roles.insert(role, g.roles.hash(role))
@@ -333,7 +338,7 @@ func (g *graph) addEvent(ev *eventRecord, b *graphBatch, msg uint64) {
 	}
 	agent := int32(-1)
 	if len(agentName) > 0 {
-		agent = g.agentIndex(agentName, ev.agentHash)
+		agent = g.agentIndex(agentName, h.agent)
 	}
 	if ev.trusted >= 0 && ev.typ >= 0 {
 		g.trustLabel[ev.typ]++
@@ -367,7 +372,7 @@ func (g *graph) addEvent(ev *eventRecord, b *graphBatch, msg uint64) {
 	case EvMessage:
 		if ev.contentRef.n > 0 {
 			g.refMsgs++
-			if g.msgRefs.add(msg) {
+			if g.msgRefs.add(h.msg) {
 				g.dupMsgs++
 			}
 		}
@@ -375,7 +380,7 @@ func (g *graph) addEvent(ev *eventRecord, b *graphBatch, msg uint64) {
 	if len(id) == 0 {
 		return
 	}
-	idx, dup := g.ids.insert(id, ev.idHash)
+	idx, dup := g.ids.insert(id, h.id)
 	if dup {
 		first := g.ids.bytesOf(int(idx))
 		g.report(ev.idAt, fmt.Sprintf("/events/%d/id", ev.index), Error, RuleUniqueID,
@@ -392,8 +397,7 @@ func (g *graph) addEvent(ev *eventRecord, b *graphBatch, msg uint64) {
 	g.trusted.add(tr)
 }
 
-// addEdges files a batch of edges in groups: touch the slots of their ends
-// (hashed by the scanner), then add.
+// addEdges files a batch of edges in groups: hash and touch, then add.
 func (g *graph) addEdges(b *graphBatch) {
 	sink := uint64(0)
 	for eds := b.edges; len(eds) > 0; {

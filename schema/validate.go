@@ -170,10 +170,9 @@ type checker struct {
 	eventKeys, edgeKeys   *wordMatcher
 	eventTypes, edgeTypes *wordMatcher
 
-	// idSeed and agentSeed are the seeds of the graph's id and agent
-	// tables, copied before the graph goroutine starts, so that the
-	// scanner can hash ids and agent names for it.
-	idSeed, agentSeed maphash.Seed
+	// idSeed is the seed of the graph's id table, copied before the graph
+	// goroutine starts, so that the scanner can hash edge ends for it.
+	idSeed maphash.Seed
 
 	lib    *library
 	libErr error
@@ -198,7 +197,7 @@ func newChecker(r io.Reader, ra *readahead, opts Options) *checker {
 	c.edgeTypes = newWordMatcher(edgeTypeList())
 	c.s.where = c.pointer
 	c.g.init(opts.SizeHint)
-	c.idSeed, c.agentSeed = c.g.ids.seed, c.g.agents.seed
+	c.idSeed = c.g.ids.seed
 	c.rep = newReport()
 	c.feed = startGraphFeed(&c.g, opts.MaxFindings)
 	return c
@@ -893,13 +892,9 @@ type eventRecord struct {
 	contentRef span
 	trusted    int8 // -1 absent, 0 false, 1 true
 	have       int
-	// idHash and agentHash are the hashes of id and agent in the graph's
-	// tables, computed on the scanner's goroutine, which the graph would
-	// otherwise wait for less than it waits for the graph.
-	idHash, agentHash uint64
-	at                pos
-	idAt              pos
-	index             int
+	at         pos
+	idAt       pos
+	index      int
 }
 
 // event reads one event (the scanner is before its first byte).
@@ -1026,10 +1021,8 @@ func (c *checker) eventValue(bit int, ev *eventRecord) error {
 	switch bit {
 	case evID:
 		ev.id = v
-		ev.idHash = maphash.Bytes(c.idSeed, c.s.str)
 	case evAgent:
 		ev.agent = v
-		ev.agentHash = maphash.Bytes(c.agentSeed, c.s.str)
 	case evRole:
 		ev.role = v
 	case evTo:
