@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"io"
 	"testing"
 )
 
@@ -28,6 +29,22 @@ func BenchmarkValidateTrace(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		res, err := Validate(bytes.NewReader(data), Options{})
+		if err != nil || !res.Valid() {
+			b.Fatal(err, res.Findings)
+		}
+	}
+}
+
+// BenchmarkValidateTraceStreamed measures the same trace read as a stream,
+// through the readahead and with a size hint, as masrl trace validate reads
+// a file.
+func BenchmarkValidateTraceStreamed(b *testing.B) {
+	data := synthTrace(b, 100000, 1)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := Validate(struct{ io.Reader }{bytes.NewReader(data)}, Options{SizeHint: int64(len(data))})
 		if err != nil || !res.Valid() {
 			b.Fatal(err, res.Findings)
 		}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -269,7 +270,9 @@ func FuzzDifferential(f *testing.F) {
 }
 
 // FuzzValidate requires Validate never to panic, to report findings in
-// order, and to treat every input as JSON or report why not.
+// order, and to treat every input as JSON or report why not; and to give
+// the same result whether it scans the input in memory or streams it
+// through the readahead's chunks.
 func FuzzValidate(f *testing.F) {
 	for _, p := range fuzzSeeds(f) {
 		f.Add(p)
@@ -278,6 +281,13 @@ func FuzzValidate(f *testing.F) {
 		res, err := Validate(bytes.NewReader(data), Options{})
 		if err != nil {
 			t.Fatal(err)
+		}
+		streamed, err := Validate(struct{ io.Reader }{bytes.NewReader(data)}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(res, streamed) {
+			t.Fatalf("in memory and streamed results differ:\n%v\n%v", res.Findings, streamed.Findings)
 		}
 		if !slices.IsSortedFunc(res.Findings, func(a, b Finding) int {
 			if a.Line != b.Line {

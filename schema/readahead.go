@@ -10,34 +10,38 @@ import (
 // readaheadChunk is the unit the readahead goroutine reads, and
 // readaheadChunks how many circulate: 2 MB in flight, so that the scanner
 // does not wait when the reading goroutine is briefly off the CPU.
+// readaheadPad is the room left in front of each chunk's data, where the
+// scanner puts the unread end of the previous chunk (a token cut in two).
 const (
 	readaheadChunk  = 256 << 10
 	readaheadChunks = 8
+	readaheadPad    = 4 << 10
 )
 
 // readahead reads its source on a goroutine of its own, a few chunks ahead
 // of the scanner, so that the time spent in read system calls (a tenth of
 // the total on a 200 MB file) overlaps with scanning instead of adding to
-// it. readaheadChunks chunks circulate; nothing else is allocated.
+// it. The scanner scans the chunks in place (take and giveBack) rather
+// than copying them into a buffer of its own. readaheadChunks chunks
+// circulate; nothing else is allocated.
 type readahead struct {
 	full chan readaheadResult
 	free chan []byte
 	done chan struct{}
-	cur  []byte // unread part of the chunk being consumed
-	buf  []byte // that chunk, to hand back
 	err  error
 }
 
 type readaheadResult struct {
-	data []byte
+	data []byte // readaheadPad bytes of room, then the data
 	err  error
 }
 
-// newReadahead wraps r, unless r already holds its data in memory.
-func newReadahead(r io.Reader) (io.Reader, func()) {
+// newReadahead wraps r, unless r already holds its data in memory; it
+// returns nil then, and the scanner reads r directly.
+func newReadahead(r io.Reader) (*readahead, func()) {
 	switch r.(type) {
 	case *bytes.Reader, *strings.Reader, *bytes.Buffer:
-		return r, func() {}
+		return nil, func() {}
 	}
 	ra := &readahead{
 		full: make(chan readaheadResult, readaheadChunks),
@@ -45,7 +49,7 @@ func newReadahead(r io.Reader) (io.Reader, func()) {
 		done: make(chan struct{}),
 	}
 	for i := 0; i < readaheadChunks; i++ {
-		ra.free <- make([]byte, readaheadChunk)
+		ra.free <- make([]byte, readaheadPad+readaheadChunk)
 	}
 	go ra.run(r)
 	return ra, func() { close(ra.done) }
@@ -59,13 +63,13 @@ func (ra *readahead) run(r io.Reader) {
 		case <-ra.done:
 			return
 		}
-		n, err := io.ReadFull(r, buf)
+		n, err := io.ReadFull(r, buf[readaheadPad:])
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			err = io.EOF
 		}
 		if n > 0 {
 			select {
-			case ra.full <- readaheadResult{data: buf[:n]}:
+			case ra.full <- readaheadResult{data: buf[:readaheadPad+n]}:
 			case <-ra.done:
 				return
 			}
@@ -80,23 +84,20 @@ func (ra *readahead) run(r io.Reader) {
 	}
 }
 
-func (ra *readahead) Read(p []byte) (int, error) {
-	for len(ra.cur) == 0 {
-		if ra.err != nil {
-			return 0, ra.err
-		}
-		if ra.buf != nil {
-			ra.free <- ra.buf[:cap(ra.buf)]
-			ra.buf = nil
-		}
-		res := <-ra.full
-		if res.err != nil {
-			ra.err = res.err
-			return 0, res.err
-		}
-		ra.cur, ra.buf = res.data, res.data
+// take returns the next chunk: readaheadPad bytes of room, then at least
+// one byte of data. After the last chunk it returns the source's error
+// (io.EOF at the end). The caller hands the chunk back with giveBack.
+func (ra *readahead) take() ([]byte, error) {
+	if ra.err != nil {
+		return nil, ra.err
 	}
-	n := copy(p, ra.cur)
-	ra.cur = ra.cur[n:]
-	return n, nil
+	res := <-ra.full
+	if res.err != nil {
+		ra.err = res.err
+		return nil, res.err
+	}
+	return res.data, nil
 }
+
+// giveBack returns a chunk from take for reuse.
+func (ra *readahead) giveBack(chunk []byte) { ra.free <- chunk[:cap(chunk)] }

@@ -163,8 +163,8 @@ func (r *Report) finishCounts(g *graph) {
 	r.ToolCalls = ev(EvToolCall)
 	r.Spawns = ev(EvSpawn)
 	r.Despawns = ev(EvDespawn)
-	r.Agents = len(g.agents)
-	r.SubAgents = len(g.spawnedBy)
+	r.Agents = g.agents.n
+	r.SubAgents = g.subAgents
 	r.TeamSize = "fixed"
 	if !math.IsInf(g.minWorkT, 1) && g.maxSpawnT > g.minWorkT {
 		r.TeamSize = "dynamic"
@@ -177,45 +177,50 @@ func (r *Report) finishCounts(g *graph) {
 	r.Safety.HumanInterventions = ev(EvHumanIntervention)
 	r.Safety.SafetyFlowEdges = r.EdgeTypes[EdSafetyFlow].Count
 	r.Roles = r.Roles[:0]
-	for name, n := range g.roles {
-		r.Roles = append(r.Roles, Count{Name: name, Count: *n})
+	for i, n := range g.roleCount {
+		r.Roles = append(r.Roles, Count{Name: string(g.roles.bytesOf(i)), Count: n})
 	}
 	sort.Slice(r.Roles, func(i, j int) bool { return r.Roles[i].Name < r.Roles[j].Name })
 	for _, l := range [][]Channel{r.Rewards, r.Metrics, r.Costs.Other} {
 		sort.SliceStable(l, func(i, j int) bool { return l[i].Name < l[j].Name })
 	}
-	r.Graph.SpawnDepth = spawnDepth(g.spawnedBy)
+	r.Graph.SpawnDepth = spawnDepth(g.parent)
 }
 
-// spawnDepth is the height of the spawn forest. A spawn relation with a
-// cycle (a spawns b, b spawns a) is cut where the walk meets itself. The
-// walk is iterative: a chain of a million spawns must not exhaust the stack.
-func spawnDepth(parent map[int32]int32) int {
-	depth := make(map[int32]int, len(parent))
+// spawnDepth is the height of the spawn forest; parent[a] is the agent
+// that spawned agent a, or -1. A spawn relation with a cycle (a spawns b, b
+// spawns a) is cut where the walk meets itself. The walk is iterative: a
+// chain of a million spawns must not exhaust the stack. Agents are walked
+// in index order, so that the height of a cyclic relation, which depends on
+// where the walk starts, is the same on every run.
+func spawnDepth(parent []int32) int {
+	depth := make([]int32, len(parent))   // 0: not known yet
+	onChain := make([]int32, len(parent)) // a+1 while a's walk passes by
 	best := 0
 	var chain []int32
-	for a := range parent {
+	for a, p := range parent {
+		if p < 0 {
+			continue
+		}
 		chain = chain[:0]
-		onChain := make(map[int32]bool)
-		base := 0
-		for v := a; ; {
-			if d, ok := depth[v]; ok {
+		base := int32(0)
+		for v := int32(a); ; {
+			if d := depth[v]; d > 0 {
 				base = d
 				break
 			}
-			p, ok := parent[v]
-			if !ok || onChain[v] {
+			if parent[v] < 0 || onChain[v] == int32(a)+1 {
 				break
 			}
-			onChain[v] = true
+			onChain[v] = int32(a) + 1
 			chain = append(chain, v)
-			v = p
+			v = parent[v]
 		}
 		for i := len(chain) - 1; i >= 0; i-- {
 			base++
 			depth[chain[i]] = base
 		}
-		best = max(best, base)
+		best = max(best, int(base))
 	}
 	return best
 }

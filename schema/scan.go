@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -53,11 +54,16 @@ func (e *syntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.at.line
 // shape the validator reads; it is not a general JSON decoder.
 type scanner struct {
 	r    io.Reader
+	ra   *readahead // when non-nil, the source, read a chunk at a time
 	buf  []byte
 	i, n int   // unread bytes are buf[i:n]
 	base int64 // input offset of buf[0]
 	eof  bool
 	rerr error // read error other than io.EOF
+
+	// chunk is the readahead chunk buf lies in, to hand back when the
+	// scanner moves on; nil when buf is the scanner's own.
+	chunk []byte
 
 	line      int
 	lineStart int64 // input offset of the first byte of the current line
@@ -87,6 +93,11 @@ func newScanner(r io.Reader) *scanner {
 	return &scanner{r: r, buf: make([]byte, scanBufSize), line: 1}
 }
 
+// newChunkScanner returns a scanner that scans ra's chunks in place.
+func newChunkScanner(ra *readahead) *scanner {
+	return &scanner{ra: ra, line: 1}
+}
+
 // fill reads more input, keeping buf[i:n]. It reports whether at least one
 // more byte is available.
 func (s *scanner) fill() bool {
@@ -103,6 +114,9 @@ func (s *scanner) fill() bool {
 		s.own = append(s.own[:0], s.str...)
 		s.str = s.own
 		s.strView = false
+	}
+	if s.ra != nil {
+		return s.fillChunk()
 	}
 	if s.i > 0 {
 		copy(s.buf, s.buf[s.i:s.n])
@@ -132,6 +146,44 @@ func (s *scanner) fill() bool {
 			return true
 		}
 	}
+}
+
+// fillChunk moves the scanner to the next readahead chunk, putting the
+// unread bytes of the current buffer in the room in front of the chunk's
+// data, or, if they do not fit (only a number token can be that long), in
+// a buffer of the scanner's own.
+func (s *scanner) fillChunk() bool {
+	next, err := s.ra.take()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			s.eof = true
+		} else {
+			s.rerr = err
+		}
+		s.capFrom = s.i // fill took the capture up to here; buf stays
+		return false
+	}
+	tail := s.buf[s.i:s.n]
+	var nb []byte
+	start := 0
+	if len(tail) <= readaheadPad {
+		start = readaheadPad - len(tail)
+		copy(next[start:], tail)
+		nb = next
+	} else {
+		nb = make([]byte, 0, len(tail)+len(next)-readaheadPad)
+		nb = append(append(nb, tail...), next[readaheadPad:]...)
+		s.ra.giveBack(next)
+		next = nil
+	}
+	if s.chunk != nil {
+		s.ra.giveBack(s.chunk)
+	}
+	s.chunk = next
+	s.base += int64(s.i - start)
+	s.buf, s.i, s.n = nb, start, len(nb)
+	s.capFrom = start
+	return true
 }
 
 func (s *scanner) startCapture(dst *[]byte) {
@@ -264,23 +316,11 @@ func (s *scanner) readString() error {
 	}
 	s.badUTF8 = false
 	// Fast path: a plain ASCII string inside the buffer is used in place.
-	// Eight bytes at a time first: a word with no quote, backslash, control
-	// byte or non-ASCII byte is skipped whole.
-	j := s.i
-	for j+8 <= s.n && plainWord(binary.LittleEndian.Uint64(s.buf[j:])) {
-		j += 8
-	}
-	for ; j < s.n; j++ {
-		c := s.buf[j]
-		if c == '"' {
-			s.str = s.buf[s.i:j:j]
-			s.strView = true
-			s.i = j + 1
-			return nil
-		}
-		if c == '\\' || c-0x20 >= 0x60 {
-			break
-		}
+	if j := s.plainRun(s.i); j < s.n && s.buf[j] == '"' {
+		s.str = s.buf[s.i:j:j]
+		s.strView = true
+		s.i = j + 1
+		return nil
 	}
 	if s.strView {
 		s.str = s.own
@@ -288,15 +328,7 @@ func (s *scanner) readString() error {
 	}
 	s.str = s.str[:0]
 	for {
-		// Fast loop over plain ASCII.
-		j := s.i
-		for j < s.n {
-			c := s.buf[j]
-			if c == '"' || c == '\\' || c-0x20 >= 0x60 {
-				break
-			}
-			j++
-		}
+		j := s.plainRun(s.i)
 		s.str = append(s.str, s.buf[s.i:j]...)
 		s.i = j
 		if len(s.str) > maxStringLen {
@@ -454,6 +486,10 @@ func (s *scanner) readNumber() (number, error) {
 	b := s.buf
 	nonzero := false
 	neg := false
+	// The digits are also gathered into mant, so that a short decimal
+	// needs no second pass.
+	var mant uint64
+	digits, frac := 0, 0
 	if j < end && b[j] == '-' {
 		neg = true
 		j++
@@ -461,11 +497,14 @@ func (s *scanner) readNumber() (number, error) {
 	switch {
 	case j < end && b[j] == '0':
 		j++
+		digits++
 	case j < end && '1' <= b[j] && b[j] <= '9':
 		for j < end && '0' <= b[j] && b[j] <= '9' {
-			nonzero = true
+			mant = mant*10 + uint64(b[j]-'0')
+			digits++
 			j++
 		}
+		nonzero = true
 	default:
 		s.i = j
 		return number{}, s.unexpected("digit")
@@ -480,10 +519,15 @@ func (s *scanner) readNumber() (number, error) {
 			if b[j] != '0' {
 				nonzero = true
 			}
+			mant = mant*10 + uint64(b[j]-'0')
+			digits++
+			frac++
 			j++
 		}
 	}
+	simple := digits <= 15
 	if j < end && (b[j] == 'e' || b[j] == 'E') {
+		simple = false
 		j++
 		if j < end && (b[j] == '+' || b[j] == '-') {
 			j++
@@ -499,7 +543,16 @@ func (s *scanner) readNumber() (number, error) {
 	text := b[start:j]
 	s.i = j
 	n := number{negative: neg && nonzero}
-	if f, ok := simpleDecimal(text); ok {
+	if simple {
+		// Mantissa and power of ten are both exact float64 values, so
+		// their quotient is correctly rounded, as ParseFloat's would be.
+		f := float64(mant)
+		if frac > 0 {
+			f /= math.Pow10(frac)
+		}
+		if neg {
+			f = -f
+		}
 		n.val = f
 		return n, nil
 	}
@@ -511,53 +564,36 @@ func (s *scanner) readNumber() (number, error) {
 	return n, nil
 }
 
-// plainWord reports whether none of the eight bytes of v is a quote, a
-// backslash, a control byte (< 0x20) or non-ASCII (>= 0x80), with the usual
-// has-zero-byte arithmetic.
-func plainWord(v uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	hasZero := func(x uint64) uint64 { return (x - ones) &^ x & highs }
-	special := v&highs | // non-ASCII
-		(v-0x2020202020202020)&^v&highs | // < 0x20
-		hasZero(v^(ones*'"')) |
-		hasZero(v^(ones*'\\'))
-	return special == 0
-}
-
-// simpleDecimal converts a number without exponent and with at most 15
-// digits exactly: mantissa and power of ten are both exact float64 values,
-// so their quotient is correctly rounded, as ParseFloat's would be.
-func simpleDecimal(text []byte) (float64, bool) {
-	var mant uint64
-	digits, frac := 0, -1
-	neg := false
-	for k, c := range text {
-		switch {
-		case '0' <= c && c <= '9':
-			mant = mant*10 + uint64(c-'0')
-			digits++
-			if frac >= 0 {
-				frac++
-			}
-		case c == '.':
-			frac = 0
-		case c == '-' && k == 0:
-			neg = true
-		default:
-			return 0, false
+// plainRun returns the index of the first byte at or after j in the
+// buffer that ends a plain ASCII run of a string (a quote, a backslash, a
+// control byte or non-ASCII), or s.n. Strings in a trace are short, so it
+// finds the byte within a word rather than testing words whole and then
+// walking the last one byte by byte.
+func (s *scanner) plainRun(j int) int {
+	for j+8 <= s.n {
+		if m := specialBytes(binary.LittleEndian.Uint64(s.buf[j:])); m != 0 {
+			return j + bits.TrailingZeros64(m)>>3
+		}
+		j += 8
+	}
+	for ; j < s.n; j++ {
+		if c := s.buf[j]; c == '"' || c == '\\' || c-0x20 >= 0x60 {
+			break
 		}
 	}
-	if digits > 15 {
-		return 0, false
-	}
-	f := float64(mant)
-	if frac > 0 {
-		f /= math.Pow10(frac)
-	}
-	if neg {
-		f = -f
-	}
-	return f, true
+	return j
+}
+
+// specialBytes sets the high bit of each byte of v that is a quote, a
+// backslash, a control byte (< 0x20) or non-ASCII (>= 0x80), with the usual
+// has-zero-byte arithmetic. Borrows can set bits above the first special
+// byte, never below it, so the lowest set bit is exact.
+func specialBytes(v uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	return (v&highs | // non-ASCII
+		(v-0x20*ones)&^v | // < 0x20
+		(v^('"'*ones)-ones)&^(v^('"'*ones)) |
+		(v^('\\'*ones)-ones)&^(v^('\\'*ones))) & highs
 }
 
 func isNumByte(c byte) bool {
@@ -597,4 +633,101 @@ func bytesToString(b []byte) string {
 		return ""
 	}
 	return unsafe.String(&b[0], len(b))
+}
+
+// wordMatcher recognises a few plain ASCII strings of up to 15 bytes (the
+// property names of events and edges, most event and edge types) straight
+// from the buffer, two words at a time: on a million-event trace those
+// strings are most of the tokens, and reading each with readString and then
+// switching on it was a fifth of the scanner's time. The strings sit in a
+// small table indexed by a multiplicative hash of their words, chosen when
+// the matcher is built so that no two share a slot: a match costs one probe
+// and one comparison, and no branch on the string's length. Codes are
+// positive; 0 means no match.
+type wordMatcher struct {
+	slots [64]matchWord // code 0: empty
+	mul   uint64
+}
+
+type matchWord struct {
+	w0, w1 uint64 // the string's bytes, little-endian, zero-padded
+	n      int    // its length
+	code   int
+}
+
+func (m *wordMatcher) slot(w0, w1 uint64) int {
+	return int((w0 ^ w1*0x9e3779b97f4a7c15) * m.mul >> 58)
+}
+
+// newWordMatcher returns a matcher of names[i] with code i+1. Names longer
+// than 15 bytes, or for which no collision-free multiplier turns up, are
+// left out: match then returns 0 for them and the caller reads them the
+// general way, so leaving a name out costs time, never a wrong answer.
+func newWordMatcher(names []string) *wordMatcher {
+	var words []matchWord
+	for i, name := range names {
+		if name == "" || len(name) > 15 {
+			continue
+		}
+		var b [16]byte
+		copy(b[:], name)
+		words = append(words, matchWord{
+			w0: binary.LittleEndian.Uint64(b[:8]), w1: binary.LittleEndian.Uint64(b[8:]),
+			n: len(name), code: i + 1,
+		})
+	}
+	m := &wordMatcher{}
+	for try := uint64(0); try < 1000; try++ {
+		m.mul = 0x2545f4914f6cdd1d + 2*try
+		m.slots = [64]matchWord{}
+		ok := true
+		for _, mw := range words {
+			e := &m.slots[m.slot(mw.w0, mw.w1)]
+			if e.code != 0 {
+				ok = false
+				break
+			}
+			*e = mw
+		}
+		if ok {
+			return m
+		}
+	}
+	m.slots = [64]matchWord{}
+	return m
+}
+
+// match is called at a string's opening quote. If the string is one of
+// m's, written plainly and within the buffer, match consumes it and returns
+// its code; otherwise it consumes nothing and returns 0, and the caller
+// reads the string the general way (which also covers a name written with
+// escapes). A name has no quote, backslash or control byte, so finding the
+// closing quote and comparing every byte before it is enough.
+func (s *scanner) match(m *wordMatcher) int {
+	i := s.i + 1 // after the quote
+	if m == nil || i+16 > s.n {
+		return 0
+	}
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	v0 := binary.LittleEndian.Uint64(s.buf[i:])
+	v1 := binary.LittleEndian.Uint64(s.buf[i+8:])
+	x0, x1 := v0^'"'*ones, v1^'"'*ones
+	// Offsets of the first quote in each word, 8 if none: the string's
+	// length n is the first of the two, or 16 if it is longer than 15.
+	n0 := bits.TrailingZeros64((x0-ones)&^x0&highs) >> 3
+	n1 := bits.TrailingZeros64((x1-ones)&^x1&highs) >> 3
+	n := n0
+	if n0 == 8 {
+		n = 8 + n1
+	}
+	// A shift by 64 or more gives 0 in Go, so the masks keep all of v0
+	// when n >= 8, and none of v1 when n <= 8.
+	w0 := v0 & (1<<(8*uint(n)) - 1)
+	w1 := v1 & (1<<(8*uint(max(n-8, 0))) - 1)
+	e := &m.slots[m.slot(w0, w1)]
+	if e.code == 0 || e.n != n || e.w0 != w0 || e.w1 != w1 {
+		return 0
+	}
+	s.i = i + n + 1
+	return e.code
 }

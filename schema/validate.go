@@ -3,8 +3,10 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -33,6 +35,11 @@ type Options struct {
 	fastOnly bool
 	// MaxFindings caps the findings kept; 0 means DefaultMaxFindings.
 	MaxFindings int
+	// SizeHint is the size of the trace in bytes if it is known (a
+	// file's), else 0. The event-id table is then sized for the events the
+	// trace is likely to hold, instead of growing as ids arrive: each
+	// growth rehashes the table into fresh memory.
+	SizeHint int64
 }
 
 // Result is the outcome of checking one trace.
@@ -61,8 +68,9 @@ func (r *Result) Valid() bool { return r.Errors == 0 }
 // it goes and keeps only what the graph checks and measures need (compact
 // columns of event times, types and agents, and the edge list), which a
 // second goroutine files while the scanner reads on. That fast path checks
-// a 1,000,000-event, 210 MB trace in about a second of CPU and under 128
-// MB (with the soft memory limit `masrl trace` sets); the jsonschema
+// a 1,000,000-event, 210 MB trace in under a second of CPU, about half a
+// second on two cores, and under 128 MB (with the soft memory limit
+// `masrl trace` sets); the jsonschema
 // library, run on the whole decoded document, needs 8.5 s of CPU and 2.4 GB
 // (bench/trace/RESULTS.md).
 //
@@ -77,9 +85,9 @@ func (r *Result) Valid() bool { return r.Errors == 0 }
 // The returned error is non-nil only when r fails; problems with the
 // trace, malformed JSON included, are findings.
 func Validate(r io.Reader, opts Options) (*Result, error) {
-	r, stop := newReadahead(r)
+	ra, stop := newReadahead(r)
 	defer stop()
-	c := newChecker(r, opts)
+	c := newChecker(r, ra, opts)
 	err := c.document()
 	found, dropped := c.feed.stop()
 	for _, f := range found {
@@ -157,6 +165,15 @@ type checker struct {
 	elemPtrs []string
 	topPtrs  []string
 
+	// Matchers of the strings most tokens of a trace are: property names
+	// of events and edges in bit order, and the two type vocabularies.
+	eventKeys, edgeKeys   *wordMatcher
+	eventTypes, edgeTypes *wordMatcher
+
+	// idSeed is the seed of the graph's id table, copied before the graph
+	// goroutine starts, so that the scanner can hash edge ends for it.
+	idSeed maphash.Seed
+
 	lib    *library
 	libErr error
 	g      graph
@@ -164,13 +181,23 @@ type checker struct {
 	rep    *Report
 }
 
-func newChecker(r io.Reader, opts Options) *checker {
+// newChecker returns a checker of r, read through ra if it is not nil.
+func newChecker(r io.Reader, ra *readahead, opts Options) *checker {
 	if opts.MaxFindings <= 0 {
 		opts.MaxFindings = DefaultMaxFindings
 	}
 	c := &checker{s: newScanner(r), opts: opts}
+	if ra != nil {
+		c.s = newChunkScanner(ra)
+	}
+	ek := eventKeys()
+	c.eventKeys = newWordMatcher(ek[:])
+	c.edgeKeys = newWordMatcher([]string{"src", "dst", "type"})
+	c.eventTypes = newWordMatcher(eventTypeList())
+	c.edgeTypes = newWordMatcher(edgeTypeList())
 	c.s.where = c.pointer
-	c.g.init()
+	c.g.init(opts.SizeHint)
+	c.idSeed = c.g.ids.seed
 	c.rep = newReport()
 	c.feed = startGraphFeed(&c.g, opts.MaxFindings)
 	return c
@@ -311,10 +338,17 @@ func (c *checker) noteUTF8(at pos) {
 // enumValue reads a string that must be one of vals; it returns the value's
 // index in vals, or -1.
 // vals lists the allowed values for messages; it is called only on failure.
-func (c *checker) enumValue(vals func() []string, code func(string) int, depth int) (int, error) {
+// m, which may be nil, matches the common values without reading them
+// as strings.
+func (c *checker) enumValue(m *wordMatcher, vals func() []string, code func(string) int, depth int) (int, error) {
 	ch, ok := c.s.peek()
 	if !ok || !isValueStart(ch) {
 		return -1, c.s.unexpected("value")
+	}
+	if ch == '"' {
+		if k := c.s.match(m); k > 0 {
+			return k - 1, nil
+		}
 	}
 	at := c.s.here()
 	if ch != '"' {
@@ -428,6 +462,25 @@ func (c *checker) member() (string, pos, error) {
 		return "", at, err
 	}
 	return bytesToString(c.s.str), at, nil
+}
+
+// memberBit reads `"key":` of an object member whose known keys m lists in
+// bit order. For a known key it returns the key's bit; for any other, 0 and
+// the key as member returns it. Known keys written plainly are matched in
+// the buffer; others (escaped, or at the end of the buffer) are read by
+// member, and the caller maps them to bits.
+func (c *checker) memberBit(m *wordMatcher) (int, string, pos, error) {
+	if ch, ok := c.s.peek(); ok && ch == '"' {
+		at := c.s.here()
+		if code := c.s.match(m); code != 0 {
+			if err := c.s.expect(':', "':' after object key"); err != nil {
+				return 0, "", at, err
+			}
+			return 1 << (code - 1), "", at, nil
+		}
+	}
+	key, at, err := c.member()
+	return 0, key, at, err
 }
 
 // duplicate records a key given twice. The library keeps the last value of
@@ -671,7 +724,7 @@ func (c *checker) topMember(bit int, key string) error {
 		}
 	case topTopology:
 		tops := Topologies()
-		k, e := c.enumValue(Topologies, func(s string) int {
+		k, e := c.enumValue(nil, Topologies, func(s string) int {
 			for i, t := range tops {
 				if t == s {
 					return i
@@ -823,6 +876,11 @@ const (
 	evTrusted
 )
 
+// eventKeys returns the known event properties in the order of their bits.
+func eventKeys() [10]string {
+	return [...]string{"id", "t", "type", "agent", "role", "from", "to", "tool", "content_ref", "trusted"}
+}
+
 // eventRecord is what the graph and the report keep of one event.
 type eventRecord struct {
 	id         span
@@ -852,32 +910,33 @@ func (c *checker) event(i int) error {
 	var keys keySet
 	if c.s.first('}') {
 		for {
-			key, at, err := c.member()
+			bit, key, at, err := c.memberBit(c.eventKeys)
 			if err != nil {
 				return err
 			}
-			bit := 0
-			switch key {
-			case "id":
-				bit = evID
-			case "t":
-				bit = evT
-			case "type":
-				bit = evType
-			case "agent":
-				bit = evAgent
-			case "role":
-				bit = evRole
-			case "from":
-				bit = evFrom
-			case "to":
-				bit = evTo
-			case "tool":
-				bit = evTool
-			case "content_ref":
-				bit = evContentRef
-			case "trusted":
-				bit = evTrusted
+			if bit == 0 {
+				switch key {
+				case "id":
+					bit = evID
+				case "t":
+					bit = evT
+				case "type":
+					bit = evType
+				case "agent":
+					bit = evAgent
+				case "role":
+					bit = evRole
+				case "from":
+					bit = evFrom
+				case "to":
+					bit = evTo
+				case "tool":
+					bit = evTool
+				case "content_ref":
+					bit = evContentRef
+				case "trusted":
+					bit = evTrusted
+				}
 			}
 			if bit == 0 {
 				k := strings.Clone(key)
@@ -889,7 +948,7 @@ func (c *checker) event(i int) error {
 				c.pop()
 			} else {
 				if keys.mask&uint64(bit) != 0 {
-					c.duplicate(at, key)
+					c.duplicate(at, eventKeys()[bits.TrailingZeros(uint(bit))])
 				}
 				keys.mask |= uint64(bit)
 				err = c.eventField(bit, &ev)
@@ -922,30 +981,7 @@ func (c *checker) event(i int) error {
 // are copied into the graph feed's current batch, which carries them to
 // the graph.
 func (c *checker) eventField(bit int, ev *eventRecord) error {
-	var name string
-	switch bit {
-	case evID:
-		name = "id"
-	case evT:
-		name = "t"
-	case evType:
-		name = "type"
-	case evAgent:
-		name = "agent"
-	case evRole:
-		name = "role"
-	case evFrom:
-		name = "from"
-	case evTo:
-		name = "to"
-	case evTool:
-		name = "tool"
-	case evContentRef:
-		name = "content_ref"
-	case evTrusted:
-		name = "trusted"
-	}
-	c.push(name)
+	c.push(eventKeys()[bits.TrailingZeros(uint(bit))])
 	err := c.eventValue(bit, ev)
 	c.pop()
 	return err
@@ -961,7 +997,7 @@ func (c *checker) eventValue(bit int, ev *eventRecord) error {
 		}
 		return err
 	case evType:
-		k, err := c.enumValue(eventTypeList, eventTypeCode, 4)
+		k, err := c.enumValue(c.eventTypes, eventTypeList, eventTypeCode, 4)
 		ev.typ = k
 		return err
 	case evTrusted:
@@ -1021,10 +1057,14 @@ type edgeRecord struct {
 	index    int
 	src, dst span
 	srcAt    pos
-	dstAt    pos
-	at       pos
-	typ      int
-	ok       bool // src and dst are non-empty strings
+	// srcHash and dstHash are the ends' hashes in the graph's id table,
+	// computed on the scanner's goroutine, where the id is in the cache
+	// and which has time to spare while the graph resolves edges.
+	srcHash, dstHash uint64
+	dstAt            pos
+	at               pos
+	typ              int
+	ok               bool // src and dst are non-empty strings
 }
 
 // edge reads one edge.
@@ -1045,18 +1085,19 @@ func (c *checker) edge(i int) error {
 	srcOK, dstOK := false, false
 	if c.s.first('}') {
 		for {
-			key, at, err := c.member()
+			bit, key, at, err := c.memberBit(c.edgeKeys)
 			if err != nil {
 				return err
 			}
-			bit := 0
-			switch key {
-			case "src":
-				bit = 1
-			case "dst":
-				bit = 2
-			case "type":
-				bit = 4
+			if bit == 0 {
+				switch key {
+				case "src":
+					bit = 1
+				case "dst":
+					bit = 2
+				case "type":
+					bit = 4
+				}
 			}
 			var k string
 			switch bit {
@@ -1095,12 +1136,14 @@ func (c *checker) edge(i int) error {
 						v := c.feed.keep(c.s.str)
 						if bit == 1 {
 							ed.src, ed.srcAt, srcOK = v, vat, true
+							ed.srcHash = maphash.Bytes(c.idSeed, c.s.str)
 						} else {
 							ed.dst, ed.dstAt, dstOK = v, vat, true
+							ed.dstHash = maphash.Bytes(c.idSeed, c.s.str)
 						}
 					}
 				case 4:
-					ed.typ, err = c.enumValue(edgeTypeList, edgeTypeCode, 4)
+					ed.typ, err = c.enumValue(c.edgeTypes, edgeTypeList, edgeTypeCode, 4)
 				}
 				c.pop()
 			}

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -157,6 +158,11 @@ func validateOne(ctx context.Context, name string, opts schema.Options, tio trac
 		}
 		defer f.Close()
 		r = f
+		if st, ok := f.(interface{ Stat() (fs.FileInfo, error) }); ok {
+			if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
+				opts.SizeHint = fi.Size()
+			}
+		}
 	}
 	res, err := schema.Validate(ctxReader{ctx, r}, opts)
 	return fileResult{name: name, res: res, err: err}

@@ -106,7 +106,12 @@ func operation(op, in string) (func() error, error) {
 				return err
 			}
 			defer f.Close()
-			_, err = schema.Validate(f, schema.Options{})
+			// As masrl trace validate does: the file's size sizes the id table.
+			fi, err := f.Stat()
+			if err != nil {
+				return err
+			}
+			_, err = schema.Validate(f, schema.Options{SizeHint: fi.Size()})
 			return err
 		}, nil
 	}
