@@ -164,6 +164,42 @@ func TestSite(t *testing.T) {
 		screenshot(t, p, "papers-filtered", "light")
 	})
 
+	t.Run("bibtex download", func(t *testing.T) {
+		// The Download button makes the entry's .bib in the page: its
+		// file name and text must be the entry's key and BibTeX.
+		var e *corpus.Entry
+		var bib *corpus.BibEntry
+		for i := range c.Papers {
+			if bib = c.BibFor(&c.Papers[i]); bib != nil {
+				e = &c.Papers[i]
+				break
+			}
+		}
+		if e == nil {
+			t.Fatal("no entry of the corpus has BibTeX")
+		}
+		p.open(t, "papers/"+e.Key+"/")
+		var got struct {
+			Visible    bool
+			Name, Text string
+		}
+		p.eval(t, `new Promise((resolve, reject) => {
+		  const btn = document.querySelector("button.download[data-download]");
+		  if (!btn) { reject(new Error("no download button")); return; }
+		  const made = URL.createObjectURL;
+		  URL.createObjectURL = blob => {
+		    URL.createObjectURL = made;
+		    blob.text().then(text => resolve({Visible: !btn.hidden, Name: btn.getAttribute("data-filename"), Text: text}));
+		    return made.call(URL, blob);
+		  };
+		  btn.click();
+		})`, &got)
+		if want := strings.TrimSpace(bib.Raw) + "\n"; !got.Visible || got.Name != e.Key+".bib" || got.Text != want {
+			t.Errorf("download button: visible %v, file %q, text %q; want visible, %q, %q", got.Visible, got.Name, got.Text, e.Key+".bib", want)
+		}
+		p.check(t, "bibtex download")
+	})
+
 	t.Run("heatmap click", func(t *testing.T) {
 		// Click the fullest cell of reward × credit with the mouse: the
 		// browser must land on a page listing exactly that cell's entries.

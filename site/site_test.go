@@ -113,7 +113,7 @@ func TestTinySite(t *testing.T) {
 			"about/index.html", "method/index.html", "contribute/index.html", "404.html",
 			"feed.xml", "sitemap.xml", "robots.txt", "papers.csv", "excluded.csv", "papers.bib",
 			"papers.json", "excluded.json", "stats.json", "assets/style.css",
-			"papers/alpha/alpha.bib", "coverage/reward_type-credit_granularity/shared-agent/index.html",
+			"coverage/reward_type-credit_granularity/shared-agent/index.html",
 		} {
 			page(t, files, name)
 		}
@@ -161,9 +161,10 @@ func TestTinySite(t *testing.T) {
 		p := page(t, files, "papers/alpha/index.html")
 		for _, want := range []string{
 			"Spot-check audit", "Would tag &lt;team&gt; level", `class="disagree"`, // audit with the disagreement marked
-			`href="../../papers/delta/"`,                   // same reward × credit cell
-			`href="../../taxonomy/reward_type/shared/"`,    // tags link to their term pages
-			`href="../../papers/alpha/alpha.bib" download`, // bib download
+			`href="../../papers/delta/"`,                          // same reward × credit cell
+			`href="../../taxonomy/reward_type/shared/"`,           // tags link to their term pages
+			`data-download="bib-alpha" data-filename="alpha.bib"`, // bib download
+			`href="../../papers.bib"`,
 			`data-copy="bib-alpha"`, "@article{alpha2025",
 			`href="https://arxiv.org/abs/2508.04652"`,
 		} {

@@ -76,7 +76,6 @@ type EntryView struct {
 	Tags     []*Tag // the controlled fields, in vocabulary order; shared
 	ArxivURL string
 	Bib      string // the BibTeX source, "" when there is none
-	BibFile  string // "papers/KEY/KEY.bib", "" when there is no BibTeX
 	Date     string // YYYY-MM-DD the feed uses
 	index    int    // position in papers.csv order
 	rank     int    // position in the site's order of entries (rankEntries)
