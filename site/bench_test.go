@@ -55,21 +55,37 @@ func BenchmarkBuild(b *testing.B) {
 	}
 }
 
-// BenchmarkRenderEntryPage measures one entry page's template execution.
+// BenchmarkRenderEntryPage measures one entry page as the build writes
+// it (entryhtml.go), into a reused buffer.
 func BenchmarkRenderEntryPage(b *testing.B) {
-	dir := corpusFromTxtar(b, "tiny.txtar")
-	c, v := load(b, dir)
-	r, err := render(c, v, Options{}, newFiles())
-	if err != nil {
-		b.Fatal(err)
+	r, ep := benchEntryPage(b)
+	r.frame("entry", &ep.Page)
+	var buf htmlBuf
+	for b.Loop() {
+		buf = entryPageHTML(buf[:0], ep)
 	}
-	ep := r.entryPage(r.byKey["alpha"])
-	b.ResetTimer()
+}
+
+// BenchmarkRenderEntryPageTemplate measures the same page by executing
+// entry.html, as a build with --templates does.
+func BenchmarkRenderEntryPageTemplate(b *testing.B) {
+	r, ep := benchEntryPage(b)
+	r.frame("entry", &ep.Page)
 	for b.Loop() {
 		if err := r.tmpl["entry"].ExecuteTemplate(io.Discard, "layout", ep); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+func benchEntryPage(b *testing.B) (*renderer, *entryPage) {
+	b.Helper()
+	c, v := load(b, corpusFromTxtar(b, "tiny.txtar"))
+	r, err := render(c, v, Options{}, newFiles())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return r, r.entryPage(r.byKey["alpha"])
 }
 
 // BenchmarkBuildReal measures a build of the survey's corpus (MASRL_CORPUS).
