@@ -5,7 +5,6 @@ package site
 import (
 	"io"
 	"os"
-	"sync/atomic"
 	"syscall"
 )
 
@@ -23,22 +22,23 @@ func createFile(name string) (io.WriteCloser, error) {
 		if err != nil {
 			return nil, &os.PathError{Op: "open", Path: name, Err: err}
 		}
-		return &fdFile{fd: int64(fd), name: name}, nil
+		return &fdFile{fd: fd, name: name}, nil
 	}
 }
 
-// fdFile writes to a file descriptor directly. Close is safe to call
-// twice: only the first closes, so that a descriptor number the kernel
-// has handed to another file since is never closed by mistake.
+// fdFile writes to a file descriptor directly; one goroutine uses it.
+// Close is safe to call twice: only the first closes, so that a
+// descriptor number the kernel has handed to another file since is never
+// closed by mistake.
 type fdFile struct {
-	fd   int64 // -1 once closed
+	fd   int // -1 once closed
 	name string
 }
 
 func (f *fdFile) Write(p []byte) (int, error) {
 	n := 0
 	for n < len(p) {
-		m, err := syscall.Write(int(atomic.LoadInt64(&f.fd)), p[n:])
+		m, err := syscall.Write(f.fd, p[n:])
 		if err == syscall.EINTR {
 			continue
 		}
@@ -51,11 +51,12 @@ func (f *fdFile) Write(p []byte) (int, error) {
 }
 
 func (f *fdFile) Close() error {
-	fd := atomic.SwapInt64(&f.fd, -1)
+	fd := f.fd
 	if fd < 0 {
 		return nil
 	}
-	if err := syscall.Close(int(fd)); err != nil {
+	f.fd = -1
+	if err := syscall.Close(fd); err != nil {
 		return &os.PathError{Op: "close", Path: f.name, Err: err}
 	}
 	return nil

@@ -231,11 +231,6 @@ func (b *htmlBuf) link(root, href, text string) {
 	b.raw("</a>")
 }
 
-// entryItemOpen is entry-item-open.
-func entryItemOpen(c *corpus.Entry) string {
-	return string(appendItemOpen(make(htmlBuf, 0, 512), c))
-}
-
 // appendItemOpen appends entry-item-open to b.
 func appendItemOpen(b htmlBuf, c *corpus.Entry) htmlBuf {
 	b.raw("<li class=\"entry\" id=\"entry-")
@@ -262,12 +257,8 @@ func entryItemLink(root string, e *EntryView) string {
 	return string(b)
 }
 
-// entryItemClose is entry-item-close, tags being its tags' pieces.
-func entryItemClose(c *corpus.Entry, tags pieces) string {
-	return string(appendItemClose(make(htmlBuf, 0, 1024), c, tags))
-}
-
-// appendItemClose appends entry-item-close to b.
+// appendItemClose appends entry-item-close to b, tags being its tags'
+// pieces.
 func appendItemClose(b htmlBuf, c *corpus.Entry, tags pieces) htmlBuf {
 	b.raw("</h3>\n<p class=\"meta\">")
 	b.meta(c)

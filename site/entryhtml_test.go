@@ -74,9 +74,9 @@ func TestEntryHTMLMatchesTemplates(t *testing.T) {
 				t.Fatal(err)
 			}
 			sameHTML(t, name+" "+ev.Key+" page", string(entryPageHTML(nil, ep)), want.String())
-			sameHTML(t, name+" "+ev.Key+" entry-item-open", entryItemOpen(ev.Entry), string(r.piece("papers", "entry-item-open", ev.Entry)))
-			tags := itemTags(r, ev).Join()
-			sameHTML(t, name+" "+ev.Key+" entry-item-close", entryItemClose(ev.Entry, itemTags(r, ev)), string(r.piece("papers", "entry-item-close", itemCloseArgs{ev.Entry, tags})))
+			sameHTML(t, name+" "+ev.Key+" entry-item-open", string(appendItemOpen(nil, ev.Entry)), string(r.piece("papers", "entry-item-open", ev.Entry)))
+			tags := r.appendItemTags(nil, ev)
+			sameHTML(t, name+" "+ev.Key+" entry-item-close", string(appendItemClose(nil, ev.Entry, tags)), string(r.piece("papers", "entry-item-close", itemCloseArgs{ev.Entry, tags.Join()})))
 			sameHTML(t, name+" "+ev.Key+" entry-brief-open", entryBriefOpen(ev.Entry), string(r.piece("papers", "entry-brief-open", ev.Entry)))
 			sameHTML(t, name+" "+ev.Key+" entry-brief-close", entryBriefClose(ev.Entry), string(r.piece("papers", "entry-brief-close", ev.Entry)))
 			for _, root := range []string{"", "../", "../../../"} {
@@ -87,15 +87,6 @@ func TestEntryHTMLMatchesTemplates(t *testing.T) {
 			t.Fatal(r.cache.err)
 		}
 	}
-}
-
-// itemTags returns the pieces of an entry's compact tags.
-func itemTags(r *renderer, ev *EntryView) pieces {
-	var p pieces
-	for _, tg := range ev.Tags {
-		p = append(p, r.cache.itemTags[tg])
-	}
-	return p
 }
 
 // sameHTML reports the first difference between got and want.

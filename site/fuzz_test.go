@@ -58,7 +58,7 @@ func FuzzEntryPage(f *testing.F) {
 		// be the templates' bytes whatever the text.
 		sameHTML(t, "entry page", string(entryPageHTML(nil, ep)), page)
 		ev := r.byKey["k"]
-		sameHTML(t, "entry-item-open", entryItemOpen(ev.Entry), string(r.piece("papers", "entry-item-open", ev.Entry)))
+		sameHTML(t, "entry-item-open", string(appendItemOpen(nil, ev.Entry)), string(r.piece("papers", "entry-item-open", ev.Entry)))
 		sameHTML(t, "entry-brief-close", entryBriefClose(ev.Entry), string(r.piece("papers", "entry-brief-close", ev.Entry)))
 		sameHTML(t, "entry-item-link", entryItemLink("../", ev), string(r.piece("papers", "entry-item-link", entryItemArgs{"../", ev})))
 		if r.cache.err != nil {

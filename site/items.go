@@ -262,10 +262,7 @@ func (lw listWriter) writeList(l EntryList) error {
 		// The full item, which only the papers page shows, is rendered
 		// here and not kept: at 100,000 entries kept items were 170 MB
 		// that the garbage collector scanned again and again.
-		tags = tags[:0]
-		for _, tg := range e.Tags {
-			tags = append(tags, lw.r.cache.itemTags[tg])
-		}
+		tags = lw.r.appendItemTags(tags[:0], e)
 		if lw.r.byHand {
 			b = appendItemOpen(b[:0], e.Entry)
 			b.raw(string(links[e.index]))
@@ -286,6 +283,15 @@ func (lw listWriter) writeList(l EntryList) error {
 		lw.w.WriteString(string(close))
 	}
 	return nil // a failed write stays in lw.w, whose Flush reports it
+}
+
+// appendItemTags appends the pieces of e's compact tags, which
+// renderItems rendered, to p.
+func (r *renderer) appendItemTags(p pieces, e *EntryView) pieces {
+	for _, tg := range e.Tags {
+		p = append(p, r.cache.itemTags[tg])
+	}
+	return p
 }
 
 // execPiece executes a piece's template of the papers page's set into
