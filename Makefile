@@ -48,7 +48,7 @@ $(DIST)/.stamp: $(DIST_SRC)
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -buildvcs=false -ldflags='-s -w' -o $(DIST)/masrl-$$os-$$arch$$ext ./cmd/masrl || exit 1; \
 	done
 	$(MAKE) wasm
-	cp bin/masrl.wasm bin/wasm_exec.js schema/validator/validator.js $(DIST)/
+	cp bin/masrl.wasm bin/wasm_exec.js trace/validator/validator.js $(DIST)/
 	@touch $@
 
 serve: $(BIN) node_modules dist
@@ -115,9 +115,9 @@ wasm:
 	if [ -f $$goroot/lib/wasm/wasm_exec.js ]; then cp $$goroot/lib/wasm/wasm_exec.js bin/; \
 	else cp $$goroot/misc/wasm/wasm_exec.js bin/; fi
 
-# Runs schema/validator/validator.js in Node (stub DOM) against bin/masrl.wasm.
+# Runs trace/validator/validator.js in Node (stub DOM) against bin/masrl.wasm.
 wasm-smoke: wasm
-	node schema/validator/smoke.cjs bin schema/testdata/example.json schema/testdata/invalid/event-bad-type.json
+	node trace/validator/smoke.cjs bin trace/testdata/example.json trace/testdata/invalid/event-bad-type.json
 
 trace-file:
 	@[ -s $(TRACE_FILE) ] || $(GO) run ./cmd/synth trace -events $(TRACE_EVENTS) -seed 1 > $(TRACE_FILE)

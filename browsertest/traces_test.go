@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
-	"github.com/masrl/masrl/schema"
+	"github.com/masrl/masrl/trace"
 )
 
 // validatorState is what the in-browser validator shows: its status line,
@@ -45,7 +45,7 @@ const verdictDone = `/^(Valid|Invalid) trace\./.test(document.querySelector("#ma
 // schemaFile reads a file of the schema package's test data.
 func schemaFile(t *testing.T, rel string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(repoRoot(t), "schema", "testdata", filepath.FromSlash(rel)))
+	b, err := os.ReadFile(filepath.Join(repoRoot(t), "trace", "testdata", filepath.FromSlash(rel)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,9 +54,9 @@ func schemaFile(t *testing.T, rel string) []byte {
 
 // goResult is what the Go validator says about a trace: the reference the
 // page must agree with.
-func goResult(t *testing.T, b []byte) *schema.Result {
+func goResult(t *testing.T, b []byte) *trace.Result {
 	t.Helper()
-	res, err := schema.Validate(bytes.NewReader(b), schema.Options{})
+	res, err := trace.Validate(bytes.NewReader(b), trace.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func goResult(t *testing.T, b []byte) *schema.Result {
 
 // checkFindings asserts that the page lists exactly the Go validator's
 // findings, each with its JSON Pointer and line.
-func checkFindings(t *testing.T, where string, got validatorState, want *schema.Result) {
+func checkFindings(t *testing.T, where string, got validatorState, want *trace.Result) {
 	t.Helper()
 	if !strings.HasPrefix(got.Status, "Invalid trace.") {
 		t.Errorf("%s: status %q, want an invalid trace", where, got.Status)
@@ -121,7 +121,7 @@ func TestTraces(t *testing.T) {
 
 	t.Run("valid example pasted", func(t *testing.T) {
 		src := schemaFile(t, "example.json")
-		rep, err := schema.Measure(bytes.NewReader(src))
+		rep, err := trace.Measure(bytes.NewReader(src))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +135,7 @@ func TestTraces(t *testing.T) {
 			"trace id": rep.TraceID, "critical path (events)": strconv.Itoa(rep.Graph.CriticalPath),
 		} {
 			if got, ok := st.Stats[label]; !ok || got != want {
-				t.Errorf("stats %q = %q (shown: %v), want %q as schema.Measure computes", label, got, ok, want)
+				t.Errorf("stats %q = %q (shown: %v), want %q as trace.Measure computes", label, got, ok, want)
 			}
 		}
 		p.check(t, "valid example")
@@ -169,7 +169,7 @@ func TestTraces(t *testing.T) {
 	})
 
 	t.Run("invalid fixture picked", func(t *testing.T) {
-		path := filepath.Join(repoRoot(t), "schema", "testdata", "invalid", "duplicate-event-id.json")
+		path := filepath.Join(repoRoot(t), "trace", "testdata", "invalid", "duplicate-event-id.json")
 		src := schemaFile(t, "invalid/duplicate-event-id.json")
 		want := goResult(t, src)
 		var ok bool

@@ -16,13 +16,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/masrl/masrl/schema"
+	"github.com/masrl/masrl/trace"
 	"go.yaml.in/yaml/v3"
 )
 
 // DefaultTraceExample is the project's example trace, relative to the
 // repository root: the traces page publishes it and counts its types.
-const DefaultTraceExample = "schema/testdata/example.json"
+const DefaultTraceExample = "trace/testdata/example.json"
 
 // Where the traces page publishes its files, from the site root.
 const (
@@ -104,7 +104,7 @@ type tracesPage struct {
 	Checklist             []ChecklistItem
 	Schema                string // download paths from the root; "" when absent
 	Example               string
-	ExampleStats          *schema.Report
+	ExampleStats          *trace.Report
 	Binaries              []BinaryView
 	Sums                  string
 	Validator             bool // the in-browser validator is published
@@ -127,10 +127,10 @@ func (r *renderer) traces() error {
 	if err != nil {
 		return err
 	}
-	raw := schema.SchemaJSON()
+	raw := trace.SchemaJSON()
 	doc, err := parseTraceSchema(raw)
 	if err != nil {
-		return fmt.Errorf("schema/trace.schema.json: %w", err)
+		return fmt.Errorf("trace/trace.schema.json: %w", err)
 	}
 	tp.Trace, tp.Event, tp.Edge = doc.trace, doc.event, doc.edge
 	if tp.EventTypes, err = typeViews("event type", doc.eventTypes, td.EventTypes); err != nil {
@@ -219,17 +219,17 @@ func typeViews(kind string, types []string, desc map[string]string) ([]TypeView,
 
 // checkMeasures makes sure that every measure the checklist names is a
 // member of the report masrl trace stats prints, so that a renamed field
-// of schema.Report fails the build instead of leaving a dead name on the
+// of trace.Report fails the build instead of leaving a dead name on the
 // page. Members are found by their JSON names, through the struct's tags.
 func checkMeasures(items []ChecklistItem) error {
 	var errs []error
 	for _, it := range items {
 		for _, m := range it.Measures {
-			t := reflect.TypeFor[schema.Report]()
+			t := reflect.TypeFor[trace.Report]()
 			for part := range strings.SplitSeq(m, ".") {
 				t = jsonMember(t, part)
 				if t == nil {
-					errs = append(errs, fmt.Errorf("data/traces.yaml: checklist item %q: %q is not a member of the trace report (schema.Report)", it.Item, m))
+					errs = append(errs, fmt.Errorf("data/traces.yaml: checklist item %q: %q is not a member of the trace report (trace.Report)", it.Item, m))
 					break
 				}
 			}
@@ -259,12 +259,12 @@ func jsonMember(t reflect.Type, name string) reflect.Type {
 
 // readExample reads the example trace and refuses an invalid one: the site
 // must not offer as an example what its own validator rejects.
-func readExample(path string) (*schema.Report, []byte, error) {
+func readExample(path string) (*trace.Report, []byte, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("example trace: %w", err)
 	}
-	res, err := schema.Validate(bytes.NewReader(b), schema.Options{Strict: true})
+	res, err := trace.Validate(bytes.NewReader(b), trace.Options{Strict: true})
 	if err != nil {
 		return nil, nil, fmt.Errorf("example trace %s: %w", path, err)
 	}
@@ -278,7 +278,7 @@ func readExample(path string) (*schema.Report, []byte, error) {
 	return &res.Report, b, nil
 }
 
-func countOf(cs []schema.Count, name string) int {
+func countOf(cs []trace.Count, name string) int {
 	for _, c := range cs {
 		if c.Name == name {
 			return c.Count

@@ -12,11 +12,11 @@ import (
 	"testing/fstest"
 
 	"github.com/masrl/masrl/data"
-	"github.com/masrl/masrl/schema"
+	"github.com/masrl/masrl/trace"
 )
 
 // exampleTrace is the project's example, which the traces page publishes.
-const exampleTrace = "../schema/testdata/example.json"
+const exampleTrace = "../trace/testdata/example.json"
 
 // fakeDownloads writes a downloads directory of small stand-ins: what the
 // page does with the files does not depend on their being real binaries.
@@ -47,12 +47,12 @@ func TestTracesPage(t *testing.T) {
 	html := page(t, files, "traces/index.html")
 
 	t.Run("every type of the schema is described", func(t *testing.T) {
-		for _, ty := range schema.EventTypes() {
+		for _, ty := range trace.EventTypes() {
 			if !strings.Contains(html, `<tr><th scope="row"><code>`+ty+`</code></th>`) {
 				t.Errorf("event type %s has no row", ty)
 			}
 		}
-		for _, ty := range schema.EdgeTypes() {
+		for _, ty := range trace.EdgeTypes() {
 			if !strings.Contains(html, `<tr><th scope="row"><code>`+ty+`</code></th>`) {
 				t.Errorf("edge type %s has no row", ty)
 			}
@@ -77,7 +77,7 @@ func TestTracesPage(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		rep, err := schema.Measure(f)
+		rep, err := trace.Measure(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +94,7 @@ func TestTracesPage(t *testing.T) {
 				t.Errorf("row of %s: %s, want the example's count %d", c.Name, row, c.Count)
 			}
 		}
-		if schemaJSON, _ := files.Get("downloads/trace.schema.json"); string(schemaJSON) != string(schema.SchemaJSON()) {
+		if schemaJSON, _ := files.Get("downloads/trace.schema.json"); string(schemaJSON) != string(trace.SchemaJSON()) {
 			t.Error("downloads/trace.schema.json is not the embedded schema")
 		}
 	})

@@ -5,7 +5,7 @@ package main
 import (
 	"syscall/js"
 
-	"github.com/masrl/masrl/schema"
+	"github.com/masrl/masrl/trace"
 )
 
 func main() {
@@ -17,7 +17,7 @@ func main() {
 		return validateJSON(args[0].String(), strict)
 	}))
 	js.Global().Set("masrlSchema", js.FuncOf(func(js.Value, []js.Value) any {
-		return string(schema.SchemaJSON())
+		return string(trace.SchemaJSON())
 	}))
 	// Keep the module alive: the page calls into it after main returns.
 	select {}

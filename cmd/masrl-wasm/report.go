@@ -4,14 +4,14 @@
 //
 //	GOOS=js GOARCH=wasm go build -o bin/masrl.wasm ./cmd/masrl-wasm
 //
-// (make wasm). The page-side code is schema/validator/validator.js.
+// (make wasm). The page-side code is trace/validator/validator.js.
 package main
 
 import (
 	"encoding/json"
 	"strings"
 
-	"github.com/masrl/masrl/schema"
+	"github.com/masrl/masrl/trace"
 )
 
 // browserReport is what masrlValidate returns, as a JSON string: every
@@ -22,8 +22,8 @@ type browserReport struct {
 	Errors   int              `json:"errors"`
 	Warnings int              `json:"warnings"`
 	Omitted  int              `json:"omitted"`
-	Findings []schema.Finding `json:"findings"`
-	Stats    *schema.Report   `json:"stats,omitempty"`
+	Findings []trace.Finding `json:"findings"`
+	Stats    *trace.Report   `json:"stats,omitempty"`
 	Error    string           `json:"error,omitempty"`
 }
 
@@ -31,8 +31,8 @@ type browserReport struct {
 // behaviour of the WebAssembly module, kept free of syscall/js so that it
 // is tested like any other Go code.
 func validateJSON(text string, strict bool) string {
-	rep := browserReport{Findings: []schema.Finding{}}
-	res, err := schema.Validate(strings.NewReader(text), schema.Options{Strict: strict})
+	rep := browserReport{Findings: []trace.Finding{}}
+	res, err := trace.Validate(strings.NewReader(text), trace.Options{Strict: strict})
 	if err != nil {
 		rep.Error = err.Error()
 	} else {

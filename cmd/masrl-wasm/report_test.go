@@ -8,7 +8,7 @@ import (
 )
 
 func TestValidateJSON(t *testing.T) {
-	example, err := os.ReadFile(filepath.Join("..", "..", "schema", "testdata", "example.json"))
+	example, err := os.ReadFile(filepath.Join("..", "..", "trace", "testdata", "example.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"sync"
 	"text/tabwriter"
 
-	"github.com/masrl/masrl/schema"
+	"github.com/masrl/masrl/trace"
 )
 
 // traceIO is where the trace subcommands read files and standard input
@@ -112,13 +112,13 @@ func (f *formatFlag) Set(s string) error {
 // fileResult is the outcome for one input file.
 type fileResult struct {
 	name string
-	res  *schema.Result
+	res  *trace.Result
 	err  error // the file could not be read
 }
 
 // validateFiles checks every file, in parallel, and returns the results in
 // input order. Standard input ("-") can be named once.
-func validateFiles(ctx context.Context, names []string, opts schema.Options, tio traceIO) []fileResult {
+func validateFiles(ctx context.Context, names []string, opts trace.Options, tio traceIO) []fileResult {
 	out := make([]fileResult, len(names))
 	work := make(chan int)
 	var wg sync.WaitGroup
@@ -147,7 +147,7 @@ func validateFiles(ctx context.Context, names []string, opts schema.Options, tio
 	return out
 }
 
-func validateOne(ctx context.Context, name string, opts schema.Options, tio traceIO) fileResult {
+func validateOne(ctx context.Context, name string, opts trace.Options, tio traceIO) fileResult {
 	var r io.Reader
 	if name == "-" {
 		r = tio.stdin
@@ -164,7 +164,7 @@ func validateOne(ctx context.Context, name string, opts schema.Options, tio trac
 			}
 		}
 	}
-	res, err := schema.Validate(ctxReader{ctx, r}, opts)
+	res, err := trace.Validate(ctxReader{ctx, r}, opts)
 	return fileResult{name: name, res: res, err: err}
 }
 
@@ -202,7 +202,7 @@ func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer,
 		fs.Usage()
 		return exitUsage
 	}
-	results := validateFiles(ctx, files, schema.Options{Strict: *strict}, tio)
+	results := validateFiles(ctx, files, trace.Options{Strict: *strict}, tio)
 	var errs, warns, ioErrs int
 	for _, r := range results {
 		if r.err != nil {
@@ -290,7 +290,7 @@ type jsonFileReport struct {
 	Errors   int              `json:"errors"`
 	Warnings int              `json:"warnings"`
 	Omitted  int              `json:"omitted"`
-	Findings []schema.Finding `json:"findings"`
+	Findings []trace.Finding `json:"findings"`
 }
 
 func writeValidateJSON(w io.Writer, results []fileResult) error {
@@ -301,7 +301,7 @@ func writeValidateJSON(w io.Writer, results []fileResult) error {
 		Files    []jsonFileReport `json:"files"`
 	}{Valid: true, Files: []jsonFileReport{}}
 	for _, r := range results {
-		fr := jsonFileReport{File: displayName(r.name), Findings: []schema.Finding{}}
+		fr := jsonFileReport{File: displayName(r.name), Findings: []trace.Finding{}}
 		if r.err != nil {
 			fr.Error = r.err.Error()
 		} else {
@@ -332,7 +332,7 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 		fs.Usage()
 		return exitUsage
 	}
-	r := validateOne(ctx, files[0], schema.Options{}, tio)
+	r := validateOne(ctx, files[0], trace.Options{}, tio)
 	if r.err != nil {
 		fmt.Fprintf(stderr, "masrl trace stats: %s: %v\n", displayName(r.name), r.err)
 		return exitUsage
@@ -361,7 +361,7 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 }
 
 // writeStatsText prints the report in the order of the survey's Table 14.
-func writeStatsText(w io.Writer, r *schema.Report) error {
+func writeStatsText(w io.Writer, r *trace.Report) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	row := func(k, v string) { fmt.Fprintf(tw, "  %s\t%s\n", k, v) }
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
@@ -371,7 +371,7 @@ func writeStatsText(w io.Writer, r *schema.Report) error {
 		}
 		return num(*x)
 	}
-	counts := func(cs []schema.Count) string {
+	counts := func(cs []trace.Count) string {
 		var parts []string
 		for _, c := range cs {
 			parts = append(parts, fmt.Sprintf("%s %d", c.Name, c.Count))
@@ -381,7 +381,7 @@ func writeStatsText(w io.Writer, r *schema.Report) error {
 		}
 		return strings.Join(parts, ", ")
 	}
-	channels := func(cs []schema.Channel) string {
+	channels := func(cs []trace.Channel) string {
 		var parts []string
 		for _, c := range cs {
 			parts = append(parts, c.Name+" "+num(c.Value))

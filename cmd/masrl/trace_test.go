@@ -16,7 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-const traceFixtures = "../../schema/testdata"
+const traceFixtures = "../../trace/testdata"
 
 // runTraceCmd runs "masrl trace ..." in-process with stdin.
 func runTraceCmd(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {

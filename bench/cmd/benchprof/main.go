@@ -6,7 +6,7 @@
 //
 // The operations are the library calls behind the commands: site.Build
 // (masrl build), corpus.StreamStats (masrl stats), corpus.Load and
-// corpus.Check (masrl check) and schema.Validate (masrl trace validate).
+// corpus.Check (masrl check) and trace.Validate (masrl trace validate).
 package main
 
 import (
@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/schema"
+	"github.com/masrl/masrl/trace"
 	"github.com/masrl/masrl/site"
 )
 
@@ -111,7 +111,7 @@ func operation(op, in string) (func() error, error) {
 			if err != nil {
 				return err
 			}
-			_, err = schema.Validate(f, schema.Options{SizeHint: fi.Size()})
+			_, err = trace.Validate(f, trace.Options{SizeHint: fi.Size()})
 			return err
 		}, nil
 	}

@@ -2,7 +2,7 @@
 // WebAssembly module, and checks that a valid trace is accepted, an invalid
 // one rejected with its findings listed, and innerHTML never used.
 //
-//   node schema/validator/smoke.cjs BIN_DIR VALID_TRACE INVALID_TRACE
+//   node trace/validator/smoke.cjs BIN_DIR VALID_TRACE INVALID_TRACE
 //
 // (make wasm-smoke). BIN_DIR holds masrl.wasm and wasm_exec.js.
 "use strict";

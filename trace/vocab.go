@@ -1,4 +1,4 @@
-package schema
+package trace
 
 // The enumerations of trace.schema.json, as codes for the fast path. They
 // are functions returning arrays (copies), not package variables, so that

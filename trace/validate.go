@@ -1,4 +1,4 @@
-package schema
+package trace
 
 import (
 	"errors"
@@ -116,7 +116,7 @@ func Validate(r io.Reader, opts Options) (*Result, error) {
 }
 
 // Measure reads a trace and returns its measurements (survey Table 14 and
-// the graph measures of schema/README.md). It fails if the trace has
+// the graph measures of trace/README.md). It fails if the trace has
 // errors: measurements of an invalid trace would be misleading.
 func Measure(r io.Reader) (Report, error) {
 	res, err := Validate(r, Options{})

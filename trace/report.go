@@ -1,4 +1,4 @@
-package schema
+package trace
 
 import (
 	"math"
@@ -7,7 +7,7 @@ import (
 
 // Report is the survey's reporting checklist (Table 14) and the graph
 // measures of Table 13 that a trace alone determines, computed from one
-// trace. Every field is defined in schema/README.md. Lists are sorted, so a
+// trace. Every field is defined in trace/README.md. Lists are sorted, so a
 // Report marshals to the same JSON every time.
 type Report struct {
 	TraceID  string `json:"trace_id"`

@@ -1,4 +1,4 @@
-package schema
+package trace
 
 import (
 	"bytes"

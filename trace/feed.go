@@ -1,4 +1,4 @@
-package schema
+package trace
 
 // feedBatch is how many events or edges travel to the graph together: large
 // enough that the channel costs nothing per record, small enough that the

@@ -1,14 +1,14 @@
-package schema_test
+package trace_test
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/masrl/masrl/schema"
+	"github.com/masrl/masrl/trace"
 )
 
 func ExampleValidate() {
-	trace := `{
+	doc := `{
   "trace_id": "t1", "task_id": "k1",
   "events": [
     {"id": "e1", "t": 0, "type": "spawn", "agent": "lead", "to": "worker"},
@@ -17,7 +17,7 @@ func ExampleValidate() {
   "edges": [{"src": "e1", "dst": "e3", "type": "spawn"}],
   "rewards": {"team": 1}, "costs": {"tokens": 120, "wall_clock_s": 2}
 }`
-	res, err := schema.Validate(strings.NewReader(trace), schema.Options{})
+	res, err := trace.Validate(strings.NewReader(doc), trace.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -33,7 +33,7 @@ func ExampleValidate() {
 }
 
 func ExampleMeasure() {
-	trace := `{"trace_id": "t1", "task_id": "k1",
+	doc := `{"trace_id": "t1", "task_id": "k1",
   "events": [
     {"id": "e1", "t": 0, "type": "spawn", "agent": "lead", "to": "a"},
     {"id": "e2", "t": 0, "type": "spawn", "agent": "lead", "to": "b"},
@@ -46,7 +46,7 @@ func ExampleMeasure() {
     {"src": "e3", "dst": "e5", "type": "aggregate"}, {"src": "e4", "dst": "e5", "type": "aggregate"}
   ],
   "rewards": {"team": 1}, "costs": {"tokens": 300, "wall_clock_s": 2}}`
-	r, err := schema.Measure(strings.NewReader(trace))
+	r, err := trace.Measure(strings.NewReader(doc))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,0 +1,7 @@
+// Package trace holds the survey's orchestration-trace format: the embedded
+// JSON Schema (trace.schema.json), a streaming validator that reports every
+// finding with its JSON Pointer, line and column, the event graph built
+// while validating, and the Table 14 measures computed from that graph
+// (Measure, Report). The command line, the WebAssembly module and the
+// site's traces page all use it, so a trace is judged the same way in each.
+package trace
