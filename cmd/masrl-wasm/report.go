@@ -18,13 +18,13 @@ import (
 // finding and the trace's measures, or an error when the validator itself
 // failed.
 type browserReport struct {
-	Valid    bool             `json:"valid"`
-	Errors   int              `json:"errors"`
-	Warnings int              `json:"warnings"`
-	Omitted  int              `json:"omitted"`
+	Valid    bool            `json:"valid"`
+	Errors   int             `json:"errors"`
+	Warnings int             `json:"warnings"`
+	Omitted  int             `json:"omitted"`
 	Findings []trace.Finding `json:"findings"`
 	Stats    *trace.Report   `json:"stats,omitempty"`
-	Error    string           `json:"error,omitempty"`
+	Error    string          `json:"error,omitempty"`
 }
 
 // validateJSON validates one trace and renders the report. It is the whole

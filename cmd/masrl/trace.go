@@ -284,12 +284,12 @@ func writeValidateGitHub(w io.Writer, results []fileResult) error {
 
 // jsonFileReport is one file of the JSON report.
 type jsonFileReport struct {
-	File     string           `json:"file"`
-	Valid    bool             `json:"valid"`
-	Error    string           `json:"error,omitempty"`
-	Errors   int              `json:"errors"`
-	Warnings int              `json:"warnings"`
-	Omitted  int              `json:"omitted"`
+	File     string          `json:"file"`
+	Valid    bool            `json:"valid"`
+	Error    string          `json:"error,omitempty"`
+	Errors   int             `json:"errors"`
+	Warnings int             `json:"warnings"`
+	Omitted  int             `json:"omitted"`
 	Findings []trace.Finding `json:"findings"`
 }
 

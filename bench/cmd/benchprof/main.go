@@ -20,8 +20,8 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/trace"
 	"github.com/masrl/masrl/site"
+	"github.com/masrl/masrl/trace"
 )
 
 func main() {
