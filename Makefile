@@ -62,6 +62,21 @@ test: site chromium
 	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test ./...
 	$(GO) run ./cmd/masrl readme README.md --check --corpus $(CORPUS)
 
+# lint runs the checks the Go community already trusts, pinned: gofmt, go
+# vet, staticcheck (all its default checks), go mod tidy -diff (go.mod and
+# go.sum say exactly what the code imports) and go fix -diff (the
+# modernisations the Go release proposes are applied). Each prints what it
+# would change and fails.
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+.PHONY: lint
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
+	$(GO) mod tidy -diff
+	@out=$$($(GO) fix -diff ./... 2>&1); if [ -n "$$out" ]; then echo "$$out"; echo "go fix -diff: run 'go fix ./...'"; exit 1; fi
+
 # node_modules holds the front-end packages the site serves from itself
 # (echarts) and the browser tests inject (axe-core), at the versions
 # package-lock.json pins. npm ci reinstalls only when the lock changed.

@@ -25,10 +25,7 @@ func sequentialCounts(t testing.TB, v *Vocabulary, b []byte, countsOnly bool) (s
 		t.Fatal(err)
 	}
 	tally.countsOnly = countsOnly
-	cols := []string{"key"}
-	for _, f := range tally.fields {
-		cols = append(cols, f)
-	}
+	cols := append([]string{"key"}, tally.fields...)
 	slices.Sort(cols)
 	_, _, diags, err := decodeCSV[Entry](PapersFile, bytes.NewReader(b), int64(len(b)), tally.add, slices.Compact(cols))
 	if err != nil {
