@@ -35,7 +35,7 @@ site: $(BIN) node_modules dist
 # embedded file or the module changes.
 DIST      := bin/dist
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
-DIST_SRC  := go.mod go.sum $(shell find cmd corpus data schema site templates internal -type f -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
+DIST_SRC  := go.mod go.sum $(shell find cmd corpus data trace site templates internal -type f -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
 
 .PHONY: dist
 dist: $(DIST)/.stamp
@@ -138,6 +138,6 @@ trace-file:
 	@[ -s $(TRACE_FILE) ] || $(GO) run ./cmd/synth trace -events $(TRACE_EVENTS) -seed 1 > $(TRACE_FILE)
 
 bench-trace: build trace-file
-	$(GO) test -run '^$$' -bench . -benchmem ./schema
+	$(GO) test -run '^$$' -bench . -benchmem ./trace
 	cd bench/trace && npm ci --no-audit --no-fund --silent
 	bench/trace/run.sh $(TRACE_FILE) $(abspath $(CORPUS))/reference/trace_schema.json
