@@ -249,7 +249,6 @@ func (lw listWriter) Write(p []byte) (int, error) {
 func (lw listWriter) writeList(l EntryList) error {
 	links := lw.r.cache.links[l.Root]
 	var buf bytes.Buffer
-	var b htmlBuf
 	var tags pieces
 	for _, e := range l.Entries {
 		lw.w.WriteByte('\n')
@@ -263,13 +262,6 @@ func (lw listWriter) writeList(l EntryList) error {
 		// here and not kept: at 100,000 entries kept items were 170 MB
 		// that the garbage collector scanned again and again.
 		tags = lw.r.appendItemTags(tags[:0], e)
-		if lw.r.byHand {
-			b = appendItemOpen(b[:0], e.Entry)
-			b.raw(string(links[e.index]))
-			b = appendItemClose(b, e.Entry, tags)
-			lw.w.Write(b)
-			continue
-		}
 		open, err := lw.r.execPiece(&buf, "entry-item-open", e.Entry)
 		if err != nil {
 			return fmt.Errorf("rendering the list item of %s: %w", e.Key, err)
@@ -334,11 +326,7 @@ func (r *renderer) renderItems() error {
 			defer wg.Done()
 			var buf bytes.Buffer
 			for i := w; i < len(r.entries); i += workers {
-				if r.byHand {
-					r.itemByHand(r.entries[i], roots)
-				} else {
-					errs[i] = r.itemByTemplate(r.entries[i], roots, &buf)
-				}
+				errs[i] = r.itemByTemplate(r.entries[i], roots, &buf)
 			}
 		}()
 	}
@@ -349,17 +337,6 @@ func (r *renderer) renderItems() error {
 		}
 	}
 	return nil
-}
-
-// itemByHand renders an entry's brief list item and its links as the
-// templates entry-brief-* and entry-item-link do, without them
-// (entryhtml.go).
-func (r *renderer) itemByHand(e *EntryView, roots []string) {
-	e.briefOpen = template.HTML(entryBriefOpen(e.Entry))
-	e.briefClose = template.HTML(entryBriefClose(e.Entry))
-	for _, root := range roots {
-		r.cache.links[root][e.index] = template.HTML(entryItemLink(root, e))
-	}
 }
 
 // itemByTemplate renders an entry's brief list item and its links with

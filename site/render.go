@@ -73,13 +73,6 @@ type renderer struct {
 	proseNames []string           // names of data/pages/*.md, in navigation order
 	echarts    []byte             // the chart library; nil: no charts
 	opt        Options
-	// byHand is true with the embedded templates alone (no --templates):
-	// entry pages and list items are then written by entryhtml.go, which
-	// equals the embedded entry.html and layout.html byte for byte;
-	// templates from --templates are always executed.
-	byHand bool
-	// scratch holds *htmlBuf buffers for the pages written by hand.
-	scratch sync.Pool
 }
 
 // Render builds every file of the site in memory and returns it with the
@@ -121,7 +114,7 @@ func renderAfter(c *corpus.Corpus, v *corpus.Vocabulary, opt Options, files *Fil
 	if dfs == nil {
 		dfs = data.FS
 	}
-	r := &renderer{c: c, v: v, base: base, tmpl: tmpl, data: dfs, files: files, md: newMarkdown(), opt: opt, byHand: tfs == TemplateFS("")}
+	r := &renderer{c: c, v: v, base: base, tmpl: tmpl, data: dfs, files: files, md: newMarkdown(), opt: opt}
 	if err := r.loadECharts(opt.ECharts); err != nil {
 		return nil, err
 	}
@@ -327,18 +320,6 @@ func (r *renderer) execute(j renderJob, w *bufio.Writer) error {
 		var p *Page
 		data, p = j.build()
 		r.frame(j.tmpl, p)
-	}
-	if ep, ok := data.(*entryPage); ok && r.byHand {
-		// entry.html's bytes, by hand (entryhtml.go), in a buffer
-		// that the next entry page reuses.
-		b, _ := r.scratch.Get().(*htmlBuf)
-		if b == nil {
-			b = new(htmlBuf)
-		}
-		*b = entryPageHTML((*b)[:0], ep)
-		_, err := w.Write(*b)
-		r.scratch.Put(b)
-		return err
 	}
 	if err := r.tmpl[j.tmpl].ExecuteTemplate(listWriter{w, r}, "layout", data); err != nil {
 		return fmt.Errorf("rendering %s with %s.html: %w", j.file, j.tmpl, err)
