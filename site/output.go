@@ -86,19 +86,22 @@ func (fs *Files) put(name string, b []byte) error {
 
 // create opens a claimed name of a streaming Files for writing, so that a
 // large page goes to the file as it is rendered instead of through a
-// buffer of its size. A file the buffer holds already is truncated and
-// rewritten, keeping its inode; a directory in its place is removed.
-func (fs *Files) create(name string) (*os.File, error) {
+// buffer of its size. A file the buffer holds already is rewritten where
+// it differs (outFile), keeping its inode; a directory in its place is
+// removed.
+func (fs *Files) create(name string) (*outFile, error) {
 	p := filepath.Join(fs.dir, filepath.FromSlash(name))
 	if err := fs.mkdir(filepath.Dir(p)); err != nil {
 		return nil, err
 	}
-	if fs.old[name] {
+	isDir, exists := fs.old[name]
+	if isDir {
 		if err := os.RemoveAll(p); err != nil {
 			return nil, err
 		}
+		exists = false
 	}
-	return os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	return openOut(p, exists)
 }
 
 // mkdir creates d and its parents once per build. A directory whose parent
