@@ -67,7 +67,7 @@ func BenchmarkRenderEntryPage(b *testing.B) {
 	}
 }
 
-func benchEntryPage(b *testing.B) (*renderer, *entryPage) {
+func benchEntryPage(b testing.TB) (*renderer, *entryPage) {
 	b.Helper()
 	c, v := load(b, corpusFromTxtar(b, "tiny.txtar"))
 	r, err := render(c, v, Options{}, newFiles())

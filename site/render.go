@@ -169,9 +169,6 @@ func parseTemplates(tfs fs.FS) (map[string]*template.Template, error) {
 
 func templateFuncs() template.FuncMap {
 	return template.FuncMap{
-		// entryItem passes the page's root along with an entry to a shared
-		// sub-template.
-		"entryItem": func(root string, e *EntryView) entryItemArgs { return entryItemArgs{root, e} },
 		// fieldTable passes a table of schema fields to its sub-template.
 		"fieldTable":   func(caption, id string, fs []SchemaField) fieldTableArgs { return fieldTableArgs{caption, id, fs} },
 		"markdownCode": inlineCode,
@@ -186,11 +183,6 @@ func templateFuncs() template.FuncMap {
 			return many
 		},
 	}
-}
-
-type entryItemArgs struct {
-	Root string
-	E    *EntryView
 }
 
 // newPage fills the common page data for a page served at dir (a directory
@@ -261,11 +253,12 @@ func (r *renderer) runJobs() error {
 		go func() {
 			defer wg.Done()
 			w := bufio.NewWriterSize(nil, 64<<10)
+			var page bytes.Buffer
 			for i := range next {
 				if r.files.dir == "" {
-					errs[i] = r.runJobInMemory(r.jobs[i])
+					errs[i] = r.runJobInMemory(r.jobs[i], &page)
 				} else {
-					errs[i] = r.runJobToFile(r.jobs[i], w)
+					errs[i] = r.runJobToFile(r.jobs[i], w, &page)
 				}
 			}
 		}()
@@ -302,9 +295,9 @@ func (r *renderer) jobOrder() []int {
 	return order
 }
 
-// execute writes a job's content to w. Only a page's template output
-// goes through listWriter; other files are written as they are.
-func (r *renderer) execute(j renderJob, w *bufio.Writer) error {
+// execute writes a job's content to w: a page's template output with its
+// entry lists written in place (writePage); other files as they are.
+func (r *renderer) execute(j renderJob, w *bufio.Writer, buf *bytes.Buffer) error {
 	switch {
 	case j.write != nil:
 		if err := j.write(w); err != nil {
@@ -321,10 +314,11 @@ func (r *renderer) execute(j renderJob, w *bufio.Writer) error {
 		data, p = j.build()
 		r.frame(j.tmpl, p)
 	}
-	if err := r.tmpl[j.tmpl].ExecuteTemplate(listWriter{w, r}, "layout", data); err != nil {
+	buf.Reset()
+	if err := r.tmpl[j.tmpl].ExecuteTemplate(buf, "layout", data); err != nil {
 		return fmt.Errorf("rendering %s with %s.html: %w", j.file, j.tmpl, err)
 	}
-	return nil
+	return r.writePage(w, buf.Bytes())
 }
 
 // generate queues a file whose content write produces while the pages are
@@ -338,10 +332,10 @@ func (r *renderer) generate(name string, write func(w io.Writer) error) error {
 	return nil
 }
 
-func (r *renderer) runJobInMemory(j renderJob) error {
+func (r *renderer) runJobInMemory(j renderJob, page *bytes.Buffer) error {
 	var buf bytes.Buffer
 	w := bufio.NewWriter(&buf)
-	if err := r.execute(j, w); err != nil {
+	if err := r.execute(j, w, page); err != nil {
 		return err
 	}
 	if err := w.Flush(); err != nil {
@@ -353,14 +347,14 @@ func (r *renderer) runJobInMemory(j renderJob) error {
 // runJobToFile renders a job into its file through w, which it resets.
 // A half-written file after an error does no harm: Build removes the
 // whole staging directory.
-func (r *renderer) runJobToFile(j renderJob, w *bufio.Writer) error {
+func (r *renderer) runJobToFile(j renderJob, w *bufio.Writer, page *bytes.Buffer) error {
 	f, err := r.files.create(j.file)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", j.file, err)
 	}
 	defer f.Close()
 	w.Reset(f)
-	if err := r.execute(j, w); err != nil {
+	if err := r.execute(j, w, page); err != nil {
 		return err
 	}
 	if err := w.Flush(); err != nil {
@@ -519,7 +513,7 @@ func (r *renderer) prepareViews() error {
 			for i := w; i < len(views); i += workers {
 				e := &r.c.Papers[i]
 				ev := &views[i]
-				*ev = EntryView{Entry: e, Href: "papers/" + e.Key + "/", Links: links(e.URLs), Date: entryDate(e), index: i}
+				*ev = EntryView{Entry: e, Href: "papers/" + e.Key + "/", Links: links(e.URLs), Date: entryDate(e), index: i, item: newItemView(e)}
 				if isArxivIDText(e.ArxivID) {
 					ev.ArxivURL = "https://arxiv.org/abs/" + e.ArxivID
 				}
@@ -781,12 +775,28 @@ func (r *renderer) entryPages() error {
 // page of cache to write for each of 100,000 entries.
 const sameCellLimit = 5
 
-// entryPage gathers what an entry's page shows besides the entry itself:
-// its audit, the sub-decisions naming it and its reward × credit cell.
+// entryPage gathers what an entry's page shows: the entry's own values,
+// its audit, the sub-decisions naming it, the claims it takes part in and
+// its reward × credit cell.
 func (r *renderer) entryPage(ev *EntryView) *entryPage {
-	ep := &entryPage{Page: r.newPage(ev.Href, ev.Title, "papers"), Entry: ev}
+	e := ev.Entry
+	ep := &entryPage{
+		Page: r.newPage(ev.Href, ev.Title, "papers"),
+		Key:  e.Key, Heading: e.Title, FirstAuthor: e.FirstAuthor, Affiliation: e.Affiliation,
+		Year: e.YearText, Venue: e.Venue, ArxivID: e.ArxivID, ArxivURL: ev.ArxivURL,
+		OneLiner: e.OneLiner, Notes: e.Notes, Bib: ev.Bib, Links: ev.Links,
+	}
+	root := ep.Root
 	ep.Description = ev.OneLiner
 	ep.Scripts = []string{"assets/site.js"}
+	ep.PapersHref, ep.BibHref, ep.ClaimsHref = root+"papers/", root+"papers.bib", root+"claims/"
+	cat := ev.Tag("category")
+	ep.Category = pageLink{root + cat.Href, cat.Label}
+	if v := ev.Tag("verified"); v.Href != "" {
+		ep.Verified = pageLink{root + v.Href, v.Label}
+	} else {
+		ep.Verified = pageLink{"", v.Label}
+	}
 	if a := r.audits[ev.Key]; a != nil {
 		av := &AuditView{StrictExplicitCredit: a.StrictExplicitCredit, AgreementNote: a.AgreementNote, AnnotatorNote: a.AnnotatorNote}
 		for _, f := range corpus.AuditedFields() {
@@ -794,34 +804,38 @@ func (r *renderer) entryPage(ev *EntryView) *entryPage {
 			if fv := r.field(f); fv != nil {
 				label = fv.Label
 			}
-			av.Rows = append(av.Rows, AuditRow{Field: f, Label: label, Orig: a.Orig(f), Annotated: a.Annotated(f), Agree: a.Orig(f) == a.Annotated(f)})
+			agree := a.Orig(f) == a.Annotated(f)
+			av.Rows = append(av.Rows, AuditRow{Field: f, Label: label, Orig: a.Orig(f), Annotated: a.Annotated(f), Agree: agree, Disagree: !agree})
 		}
 		ep.Audit = av
 	}
 	for _, s := range r.subs {
 		for _, se := range s.Entries {
 			if se.Key == ev.Key {
-				ep.Subdecisions = append(ep.Subdecisions, s)
+				ep.Subdecisions = append(ep.Subdecisions, pageLink{root + s.Href, s.ID + ": " + s.Label})
 				break
 			}
 		}
 	}
-	ep.TagItems = r.tagItems(ep.Root, ev.Tags)
-	ep.Claims = r.claimsOf[ev.Key]
-	ep.ClaimItems = r.claimItems(ep.Root, ep.Claims)
+	ep.TagItems = r.tagItems(root, ev.Tags).Join()
+	ep.ClaimItems = r.claimItems(root, r.claimsOf[ev.Key]).Join()
 	if cell := r.cellOf[ev.Key]; cell != nil {
-		ep.Cell = cell
-		ep.SameCellMore = len(cell.Entries) - 1
+		ep.Cell = &cellLinks{
+			Row:  pageLink{root + cell.Row.Href, cell.Row.Label},
+			Col:  pageLink{root + cell.Col.Href, cell.Col.Label},
+			Href: root + cell.Href, Count: cell.Count,
+		}
+		var same []*EntryView
 		for _, o := range cell.Entries {
-			if len(ep.SameCell) == sameCellLimit {
+			if len(same) == sameCellLimit {
 				break
 			}
 			if o != ev {
-				ep.SameCell = append(ep.SameCell, o)
+				same = append(same, o)
 			}
 		}
-		ep.SameCellMore -= len(ep.SameCell)
-		ep.SameCellItems = r.neighbourItems(ep.Root, ep.SameCell)
+		ep.SameCellMore = len(cell.Entries) - 1 - len(same)
+		ep.SameCellItems = r.neighbourItems(root, same).Join()
 	}
 	return ep
 }
