@@ -56,6 +56,7 @@ type pieceCache struct {
 	itemTags   map[*Tag]template.HTML      // a list item's compact tag
 	claims     map[rootClaim]template.HTML // an entry page's claim
 	neighbours map[rootEntry]template.HTML // an entry page's cell neighbour
+	shared     map[sharedKey]template.HTML // sharedPiece's pieces
 	briefs     map[string][]template.HTML  // root -> each entry's brief item, by EntryView.index
 	lists      []EntryList                 // every entry list, by EntryList.id
 	err        error                       // the first failure, reported by runJobs
@@ -74,6 +75,21 @@ type rootClaim struct {
 type rootEntry struct {
 	Root string
 	E    *EntryView
+}
+
+// sharedKey names a piece of sharedPiece: its template, the page's root
+// and the value it shows (a pointer the views share).
+type sharedKey struct {
+	name, root string
+	of         any
+}
+
+// sharedPiece returns the piece template name renders for a page at root
+// showing of, rendering it with data() on first use.
+func (r *renderer) sharedPiece(name, root string, of any, data func() any) template.HTML {
+	return cached(&r.cache.mu, &r.cache.shared, sharedKey{name, root, of}, func() template.HTML {
+		return r.piece("entry", name, data())
+	})
 }
 
 type navArgs struct {
@@ -117,6 +133,10 @@ func cached[K comparable](mu *sync.Mutex, m *map[K]template.HTML, k K, render fu
 // frame fills a page's Top and Bottom, rendered once per root, section,
 // style sheets and scripts. r.render calls it for every queued page.
 func (r *renderer) frame(set string, p *Page) {
+	p.HeadTitle = p.Title
+	if p.Section != "home" {
+		p.HeadTitle += " · " + p.Site.Title
+	}
 	key := [2]string{p.Root + "\x00" + p.Section + "\x00" + strings.Join(p.Styles, "\x00"),
 		p.Root + "\x00" + fmt.Sprint(p.Charts) + "\x00" + strings.Join(p.Scripts, "\x00")}
 	p.Top = cached(&r.cache.mu, &r.cache.tops, key[0], func() template.HTML { return r.piece(set, "page-top", p) })

@@ -789,14 +789,20 @@ func (r *renderer) entryPage(ev *EntryView) *entryPage {
 	root := ep.Root
 	ep.Description = ev.OneLiner
 	ep.Scripts = []string{"assets/site.js"}
-	ep.PapersHref, ep.BibHref, ep.ClaimsHref = root+"papers/", root+"papers.bib", root+"claims/"
-	cat := ev.Tag("category")
-	ep.Category = pageLink{root + cat.Href, cat.Label}
-	if v := ev.Tag("verified"); v.Href != "" {
-		ep.Verified = pageLink{root + v.Href, v.Label}
-	} else {
-		ep.Verified = pageLink{"", v.Label}
-	}
+	ep.BibHref, ep.ClaimsHref = root+"papers.bib", root+"claims/"
+	cat, ver := ev.tag("category"), ev.tag("verified")
+	ep.Breadcrumb = r.sharedPiece("entry-breadcrumb", root, cat, func() any {
+		return struct {
+			Papers   string
+			Category pageLink
+		}{root + "papers/", pageLink{root + cat.Href, cat.Label}}
+	})
+	ep.Verified = r.sharedPiece("entry-verified", root, ver, func() any {
+		if ver.Href == "" {
+			return pageLink{"", ver.Label}
+		}
+		return pageLink{root + ver.Href, ver.Label}
+	})
 	if a := r.audits[ev.Key]; a != nil {
 		av := &AuditView{StrictExplicitCredit: a.StrictExplicitCredit, AgreementNote: a.AgreementNote, AnnotatorNote: a.AnnotatorNote}
 		for _, f := range corpus.AuditedFields() {
@@ -820,11 +826,14 @@ func (r *renderer) entryPage(ev *EntryView) *entryPage {
 	ep.TagItems = r.tagItems(root, ev.Tags).Join()
 	ep.ClaimItems = r.claimItems(root, r.claimsOf[ev.Key]).Join()
 	if cell := r.cellOf[ev.Key]; cell != nil {
-		ep.Cell = &cellLinks{
-			Row:  pageLink{root + cell.Row.Href, cell.Row.Label},
-			Col:  pageLink{root + cell.Col.Href, cell.Col.Label},
-			Href: root + cell.Href, Count: cell.Count,
-		}
+		ep.Cell = &cellLinks{Href: root + cell.Href, Count: cell.Count}
+		ep.CellHead = r.sharedPiece("entry-cell-head", root, cell, func() any {
+			return cellLinks{
+				Row:  pageLink{root + cell.Row.Href, cell.Row.Label},
+				Col:  pageLink{root + cell.Col.Href, cell.Col.Label},
+				Href: root + cell.Href,
+			}
+		})
 		var same []*EntryView
 		for _, o := range cell.Entries {
 			if len(same) == sameCellLimit {

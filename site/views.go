@@ -9,7 +9,10 @@ import (
 // Page is what every template sees: the frame's data. Page types embed it
 // and add their own fields, so a template reads .Title and .Entry alike.
 type Page struct {
-	Title       string
+	Title string
+	// HeadTitle is the document's title: Title, and the site's title
+	// but on the home page (frame fills it in).
+	HeadTitle   string
 	Description string
 	// File is the output file, slash-separated ("papers/magrpo/index.html").
 	File string
@@ -85,13 +88,16 @@ type EntryView struct {
 }
 
 // Tag returns the entry's tag for a field, or a zero Tag.
-func (e *EntryView) Tag(field string) Tag {
+func (e *EntryView) Tag(field string) Tag { return *e.tag(field) }
+
+// tag returns the entry's shared tag for a field, or a new zero Tag.
+func (e *EntryView) tag(field string) *Tag {
 	for _, t := range e.Tags {
 		if t.Field == field {
-			return *t
+			return t
 		}
 	}
-	return Tag{}
+	return &Tag{}
 }
 
 // FieldView is a controlled field with its values and counts.
@@ -218,16 +224,17 @@ type paperGroup struct {
 type entryPage struct {
 	Page
 	Key, Heading, FirstAuthor, Affiliation, Year, Venue string
-	ArxivID, ArxivURL, OneLiner, Notes, Bib          string
-	Links                                            []Link
-	// Category links the entry's category term; Verified its verified
-	// value, whose Href is "" when the value has no page.
-	Category, Verified pageLink
-	// PapersHref, BibHref and ClaimsHref are the site's paper list,
-	// papers.bib and the claims page, from this page.
-	PapersHref, BibHref, ClaimsHref string
-	Audit                           *AuditView
-	Subdecisions                    []pageLink
+	ArxivID, ArxivURL, OneLiner, Notes, Bib             string
+	Links                                               []Link
+	// Breadcrumb, Verified and CellHead are pieces many entry pages
+	// share (entry-breadcrumb, entry-verified and entry-cell-head of
+	// entry.html), rendered once per root and value.
+	Breadcrumb, Verified, CellHead template.HTML
+	// BibHref and ClaimsHref are papers.bib and the claims page, from
+	// this page.
+	BibHref, ClaimsHref string
+	Audit               *AuditView
+	Subdecisions        []pageLink
 	// TagItems, ClaimItems and SameCellItems are the lists of the
 	// entry's tags, the claims it takes part in and the first
 	// sameCellLimit other entries of its cell, rendered once per piece
