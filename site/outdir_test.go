@@ -84,7 +84,7 @@ func TestRebuildRemovesStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	var kept []string
-	for _, line := range strings.Split(string(b), "\n") {
+	for line := range strings.SplitSeq(string(b), "\n") {
 		if !strings.HasPrefix(line, "alpha,") {
 			kept = append(kept, line)
 		}

@@ -64,7 +64,7 @@ func checkOutputPath(name string) error {
 		strings.HasPrefix(name, "../") || name == ".." || strings.Contains(name, "\\") {
 		return fmt.Errorf("refusing output path %q: not a clean path inside the output directory", name)
 	}
-	for _, seg := range strings.Split(name, "/") {
+	for seg := range strings.SplitSeq(name, "/") {
 		if seg == "" || seg == "." || seg == ".." {
 			return fmt.Errorf("refusing output path %q", name)
 		}

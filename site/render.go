@@ -249,9 +249,7 @@ func (r *renderer) runJobs() error {
 	next := make(chan int, 64)
 	var wg sync.WaitGroup
 	for range max(1, runtime.GOMAXPROCS(0)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			w := bufio.NewWriterSize(nil, 64<<10)
 			var page bytes.Buffer
 			for i := range next {
@@ -261,7 +259,7 @@ func (r *renderer) runJobs() error {
 					errs[i] = r.runJobToFile(r.jobs[i], w, &page)
 				}
 			}
-		}()
+		})
 	}
 	for _, i := range r.jobOrder() {
 		next <- i
