@@ -13,9 +13,9 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
@@ -634,18 +634,18 @@ var arxivIDText = regexp.MustCompile(`^[0-9]{4}\.[0-9]{4,5}(v[0-9]+)?$`)
 func isArxivIDText(s string) bool { return arxivIDText.MatchString(s) }
 
 // datePattern finds ISO dates in the notes column ("v7 2025-12-09").
-var datePattern = regexp.MustCompile(`\b([0-9]{4})-([0-9]{2})-([0-9]{2})\b`)
+var datePattern = regexp.MustCompile(`\b[0-9]{4}-[0-9]{2}-[0-9]{2}\b`)
 
 // entryDate is the date the feed gives an entry: the latest valid ISO date
 // in its notes (the version date the curators recorded), else January 1 of
-// its year. Using data rather than the build time keeps the feed stable.
+// its year. A date the calendar lacks (2025-02-30) is not valid: the feed
+// would carry it as an invalid Atom date. Using data rather than the build
+// time keeps the feed stable.
 func entryDate(e *corpus.Entry) string {
 	best := ""
-	for _, m := range datePattern.FindAllStringSubmatch(e.Notes, -1) {
-		mo, _ := strconv.Atoi(m[2])
-		d, _ := strconv.Atoi(m[3])
-		if mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && m[0] > best {
-			best = m[0]
+	for _, d := range datePattern.FindAllString(e.Notes, -1) {
+		if _, err := time.Parse(time.DateOnly, d); err == nil && d > best {
+			best = d
 		}
 	}
 	if best != "" {
