@@ -26,13 +26,6 @@ import (
 // then what they build on and are measured with, classical work last.
 var categoryOrder = []string{"rl_method", "framework", "benchmark", "survey", "industry", "classical_marl"}
 
-// crossTabs are the survey's three coverage tables, rows × columns.
-var crossTabs = [][2]string{
-	{"reward_type", "credit_granularity"},
-	{"orchestration_form", "credit_granularity"},
-	{"category", "verified"},
-}
-
 // proseOrder puts the known markdown pages of data/pages first in the
 // navigation; any other page follows in name order.
 var proseOrder = []string{"about", "method", "contribute"}
@@ -421,7 +414,7 @@ func (r *renderer) prepare() error {
 		r.subs = append(r.subs, sv)
 	}
 
-	for _, rc := range crossTabs {
+	for _, rc := range corpus.StatsCrossTabs() {
 		x := r.c.CrossTab(r.v, rc[0], rc[1])
 		if x == nil {
 			return fmt.Errorf("vocabulary: cannot cross %s with %s", rc[0], rc[1])
@@ -512,7 +505,7 @@ func (r *renderer) prepareViews() error {
 				e := &r.c.Papers[i]
 				ev := &views[i]
 				*ev = EntryView{Entry: e, Href: "papers/" + e.Key + "/", Links: links(e.URLs), Date: entryDate(e), index: i, item: newItemView(e)}
-				if isArxivIDText(e.ArxivID) {
+				if corpus.IsArxivID(e.ArxivID) {
 					ev.ArxivURL = "https://arxiv.org/abs/" + e.ArxivID
 				}
 				if b := r.c.BibFor(e); b != nil {
@@ -628,10 +621,6 @@ func links(urls []string) []Link {
 	}
 	return out
 }
-
-var arxivIDText = regexp.MustCompile(`^[0-9]{4}\.[0-9]{4,5}(v[0-9]+)?$`)
-
-func isArxivIDText(s string) bool { return arxivIDText.MatchString(s) }
 
 // datePattern finds ISO dates in the notes column ("v7 2025-12-09").
 var datePattern = regexp.MustCompile(`\b[0-9]{4}-[0-9]{2}-[0-9]{2}\b`)
