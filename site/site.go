@@ -2,9 +2,9 @@
 // entry, per controlled field and value, per orchestration sub-decision and
 // per coverage cell, plus the exclusion log, the claims audit, feeds and
 // downloads. Render keeps the site in memory; Build writes every file into
-// a fresh directory beside the output as soon as it is rendered, so that
-// its memory is bounded by the corpus and not by the site, and renames that
-// directory over the output only when everything succeeded.
+// a buffer directory beside the output as soon as it is rendered, so that
+// its memory is bounded by the corpus and not by the site, and exchanges
+// it with the output only when everything succeeded (outdir.go).
 //
 // Nothing on a page that exists once per entry grows with the corpus (the
 // cell neighbours and claim key lists are capped), and pieces many pages
