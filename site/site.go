@@ -90,6 +90,20 @@ func Build(opt Options, out string) (res *Result, err error) {
 	if err := checkOutDir(out, opt.CorpusDir); err != nil {
 		return nil, err
 	}
+	unlock, err := lockOutput(out)
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", out, err)
+	}
+	defer unlock()
+	// The buffer is swept while the corpus loads and the views are
+	// prepared; the first write waits for it.
+	files := newDirFiles(bufferDir(out), nil)
+	files.swept = make(chan struct{})
+	go func() {
+		defer close(files.swept)
+		_, files.old, files.sweepErr = openBuffer(out)
+	}()
+	defer func() { <-files.swept }() // before unlock: a sweep never outlives the lock
 	c, v, err := loadCorpus(opt)
 	if err != nil {
 		return nil, err
@@ -107,22 +121,6 @@ func Build(opt Options, out string) (res *Result, err error) {
 		res, checkErr = checkCorpus(c, v, opt)
 	}()
 	waitCheck := func() error { <-checked; return checkErr }
-	unlock, err := lockOutput(out)
-	if err == nil {
-		defer unlock()
-	}
-	var buf string
-	var old map[string]bool
-	if err == nil {
-		buf, old, err = openBuffer(out)
-	}
-	if err != nil {
-		if cerr := waitCheck(); cerr != nil {
-			return res, cerr
-		}
-		return res, fmt.Errorf("writing %s: %w", out, err)
-	}
-	files := newDirFiles(buf, old)
 	r, err := renderAfter(c, v, opt, files, waitCheck)
 	if cerr := waitCheck(); cerr != nil {
 		return res, cerr
@@ -134,7 +132,7 @@ func Build(opt Options, out string) (res *Result, err error) {
 	if err := files.removeStale(); err != nil {
 		return res, fmt.Errorf("writing %s: %w", out, err)
 	}
-	if err := publish(buf, out); err != nil {
+	if err := publish(files.dir, out); err != nil {
 		return res, fmt.Errorf("writing %s: %w", out, err)
 	}
 	files.dir = filepath.Clean(out)
