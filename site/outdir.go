@@ -17,8 +17,9 @@ import (
 // then exchanges the two directories in one rename: the output is never
 // half-written, a failed build leaves it as it was, and the previous
 // output becomes the next build's buffer. The buffer's files are
-// rewritten in place (opened with O_TRUNC, the same inode) and only the
-// files the new build no longer produces are removed. Deleting the
+// rewritten in place, and only where their bytes differ (outFile, the
+// same inode), and only the files the new build no longer produces are
+// removed. Deleting the
 // previous 10,000-file tree on every build, then allocating as many new
 // inodes, was most of a rebuild's time on ext4 (BENCHMARKS.md says why).
 
