@@ -61,7 +61,7 @@ func arxivIDOfURL(u *url.URL) (id string, onArxiv bool) {
 // real data writes " ; "). Empty pieces are dropped.
 func SplitURLs(s string) []string {
 	var out []string
-	for _, part := range strings.Split(s, ";") {
+	for part := range strings.SplitSeq(s, ";") {
 		if part = strings.TrimSpace(part); part != "" {
 			out = append(out, part)
 		}
