@@ -488,13 +488,13 @@ func (g *graph) finish(c *checker, complete bool) {
 	side := make(chan struct{})
 	go func() {
 		defer close(side)
-		for k := 0; k < m; k++ {
+		for k := range m {
 			s, d := g.src.at(k), g.dst.at(k)
 			if s >= 0 && d >= 0 && g.t.at(int(d)) < g.t.at(int(s)) {
 				backward = append(backward, int32(k))
 			}
 		}
-		for i := 0; i < n; i++ {
+		for i := range n {
 			if g.trusted.at(i) == 0 {
 				flags[i] |= flagUntrusted
 			}
@@ -507,7 +507,7 @@ func (g *graph) finish(c *checker, complete bool) {
 	// The adjacency in compressed form.
 	off := make([]int32, n+1)
 	indeg := make([]int32, n)
-	for k := 0; k < m; k++ {
+	for k := range m {
 		s, d := g.src.at(k), g.dst.at(k)
 		if s < 0 || d < 0 {
 			continue
@@ -518,7 +518,7 @@ func (g *graph) finish(c *checker, complete bool) {
 	// off[v+1] holds v's out-degree; prefix sums make off[v+1] the end of
 	// v's run in adj, and placing edges backwards leaves off[v+1] at the
 	// start of v+1's run, without a second array.
-	for i := 0; i < n; i++ {
+	for i := range n {
 		off[i+1] += off[i]
 	}
 	adj := make([]int32, off[n])
@@ -538,7 +538,7 @@ func (g *graph) finish(c *checker, complete bool) {
 	// each node (its level), and whether everything was ordered.
 	order := make([]int32, 0, n)
 	level := make([]int32, n)
-	for i := 0; i < n; i++ {
+	for i := range n {
 		if indeg[i] == 0 {
 			order = append(order, int32(i))
 			level[i] = 1
@@ -625,13 +625,13 @@ func (g *graph) finish(c *checker, complete bool) {
 	}
 	d := &r.Derived
 	if sources > 0 {
-		d.UntrustedReach = ptrTo(round3(float64(tainted) / float64(sources)))
+		d.UntrustedReach = new(round3(float64(tainted) / float64(sources)))
 	}
 	if sub > 0 {
-		d.UsefulAgentUtilization = ptrTo(round3(float64(useful) / float64(sub)))
+		d.UsefulAgentUtilization = new(round3(float64(useful) / float64(sub)))
 	}
 	if g.refMsgs > 0 {
-		d.ExactDuplicateMessages = ptrTo(round3(float64(g.dupMsgs) / float64(g.refMsgs)))
+		d.ExactDuplicateMessages = new(round3(float64(g.dupMsgs) / float64(g.refMsgs)))
 	}
 }
 
@@ -702,5 +702,3 @@ func (g *graph) reportCycle(c *checker, indeg []int32) {
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
-
-func ptrTo[T any](x T) *T { return &x }

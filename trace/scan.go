@@ -677,7 +677,7 @@ func newWordMatcher(names []string) *wordMatcher {
 		})
 	}
 	m := &wordMatcher{}
-	for try := uint64(0); try < 1000; try++ {
+	for try := range uint64(1000) {
 		m.mul = 0x2545f4914f6cdd1d + 2*try
 		m.slots = [64]matchWord{}
 		ok := true

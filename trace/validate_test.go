@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -18,17 +17,28 @@ var update = flag.Bool("update", false, "rewrite the .golden files under testdat
 
 // referenceDir is the upstream schema and example trace: $MASRL_CORPUS/
 // reference when the Makefile sets it, else ../shared beside the checkout.
+// It skips the test when the directory is missing.
 func referenceDir(t testing.TB) string {
 	t.Helper()
+	dir, err := findReferenceDir()
+	if err != nil {
+		t.Skipf("reference schema not found (set MASRL_CORPUS): %v", err)
+	}
+	return dir
+}
+
+// findReferenceDir returns the reference directory, or an error when it is
+// missing.
+func findReferenceDir() (string, error) {
 	dir := os.Getenv("MASRL_CORPUS")
 	if dir == "" {
 		dir = filepath.Join("..", "..", "shared", "corpus")
 	}
 	dir = filepath.Join(dir, "reference")
 	if _, err := os.Stat(filepath.Join(dir, "trace_schema.json")); err != nil {
-		t.Skipf("reference schema not found (set MASRL_CORPUS): %v", err)
+		return "", err
 	}
-	return dir
+	return dir, nil
 }
 
 func check(t testing.TB, data []byte, opts Options) *Result {
@@ -47,48 +57,6 @@ func synthTrace(t testing.TB, events int, seed uint64) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
-}
-
-func TestVocabMatchesSchema(t *testing.T) {
-	var s struct {
-		Properties struct {
-			Topology struct{ Enum []string }
-		}
-		Defs struct {
-			Event struct {
-				Properties struct{ Type struct{ Enum []string } }
-			}
-			Edge struct {
-				Properties struct{ Type struct{ Enum []string } }
-			}
-		} `json:"$defs"`
-	}
-	if err := json.Unmarshal(SchemaJSON(), &s); err != nil {
-		t.Fatal(err)
-	}
-	ev, ed := EventTypes(), EdgeTypes()
-	for _, c := range []struct {
-		name       string
-		code, want []string
-	}{
-		{"event types", ev[:], s.Defs.Event.Properties.Type.Enum},
-		{"edge types", ed[:], s.Defs.Edge.Properties.Type.Enum},
-		{"topologies", Topologies(), s.Properties.Topology.Enum},
-	} {
-		if !slices.Equal(c.code, c.want) {
-			t.Errorf("%s: code has %q, schema has %q", c.name, c.code, c.want)
-		}
-	}
-	for i, name := range ev {
-		if eventTypeCode(name) != i {
-			t.Errorf("eventTypeCode(%q) = %d, want %d", name, eventTypeCode(name), i)
-		}
-	}
-	for i, name := range ed {
-		if edgeTypeCode(name) != i {
-			t.Errorf("edgeTypeCode(%q) = %d, want %d", name, edgeTypeCode(name), i)
-		}
-	}
 }
 
 func TestValidTraces(t *testing.T) {
@@ -268,7 +236,7 @@ func TestPointerEscaping(t *testing.T) {
 func TestMaxFindings(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`{"trace_id":"t","task_id":"k","edges":[],"rewards":{},"costs":{"tokens":1,"wall_clock_s":1},"events":[`)
-	for i := 0; i < 50; i++ {
+	for i := range 50 {
 		if i > 0 {
 			b.WriteByte(',')
 		}
