@@ -3,7 +3,6 @@ package trace
 import (
 	"fmt"
 	"hash/maphash"
-	"io"
 	"math"
 )
 
@@ -43,40 +42,51 @@ type checker struct {
 	// to reuse its memory.
 	elemMembers members
 
-	// The objects of the schema (tables_gen.go) and matchers of the two
-	// type vocabularies, the strings most tokens of a trace are.
-	topObj, eventObj, edgeObj, costsObj, numbersObj *objectSpec
-	eventTypes, edgeTypes                           *wordMatcher
+	// v holds what checks share: the library and the schema's tables.
+	v *Validator
+	*tables
 
 	// idSeed is the seed of the graph's id table, copied before the graph
 	// goroutine starts, so that the scanner can hash edge ends for it.
 	idSeed maphash.Seed
 
-	lib    *library
-	libErr error
-	g      graph
-	feed   *graphFeed
-	rep    *Report
+	g    graph
+	feed *graphFeed
+	rep  *Report
 }
 
-// newChecker returns a checker of r, read through ra if it is not nil.
-func newChecker(r io.Reader, ra *readahead, opts Options) *checker {
+// tables are the objects of the schema (tables_gen.go) as the member loop
+// reads them, and matchers of the two type vocabularies, the strings most
+// tokens of a trace are. They are read-only once built.
+type tables struct {
+	topObj, eventObj, edgeObj, costsObj, numbersObj *objectSpec
+	eventTypes, edgeTypes                           *wordMatcher
+}
+
+func newTables() *tables {
+	return &tables{
+		topObj: topSpec(), eventObj: eventSpec(), edgeObj: edgeSpec(), costsObj: costsSpec(), numbersObj: numbersSpec(),
+		eventTypes: newWordMatcher(eventTypeList()), edgeTypes: newWordMatcher(edgeTypeList()),
+	}
+}
+
+// newChecker returns a checker; the caller sets its scanner, then calls
+// start.
+func newChecker(v *Validator, opts Options) *checker {
 	if opts.MaxFindings <= 0 {
 		opts.MaxFindings = DefaultMaxFindings
 	}
-	c := &checker{s: newScanner(r), opts: opts}
-	if ra != nil {
-		c.s = newChunkScanner(ra)
-	}
-	c.topObj, c.eventObj, c.edgeObj, c.costsObj, c.numbersObj = topSpec(), eventSpec(), edgeSpec(), costsSpec(), numbersSpec()
-	c.eventTypes = newWordMatcher(eventTypeList())
-	c.edgeTypes = newWordMatcher(edgeTypeList())
+	return &checker{opts: opts, v: v, tables: v.tables}
+}
+
+// start prepares the graph and starts its feed.
+func (c *checker) start() {
+	opts := c.opts
 	c.s.where = c.pointer
 	c.g.init(opts.SizeHint)
 	c.idSeed = c.g.ids.seed
 	c.rep = newReport()
-	c.feed = startGraphFeed(&c.g, opts.MaxFindings)
-	return c
+	c.feed = startGraphFeed(&c.g, opts.MaxFindings, opts.SizeHint, &c.v.batches)
 }
 
 func (c *checker) push(key string) { c.path = append(c.path, pathElem{key: key, idx: -1}) }

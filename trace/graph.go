@@ -20,7 +20,14 @@ type column[T any] struct {
 
 func (c *column[T]) add(v T) {
 	if c.n&(1<<chunkBits-1) == 0 {
-		c.chunks = append(c.chunks, make([]T, 0, 1<<chunkBits))
+		// The first chunk starts small and grows by append, so that a
+		// small trace (a line of a batch) does not pay for 64 Ki entries
+		// per column; the others are allocated whole.
+		size := 1 << chunkBits
+		if c.n == 0 {
+			size = 64
+		}
+		c.chunks = append(c.chunks, make([]T, 0, size))
 	}
 	last := len(c.chunks) - 1
 	c.chunks[last] = append(c.chunks[last], v)
@@ -125,7 +132,7 @@ func (t *idTable) insert(id []byte, h uint64) (idx int32, dup bool) {
 // reserve sizes the empty table for n ids without growing, and its arena
 // for ids of up to 8 bytes, which memory not written to costs nothing.
 func (t *idTable) reserve(n int) {
-	size := 1024
+	size := 64
 	for 4*(n+1) > 3*size {
 		size *= 2
 	}
@@ -135,7 +142,7 @@ func (t *idTable) reserve(n int) {
 
 func (t *idTable) grow() {
 	old := t.slots
-	size := max(1024, 2*len(old))
+	size := max(64, 2*len(old))
 	t.slots = make([]uint64, size)
 	mask := uint64(size - 1)
 	for _, s := range old {
@@ -167,7 +174,7 @@ func (s *hashSet) add(h uint64) (dup bool) {
 	}
 	if 4*(s.n+1) > 3*len(s.slots) {
 		old := s.slots
-		s.slots = make([]uint64, max(1024, 2*len(old)))
+		s.slots = make([]uint64, max(64, 2*len(old)))
 		for _, v := range old {
 			if v != 0 {
 				s.place(v)

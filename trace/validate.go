@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // DefaultMaxFindings is how many findings a Result keeps when
@@ -65,10 +66,10 @@ func (r *Result) Valid() bool { return r.Errors == 0 }
 // for a general JSON Schema library would cost an order of magnitude more
 // time and memory on large traces; BENCHMARKS.md has the figures.
 //
-// The library keeps the last word where it is cheap: the top-level object,
-// with the events and edges arrays elided, is always validated by it, and
-// so is every event or edge in which the fast path found a schema
-// violation. A location the library reports and the fast path missed is
+// The library keeps the last word where the fast path found a schema
+// violation: the top-level object (with the events and edges arrays
+// elided) and every event or edge in which it found one are validated by
+// the library too. A location the library reports and the fast path missed is
 // added to the findings; the differential tests (TestDifferential,
 // FuzzDifferential) require the two to agree, so such an addition is a bug
 // caught in the field rather than a silent pass.
@@ -76,9 +77,53 @@ func (r *Result) Valid() bool { return r.Errors == 0 }
 // The returned error is non-nil only when r fails; problems with the
 // trace, malformed JSON included, are findings.
 func Validate(r io.Reader, opts Options) (*Result, error) {
+	return NewValidator().Validate(r, opts)
+}
+
+// Validator checks traces with what checks can share: the schema compiled
+// by the library (on first need) and the matchers built from the
+// generated tables. It is safe for concurrent use; a batch of traces
+// shares one, so that the setup is paid once, not per trace.
+type Validator struct {
+	tables  *tables
+	batches sync.Pool // *graphBatch
+	libOnce sync.Once
+	lib     *library
+	libErr  error
+}
+
+// NewValidator returns a Validator.
+func NewValidator() *Validator { return &Validator{tables: newTables()} }
+
+// Validate is the package's Validate with v's shared state.
+func (v *Validator) Validate(r io.Reader, opts Options) (*Result, error) {
 	ra, stop := newReadahead(r)
 	defer stop()
-	c := newChecker(r, ra, opts)
+	c := newChecker(v, opts)
+	switch {
+	case ra != nil:
+		c.s = newChunkScanner(ra)
+	default:
+		c.s = newScanner(r)
+	}
+	return c.run()
+}
+
+// ValidateBytes validates a trace held in memory, such as a line of a JSON
+// Lines batch, without copying it. The error is always nil; it is there
+// for symmetry with Validate.
+func (v *Validator) ValidateBytes(data []byte, opts Options) (*Result, error) {
+	if opts.SizeHint == 0 {
+		opts.SizeHint = int64(len(data))
+	}
+	c := newChecker(v, opts)
+	c.s = newBytesScanner(data)
+	return c.run()
+}
+
+// run checks the trace the checker's scanner reads.
+func (c *checker) run() (*Result, error) {
+	c.start()
 	err := c.document()
 	found, dropped := c.feed.stop()
 	for _, f := range found {

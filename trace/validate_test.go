@@ -302,7 +302,9 @@ func TestMeasure(t *testing.T) {
 // TestRecheckAddsLibraryFindings checks the safety net: a location the
 // library reports for a flagged element and the fast path did not is added.
 func TestRecheckAddsLibraryFindings(t *testing.T) {
-	c := newChecker(strings.NewReader(""), nil, Options{})
+	c := newChecker(NewValidator(), Options{})
+	c.s = newScanner(strings.NewReader(""))
+	c.start()
 	defer c.feed.stop()
 	c.path = []pathElem{{key: "events", idx: -1}, {idx: 4}}
 	c.inElem = true
