@@ -1,10 +1,10 @@
 package trace
 
 import (
+	"cmp"
 	"fmt"
 	"hash/maphash"
 	"math"
-	"strings"
 )
 
 // chunkBits sizes the chunks of a column: 64 Ki entries.
@@ -16,6 +16,7 @@ const chunkBits = 16
 type column[T any] struct {
 	chunks [][]T
 	n      int
+	first  int // capacity of the first chunk; 0 is 64
 }
 
 func (c *column[T]) add(v T) {
@@ -25,7 +26,7 @@ func (c *column[T]) add(v T) {
 		// per column; the others are allocated whole.
 		size := 1 << chunkBits
 		if c.n == 0 {
-			size = 64
+			size = cmp.Or(c.first, 64)
 		}
 		c.chunks = append(c.chunks, make([]T, 0, size))
 	}
@@ -276,6 +277,12 @@ func (g *graph) init(sizeHint int64) {
 	g.ids = newIDTable()
 	if n := sizeHint / bytesPerEvent; n > 0 && n < 1<<30 {
 		g.ids.reserve(int(n))
+		// Columns of a large trace start at their chunk size rather
+		// than grow into it.
+		first := int(min(n, 1<<chunkBits))
+		g.t.first, g.typ.first, g.agent.first, g.trusted.first = first, first, first, first
+		g.src.first, g.dst.first, g.etyp.first, g.eline.first, g.ecol.first = first, first, first, first, first
+		g.ids.ends.first = first
 	}
 	g.agents = newIDTable()
 	g.roles = newIDTable()
@@ -458,254 +465,3 @@ func (g *graph) dangling(edge int, dst bool, id string, at pos) {
 	}
 	g.report(at, fmt.Sprintf("/edges/%d/%s", edge, end), Error, RuleEdgeRef, fmt.Sprintf("no event has id %q", id))
 }
-
-// finish resolves pending edge ends and, if the whole document was read,
-// runs the graph checks and measures.
-func (g *graph) finish(c *checker, complete bool) {
-	g.report = c.addAt
-	r := c.rep
-	r.finishCounts(g)
-	if !complete {
-		return
-	}
-	for _, p := range g.pending {
-		id := []byte(p.id)
-		i := g.ids.lookup(id, g.ids.hash(id))
-		if i < 0 {
-			g.dangling(int(p.edge), p.dst, p.id, p.at)
-			i = -2
-		}
-		if p.dst {
-			g.dst.set(int(p.edge), i)
-		} else {
-			g.src.set(int(p.edge), i)
-		}
-	}
-	g.pending = nil
-	g.ids.slots = nil // every id is resolved; the hash table can go
-	n, m := g.ids.n, g.src.n
-
-	// The edges back in time and each node's own flags do not depend on
-	// the order of the graph: a second goroutine finds them while this one
-	// orders it (on a million events, a third of this function's time),
-	// and the warnings are reported afterwards in edge order, as if found
-	// here. Both goroutines only read the columns.
-	var backward []int32
-	flags := make([]uint8, n)
-	side := make(chan struct{})
-	go func() {
-		defer close(side)
-		for k := range m {
-			s, d := g.src.at(k), g.dst.at(k)
-			if s >= 0 && d >= 0 && g.t.at(int(d)) < g.t.at(int(s)) {
-				backward = append(backward, int32(k))
-			}
-		}
-		for i := range n {
-			if g.trusted.at(i) == 0 {
-				flags[i] |= flagUntrusted
-			}
-			if a := g.agent.at(i); a >= 0 && g.parent[a] >= 0 {
-				flags[i] |= flagSubAgent
-			}
-		}
-	}()
-
-	// The adjacency in compressed form.
-	off := make([]int32, n+1)
-	indeg := make([]int32, n)
-	for k := range m {
-		s, d := g.src.at(k), g.dst.at(k)
-		if s < 0 || d < 0 {
-			continue
-		}
-		off[s+1]++
-		indeg[d]++
-	}
-	// off[v+1] holds v's out-degree; prefix sums make off[v+1] the end of
-	// v's run in adj, and placing edges backwards leaves off[v+1] at the
-	// start of v+1's run, without a second array.
-	for i := range n {
-		off[i+1] += off[i]
-	}
-	adj := make([]int32, off[n])
-	for k := m - 1; k >= 0; k-- {
-		s, d := g.src.at(k), g.dst.at(k)
-		if s < 0 || d < 0 {
-			continue
-		}
-		off[s+1]--
-		adj[off[s+1]] = d
-	}
-	// Now off[v+1] is the start of v's run: shift down by one.
-	copy(off, off[1:])
-	off[n] = int32(len(adj))
-
-	// Kahn's algorithm: a topological order, the longest path ending at
-	// each node (its level), and whether everything was ordered.
-	order := make([]int32, 0, n)
-	level := make([]int32, n)
-	for i := range n {
-		if indeg[i] == 0 {
-			order = append(order, int32(i))
-			level[i] = 1
-		}
-	}
-	for h := 0; h < len(order); h++ {
-		v := order[h]
-		for _, w := range adj[off[v]:off[v+1]] {
-			level[w] = max(level[w], level[v]+1)
-			indeg[w]--
-			if indeg[w] == 0 {
-				order = append(order, w)
-			}
-		}
-	}
-	<-side
-	for _, k := range backward {
-		s, d := g.src.at(int(k)), g.dst.at(int(k))
-		ts, td := g.t.at(int(s)), g.t.at(int(d))
-		c.addAt(g.edgePos(int(k)), fmt.Sprintf("/edges/%d", k), Warning, RuleEdgeTime,
-			fmt.Sprintf("edge runs backwards in time: dst %q (t=%g) is earlier than src %q (t=%g)", g.ids.bytesOf(int(d)), td, g.ids.bytesOf(int(s)), ts))
-	}
-
-	gr := &r.Graph
-	var width []int32
-	for _, v := range order {
-		l := level[v]
-		gr.CriticalPath = max(gr.CriticalPath, int(l))
-		for int(l) > len(width) {
-			width = append(width, 0)
-		}
-		width[l-1]++
-	}
-	for _, w := range width {
-		gr.MaxWidth = max(gr.MaxWidth, int(w))
-	}
-	if gr.CriticalPath > 0 {
-		gr.StructuralParallelism = round3(float64(len(order)) / float64(gr.CriticalPath))
-	}
-	if len(order) < n {
-		gr.Cyclic = true
-		gr.EventsOnOrAfterCycles = n - len(order)
-		g.reportCycle(c, indeg)
-	}
-	level = nil
-
-	// Flags: what untrusted sources reach (forward, in order), and what
-	// reaches an aggregate (backward, in reverse order).
-	for _, v := range order {
-		if flags[v]&(flagUntrusted|flagTainted) != 0 {
-			for _, w := range adj[off[v]:off[v+1]] {
-				flags[w] |= flagTainted
-			}
-		}
-	}
-	for h := len(order) - 1; h >= 0; h-- {
-		v := order[h]
-		if g.typ.at(int(v)) == EvAggregate {
-			flags[v] |= flagReachesAgg
-			continue
-		}
-		for _, w := range adj[off[v]:off[v+1]] {
-			if flags[w]&flagReachesAgg != 0 {
-				flags[v] |= flagReachesAgg
-				break
-			}
-		}
-	}
-	var sources, tainted, sub, useful int
-	for _, v := range order {
-		f := flags[v]
-		if f&flagUntrusted != 0 {
-			sources++
-		}
-		if f&flagTainted != 0 {
-			tainted++
-		}
-		if f&flagSubAgent != 0 {
-			sub++
-			if f&flagReachesAgg != 0 {
-				useful++
-			}
-		}
-	}
-	d := &r.Derived
-	if sources > 0 {
-		d.UntrustedReach = new(round3(float64(tainted) / float64(sources)))
-	}
-	if sub > 0 {
-		d.UsefulAgentUtilization = new(round3(float64(useful) / float64(sub)))
-	}
-	if g.refMsgs > 0 {
-		d.ExactDuplicateMessages = new(round3(float64(g.dupMsgs) / float64(g.refMsgs)))
-	}
-}
-
-func (g *graph) edgePos(k int) pos {
-	return pos{line: int(g.eline.at(k)), col: int(g.ecol.at(k))}
-}
-
-// reportCycle finds one cycle among the nodes Kahn's algorithm could not
-// order (indeg > 0) and reports it at its lowest-numbered edge. Each such
-// node has a predecessor that is also unordered, so walking predecessors
-// must come back to a node already seen.
-func (g *graph) reportCycle(c *checker, indeg []int32) {
-	pred := make(map[int32]int32) // node -> edge index into it
-	for k := 0; k < g.src.n; k++ {
-		s, d := g.src.at(k), g.dst.at(k)
-		if s < 0 || d < 0 || indeg[s] == 0 || indeg[d] == 0 {
-			continue
-		}
-		if _, ok := pred[d]; !ok {
-			pred[d] = int32(k)
-		}
-	}
-	var start int32 = -1
-	for i, d := range indeg {
-		if d > 0 {
-			start = int32(i)
-			break
-		}
-	}
-	seen := make(map[int32]int)
-	var walk []int32 // edges, walking backwards
-	v := start
-	for {
-		if at, ok := seen[v]; ok {
-			walk = walk[at:]
-			break
-		}
-		seen[v] = len(walk)
-		k := pred[v]
-		walk = append(walk, k)
-		v = g.src.at(int(k))
-	}
-	// walk holds the cycle's edges in reverse; print it forwards from the
-	// lowest-numbered edge.
-	low := 0
-	for i, k := range walk {
-		if k < walk[low] {
-			low = i
-		}
-	}
-	var names []string
-	for i := 0; i <= len(walk); i++ {
-		k := walk[(low-i+len(walk))%len(walk)]
-		if i == 0 {
-			names = append(names, fmt.Sprintf("%q", g.ids.bytesOf(int(g.src.at(int(k))))))
-		}
-		if i < len(walk) {
-			names = append(names, fmt.Sprintf("%q", g.ids.bytesOf(int(g.dst.at(int(k))))))
-		}
-		if len(names) > 12 {
-			names = append(names, "...")
-			break
-		}
-	}
-	k := int(walk[low])
-	c.addAt(g.edgePos(k), fmt.Sprintf("/edges/%d", k), Warning, RuleCycle,
-		fmt.Sprintf("the event graph has a cycle: %s", strings.Join(names[:min(len(names), 13)], " -> ")))
-}
-
-func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
