@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/masrl/masrl/internal/synth"
@@ -329,5 +330,53 @@ func TestHugeNumber(t *testing.T) {
 	res := check(t, []byte(b.String()), Options{})
 	if res.Valid() || len(res.Findings) != 1 || res.Findings[0].Rule != RuleSyntax || res.Findings[0].Pointer != "/events/0/t" {
 		t.Errorf("got %s", render(res))
+	}
+}
+
+// TestValidatorShared checks traces concurrently with one Validator, in
+// place and as streams, and requires the findings of checking each alone.
+func TestValidatorShared(t *testing.T) {
+	inputs := [][]byte{synthTrace(t, 30, 1), synthTrace(t, 3000, 2)}
+	invalid, _ := filepath.Glob(filepath.Join("testdata", "invalid", "*.json"))
+	for _, p := range invalid {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, data)
+	}
+	want := make([]string, len(inputs))
+	for i, data := range inputs {
+		want[i] = render(check(t, data, Options{}))
+	}
+	v := NewValidator()
+	errs := make(chan error, 4*len(inputs))
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i, data := range inputs {
+				var res *Result
+				var err error
+				if (w+i)%2 == 0 {
+					res, err = v.ValidateBytes(data, Options{})
+				} else {
+					res, err = v.Validate(bytes.NewReader(data), Options{})
+				}
+				if err != nil {
+					errs <- err
+					continue
+				}
+				if got := render(res); got != want[i] {
+					errs <- fmt.Errorf("input %d: shared validator gave\n%s\nalone\n%s", i, got, want[i])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
