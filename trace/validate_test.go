@@ -353,9 +353,7 @@ func TestValidatorShared(t *testing.T) {
 	errs := make(chan error, 4*len(inputs))
 	var wg sync.WaitGroup
 	for w := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i, data := range inputs {
 				var res *Result
 				var err error
@@ -372,7 +370,7 @@ func TestValidatorShared(t *testing.T) {
 					errs <- fmt.Errorf("input %d: shared validator gave\n%s\nalone\n%s", i, got, want[i])
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	close(errs)

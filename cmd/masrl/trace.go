@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 )
 
@@ -108,11 +109,9 @@ type formatFlag struct {
 func (f *formatFlag) String() string { return f.value }
 
 func (f *formatFlag) Set(s string) error {
-	for _, c := range f.choices {
-		if s == c {
-			f.value = s
-			return nil
-		}
+	if slices.Contains(f.choices, s) {
+		f.value = s
+		return nil
 	}
 	return fmt.Errorf("must be one of %s", strings.Join(f.choices, ", "))
 }

@@ -67,7 +67,7 @@ func TestTraceValidateOrder(t *testing.T) {
 		}
 		lastIdx = i
 	}
-	for k := 0; k < 5; k++ {
+	for range 5 {
 		if got, _, _ := runTraceCmd(t, "", args...); got != want {
 			t.Fatal("output differs between runs")
 		}
@@ -180,7 +180,7 @@ func TestTraceBatchManyLines(t *testing.T) {
 		t.Fatalf("exit code %d, want %d", code, exitFindings)
 	}
 	var got []int
-	for _, l := range strings.Split(strings.TrimSuffix(first, "\n"), "\n") {
+	for l := range strings.SplitSeq(strings.TrimSuffix(first, "\n"), "\n") {
 		rest, ok := strings.CutPrefix(l, path+":")
 		if !ok {
 			t.Fatalf("finding not placed in the file: %s", l)

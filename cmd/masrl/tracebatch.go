@@ -105,9 +105,7 @@ func eachTrace(ctx context.Context, names []string, bo batchOptions, tio traceIO
 
 	var wg sync.WaitGroup
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for j := range jobs {
 				r := checkUnit(ctx, v, j.u, bo.check, tio)
 				if j.u.data != nil {
@@ -115,7 +113,7 @@ func eachTrace(ctx context.Context, names []string, bo batchOptions, tio traceIO
 				}
 				results <- done{j.seq, r}
 			}
-		}()
+		})
 	}
 	total := make(chan int, 1)
 	go func() {
