@@ -157,7 +157,11 @@ func (c *checker) document() error {
 		c.schemaf(at, "got %s, want object", kindOf(ch))
 		c.skeletonSkip = true
 	}
-	if _, ok := c.s.peek(); ok {
+	if ch, ok := c.s.peek(); ok {
+		if ch == '{' {
+			// The likely cause: a file of one trace per line.
+			return c.s.errorf("unexpected data after the top-level value: a file of one trace per line is JSON Lines (masrl trace reads it as such when it is named .jsonl or .ndjson, or with --jsonl)")
+		}
 		return c.s.errorf("unexpected data after the top-level value")
 	}
 	return nil
