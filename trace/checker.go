@@ -84,6 +84,7 @@ func (c *checker) start() {
 	opts := c.opts
 	c.s.where = c.pointer
 	c.g.init(opts.SizeHint)
+	c.g.findingsOnly = opts.FindingsOnly
 	c.idSeed = c.g.ids.seed
 	c.rep = newReport()
 	c.feed = startGraphFeed(&c.g, opts.MaxFindings, opts.SizeHint, &c.v.batches)

@@ -217,7 +217,8 @@ func differentialCorpus(t *testing.T, mutations int) [][]byte {
 
 // TestDifferential compares, on the differential corpus, the fast path
 // with the library on the embedded schema, the verdicts over reads of
-// several sizes, and the embedded schema with the upstream one. Only the
+// several sizes, with and without measures, and the embedded schema with
+// the upstream one. Only the
 // last needs the reference directory; it alone skips without it.
 func TestDifferential(t *testing.T) {
 	corpus := differentialCorpus(t, 600)
@@ -230,6 +231,19 @@ func TestDifferential(t *testing.T) {
 		for i, data := range corpus {
 			if i%4 == 0 {
 				compareReaders(t, data)
+			}
+		}
+	})
+	t.Run("findings-only", func(t *testing.T) {
+		// Skipping the measures must not change a finding, whether the
+		// graph is filed inline (a size hint below inlineGraphMax) or on
+		// its own goroutine (no hint).
+		for _, data := range corpus {
+			want := render(check(t, data, Options{}))
+			for _, opts := range []Options{{FindingsOnly: true}, {FindingsOnly: true, SizeHint: int64(len(data))}} {
+				if got := render(check(t, data, opts)); got != want {
+					t.Fatalf("%+v:\n%s\nwith measures:\n%s\ninput: %s", opts, got, want, data)
+				}
 			}
 		}
 	})

@@ -119,16 +119,18 @@ func (c *checker) eventValue(bit int, ev *eventRecord) error {
 	if !ok || err != nil {
 		return err
 	}
-	switch bit {
-	case evID:
+	switch {
+	case bit == evID:
 		ev.id = c.feed.keep(c.s.str)
-	case evAgent:
+	case c.opts.FindingsOnly:
+		// Only the id reaches the graph.
+	case bit == evAgent:
 		ev.agent = c.feed.keep(c.s.str)
-	case evRole:
+	case bit == evRole:
 		ev.role = c.feed.keep(c.s.str)
-	case evTo:
+	case bit == evTo:
 		ev.to = c.feed.keep(c.s.str)
-	case evContentRef:
+	case bit == evContentRef:
 		ev.contentRef = c.feed.keep(c.s.str)
 	}
 	return nil

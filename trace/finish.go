@@ -19,7 +19,9 @@ const inlineSideScan = 1 << 14
 func (g *graph) finish(c *checker, complete bool) {
 	g.report = c.addAt
 	r := c.rep
-	r.finishCounts(g)
+	if !g.findingsOnly {
+		r.finishCounts(g)
+	}
 	if !complete {
 		return
 	}
@@ -36,6 +38,9 @@ func (g *graph) finish(c *checker, complete bool) {
 		r.Graph.Cyclic = true
 		r.Graph.EventsOnOrAfterCycles = n - len(order)
 		g.reportCycle(c, indeg)
+	}
+	if g.findingsOnly {
+		return
 	}
 	measureLayers(&r.Graph, order, level)
 	g.propagateFlags(order, off, adj, flags)
@@ -77,6 +82,9 @@ func (g *graph) startSideScan(n, m int) func() (backward []int32, flags []uint8)
 			if s >= 0 && d >= 0 && g.t.at(int(d)) < g.t.at(int(s)) {
 				backward = append(backward, int32(k))
 			}
+		}
+		if g.findingsOnly {
+			return
 		}
 		for i := range n {
 			if g.trusted.at(i) == 0 {

@@ -236,6 +236,9 @@ type graph struct {
 
 	eventsDone bool // the events array has been read: unknown ids dangle
 
+	// findingsOnly: the graph is checked, not measured (Options).
+	findingsOnly bool
+
 	// report receives findings: while the graph is fed concurrently, a
 	// function that keeps them for the checker; in finish, the checker's.
 	report func(at pos, ptr string, sev Severity, rule, msg string)
@@ -319,8 +322,11 @@ func (g *graph) addEvents(b *graphBatch) {
 			ev := &evs[k]
 			h := &hs[k]
 			h.id = g.ids.hash(b.str(ev.id))
+			h.agent, h.msg = 0, 0
+			if g.findingsOnly {
+				continue
+			}
 			h.agent = g.agents.hash(b.str(ev.agent))
-			h.msg = 0
 			if ev.typ == EvMessage && ev.contentRef.n > 0 {
 				h.msg = fnv64(b.str(ev.contentRef))
 			}
@@ -329,7 +335,10 @@ func (g *graph) addEvents(b *graphBatch) {
 		// the processor's window of instructions in flight.
 		for k := range n {
 			h := &hs[k]
-			sink += g.ids.touch(h.id) + g.agents.touch(h.agent) + g.msgRefs.touch(h.msg)
+			sink += g.ids.touch(h.id)
+			if !g.findingsOnly {
+				sink += g.agents.touch(h.agent) + g.msgRefs.touch(h.msg)
+			}
 		}
 		for k := range n {
 			g.addEvent(&evs[k], b, &hs[k])
@@ -342,7 +351,36 @@ func (g *graph) addEvents(b *graphBatch) {
 // addEvent records one event, whose hashes are h; a repeated id is
 // reported here.
 func (g *graph) addEvent(ev *eventRecord, b *graphBatch, h *eventHashes) {
-	id, agentName, role, to := b.str(ev.id), b.str(ev.agent), b.str(ev.role), b.str(ev.to)
+	agent := int32(-1)
+	if !g.findingsOnly {
+		agent = g.measureEvent(ev, b, h)
+	}
+	id := b.str(ev.id)
+	if len(id) == 0 {
+		return
+	}
+	idx, dup := g.ids.insert(id, h.id)
+	if dup {
+		first := g.ids.bytesOf(int(idx))
+		g.report(ev.idAt, fmt.Sprintf("/events/%d/id", ev.index), Error, RuleUniqueID,
+			fmt.Sprintf("event id %q is already used by an earlier event", first))
+		return
+	}
+	g.t.add(ev.t)
+	g.typ.add(int8(ev.typ))
+	g.agent.add(agent)
+	tr := int8(-1)
+	if ev.trusted >= 0 {
+		tr = ev.trusted
+	}
+	g.trusted.add(tr)
+}
+
+// measureEvent files what the measures need of one event (roles, agents,
+// trust labels, the spawn tree, message content references) and returns
+// the index of its agent, -1 if none.
+func (g *graph) measureEvent(ev *eventRecord, b *graphBatch, h *eventHashes) int32 {
+	agentName, role, to := b.str(ev.agent), b.str(ev.role), b.str(ev.to)
 	if len(role) > 0 {
 		i, dup := g.roles.insert(role, g.roles.hash(role))
 		if !dup {
@@ -391,24 +429,7 @@ func (g *graph) addEvent(ev *eventRecord, b *graphBatch, h *eventHashes) {
 			}
 		}
 	}
-	if len(id) == 0 {
-		return
-	}
-	idx, dup := g.ids.insert(id, h.id)
-	if dup {
-		first := g.ids.bytesOf(int(idx))
-		g.report(ev.idAt, fmt.Sprintf("/events/%d/id", ev.index), Error, RuleUniqueID,
-			fmt.Sprintf("event id %q is already used by an earlier event", first))
-		return
-	}
-	g.t.add(ev.t)
-	g.typ.add(int8(ev.typ))
-	g.agent.add(agent)
-	tr := int8(-1)
-	if ev.trusted >= 0 {
-		tr = ev.trusted
-	}
-	g.trusted.add(tr)
+	return agent
 }
 
 // addEdges files a batch of edges in groups: hash and touch, then add.

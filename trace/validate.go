@@ -27,6 +27,13 @@ type Options struct {
 	// fastOnly leaves the library out, so that tests can compare the fast
 	// path with it.
 	fastOnly bool
+	// FindingsOnly checks the trace without measuring it: the graph rules
+	// (unique ids, edge ends, edges in time, cycles) are checked as
+	// always, but agents, roles, trust labels and content references are
+	// not filed and the graph is not measured, so Result.Report holds only
+	// the ids, topology, costs, rewards, metrics and type counts. masrl
+	// trace validate, which prints no measures, sets it.
+	FindingsOnly bool
 	// MaxFindings caps the findings kept; 0 means DefaultMaxFindings.
 	MaxFindings int
 	// SizeHint is the size of the trace in bytes if it is known (a

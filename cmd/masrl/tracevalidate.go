@@ -38,7 +38,7 @@ func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer,
 	}
 	var errs, warns, ioErrs, traces int
 	batch := false
-	eachTrace(ctx, files, batchOptions{check: trace.Options{Strict: *strict}, jsonl: *jsonl}, tio, func(r *unitResult) {
+	eachTrace(ctx, files, batchOptions{check: trace.Options{Strict: *strict, FindingsOnly: true}, jsonl: *jsonl}, tio, func(r *unitResult) {
 		batch = batch || r.line > 0
 		if r.err != nil {
 			ioErrs++
