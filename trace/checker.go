@@ -38,10 +38,6 @@ type checker struct {
 	elemPtrs []string
 	topPtrs  []string
 
-	// elemMembers is the member loop of the current event or edge, kept
-	// to reuse its memory.
-	elemMembers members
-
 	// v holds what checks share: the library and the schema's tables.
 	v *Validator
 	*tables

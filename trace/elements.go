@@ -53,7 +53,8 @@ func (c *checker) event(i int) error {
 	}
 	ev := eventRecord{t: math.NaN(), typ: -1, trusted: -1, at: c.s.here()}
 	c.beginElem()
-	m := &c.elemMembers
+	var ms members // on the stack: its writes need no write barriers
+	m := &ms
 	c.open(m, c.eventObj)
 	for {
 		more, err := c.next(m)
@@ -184,7 +185,8 @@ func (c *checker) edge(i int) error {
 	}
 	ed := edgeRecord{index: i, typ: -1, at: c.s.here()}
 	c.beginElem()
-	m := &c.elemMembers
+	var ms members
+	m := &ms
 	c.open(m, c.edgeObj)
 	srcOK, dstOK := false, false
 	for {

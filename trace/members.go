@@ -72,7 +72,7 @@ type members struct {
 
 // open starts reading the object at the scanner's '{'.
 func (c *checker) open(m *members, spec *objectSpec) {
-	*m = members{spec: spec, start: c.s.here(), keys: keySet{other: m.keys.other[:0]}}
+	*m = members{spec: spec, start: c.s.here()}
 	c.s.i++
 }
 
