@@ -305,7 +305,8 @@ func FuzzDifferential(f *testing.F) {
 // FuzzValidate requires Validate never to panic, to report findings in
 // order, and to treat every input as JSON or report why not; and to give
 // the same result whether it scans the input in memory or streams it
-// through the readahead's chunks.
+// through the readahead's chunks, and the same findings when a Validator
+// scans it in place (as a line of a batch) and without measures.
 func FuzzValidate(f *testing.F) {
 	for _, p := range fuzzSeeds(f) {
 		f.Add(p)
@@ -321,6 +322,23 @@ func FuzzValidate(f *testing.F) {
 		}
 		if !reflect.DeepEqual(res, streamed) {
 			t.Fatalf("in memory and streamed results differ:\n%v\n%v", res.Findings, streamed.Findings)
+		}
+		// In place (a line of a batch), and findings only, with the graph
+		// filed inline: the same findings.
+		v := NewValidator()
+		inPlace, err := v.ValidateBytes(data, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(res.Findings, inPlace.Findings) {
+			t.Fatalf("in place and read results differ:\n%v\n%v", inPlace.Findings, res.Findings)
+		}
+		only, err := v.ValidateBytes(data, Options{FindingsOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(res.Findings, only.Findings) {
+			t.Fatalf("findings only and with measures differ:\n%v\n%v", only.Findings, res.Findings)
 		}
 		if !slices.IsSortedFunc(res.Findings, func(a, b Finding) int {
 			if a.Line != b.Line {
