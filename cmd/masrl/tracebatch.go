@@ -243,8 +243,8 @@ func readLine(br *bufio.Reader, out []byte) ([]byte, error) {
 			return bytes.TrimSuffix(out, []byte("\r")), nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
-		default:
-			return out, err
+		default: // the last line, without an end
+			return bytes.TrimSuffix(out, []byte("\r")), err
 		}
 	}
 }
