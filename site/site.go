@@ -57,9 +57,9 @@ type Options struct {
 	// node_modules). The site publishes it and draws charts on the pages
 	// that have them; empty means no charts (the numbers stay as tables).
 	ECharts string
-	// TraceExample is the path of an example orchestration trace
-	// (DefaultTraceExample in the repository). The traces page offers it for
-	// download and counts its types; it must be valid. Empty: no example.
+	// TraceExample is the path of an example orchestration trace. The
+	// traces page offers it for download and counts its types; it must be
+	// valid. Empty: the example embedded in package trace.
 	TraceExample string
 	// Downloads is a directory holding what make site cross-compiles: the
 	// masrl binary for every platform of Platforms (masrl-OS-ARCH[.exe]) and

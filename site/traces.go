@@ -20,10 +20,6 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// DefaultTraceExample is the project's example trace, relative to the
-// repository root: the traces page publishes it and counts its types.
-const DefaultTraceExample = "trace/testdata/example.json"
-
 // Where the traces page publishes its files, from the site root.
 const (
 	tracesDir       = "traces/"
@@ -148,21 +144,19 @@ func (r *renderer) traces() error {
 	}
 	tp.Schema = schemaDownload
 
-	if r.opt.TraceExample != "" {
-		rep, b, err := readExample(r.opt.TraceExample)
-		if err != nil {
-			return err
-		}
-		if err := r.files.add(exampleDownload, b); err != nil {
-			return err
-		}
-		tp.Example, tp.ExampleStats = exampleDownload, rep
-		for i := range tp.EventTypes {
-			tp.EventTypes[i].Example = countOf(rep.EventTypes, tp.EventTypes[i].Name)
-		}
-		for i := range tp.EdgeTypes {
-			tp.EdgeTypes[i].Example = countOf(rep.EdgeTypes, tp.EdgeTypes[i].Name)
-		}
+	rep, b, err := readExample(r.opt.TraceExample)
+	if err != nil {
+		return err
+	}
+	if err := r.files.add(exampleDownload, b); err != nil {
+		return err
+	}
+	tp.Example, tp.ExampleStats = exampleDownload, rep
+	for i := range tp.EventTypes {
+		tp.EventTypes[i].Example = countOf(rep.EventTypes, tp.EventTypes[i].Name)
+	}
+	for i := range tp.EdgeTypes {
+		tp.EdgeTypes[i].Example = countOf(rep.EdgeTypes, tp.EdgeTypes[i].Name)
 	}
 
 	if r.opt.Downloads != "" {
@@ -257,12 +251,18 @@ func jsonMember(t reflect.Type, name string) reflect.Type {
 	return nil
 }
 
-// readExample reads the example trace and refuses an invalid one: the site
-// must not offer as an example what its own validator rejects.
+// readExample reads the example trace at path, or takes the embedded one
+// when path is empty, and refuses an invalid one: the site must not offer
+// as an example what its own validator rejects.
 func readExample(path string) (*trace.Report, []byte, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("example trace: %w", err)
+	var b []byte
+	if path == "" {
+		path, b = "(embedded example)", trace.ExampleJSON()
+	} else {
+		var err error
+		if b, err = os.ReadFile(path); err != nil {
+			return nil, nil, fmt.Errorf("example trace: %w", err)
+		}
 	}
 	res, err := trace.Validate(bytes.NewReader(b), trace.Options{Strict: true})
 	if err != nil {
