@@ -33,6 +33,7 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
+	"github.com/masrl/masrl/siteconfig"
 	"github.com/masrl/masrl/templates"
 )
 
@@ -41,9 +42,24 @@ type Options struct {
 	// CorpusDir is the corpus directory (papers.csv and the rest).
 	CorpusDir string
 	// BaseURL is where the site will be published, an absolute http(s) URL.
-	// Feeds and the sitemap use it for absolute links; pages link relatively,
-	// so the site also works under a sub-path of it.
+	// Canonical links, Open Graph URLs, the feed and the sitemap use it;
+	// pages link relatively, so the site also works under a sub-path of it.
+	// Empty: those are left out (Result.Omitted says so), never pointed at
+	// a guessed address.
 	BaseURL string
+	// Title, Description and Language describe the site (masrl.yaml's
+	// title, description and language); empty: the survey list's title,
+	// no site description, and "en".
+	Title, Description, Language string
+	// Repository is where the list's sources are kept (masrl.yaml's
+	// repository); with a URL, entry pages link to edit the entry and to
+	// report a problem, and the contributing page to the repository.
+	Repository siteconfig.Repository
+	// Release is a published masrl release (masrl.yaml's release); with a
+	// URL and no binaries in Downloads, the traces page links the binaries
+	// there, with their SHA-256 sums when Release.Sums names the release's
+	// SHA256SUMS file.
+	Release siteconfig.Release
 	// Templates overrides the embedded templates; nil uses them as built in.
 	Templates fs.FS
 	// Data overrides the embedded data directory (vocabulary, claims,
