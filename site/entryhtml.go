@@ -14,7 +14,9 @@ import (
 // entryPageHTML appends entry.html inside layout.html for ep to b.
 func entryPageHTML(b htmlBuf, ep *entryPage) htmlBuf {
 	e, c, root := ep.Entry, ep.Entry.Entry, ep.Root
-	b.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
+	b.raw("<!DOCTYPE html>\n<html lang=\"")
+	b.text(ep.Site.Language)
+	b.raw("\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
 	b.text(ep.Title)
 	if ep.Section != "home" {
 		b.raw(" · ")
@@ -26,9 +28,11 @@ func entryPageHTML(b htmlBuf, ep *entryPage) htmlBuf {
 		b.text(ep.Description)
 		b.raw("\">\n")
 	}
-	b.raw("<link rel=\"canonical\" href=\"")
-	b.url(ep.URL)
-	b.raw("\">\n")
+	if ep.URL != "" {
+		b.raw("<link rel=\"canonical\" href=\"")
+		b.url(ep.URL)
+		b.raw("\">\n")
+	}
 	b.raw(string(ep.Top))
 	b.raw("\n<main id=\"main\" tabindex=\"-1\">\n\n<article class=\"entry-page\" data-key=\"")
 	b.text(c.Key)
@@ -206,6 +210,13 @@ func entryPageHTML(b htmlBuf, ep *entryPage) htmlBuf {
 			b.raw("\n<p>None: this entry is alone in its cell.</p>")
 		}
 		b.raw("\n</section>")
+	}
+	if ep.Edit != "" {
+		b.raw("\n<p class=\"entry-repo\"><a href=\"")
+		b.url(ep.Edit)
+		b.raw("\">Edit this entry</a> · <a href=\"")
+		b.url(ep.Report)
+		b.raw("\">Report a problem</a></p>")
 	}
 	b.raw("\n</article>\n\n</main>\n")
 	b.raw(string(ep.Bottom))

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/siteconfig"
 )
 
 // hostileRows are papers.csv rows whose every free-text field holds what
@@ -113,11 +114,13 @@ func TestByHandSiteEqualsTemplates(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, c := range entryHTMLCorpora(t) {
-		hand, _, err := Render(c, v, Options{Today: today})
+		cfg := Options{Today: today, BaseURL: "https://example.org/x/", Language: "en-GB", Repository: siteconfig.Repository{URL: "https://github.com/o/n"}}
+		hand, _, err := Render(c, v, cfg)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		tmpl, _, err := Render(c, v, Options{Today: today, Templates: overlayFS{top: TemplateFS(""), bottom: TemplateFS("")}})
+		cfg.Templates = overlayFS{top: TemplateFS(""), bottom: TemplateFS("")}
+		tmpl, _, err := Render(c, v, cfg)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -207,9 +207,19 @@ func (r *renderer) newPage(dir, title, section string) Page {
 	root := rootFor(file)
 	return Page{
 		Title: title, File: file, Root: root, Section: section,
-		URL: r.base.ResolveReference(&url.URL{Path: dir}).String(), Site: r.site,
+		URL: r.absURL(dir), Site: r.site,
 		NavItems: r.navItems(root, section),
 	}
+}
+
+// absURL returns the absolute URL of p, a path from the site's root, or ""
+// when the build has no base URL: a guessed address (a local server's)
+// must never reach a canonical link, the feed or the sitemap.
+func (r *renderer) absURL(p string) string {
+	if r.opt.BaseURL == "" {
+		return ""
+	}
+	return r.base.ResolveReference(&url.URL{Path: p}).String()
 }
 
 // renderJob is one page waiting to be rendered.
@@ -395,7 +405,10 @@ func (r *renderer) runJobToFile(j renderJob, w *bufio.Writer) error {
 // with tags and links, sub-decisions, cross-tabs and exclusion records.
 func (r *renderer) prepare() error {
 	r.site = &SiteInfo{
-		Title:    "Awesome RL for LLM Multi-Agent Systems",
+		Title:    cmp.Or(r.opt.Title, "Awesome RL for LLM Multi-Agent Systems"),
+		Language: cmp.Or(r.opt.Language, "en"),
+		Feed:     r.opt.BaseURL != "",
+		Repo:     r.opt.Repository.URL,
 		ArxivID:  surveyArxivID,
 		ArxivURL: "https://arxiv.org/abs/" + surveyArxivID,
 		Nav: []NavItem{
@@ -741,7 +754,7 @@ func (r *renderer) categoryGroups() []*TermView {
 
 func (r *renderer) home() error {
 	p := r.newPage("", r.site.Title, "home")
-	p.Description = "The tagged paper pool of the survey " + surveyTitle + " (arXiv:" + surveyArxivID + ")."
+	p.Description = cmp.Or(r.opt.Description, "The tagged paper pool of the survey "+surveyTitle+" (arXiv:"+surveyArxivID+").")
 	hp := &homePage{
 		Page: p, Retained: len(r.c.Papers), Excluded: len(r.c.Excluded),
 		Candidates: len(r.c.Papers) + len(r.c.Excluded), SpotChecked: len(r.c.Audits),
@@ -756,7 +769,9 @@ func (r *renderer) home() error {
 		}
 		hp.Downloads = append(hp.Downloads, Link{Text: name, URL: name})
 	}
-	hp.Downloads = append(hp.Downloads, Link{Text: "feed.xml (Atom)", URL: "feed.xml"})
+	if r.site.Feed {
+		hp.Downloads = append(hp.Downloads, Link{Text: "feed.xml (Atom)", URL: "feed.xml"})
+	}
 	if r.charts() {
 		figs, err := r.homeCharts(hp.Root)
 		if err != nil {
@@ -806,6 +821,7 @@ func (r *renderer) entryPage(ev *EntryView) *entryPage {
 	ep := &entryPage{Page: r.newPage(ev.Href, ev.Title, "papers"), Entry: ev}
 	ep.Description = ev.OneLiner
 	ep.Scripts = []string{"assets/site.js"}
+	ep.Edit, ep.Report = repoLinks(r.opt.Repository, ev.Entry, ep.URL)
 	if a := r.audits[ev.Key]; a != nil {
 		av := &AuditView{StrictExplicitCredit: a.StrictExplicitCredit, AgreementNote: a.AgreementNote, AnnotatorNote: a.AnnotatorNote}
 		for _, f := range corpus.AuditedFields() {
@@ -953,6 +969,9 @@ func (r *renderer) prose() error {
 			return fmt.Errorf("data/pages/%s.md: %w", name, err)
 		}
 		pp := &prosePage{Page: r.newPage(name+"/", markdownTitle(src, name), name), Body: body}
+		if name == "contribute" {
+			pp.Repo = r.site.Repo
+		}
 		if err := r.render("prose", &pp.Page, pp); err != nil {
 			return err
 		}
@@ -967,6 +986,6 @@ func (r *renderer) notFound() error {
 	p.File = "404.html"
 	p.Root = r.base.Path
 	p.NavItems = r.navItems(p.Root, p.Section)
-	p.URL = r.base.ResolveReference(&url.URL{Path: "404.html"}).String()
+	p.URL = r.absURL("404.html")
 	return r.render("404", &p, &p)
 }

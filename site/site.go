@@ -86,8 +86,9 @@ type Options struct {
 	Downloads string
 }
 
-// DefaultBaseURL is used when no base URL is given: the address masrl
-// serve listens on by default.
+// DefaultBaseURL is the address masrl serve listens on by default. A
+// build never falls back to it: without a base URL the site has no
+// absolute URLs (Options.BaseURL).
 const DefaultBaseURL = "http://127.0.0.1:8080/"
 
 // Result describes a finished build.
@@ -279,9 +280,11 @@ func IsCheckError(err error) (corpus.Diagnostics, bool) {
 }
 
 // parseBaseURL checks the base URL and returns it with a trailing slash.
+// No base URL gives the path "/" alone, the root 404.html links from; the
+// renderer then writes no absolute URL (renderer.absURL).
 func parseBaseURL(s string) (*url.URL, error) {
 	if s == "" {
-		s = DefaultBaseURL
+		return &url.URL{Path: "/"}, nil
 	}
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||

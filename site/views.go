@@ -40,6 +40,12 @@ type Page struct {
 // SiteInfo is shared by every page.
 type SiteInfo struct {
 	Title    string
+	Language string // the pages' BCP 47 language tag
+	// Feed is true when feed.xml is published: it needs the base URL.
+	Feed bool
+	// Repo is the repository the list is kept in (masrl.yaml's
+	// repository.url); "" when not configured.
+	Repo     string
 	Nav      []NavItem
 	ArxivID  string
 	ArxivURL string
@@ -223,6 +229,9 @@ type entryPage struct {
 	// TagItems, ClaimItems and SameCellItems are the pieces of the lists
 	// of Entry.Tags, Claims and SameCell (items.go).
 	TagItems, ClaimItems, SameCellItems pieces
+	// Edit and Report link the entry's row in the repository and a new
+	// issue about it (repo.go); "" without a repository.
+	Edit, Report string
 }
 
 type taxonomyPage struct {
@@ -276,4 +285,7 @@ type excludedPage struct {
 type prosePage struct {
 	Page
 	Body template.HTML
+	// Repo is the list's repository, which the contributing page links;
+	// "" on other pages or without one.
+	Repo string
 }
