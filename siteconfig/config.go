@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/masrl/masrl/internal/suggest"
 	"go.yaml.in/yaml/v3"
@@ -147,7 +148,7 @@ func Parse(name string, b []byte) (*Config, error) {
 	c := &Config{}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return nil, &Error{[]string{name + yamlMessage(err)}}
+		return nil, &Error{[]string{name + yamlMessage(err, b)}}
 	}
 	if len(doc.Content) == 0 { // an empty file configures nothing
 		return c, nil
@@ -202,6 +203,10 @@ func (p *parser) mapping(n *yaml.Node, prefix string, c *Config) {
 	seen := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		kn, vn := n.Content[i], n.Content[i+1]
+		if kn.Kind != yaml.ScalarNode {
+			p.errorf(kn, "a key must be a plain name (%s)", strings.Join(p.known(prefix), ", "))
+			continue
+		}
 		name := prefix + kn.Value
 		if prev, ok := seen[kn.Value]; ok {
 			p.errorf(kn, "%s is set twice (first at line %d)", name, prev.Line)
@@ -289,11 +294,31 @@ func checkRepoPath(v string) error {
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
 
 // yamlMessage turns the YAML library's "yaml: line N: msg" into ":N: msg",
-// so that the file's name before it makes the usual file:line.
-func yamlMessage(err error) string {
+// so that the file's name before it makes the usual file:line. The
+// library gives no line for a byte it cannot read (bad UTF-8, a control
+// character) or for a file that ends early; the position is then that of
+// the first such byte, or the file's last line.
+func yamlMessage(err error, b []byte) string {
 	msg := err.Error()
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		return ":" + m[1] + ": " + msg[len(m[0]):]
 	}
-	return ": " + strings.TrimPrefix(msg, "yaml: ")
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	line, col := 1, 1
+	for i, w := 0, 0; i < len(b); i += w {
+		var r rune
+		r, w = utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && w <= 1 || r < ' ' && r != '\t' && r != '\n' && r != '\r' || r == 0x7f {
+			return fmt.Sprintf(":%d:%d: %s", line, col, msg)
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	if len(b) > 0 && b[len(b)-1] == '\n' {
+		line--
+	}
+	return fmt.Sprintf(":%d: %s", max(line, 1), msg)
 }

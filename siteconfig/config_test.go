@@ -102,6 +102,16 @@ func TestParseSyntaxError(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "masrl.yaml:2: ") {
 		t.Errorf("got %v, want masrl.yaml:2: ...", err)
 	}
+	// Errors the YAML library gives no line for still say where.
+	for src, want := range map[string]string{
+		"title: a\nlanguage: \"en":       "masrl.yaml:2: ",
+		"title: a\ndescription: b\xff\n": "masrl.yaml:2:15: ",
+		"title: a\x01\n":                 "masrl.yaml:1:9: ",
+	} {
+		if _, err := Parse("masrl.yaml", []byte(src)); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: got %v, want %s...", src, err, want)
+		}
+	}
 	_, err = Parse("masrl.yaml", []byte("- a\n- b\n"))
 	if err == nil || !strings.Contains(err.Error(), "masrl.yaml:1:1: the file must be a mapping") {
 		t.Errorf("got %v", err)
