@@ -91,7 +91,7 @@ func Keys() []Key {
 			func(c *Config) *string { return &c.Repository.Branch }, checkRepoPath},
 		{"repository.corpus", "repository-corpus", "the corpus directory inside the repository (default corpus; . for the top)",
 			func(c *Config) *string { return &c.Repository.Corpus }, checkRepoPath},
-		{"release.url", "release-url", "the http(s) URL of the masrl release's files, e.g. https://github.com/masrl/masrl/releases/download/v1.0.0/; the traces page links the binaries there when the build has no --downloads",
+		{"release.url", "release-url", "the http(s) URL of the masrl release's files, e.g. https://github.com/masrl/masrl/releases/download/v1.0.0/; the traces page links the binaries there when --downloads holds none",
 			func(c *Config) *string { return &c.Release.URL }, checkHTTPURL},
 		{"release.sums", "release-sums", "the release's SHA256SUMS file, relative to masrl.yaml (the flag: to the current directory); the traces page then shows each binary's SHA-256",
 			func(c *Config) *string { return &c.Release.Sums }, nonEmpty},
