@@ -103,12 +103,14 @@ lint:
 	@out=$$($(GO) fix -diff ./... 2>&1); if [ -n "$$out" ]; then echo "$$out"; echo "go fix -diff: run 'go fix ./...'"; exit 1; fi
 
 # actionlint checks the workflows in .github/workflows (syntax, expressions,
-# action inputs and, through shellcheck when installed, their scripts),
-# pinned like staticcheck.
+# action inputs and, through Debian's shellcheck, their scripts), pinned
+# like staticcheck. Without shellcheck it would skip the scripts silently,
+# so it is installed first when missing, as chromium is.
 ACTIONLINT ?= github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 
 .PHONY: actionlint
 actionlint:
+	@command -v shellcheck >/dev/null || (apt-get update && apt-get install -y shellcheck)
 	$(GO) run $(ACTIONLINT)
 
 # node_modules holds the front-end packages the site serves from itself
