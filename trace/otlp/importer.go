@@ -1,0 +1,326 @@
+package otlp
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"io"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// DefaultWindow is the default of Options.Window.
+const DefaultWindow = 64
+
+// Options configure an Importer.
+type Options struct {
+	// Window is how many further input lines a trace stays open after its
+	// root span (the span without a parent) arrived. The SDKs export a
+	// span when it ends and a root ends after its children, so the root
+	// usually comes last; the window catches children exported late by
+	// another process. A span that arrives after its trace was written is
+	// reported, not lost silently. Zero means DefaultWindow; traces
+	// without a root are written when the input ends.
+	Window int
+	// Task is the task_id of every trace; empty means the root span's name.
+	Task string
+	// Compact writes each trace on one line (for JSON Lines output).
+	Compact bool
+	// Workers is how many lines are decoded at once; zero means GOMAXPROCS.
+	Workers int
+}
+
+// Trace is one imported orchestration trace.
+type Trace struct {
+	ID    string // the OTel trace id, 32 hex digits
+	JSON  []byte // the orchestration trace, ending in a newline
+	Spans int    // spans read for it
+	Stats Stats
+}
+
+// Stats are the figures of a trace that tests compare with the spans.
+type Stats struct {
+	Events, Edges   int
+	Tokens          int64
+	ToolCalls       int
+	Messages        int
+	Spawns          int
+	WallClockS      float64
+	Rewards         map[string]float64
+	Topology        string
+	DroppedWarnings int // warnings about spans left out
+}
+
+// Importer groups the spans of one or more OTLP/JSON inputs by trace id
+// and hands every finished trace to Emit, in an order that depends only on
+// the input. Diagnostics go to Report in input order.
+type Importer struct {
+	opts   Options
+	emit   func(*Trace) error
+	report func(Diagnostic)
+
+	files   []string
+	open    map[[16]byte]*pending
+	order   [][16]byte // open traces in order of first arrival
+	rooted  []rootMark // traces whose root arrived, in order
+	written map[[16]byte]struct{}
+	lines   int64 // lines consumed so far, over all inputs
+	seq     int64
+	errors  int
+	err     error // first error of Emit
+}
+
+type pending struct {
+	spans    []span
+	rootLine int64 // -1 until the root span arrives
+}
+
+type rootMark struct {
+	id   [16]byte
+	line int64
+}
+
+// NewImporter returns an Importer that passes traces to emit and every
+// diagnostic to report.
+func NewImporter(opts Options, emit func(*Trace) error, report func(Diagnostic)) *Importer {
+	if opts.Window <= 0 {
+		opts.Window = DefaultWindow
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	return &Importer{opts: opts, emit: emit, report: report,
+		open: map[[16]byte]*pending{}, written: map[[16]byte]struct{}{}}
+}
+
+// Errors is the number of error diagnostics so far (malformed input that
+// was dropped).
+func (im *Importer) Errors() int { return im.errors }
+
+func (im *Importer) diag(d Diagnostic) {
+	if d.Severity == Error {
+		im.errors++
+	}
+	im.report(d)
+}
+
+// unit is one line, or one whole document, of an input.
+type unit struct {
+	data  []byte
+	line  int // first line of data in the file
+	doc   bool
+	file  int32
+	name  string
+	spans []span
+	diags []Diagnostic
+	done  chan struct{}
+}
+
+// Read imports one input. name is used in positions. It returns an error
+// only when the input cannot be read or Emit failed; malformed input is
+// reported as diagnostics.
+func (im *Importer) Read(name string, r io.Reader) error {
+	if im.err != nil {
+		return im.err
+	}
+	file := int32(len(im.files))
+	im.files = append(im.files, name)
+	units := make(chan *unit, 2*im.opts.Workers)
+	work := make(chan *unit)
+	var wg sync.WaitGroup
+	for range im.opts.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var p parser
+			for u := range work {
+				p.file, p.name = file, name
+				if u.doc {
+					starts := lineStarts(u.data)
+					p.parseUnit(u.data, func(off int64) (int, int) {
+						i := sort.Search(len(starts), func(i int) bool { return int64(starts[i]) > off }) - 1
+						return u.line + i, int(off-int64(starts[i])) + 1
+					})
+				} else {
+					p.parseUnit(u.data, func(off int64) (int, int) { return u.line, int(off) + 1 })
+				}
+				u.spans, u.diags, u.data = p.spans, p.diags, nil
+				close(u.done)
+			}
+		}()
+	}
+	var readErr error
+	go func() {
+		readErr = split(r, file, name, func(u *unit) {
+			u.done = make(chan struct{})
+			units <- u
+			work <- u
+		})
+		close(units)
+		close(work)
+	}()
+	for u := range units {
+		<-u.done
+		if im.err == nil {
+			im.consume(u)
+		}
+	}
+	wg.Wait()
+	if readErr != nil {
+		return readErr
+	}
+	return im.err
+}
+
+// split cuts the input into lines, or into one document when the first
+// non-blank line is not a JSON value by itself (a pretty-printed request).
+func split(r io.Reader, file int32, name string, send func(*unit)) error {
+	br := bufio.NewReaderSize(r, 1<<20)
+	lineNo := 0
+	first := true
+	for {
+		line, err := readLine(br)
+		if len(line) > 0 || err == nil {
+			lineNo++
+		}
+		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
+			// A pretty-printed document's first line is an unfinished
+			// value ("{", or a member that opens an array); a damaged
+			// line of a JSON Lines file still ends in "}", and is
+			// reported on its own while the lines after it are read.
+			if first && !bytes.HasSuffix(trimmed, []byte("}")) && !jsontext.Value(trimmed).IsValid(decodeOptions...) {
+				rest, rerr := io.ReadAll(br)
+				doc := append(line, rest...)
+				send(&unit{data: doc, line: lineNo, doc: true, file: file, name: name})
+				return rerr
+			}
+			first = false
+			send(&unit{data: line, line: lineNo, file: file, name: name})
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// readLine returns the next line with its newline, in a slice of its own.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if err != bufio.ErrBufferFull {
+			return line, err
+		}
+	}
+}
+
+// lineStarts lists the byte offsets at which the lines of data begin.
+func lineStarts(data []byte) []int {
+	starts := []int{0}
+	for i, c := range data {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// consume adds the spans of one unit to their traces, then writes the
+// traces whose window closed.
+func (im *Importer) consume(u *unit) {
+	for _, d := range u.diags {
+		im.diag(d)
+	}
+	for i := range u.spans {
+		s := &u.spans[i]
+		im.seq++
+		s.seq = im.seq
+		if _, done := im.written[s.trace]; done {
+			im.diag(Diagnostic{Severity: Warning, File: u.name, Line: int(s.line), TraceID: s.traceHex(), SpanID: s.idHex(),
+				Message: "span arrived after its trace was written (its root span came more than --window lines earlier): left out"})
+			continue
+		}
+		p := im.open[s.trace]
+		if p == nil {
+			p = &pending{rootLine: -1}
+			im.open[s.trace] = p
+			im.order = append(im.order, s.trace)
+		}
+		p.spans = append(p.spans, *s)
+		if !s.hasParent && p.rootLine < 0 {
+			p.rootLine = im.lines
+			im.rooted = append(im.rooted, rootMark{s.trace, im.lines})
+		}
+	}
+	im.lines++
+	for len(im.rooted) > 0 && im.rooted[0].line+int64(im.opts.Window) <= im.lines {
+		id := im.rooted[0].id
+		im.rooted = im.rooted[1:]
+		im.flush(id)
+	}
+}
+
+// flush builds and emits one open trace.
+func (im *Importer) flush(id [16]byte) {
+	p := im.open[id]
+	if p == nil || im.err != nil {
+		return
+	}
+	delete(im.open, id)
+	im.written[id] = struct{}{}
+	t, diags := build(id, p.spans, im.files, im.opts)
+	for _, d := range diags {
+		im.diag(d)
+	}
+	if t != nil {
+		if err := im.emit(t); err != nil {
+			im.err = err
+		}
+	}
+	// Drop flushed ids from the front of the arrival order, so that it
+	// holds the open traces, not every trace of the input.
+	for len(im.order) > 0 {
+		if _, ok := im.open[im.order[0]]; ok {
+			break
+		}
+		im.order = im.order[1:]
+	}
+}
+
+// Close writes every trace still open, in order of first arrival.
+func (im *Importer) Close() error {
+	ids := append([][16]byte(nil), im.order...)
+	for _, id := range ids {
+		im.flush(id)
+	}
+	im.order, im.rooted = nil, nil
+	return im.err
+}
+
+// ErrInvalidID is returned by ParseTraceID for anything but 32 hex digits.
+var ErrInvalidID = errors.New("an OTel trace id is 32 hex digits")
+
+// ParseTraceID checks that s is an OTel trace id as the importer writes it
+// (32 lowercase hex digits), so that it is safe as a file name.
+func ParseTraceID(s string) error {
+	if len(s) != 32 {
+		return ErrInvalidID
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return ErrInvalidID
+		}
+	}
+	if _, err := hex.DecodeString(s); err != nil {
+		return ErrInvalidID
+	}
+	return nil
+}
