@@ -18,7 +18,8 @@ const (
 )
 
 // classify reads a span's kind from, in this order, the GenAI operation
-// name, the OpenInference span kind, Agent Lightning's reward span names,
+// name, the OpenInference span kind, OpenLLMetry's traceloop.span.kind,
+// Agent Lightning's reward span names,
 // and the attributes of conventions 1.36 and earlier (gen_ai.system, token
 // usage, a model, tool or agent name).
 func classify(s *span) kind {
@@ -51,6 +52,26 @@ func classify(s *span) kind {
 		return kContainer
 	case "GUARDRAIL":
 		return kSafety
+	}
+	switch s.tlKind {
+	case "agent":
+		if s.agentName == "" {
+			s.agentName = s.tlName
+		}
+		return kAgent
+	case "tool":
+		if s.toolName == "" {
+			s.toolName = s.tlName
+		}
+		if s.transfer != "" {
+			return kHandoff
+		}
+		return kTool
+	case "workflow", "task":
+		if s.workflow == "" {
+			s.workflow = s.tlName
+		}
+		return kContainer
 	}
 	switch {
 	case s.name == "agentlightning.annotation" || s.name == "agentlightning.reward" || len(s.rewards) > 0:

@@ -20,6 +20,7 @@ type span struct {
 	name       string
 
 	op, oiKind, system string // gen_ai.operation.name, openinference.span.kind, gen_ai.system/provider.name
+	tlKind, tlName     string // OpenLLMetry's traceloop.span.kind and traceloop.entity.name
 	agentName, agentID string
 	toolName, model    string
 	transfer           string // gen_ai.transfer.target.name: a handoff
@@ -101,7 +102,8 @@ func wantAttr(key []byte) bool {
 		"gen_ai.usage.prompt_tokens", "gen_ai.usage.completion_tokens",
 		"llm.token_count.prompt", "llm.token_count.completion",
 		"gen_ai.transfer.target.name", "gen_ai.workflow.name",
-		"graph.node.id", "graph.node.parent_id":
+		"graph.node.id", "graph.node.parent_id",
+		"traceloop.span.kind", "traceloop.entity.name":
 		return true
 	}
 	return bytes.HasPrefix(key, []byte(rewardPrefix))
@@ -158,6 +160,10 @@ func (s *span) setAttr(key string, v attrValue, al *alRewards) {
 		str(&s.transfer)
 	case "gen_ai.workflow.name":
 		str(&s.workflow)
+	case "traceloop.span.kind":
+		str(&s.tlKind)
+	case "traceloop.entity.name":
+		str(&s.tlName)
 	case "graph.node.id":
 		str(&s.nodeID)
 	case "graph.node.parent_id":
