@@ -24,6 +24,7 @@ type parser struct {
 	file  int32
 	name  string
 	pos   func(off int64) (line, col int)
+	last  int64 // offset of the last value read by str or number
 	spans []span
 	diags []Diagnostic
 	tmp   []byte
@@ -103,9 +104,15 @@ func (p *parser) expect(k jsontext.Kind, what string) (bool, error) {
 	switch got {
 	case k:
 		return true, nil
-	case 'n', 0:
+	case 'n':
 		_, err := p.dec.ReadToken()
 		return false, err
+	case 0, '}', ']':
+		// Not the start of a value: the decoder reports the syntax error.
+		if _, err := p.dec.ReadToken(); err != nil {
+			return false, err
+		}
+		return false, errors.New("expected a value")
 	}
 	p.fail(p.dec.InputOffset(), "%s must be %s, not %s", what, kindName(k), kindName(got))
 	return false, p.dec.SkipValue()
@@ -174,6 +181,7 @@ func (p *parser) str(what string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	p.last = p.dec.InputOffset() - int64(len(v))
 	return string(p.unquoteRaw(v)), nil
 }
 
@@ -187,6 +195,7 @@ func (p *parser) number(what string) (string, int64, bool, error) {
 		if err != nil {
 			return "", off, false, err
 		}
+		off = p.dec.InputOffset() - int64(len(v))
 		if v[0] == '"' {
 			return string(p.unquoteRaw(v)), off, true, nil
 		}
@@ -222,11 +231,11 @@ func (p *parser) nanos(what string, dst *uint64, bad *bool) error {
 // as a plain protobuf-JSON encoder writes bytes. An empty id leaves dst
 // zero and returns false.
 func (p *parser) id(what string, dst []byte, bad *bool) (bool, error) {
-	off := p.dec.InputOffset()
 	s, err := p.str(what)
 	if err != nil || s == "" {
 		return false, err
 	}
+	off := p.last
 	if len(s) == 2*len(dst) {
 		if _, err := hex.Decode(dst, []byte(s)); err == nil {
 			return true, nil

@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -58,7 +59,7 @@ func Write(w io.Writer, dialect string) error {
 	}
 	tp := sdktrace.NewTracerProvider(
 		sdktrace.WithSyncer(exp),
-		sdktrace.WithIDGenerator(&counterIDs{}),
+		sdktrace.WithIDGenerator(&counterIDs{dialect: uint64(slices.Index(Dialects, dialect) + 1)}),
 		sdktrace.WithResource(resource.NewSchemaless(attribute.String("service.name", "masrl-fixture-"+dialect))),
 	)
 	sim{tr: tp.Tracer("github.com/masrl/masrl/trace/otlp/internal/fixturegen"), d: d}.run(ctx)
@@ -77,6 +78,7 @@ func at(ms int) time.Time { return base.Add(time.Duration(ms) * time.Millisecond
 // counterIDs makes trace and span ids from counters, so that two runs
 // write the same bytes.
 type counterIDs struct {
+	dialect       uint64 // in the trace ids, so that the fixtures' traces differ
 	mu            sync.Mutex
 	traces, spans uint64
 }
@@ -85,7 +87,7 @@ func (g *counterIDs) NewIDs(ctx context.Context) (trace.TraceID, trace.SpanID) {
 	g.mu.Lock()
 	g.traces++
 	var t trace.TraceID
-	binary.BigEndian.PutUint64(t[:8], 0x4d4153524c000000)
+	binary.BigEndian.PutUint64(t[:8], 0x4d4153524c000000|g.dialect<<8)
 	binary.BigEndian.PutUint64(t[8:], g.traces)
 	g.mu.Unlock()
 	return t, g.NewSpanID(ctx, t)
