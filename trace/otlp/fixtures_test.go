@@ -113,10 +113,10 @@ func figures(t *testing.T, data []byte) map[string]*spanFigures {
 			ResourceSpans []struct {
 				ScopeSpans []struct {
 					Spans []struct {
-						TraceID           string `json:"traceId"`
-						ParentSpanID      string `json:"parentSpanId"`
-						Start             string `json:"startTimeUnixNano"`
-						End               string `json:"endTimeUnixNano"`
+						TraceID            string `json:"traceId"`
+						ParentSpanID       string `json:"parentSpanId"`
+						Start              string `json:"startTimeUnixNano"`
+						End                string `json:"endTimeUnixNano"`
 						Attributes, Events any
 					}
 				}
