@@ -163,6 +163,9 @@ func (b *builder) structure() {
 		switch {
 		case i == b.root:
 			b.parent[i] = -1
+			if s.hasParent {
+				b.warn(i, "parent span %s is not in the input: this span is taken as the root", hex.EncodeToString(s.parent[:]))
+			}
 		case s.hasParent && ok && p != i:
 			b.parent[i] = p
 		case b.kinds[i] == kReward:
