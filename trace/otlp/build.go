@@ -90,7 +90,13 @@ func build(tid [16]byte, in []span, files []string, opts Options) (*Trace, []Dia
 // dedupe sorts the spans by start time and id, and drops repeated span ids
 // (a collector retry can deliver a batch twice).
 func (b *builder) dedupe(in []span) {
-	slices.SortStableFunc(in, func(x, y span) int {
+	// Sort indices, not the spans: a span is a few hundred bytes.
+	idx := make([]int32, len(in))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortFunc(idx, func(i, j int32) int {
+		x, y := &in[i], &in[j]
 		if c := cmp.Compare(x.start, y.start); c != 0 {
 			return c
 		}
@@ -99,9 +105,9 @@ func (b *builder) dedupe(in []span) {
 		}
 		return cmp.Compare(x.seq, y.seq)
 	})
-	b.spans = in[:0:0]
-	for i := range in {
-		if i > 0 && in[i].id == in[i-1].id && in[i].start == in[i-1].start {
+	b.spans = make([]span, 0, len(in))
+	for k, i := range idx {
+		if k > 0 && in[i].id == in[idx[k-1]].id && in[i].start == in[idx[k-1]].start {
 			s := &in[i]
 			b.diags = append(b.diags, Diagnostic{Severity: Warning, File: b.files[s.file], Line: int(s.line),
 				TraceID: b.thex, SpanID: s.idHex(), Message: "span id given twice: the later copy is left out"})

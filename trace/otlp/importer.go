@@ -72,6 +72,23 @@ type Importer struct {
 	seq     int64
 	errors  int
 	err     error // first error of Emit
+
+	// Traces are built by a pool of goroutines and emitted in the order
+	// they were flushed: fifo holds the builds under way, and the oldest
+	// is waited for when more than maxBuilds are.
+	jobs      chan *buildJob
+	fifo      []*buildJob
+	builders  sync.WaitGroup
+	maxBuilds int
+}
+
+type buildJob struct {
+	id    [16]byte
+	spans []span
+	files []string
+	t     *Trace
+	diags []Diagnostic
+	done  chan struct{}
 }
 
 type pending struct {
@@ -93,7 +110,7 @@ func NewImporter(opts Options, emit func(*Trace) error, report func(Diagnostic))
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
-	return &Importer{opts: opts, emit: emit, report: report,
+	return &Importer{opts: opts, emit: emit, report: report, maxBuilds: 2 * opts.Workers,
 		open: map[[16]byte]*pending{}, written: map[[16]byte]struct{}{}}
 }
 
@@ -268,23 +285,14 @@ func (im *Importer) consume(u *unit) {
 	}
 }
 
-// flush builds and emits one open trace.
+// flush hands one open trace to the builders.
 func (im *Importer) flush(id [16]byte) {
 	p := im.open[id]
-	if p == nil || im.err != nil {
+	if p == nil {
 		return
 	}
 	delete(im.open, id)
 	im.written[id] = struct{}{}
-	t, diags := build(id, p.spans, im.files, im.opts)
-	for _, d := range diags {
-		im.diag(d)
-	}
-	if t != nil {
-		if err := im.emit(t); err != nil {
-			im.err = err
-		}
-	}
 	// Drop flushed ids from the front of the arrival order, so that it
 	// holds the open traces, not every trace of the input.
 	for len(im.order) > 0 {
@@ -293,13 +301,60 @@ func (im *Importer) flush(id [16]byte) {
 		}
 		im.order = im.order[1:]
 	}
+	if im.err != nil {
+		return
+	}
+	if im.jobs == nil {
+		im.jobs = make(chan *buildJob)
+		for range im.opts.Workers {
+			im.builders.Add(1)
+			go func() {
+				defer im.builders.Done()
+				for j := range im.jobs {
+					j.t, j.diags = build(j.id, j.spans, j.files, im.opts)
+					j.spans = nil
+					close(j.done)
+				}
+			}()
+		}
+	}
+	j := &buildJob{id: id, spans: p.spans, files: im.files, done: make(chan struct{})}
+	im.fifo = append(im.fifo, j)
+	im.jobs <- j
+	for len(im.fifo) > im.maxBuilds {
+		im.finish()
+	}
 }
 
-// Close writes every trace still open, in order of first arrival.
+// finish waits for the oldest build and emits its trace.
+func (im *Importer) finish() {
+	j := im.fifo[0]
+	im.fifo = im.fifo[1:]
+	<-j.done
+	for _, d := range j.diags {
+		im.diag(d)
+	}
+	if j.t != nil && im.err == nil {
+		if err := im.emit(j.t); err != nil {
+			im.err = err
+		}
+	}
+}
+
+// Close writes every trace still open, in order of first arrival, and
+// waits for every build. It must be called once the inputs are read.
 func (im *Importer) Close() error {
 	ids := append([][16]byte(nil), im.order...)
 	for _, id := range ids {
 		im.flush(id)
+	}
+	for len(im.fifo) > 0 {
+		im.finish()
+	}
+	if im.jobs != nil {
+		close(im.jobs)
+		im.builders.Wait()
+		im.jobs = nil
 	}
 	im.order, im.rooted = nil, nil
 	return im.err

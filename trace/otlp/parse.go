@@ -20,7 +20,6 @@ import (
 // becomes a Go string, and a line costs little more than a scan.
 type parser struct {
 	dec   jsontext.Decoder
-	buf   bytes.Buffer
 	file  int32
 	name  string
 	pos   func(off int64) (line, col int)
@@ -36,9 +35,7 @@ var decodeOptions = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsont
 // byte offset in data to a line and column of the file.
 func (p *parser) parseUnit(data []byte, pos func(off int64) (line, col int)) {
 	p.spans, p.diags, p.pos = nil, nil, pos
-	p.buf.Reset()
-	p.buf.Write(data)
-	p.dec.Reset(&p.buf, decodeOptions...)
+	p.dec.Reset(bytes.NewBuffer(data), decodeOptions...)
 	for {
 		if p.dec.PeekKind() == 0 {
 			if _, err := p.dec.ReadToken(); err != nil && err != io.EOF {
@@ -390,8 +387,7 @@ func (p *parser) anyValue() (attrValue, error) {
 // rawAnyValue decodes a value that was read before its key.
 func (p *parser) rawAnyValue(raw jsontext.Value) attrValue {
 	sub := parser{name: p.name, pos: func(int64) (int, int) { return p.pos(p.dec.InputOffset()) }}
-	sub.buf.Write(raw)
-	sub.dec.Reset(&sub.buf, decodeOptions...)
+	sub.dec.Reset(bytes.NewBuffer(raw), decodeOptions...)
 	v, err := sub.anyValue()
 	p.diags = append(p.diags, sub.diags...)
 	if err != nil {
