@@ -132,7 +132,7 @@ wasm:
 
 # Runs trace/validator/validator.js in Node (stub DOM) against bin/masrl.wasm.
 wasm-smoke: wasm
-	node trace/validator/smoke.cjs bin trace/testdata/example.json trace/testdata/invalid/event-bad-type.json
+	node trace/validator/smoke.cjs bin trace/testdata/example.json trace/testdata/invalid/event-bad-type.json trace/otlp/testdata/genai.otlp.jsonl
 
 trace-file:
 	@[ -s $(TRACE_FILE) ] || $(GO) run ./cmd/synth trace -events $(TRACE_EVENTS) -seed 1 > $(TRACE_FILE)
