@@ -20,10 +20,6 @@ type importIO struct {
 	path func(name string) string
 }
 
-func osImportIO() importIO {
-	return importIO{traceIO: osTraceIO(), path: func(name string) string { return name }}
-}
-
 // errManyTraces stops an import to standard output that meets a second
 // trace: two traces in one JSON document would not be a trace.
 var errManyTraces = errors.New("the input holds more than one trace: use --out DIR or --jsonl")

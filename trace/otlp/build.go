@@ -190,8 +190,7 @@ func (b *builder) structure() {
 	for i := range b.owner {
 		b.owner[i] = -1
 	}
-	var ownerOf func(i int) int
-	ownerOf = func(i int) int {
+	ownerOf := func(i int) int {
 		var path []int
 		j := i
 		for j >= 0 && b.owner[j] < 0 && !agentLike(j) {
@@ -394,9 +393,7 @@ func (b *builder) makeEvents() {
 		if len(b.events) > first {
 			b.own[i] = [2]int{first, len(b.events) - 1}
 		}
-		for _, e := range s.evals {
-			scores = append(scores, e)
-		}
+		scores = append(scores, s.evals...)
 		scores = append(scores, s.rewards...)
 		for _, note := range s.notes {
 			b.warn(i, "%s", note)
@@ -515,8 +512,7 @@ func (b *builder) topology() {
 	for i := range depth {
 		depth[i] = -1
 	}
-	var depthOf func(i int) int
-	depthOf = func(i int) int {
+	depthOf := func(i int) int {
 		var path []int
 		j := i
 		for j >= 0 && depth[j] < 0 && b.pagent[j] >= 0 && len(path) <= len(b.spans) {

@@ -144,13 +144,6 @@ func figures(t *testing.T, data []byte) map[string]*spanFigures {
 						}
 					}
 					_, transfer := a["gen_ai.transfer.target.name"]
-					name, _ := a["gen_ai.tool.name"].(string)
-					if name == "" {
-						name, _ = a["tool.name"].(string)
-					}
-					if name == "" {
-						name, _ = a["traceloop.entity.name"].(string)
-					}
 					isTool := a["gen_ai.operation.name"] == "execute_tool" || a["openinference.span.kind"] == "TOOL" || a["traceloop.span.kind"] == "tool"
 					if isTool && !transfer {
 						f.toolCalls++
