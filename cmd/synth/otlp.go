@@ -81,7 +81,7 @@ func (g *otlpGen) newTrace(n int, t0 int64) *genTrace {
 		worker := genSpan{id: sid, parent: root.id, kind: 'w', name: "worker-" + strconv.Itoa(w), start: t0 + int64(w)*10e6}
 		t := worker.start + 1e6
 		kids := min(24, left-1)
-		for k := 0; k < kids; k++ {
+		for k := range kids {
 			sid++
 			d := int64(50e6 + g.rng.IntN(400e6))
 			c := genSpan{id: sid, parent: worker.id, kind: "ct"[k%2], start: t, end: t + d}

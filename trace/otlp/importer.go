@@ -150,9 +150,7 @@ func (im *Importer) Read(name string, r io.Reader) error {
 	work := make(chan *unit)
 	var wg sync.WaitGroup
 	for range im.opts.Workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			var p parser
 			for u := range work {
 				p.file, p.name = file, name
@@ -168,7 +166,7 @@ func (im *Importer) Read(name string, r io.Reader) error {
 				u.spans, u.diags, u.data = p.spans, p.diags, nil
 				close(u.done)
 			}
-		}()
+		})
 	}
 	var readErr error
 	go func() {
@@ -307,15 +305,13 @@ func (im *Importer) flush(id [16]byte) {
 	if im.jobs == nil {
 		im.jobs = make(chan *buildJob)
 		for range im.opts.Workers {
-			im.builders.Add(1)
-			go func() {
-				defer im.builders.Done()
+			im.builders.Go(func() {
 				for j := range im.jobs {
 					j.t, j.diags = build(j.id, j.spans, j.files, im.opts)
 					j.spans = nil
 					close(j.done)
 				}
-			}()
+			})
 		}
 	}
 	j := &buildJob{id: id, spans: p.spans, files: im.files, done: make(chan struct{})}

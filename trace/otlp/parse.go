@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -504,10 +505,8 @@ func (p *parser) event(s *span) error {
 		s.evals = append(s.evals, score{name: evalName, value: f, at: at})
 	case contentEvent(name):
 	default:
-		for _, o := range s.otherEvents {
-			if o == name {
-				return nil
-			}
+		if slices.Contains(s.otherEvents, name) {
+			return nil
 		}
 		s.otherEvents = append(s.otherEvents, name)
 	}
