@@ -57,7 +57,7 @@
   controls.append(file, " ", strictBox, strictLabel, " ", button);
   // The OpenTelemetry import: its summary, its diagnostics, and a choice
   // of trace when the spans hold several.
-  const importStatus = el("p", { class: "masrl-import", role: "status" });
+  const importStatus = el("p", { class: "masrl-import", "aria-live": "polite" });
   const importList = el("ol", { class: "masrl-import-findings" });
   const pickLabel = el("label", { for: "masrl-trace-pick" }, "Imported trace: ");
   const pick = el("select", { id: "masrl-trace-pick" });
