@@ -40,6 +40,8 @@ func importJSON(text string) string {
 	im := otlp.NewImporter(otlp.Options{Workers: 1}, func(t *otlp.Trace) error {
 		if len(rep.Traces) < maxImportedTraces {
 			rep.Traces = append(rep.Traces, importedTrace{TraceID: t.ID, Spans: t.Spans, JSON: string(t.JSON)})
+		} else {
+			rep.Omitted++
 		}
 		return nil
 	}, func(d otlp.Diagnostic) {

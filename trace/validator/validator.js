@@ -189,6 +189,9 @@
       }
       imported = rep.traces;
       let summary = `OpenTelemetry import: ${imported.length} traces, ${rep.errors || 0} errors, ${rep.warnings || 0} warnings.`;
+      if (rep.omitted > 0) {
+        summary += ` ${rep.omitted} more traces are not listed; masrl trace import writes them all.`;
+      }
       if (rep.error) {
         summary += " The import failed: " + rep.error;
       }
