@@ -14,6 +14,7 @@ type importReport struct {
 	Traces      []importedTrace  `json:"traces"`
 	Diagnostics []otlpDiagnostic `json:"diagnostics"`
 	Errors      int              `json:"errors"`
+	Omitted     int              `json:"omitted"` // traces beyond maxImportedTraces, counted, not listed
 	Warnings    int              `json:"warnings"`
 	Error       string           `json:"error,omitempty"`
 }
