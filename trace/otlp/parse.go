@@ -28,6 +28,29 @@ type parser struct {
 	spans []span
 	diags []Diagnostic
 	tmp   []byte
+	// names interns the short strings that repeat from span to span
+	// (operation names, agent, tool and model names), so that each is
+	// allocated once per worker, not once per span.
+	names map[string]string
+	b64   [24]byte
+}
+
+// intern returns b as a string, shared with earlier equal strings.
+func (p *parser) intern(b []byte) string {
+	if len(b) > 64 {
+		return string(b)
+	}
+	if s, ok := p.names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if p.names == nil {
+		p.names = map[string]string{}
+	}
+	if len(p.names) < 1<<14 {
+		p.names[s] = s
+	}
+	return s
 }
 
 var decodeOptions = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
@@ -180,7 +203,7 @@ func (p *parser) str(what string) (string, error) {
 		return "", err
 	}
 	p.last = p.dec.InputOffset() - int64(len(v))
-	return string(p.unquoteRaw(v)), nil
+	return p.intern(p.unquoteRaw(v)), nil
 }
 
 // number reads a number given as a JSON number or, as OTLP/JSON writes
@@ -229,20 +252,30 @@ func (p *parser) nanos(what string, dst *uint64, bad *bool) error {
 // as a plain protobuf-JSON encoder writes bytes. An empty id leaves dst
 // zero and returns false.
 func (p *parser) id(what string, dst []byte, bad *bool) (bool, error) {
-	s, err := p.str(what)
-	if err != nil || s == "" {
+	ok, err := p.expect('"', what)
+	if !ok || err != nil {
 		return false, err
 	}
-	off := p.last
-	if len(s) == 2*len(dst) {
-		if _, err := hex.Decode(dst, []byte(s)); err == nil {
+	v, err := p.dec.ReadValue()
+	if err != nil {
+		return false, err
+	}
+	off := p.dec.InputOffset() - int64(len(v))
+	raw := p.unquoteRaw(v)
+	if len(raw) == 0 {
+		return false, nil
+	}
+	if len(raw) == 2*len(dst) {
+		if _, err := hex.Decode(dst, raw); err == nil {
 			return true, nil
 		}
-	} else if b, err := base64.StdEncoding.DecodeString(s); err == nil && len(b) == len(dst) {
-		copy(dst, b)
-		return true, nil
+	} else if len(raw) <= 32 { // at most 24 bytes decoded, the size of b64
+		if n, err := base64.StdEncoding.Decode(p.b64[:], raw); err == nil && n == len(dst) {
+			copy(dst, p.b64[:n])
+			return true, nil
+		}
 	}
-	p.fail(off, "%s %q is not %d hex digits", what, truncate(s, 80), 2*len(dst))
+	p.fail(off, "%s %q is not %d hex digits", what, truncate(string(raw), 80), 2*len(dst))
 	*bad = true
 	return false, nil
 }
