@@ -258,3 +258,19 @@ func TestWorkersAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestBase64IDs: ids a plain protobuf-JSON encoder wrote (base64) are
+// read as the hex ids the collector writes; a long id is an error, not a
+// crash.
+func TestBase64IDs(t *testing.T) {
+	in := `{"resourceSpans":[{"scopeSpans":[{"spans":[` +
+		`{"traceId":"CvdlGRbNQ92ESOshHIAxnA==","spanId":"AAAAAAAAAAE=","name":"chat","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}}]},` +
+		`{"traceId":"` + strings.Repeat("QUFB", 400) + `","spanId":"AAAAAAAAAAI="}]}]}]}` + "\n"
+	traces, _, diags := importAll(t, "b.jsonl", []byte(in), Options{})
+	if len(traces) != 1 || traces[tA] == nil || !bytes.Contains(traces[tA].JSON, []byte(`"0000000000000001/message"`)) {
+		t.Errorf("traces %v", traces)
+	}
+	if len(diags) != 1 || diags[0].Severity != Error || !strings.Contains(diags[0].Message, "is not 32 hex digits") {
+		t.Errorf("diagnostics %v", diags)
+	}
+}
