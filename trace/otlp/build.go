@@ -69,7 +69,8 @@ func (b *builder) warn(i int, format string, args ...any) {
 // mapped to an event (the schema requires one), with a warning saying so.
 func build(tid [16]byte, in []span, files []string, opts Options) (*Trace, []Diagnostic) {
 	b := &builder{tid: tid, thex: hex.EncodeToString(tid[:]), files: files, opts: opts,
-		edgeSet: map[[2]int]bool{}, chains: map[int][]int{}, kids: map[int][]child{}}
+		edgeSet: make(map[[2]int]bool, 3*len(in)), chains: map[int][]int{}, kids: map[int][]child{},
+		events: make([]event, 0, 2*len(in)), edges: make([]edge, 0, 3*len(in))}
 	b.stats.Rewards = map[string]float64{}
 	b.dedupe(in)
 	b.structure()

@@ -58,7 +58,8 @@ var decodeOptions = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsont
 // parseUnit reads one line (or one whole document) of requests. pos maps a
 // byte offset in data to a line and column of the file.
 func (p *parser) parseUnit(data []byte, pos func(off int64) (line, col int)) {
-	p.spans, p.diags, p.pos = nil, nil, pos
+	// The last unit's size is a good guess at this one's.
+	p.spans, p.diags, p.pos = make([]span, 0, len(p.spans)), nil, pos
 	p.dec.Reset(bytes.NewBuffer(data), decodeOptions...)
 	for {
 		if p.dec.PeekKind() == 0 {
