@@ -274,3 +274,43 @@ func TestBase64IDs(t *testing.T) {
 		t.Errorf("diagnostics %v", diags)
 	}
 }
+
+// TestGraphNodeParent: OpenInference's graph.node.parent_id names the
+// agent that spawned an agent even when the span tree puts both under a
+// chain.
+func TestGraphNodeParent(t *testing.T) {
+	oi := func(id, parent int, kind, name, node, nodeParent string, start, end int) sp {
+		a := map[string]any{"openinference.span.kind": kind, "graph.node.id": node}
+		if kind == "AGENT" {
+			a["agent.name"] = name
+		}
+		if nodeParent != "" {
+			a["graph.node.parent_id"] = nodeParent
+		}
+		s := sp{trace: tA, id: sid(id), name: name, start: start, end: end, attrs: a}
+		if parent > 0 {
+			s.parent = sid(parent)
+		}
+		return s
+	}
+	in := line(oi(1, 0, "CHAIN", "graph", "graph", "", 0, 100),
+		oi(2, 1, "AGENT", "planner", "planner", "graph", 10, 50),
+		oi(3, 1, "AGENT", "coder", "coder", "planner", 20, 40))
+	traces, _, _ := importAll(t, "g.jsonl", []byte(in), Options{})
+	mustValidate(t, traces)
+	var doc struct {
+		Events []struct{ Type, Agent, To string }
+	}
+	if err := json.Unmarshal(traces[tA].JSON, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var spawns []string
+	for _, e := range doc.Events {
+		if e.Type == "spawn" {
+			spawns = append(spawns, e.Agent+">"+e.To)
+		}
+	}
+	if got := strings.Join(spawns, " "); got != "graph>planner planner>coder" || traces[tA].Stats.Topology != "hierarchical" {
+		t.Errorf("spawns %q, topology %s", got, traces[tA].Stats.Topology)
+	}
+}
