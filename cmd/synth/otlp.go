@@ -153,7 +153,10 @@ func (g *otlpGen) write(w *bufio.Writer, total, perTrace, batch, concurrent int)
 }
 
 // prompt is prompt-sized text, so that lines weigh what real ones do.
-var prompt = strings.Repeat("Summarise the findings of the previous step and decide what to do next. ", 4)
+const prompt = "Summarise the findings of the previous step and decide what to do next. " +
+	"Summarise the findings of the previous step and decide what to do next. " +
+	"Summarise the findings of the previous step and decide what to do next. " +
+	"Summarise the findings of the previous step and decide what to do next. "
 
 func (g *otlpGen) appendSpan(b []byte, tr *genTrace, s genSpan, base int64) []byte {
 	hexID := func(b []byte, v []byte) []byte {

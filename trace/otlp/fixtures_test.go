@@ -44,7 +44,7 @@ func importAll(t testing.TB, name string, data []byte, opts Options) (map[string
 // TestFixturesAreGenerated checks that the committed fixtures are what the
 // OTel SDK run of fixturegen writes (go test -update rewrites them).
 func TestFixturesAreGenerated(t *testing.T) {
-	for _, d := range fixturegen.Dialects {
+	for _, d := range fixturegen.Dialects() {
 		var b bytes.Buffer
 		if err := fixturegen.Write(&b, d); err != nil {
 			t.Fatal(err)
@@ -177,7 +177,7 @@ func figures(t *testing.T, data []byte) map[string]*spanFigures {
 // reward and spawn figures equal the spans', and no planted secret reaches
 // it or a diagnostic.
 func TestImportFixtures(t *testing.T) {
-	for _, d := range fixturegen.Dialects {
+	for _, d := range fixturegen.Dialects() {
 		t.Run(d, func(t *testing.T) {
 			name := filepath.Join("testdata", d+".otlp.jsonl")
 			data, err := os.ReadFile(name)

@@ -207,7 +207,7 @@ func split(r io.Reader, file int32, name string, send func(*unit)) error {
 			// value ("{", or a member that opens an array); a damaged
 			// line of a JSON Lines file still ends in "}", and is
 			// reported on its own while the lines after it are read.
-			if first && !bytes.HasSuffix(trimmed, []byte("}")) && !jsontext.Value(trimmed).IsValid(decodeOptions...) {
+			if first && !bytes.HasSuffix(trimmed, []byte("}")) && !jsontext.Value(trimmed).IsValid(decodeOptions()...) {
 				rest, rerr := io.ReadAll(br)
 				doc := append(line, rest...)
 				send(&unit{data: doc, line: lineNo, doc: true, file: file, name: name})

@@ -53,14 +53,18 @@ func (p *parser) intern(b []byte) string {
 	return s
 }
 
-var decodeOptions = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
+// decodeOptions: duplicate names and invalid UTF-8 are not the importer's
+// business (only the attributes it reads matter, and it writes valid UTF-8).
+func decodeOptions() []jsontext.Options {
+	return []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
+}
 
 // parseUnit reads one line (or one whole document) of requests. pos maps a
 // byte offset in data to a line and column of the file.
 func (p *parser) parseUnit(data []byte, pos func(off int64) (line, col int)) {
 	// The last unit's size is a good guess at this one's.
 	p.spans, p.diags, p.pos = make([]span, 0, len(p.spans)), nil, pos
-	p.dec.Reset(bytes.NewBuffer(data), decodeOptions...)
+	p.dec.Reset(bytes.NewBuffer(data), decodeOptions()...)
 	for {
 		if p.dec.PeekKind() == 0 {
 			if _, err := p.dec.ReadToken(); err != nil && err != io.EOF {
@@ -422,7 +426,7 @@ func (p *parser) anyValue() (attrValue, error) {
 // rawAnyValue decodes a value that was read before its key.
 func (p *parser) rawAnyValue(raw jsontext.Value) attrValue {
 	sub := parser{name: p.name, pos: func(int64) (int, int) { return p.pos(p.dec.InputOffset()) }}
-	sub.dec.Reset(bytes.NewBuffer(raw), decodeOptions...)
+	sub.dec.Reset(bytes.NewBuffer(raw), decodeOptions()...)
 	v, err := sub.anyValue()
 	p.diags = append(p.diags, sub.diags...)
 	if err != nil {

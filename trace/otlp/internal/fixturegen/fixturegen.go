@@ -38,7 +38,7 @@ import (
 const Secret = "SECRET-PROMPT-7f3a9c"
 
 // Dialects are the attribute conventions a fixture can use.
-var Dialects = []string{"genai", "legacy", "openinference"}
+func Dialects() []string { return []string{"genai", "legacy", "openinference"} }
 
 // SpansPerLine is how many spans the client writes per line; a trace's
 // spans are thus spread over several lines, interleaved with the other
@@ -59,7 +59,7 @@ func Write(w io.Writer, dialect string) error {
 	}
 	tp := sdktrace.NewTracerProvider(
 		sdktrace.WithSyncer(exp),
-		sdktrace.WithIDGenerator(&counterIDs{dialect: uint64(slices.Index(Dialects, dialect) + 1)}),
+		sdktrace.WithIDGenerator(&counterIDs{dialect: uint64(slices.Index(Dialects(), dialect) + 1)}),
 		sdktrace.WithResource(resource.NewSchemaless(attribute.String("service.name", "masrl-fixture-"+dialect))),
 	)
 	sim{tr: tp.Tracer("github.com/masrl/masrl/trace/otlp/internal/fixturegen"), d: d}.run(ctx)
@@ -69,11 +69,11 @@ func Write(w io.Writer, dialect string) error {
 	return client.err
 }
 
-// base is the fixed start of the simulated run: fixtures do not depend on
-// when they are generated.
-var base = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-
-func at(ms int) time.Time { return base.Add(time.Duration(ms) * time.Millisecond) }
+// at is a time of the simulated run, which starts at a fixed moment:
+// fixtures do not depend on when they are generated.
+func at(ms int) time.Time {
+	return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC).Add(time.Duration(ms) * time.Millisecond)
+}
 
 // counterIDs makes trace and span ids from counters, so that two runs
 // write the same bytes.
