@@ -27,10 +27,10 @@ var errManyTraces = errors.New("the input holds more than one trace: use --out D
 // traceImport is "masrl trace import": OTLP/JSON in, one orchestration
 // trace per OTel trace id out.
 func traceImport(ctx context.Context, args []string, stdout, stderr io.Writer, iio importIO) int {
-	fs := newFlagSet("trace import", "trace import [--out DIR | --jsonl] [--window N] [--task ID] FILE...", stderr)
+	fs := newFlagSet("trace import", "trace import [--out DIR | --jsonl] [--window SPANS] [--task ID] FILE...", stderr)
 	out := fs.String("out", "", "write each trace to `DIR`/TRACE_ID.json (default: the one trace to standard output)")
 	jsonl := fs.Bool("jsonl", false, "write every trace to standard output, one per line (JSON Lines)")
-	window := fs.Int("window", otlp.DefaultWindow, "input `lines` a trace stays open after its root span arrived, for children exported late")
+	window := fs.Int("window", otlp.DefaultWindow, "`spans` read after a trace's root span before the trace is written (children exported late)")
 	task := fs.String("task", "", "task_id of every trace (default: the name of the trace's root span)")
 	files, code, ok := parseInterspersed(fs, args)
 	if !ok {

@@ -14,17 +14,20 @@ import (
 )
 
 // DefaultWindow is the default of Options.Window.
-const DefaultWindow = 64
+const DefaultWindow = 10000
 
 // Options configure an Importer.
 type Options struct {
-	// Window is how many further input lines a trace stays open after its
-	// root span (the span without a parent) arrived. The SDKs export a
-	// span when it ends and a root ends after its children, so the root
-	// usually comes last; the window catches children exported late by
-	// another process. A span that arrives after its trace was written is
-	// reported, not lost silently. Zero means DefaultWindow; traces
-	// without a root are written when the input ends.
+	// Window is how many further spans a trace stays open after its root
+	// span (the span without a parent) arrived; it is written at the end
+	// of the line on which the count is reached. The SDKs export a span
+	// when it ends and a root ends after its children, so the root usually
+	// comes last; the window catches children exported late by another
+	// process. Counting spans, not lines, bounds the spans held for
+	// finished traces whatever the exporter's batch size. A span that
+	// arrives after its trace was written is reported, not lost silently.
+	// Zero means DefaultWindow; traces without a root are written when the
+	// input ends.
 	Window int
 	// Task is the task_id of every trace; empty means the root span's name.
 	Task string
@@ -68,7 +71,7 @@ type Importer struct {
 	order   [][16]byte // open traces in order of first arrival
 	rooted  []rootMark // traces whose root arrived, in order
 	written map[[16]byte]struct{}
-	lines   int64 // lines consumed so far, over all inputs
+	spans   int64 // spans consumed so far, over all inputs
 	seq     int64
 	errors  int
 	err     error // first error of Emit
@@ -93,12 +96,12 @@ type buildJob struct {
 
 type pending struct {
 	spans    []span
-	rootLine int64 // -1 until the root span arrives
+	rootAt int64 // im.spans when the root span arrived; -1 before
 }
 
 type rootMark struct {
-	id   [16]byte
-	line int64
+	id [16]byte
+	at int64
 }
 
 // NewImporter returns an Importer that passes traces to emit and every
@@ -260,23 +263,23 @@ func (im *Importer) consume(u *unit) {
 		s.seq = im.seq
 		if _, done := im.written[s.trace]; done {
 			im.diag(Diagnostic{Severity: Warning, File: u.name, Line: int(s.line), TraceID: s.traceHex(), SpanID: s.idHex(),
-				Message: "span arrived after its trace was written (its root span came more than --window lines earlier): left out"})
+				Message: "span arrived after its trace was written (more than --window spans after its root span): left out"})
 			continue
 		}
 		p := im.open[s.trace]
 		if p == nil {
-			p = &pending{rootLine: -1}
+			p = &pending{rootAt: -1}
 			im.open[s.trace] = p
 			im.order = append(im.order, s.trace)
 		}
 		p.spans = append(p.spans, *s)
-		if !s.hasParent && p.rootLine < 0 {
-			p.rootLine = im.lines
-			im.rooted = append(im.rooted, rootMark{s.trace, im.lines})
+		im.spans++
+		if !s.hasParent && p.rootAt < 0 {
+			p.rootAt = im.spans
+			im.rooted = append(im.rooted, rootMark{s.trace, im.spans})
 		}
 	}
-	im.lines++
-	for len(im.rooted) > 0 && im.rooted[0].line+int64(im.opts.Window) <= im.lines {
+	for len(im.rooted) > 0 && im.rooted[0].at+int64(im.opts.Window) <= im.spans {
 		id := im.rooted[0].id
 		im.rooted = im.rooted[1:]
 		im.flush(id)

@@ -109,8 +109,8 @@ func types(t *testing.T, tr *Trace) map[string]int {
 	return n
 }
 
-// TestWindow checks the flush rule: a trace is written Window lines after
-// its root arrived, a span that comes later is reported with its position
+// TestWindow checks the flush rule: a trace is written at the end of the
+// line on which Window more spans have arrived after its root, a span that comes later is reported with its position
 // and not silently lost, and traces without a root wait for the end.
 func TestWindow(t *testing.T) {
 	var in strings.Builder
@@ -120,15 +120,15 @@ func TestWindow(t *testing.T) {
 	in.WriteString(line(toolSpan(tA, 3, 1, "late", 30, 40)))
 	var written []string
 	var diags []Diagnostic
-	im := NewImporter(Options{Window: 2}, func(tr *Trace) error {
+	im := NewImporter(Options{Window: 1}, func(tr *Trace) error {
 		written = append(written, fmt.Sprintf("%s:%d", tr.ID[:2], tr.Spans))
 		return nil
 	}, func(d Diagnostic) { diags = append(diags, d) })
 	if err := im.Read("w.jsonl", strings.NewReader(in.String())); err != nil {
 		t.Fatal(err)
 	}
-	// Trace A closed after line 3 (root on line 2, window 2): the span
-	// of line 4 is late, so A has 2 spans.
+	// Trace A closed after line 3 (root on line 2, one span after it): the
+	// span of line 4 is late, so A has 2 spans.
 	if err := im.Close(); err != nil {
 		t.Fatal(err)
 	}
