@@ -95,7 +95,7 @@ type buildJob struct {
 }
 
 type pending struct {
-	spans    []span
+	spans  []span
 	rootAt int64 // im.spans when the root span arrived; -1 before
 }
 
