@@ -19,7 +19,8 @@ const otlpFixtures = "../../trace/otlp/testdata"
 
 // TestTraceImportScripts runs testdata/import-script/*.txtar. "import-cli
 // trace import ARGS" runs the command in-process with file names and --out
-// resolved in the script's work directory; "import-stdin FILE trace import
+// resolved in the script's work directory ("import-cli trace validate
+// ARGS" runs the validator on what it wrote); "import-stdin FILE trace import
 // ARGS" feeds FILE to standard input. A non-zero exit code is appended to
 // stderr as "[exit status N]". The work directory starts with the OTLP
 // fixtures of trace/otlp (genai, legacy, openinference .otlp.jsonl) and
@@ -34,11 +35,16 @@ func TestTraceImportScripts(t *testing.T) {
 			}
 			return f, err
 		}
-		if len(args) < 2 || args[0] != "trace" || args[1] != "import" {
-			ts.Fatalf("only trace import runs in these scripts")
+		if len(args) < 2 || args[0] != "trace" {
+			ts.Fatalf("only the trace command runs in these scripts")
 		}
-		iio := importIO{traceIO: traceIO{stdin: stdin, open: open}, path: ts.MkAbs}
-		code := traceImport(context.Background(), args[2:], ts.Stdout(), ts.Stderr(), iio)
+		tio := traceIO{stdin: stdin, open: open}
+		var code int
+		if args[1] == "import" {
+			code = traceImport(context.Background(), args[2:], ts.Stdout(), ts.Stderr(), importIO{traceIO: tio, path: ts.MkAbs})
+		} else {
+			code = traceMain(context.Background(), args[1:], ts.Stdout(), ts.Stderr(), tio)
+		}
 		if neg != (code != 0) {
 			ts.Fatalf("exit code %d", code)
 		}
