@@ -91,7 +91,8 @@ func build(tid [16]byte, in []span, files []string, opts Options) (*Trace, []Dia
 // dedupe sorts the spans by start time and id, and drops repeated span ids
 // (a collector retry can deliver a batch twice).
 func (b *builder) dedupe(in []span) {
-	// Sort indices, not the spans: a span is a few hundred bytes.
+	// Sort indices, not the spans (a span is a few hundred bytes), then
+	// move each span once, in place: the trace's spans are not copied.
 	idx := make([]int32, len(in))
 	for i := range idx {
 		idx[i] = int32(i)
@@ -106,23 +107,30 @@ func (b *builder) dedupe(in []span) {
 		}
 		return cmp.Compare(x.seq, y.seq)
 	})
-	b.spans = make([]span, 0, len(in))
-	for k, i := range idx {
-		if k > 0 && in[i].id == in[idx[k-1]].id && in[i].start == in[idx[k-1]].start {
-			s := &in[i]
-			b.diags = append(b.diags, Diagnostic{Severity: Warning, File: b.files[s.file], Line: int(s.line),
-				TraceID: b.thex, SpanID: s.idHex(), Message: "span id given twice: the later copy is left out"})
+	for first := range idx { // position k receives in[idx[k]]
+		if idx[first] < 0 || int(idx[first]) == first {
 			continue
 		}
-		b.spans = append(b.spans, in[i])
+		tmp := in[first]
+		k := first
+		for {
+			src := int(idx[k])
+			idx[k] = -1
+			if src == first {
+				in[k] = tmp
+				break
+			}
+			in[k] = in[src]
+			k = src
+		}
 	}
-	// The same id with different start times: keep the first.
-	seen := make(map[[8]byte]bool, len(b.spans))
-	kept := b.spans[:0]
-	for _, s := range b.spans {
+	// A span id given twice (a collector retry): keep the earliest.
+	seen := make(map[[8]byte]bool, len(in))
+	kept := in[:0]
+	for _, s := range in {
 		if seen[s.id] {
 			b.diags = append(b.diags, Diagnostic{Severity: Warning, File: b.files[s.file], Line: int(s.line),
-				TraceID: b.thex, SpanID: s.idHex(), Message: "span id given twice with different times: the later copy is left out"})
+				TraceID: b.thex, SpanID: s.idHex(), Message: "span id given twice: the later copy is left out"})
 			continue
 		}
 		seen[s.id] = true
