@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -312,5 +313,28 @@ func TestGraphNodeParent(t *testing.T) {
 	}
 	if got := strings.Join(spawns, " "); got != "graph>planner planner>coder" || traces[tA].Stats.Topology != "hierarchical" {
 		t.Errorf("spawns %q, topology %s", got, traces[tA].Stats.Topology)
+	}
+}
+
+// TestUnmappedIsReported: span events the mapping has no place for, and
+// attributes of the wrong type, are warnings at the span's line.
+func TestUnmappedIsReported(t *testing.T) {
+	chat := `{"traceId":"` + tA + `","spanId":"` + sid(2) + `","parentSpanId":"` + sid(1) + `","name":"chat","startTimeUnixNano":"1","endTimeUnixNano":"2",` +
+		`"attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},{"key":"gen_ai.usage.input_tokens","value":{"stringValue":"many"}}],` +
+		`"events":[{"name":"exception","attributes":[{"key":"exception.message","value":{"stringValue":"boom"}}]},{"name":"gen_ai.content.prompt"},` +
+		`{"name":"gen_ai.evaluation.result","attributes":[{"key":"gen_ai.evaluation.name","value":{"stringValue":"q"}}]}]}`
+	in := line(agentSpan(tA, 1, 0, "boss", 0, 10)) + `{"resourceSpans":[{"scopeSpans":[{"spans":[` + chat + `]}]}]}` + "\n"
+	traces, _, diags := importAll(t, "u.jsonl", []byte(in), Options{})
+	mustValidate(t, traces)
+	want := []string{"span events not mapped: exception", "gen_ai.usage.input_tokens is not a non-negative integer", "evaluation result without a numeric"}
+	for _, w := range want {
+		if !slices.ContainsFunc(diags, func(d Diagnostic) bool {
+			return strings.Contains(d.Message, w) && d.Line == 2 && d.SpanID == sid(2) && d.Severity == Warning
+		}) {
+			t.Errorf("no warning %q at line 2 for span %s: %v", w, sid(2), diags)
+		}
+	}
+	if len(diags) != len(want) {
+		t.Errorf("%d diagnostics, want %d (content events are left out by design): %v", len(diags), len(want), diags)
 	}
 }
