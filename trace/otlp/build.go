@@ -393,6 +393,10 @@ func (b *builder) makeEvents() {
 			b.join(o, b.newEvent(i, "decision", s.start, "orchestrator_decision", b.label[o]))
 		case kSafety:
 			b.join(o, b.newEvent(i, "safety", s.start, "safety_event", b.label[o]))
+		case kReward:
+			if len(s.rewards) == 0 {
+				b.warn(i, "reward span %q has no agentlightning.reward.N.value: no reward recorded", truncate(s.name, 80))
+			}
 		case kOther:
 			if i != b.root {
 				b.warn(i, "span %q is not an agent, tool, model, handoff, guardrail or reward span (no gen_ai.operation.name or openinference.span.kind the mapping knows): left out; the spans under it join the nearest agent", truncate(s.name, 80))

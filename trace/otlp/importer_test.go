@@ -323,7 +323,8 @@ func TestUnmappedIsReported(t *testing.T) {
 		`"attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},{"key":"gen_ai.usage.input_tokens","value":{"stringValue":"many"}}],` +
 		`"events":[{"name":"exception","attributes":[{"key":"exception.message","value":{"stringValue":"boom"}}]},{"name":"gen_ai.content.prompt"},` +
 		`{"name":"gen_ai.evaluation.result","attributes":[{"key":"gen_ai.evaluation.name","value":{"stringValue":"q"}}]}]}`
-	in := line(agentSpan(tA, 1, 0, "boss", 0, 10)) + `{"resourceSpans":[{"scopeSpans":[{"spans":[` + chat + `]}]}]}` + "\n"
+	reward := sp{trace: tA, id: sid(3), name: "agentlightning.reward", start: 3, end: 4, attrs: map[string]any{"reward": 1.0}}
+	in := line(agentSpan(tA, 1, 0, "boss", 0, 10)) + `{"resourceSpans":[{"scopeSpans":[{"spans":[` + chat + `]}]}]}` + "\n" + line(reward)
 	traces, _, diags := importAll(t, "u.jsonl", []byte(in), Options{})
 	mustValidate(t, traces)
 	want := []string{"span events not mapped: exception", "gen_ai.usage.input_tokens is not a non-negative integer", "evaluation result without a numeric"}
@@ -334,7 +335,12 @@ func TestUnmappedIsReported(t *testing.T) {
 			t.Errorf("no warning %q at line 2 for span %s: %v", w, sid(2), diags)
 		}
 	}
-	if len(diags) != len(want) {
+	if !slices.ContainsFunc(diags, func(d Diagnostic) bool {
+		return strings.Contains(d.Message, "no reward recorded") && d.Line == 3 && d.SpanID == sid(3)
+	}) {
+		t.Errorf("no warning for the reward span without a value: %v", diags)
+	}
+	if len(diags) != len(want)+1 {
 		t.Errorf("%d diagnostics, want %d (content events are left out by design): %v", len(diags), len(want), diags)
 	}
 }
