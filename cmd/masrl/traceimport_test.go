@@ -38,7 +38,15 @@ func TestTraceImportScripts(t *testing.T) {
 		if len(args) < 2 || args[0] != "trace" {
 			ts.Fatalf("only the trace command runs in these scripts")
 		}
-		tio := traceIO{stdin: stdin, open: open}
+		dir := func(name string) ([]string, bool, error) {
+			files, isDir, err := osTraceDir(ts.MkAbs(name))
+			for i, f := range files {
+				rel, _ := filepath.Rel(ts.MkAbs(name), f)
+				files[i] = filepath.Join(name, rel)
+			}
+			return files, isDir, err
+		}
+		tio := traceIO{stdin: stdin, open: open, dir: dir}
 		var code int
 		if args[1] == "import" {
 			code = traceImport(context.Background(), args[2:], ts.Stdout(), ts.Stderr(), importIO{traceIO: tio, path: ts.MkAbs})
