@@ -171,20 +171,34 @@ func (im *Importer) Read(name string, r io.Reader) error {
 			}
 		})
 	}
+	// quit stops the reading once Emit has failed: the rest of the
+	// input could not be written anyway. A unit goes to a worker before
+	// it is queued for the consumer, so every queued unit gets done.
+	quit := make(chan struct{})
 	var readErr error
 	go func() {
-		readErr = split(r, file, name, func(u *unit) {
+		readErr = split(r, file, name, func(u *unit) bool {
 			u.done = make(chan struct{})
+			select {
+			case work <- u:
+			case <-quit:
+				return false
+			}
 			units <- u
-			work <- u
+			return true
 		})
 		close(units)
 		close(work)
 	}()
+	stopped := false
 	for u := range units {
 		<-u.done
 		if im.err == nil {
 			im.consume(u)
+		}
+		if im.err != nil && !stopped {
+			stopped = true
+			close(quit)
 		}
 	}
 	wg.Wait()
@@ -195,8 +209,9 @@ func (im *Importer) Read(name string, r io.Reader) error {
 }
 
 // split cuts the input into lines, or into one document when the first
-// non-blank line is not a JSON value by itself (a pretty-printed request).
-func split(r io.Reader, file int32, name string, send func(*unit)) error {
+// non-blank line is not a JSON value by itself (a pretty-printed request),
+// and stops when send returns false.
+func split(r io.Reader, file int32, name string, send func(*unit) bool) error {
 	br := bufio.NewReaderSize(r, 1<<20)
 	lineNo := 0
 	first := true
@@ -217,7 +232,9 @@ func split(r io.Reader, file int32, name string, send func(*unit)) error {
 				return rerr
 			}
 			first = false
-			send(&unit{data: line, line: lineNo, file: file, name: name})
+			if !send(&unit{data: line, line: lineNo, file: file, name: name}) {
+				return nil
+			}
 		}
 		if err == io.EOF {
 			return nil

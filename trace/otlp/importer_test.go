@@ -344,3 +344,37 @@ func TestUnmappedIsReported(t *testing.T) {
 		t.Errorf("%d diagnostics, want %d (content events are left out by design): %v", len(diags), len(want), diags)
 	}
 }
+
+// TestEmitErrorStopsReading: once Emit fails, the importer stops reading
+// its input and returns the error.
+func TestEmitErrorStopsReading(t *testing.T) {
+	var in strings.Builder
+	for i := 1; i <= 2000; i++ {
+		in.WriteString(line(agentSpan(fmt.Sprintf("%032x", i), 1, 0, "a", 0, 10), toolSpan(fmt.Sprintf("%032x", i), 2, 1, "t", 1, 2)))
+	}
+	r := &countingReader{r: strings.NewReader(in.String())}
+	stop := fmt.Errorf("disk full")
+	emitted := 0
+	im := NewImporter(Options{Window: 1, Workers: 2}, func(*Trace) error { emitted++; return stop }, func(Diagnostic) {})
+	err := im.Read("e.jsonl", r)
+	if err == nil {
+		err = im.Close()
+	}
+	if err != stop || emitted != 1 {
+		t.Fatalf("error %v after %d emits, want %v after 1", err, emitted, stop)
+	}
+	if r.n >= int64(in.Len()) {
+		t.Errorf("read all %d bytes after Emit failed", r.n)
+	}
+}
+
+type countingReader struct {
+	r *strings.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p[:min(len(p), 4096)])
+	c.n += int64(n)
+	return n, err
+}
