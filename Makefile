@@ -164,7 +164,7 @@ wasm: $(VALIDATOR_FILES)
 # Runs trace/validator/validator.js in Node (stub DOM) against the built
 # validator.
 wasm-smoke: wasm
-	node trace/validator/smoke.cjs $(VALIDATOR) trace/testdata/example.json trace/testdata/invalid/event-bad-type.json
+	node trace/validator/smoke.cjs $(VALIDATOR) trace/testdata/example.json trace/testdata/invalid/event-bad-type.json trace/otlp/testdata/genai.otlp.jsonl
 
 trace-file:
 	@[ -s $(TRACE_FILE) ] || $(GO) run ./cmd/synth trace -events $(TRACE_EVENTS) -seed 1 > $(TRACE_FILE)
