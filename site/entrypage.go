@@ -41,6 +41,7 @@ func (r *renderer) entryPage(ev *EntryView) *entryPage {
 	root := ep.Root
 	ep.Description = ev.OneLiner
 	ep.Scripts = []string{"assets/site.js"}
+	ep.Edit, ep.Report = repoLinks(r.opt.Repository, ev.Entry, ep.URL)
 	ep.BibHref, ep.ClaimsHref = root+"papers.bib", root+"claims/"
 	cat, ver := ev.tag("category"), ev.tag("verified")
 	ep.Breadcrumb = r.sharedPiece("entry-breadcrumb", root, cat, func() any {
