@@ -98,14 +98,25 @@ func (r ClaimResult) OK() bool { return r.Status == Holds || r.Status == Acknowl
 // Claims is the parsed claims file.
 type Claims struct {
 	Claims []Claim
+	// Pool, when set, is the survey's pool the claims are about:
+	// VerifyClaims counts only its records, so rows added since the survey
+	// move no claim. Nil counts the whole corpus (fixtures, other corpora).
+	Pool *Pool
 }
 
 // LoadClaims parses the claims file embedded from data/claims.yaml against
-// the default vocabulary.
+// the default vocabulary, with the survey's pool of data/survey-pool.yaml.
 func LoadClaims(v *Vocabulary) (*Claims, error) {
 	b, err := fs.ReadFile(data.FS, "claims.yaml")
 	if err != nil {
 		return nil, err
 	}
-	return ParseClaims(ClaimsFile, b, v)
+	cl, err := ParseClaims(ClaimsFile, b, v)
+	if err != nil {
+		return nil, err
+	}
+	if cl.Pool, err = LoadPool(); err != nil {
+		return nil, err
+	}
+	return cl, nil
 }

@@ -7,9 +7,13 @@ import (
 	"strings"
 )
 
-// VerifyClaims recomputes every claim from the corpus. Results follow the
-// claims' order in the file.
+// VerifyClaims recomputes every claim from the corpus, restricted to the
+// claims' Pool when they have one. Results follow the claims' order in the
+// file.
 func VerifyClaims(c *Corpus, v *Vocabulary, claims *Claims) []ClaimResult {
+	if claims.Pool != nil {
+		c = claims.Pool.Restrict(c)
+	}
 	out := make([]ClaimResult, 0, len(claims.Claims))
 	hists := map[string]*Histogram{}
 	hist := func(f string) *Histogram {

@@ -21,6 +21,7 @@ import (
 //	settag FILE KEY COLUMN VALUE    set one field of one row of a CSV
 //	duprow FILE KEY NEWKEY          append a copy of a row under a new key
 //	droprow FILE KEY                remove a row
+//	appendfile DST SRC              append the file SRC to DST
 //
 // exec cannot tell exit 1 (findings) from 2 (unreadable input); masrl-exit
 // can.
@@ -72,6 +73,18 @@ func statsScriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args
 				ts.Fatalf("no row %s", args[1])
 				return nil
 			})
+		},
+		"appendfile": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) != 2 {
+				ts.Fatalf("usage: appendfile DST SRC")
+			}
+			b, err := os.ReadFile(ts.MkAbs(args[1]))
+			ts.Check(err)
+			f, err := os.OpenFile(ts.MkAbs(args[0]), os.O_APPEND|os.O_WRONLY, 0)
+			ts.Check(err)
+			_, err = f.Write(b)
+			ts.Check(err)
+			ts.Check(f.Close())
 		},
 		"droprow": func(ts *testscript.TestScript, neg bool, args []string) {
 			editCSV(ts, args[0], func(rows [][]string) [][]string {
