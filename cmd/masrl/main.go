@@ -40,6 +40,7 @@ func commands() map[string]command {
 		"build":  buildCommand(),
 		"readme": readmeCommand(),
 		"serve":  serveCommand(),
+		"fmt":    fmtCommand(),
 	}
 }
 
