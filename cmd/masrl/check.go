@@ -58,34 +58,44 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "masrl check: %v\n", err)
 		return exitUsage
 	}
-	ds := corpus.Check(c, v, corpus.CheckOptions{Today: time.Now()})
-	var tally *claimTally
-	var survey *surveyTally
-	var results []corpus.ClaimResult
+	var claims *corpus.Claims
 	if *withClaims {
-		claims, err := corpus.LoadClaims(v)
-		if err != nil {
+		if claims, err = corpus.LoadClaims(v); err != nil {
 			fmt.Fprintf(stderr, "masrl check: %v\n", err)
 			return exitUsage
 		}
-		results = corpus.VerifyClaims(c, v, claims)
-		ds = append(ds, corpus.ClaimDiagnostics(results)...)
-		ds.Sort()
-		n := corpus.ClaimCounts(results)
-		tally = &claimTally{Held: n[corpus.Holds], Acknowledged: n[corpus.Acknowledged], Failed: n[corpus.Fails] + n[corpus.Stale]}
-		p := claims.Pool
-		survey = &surveyTally{Paper: p.Paper, Pool: len(p.Retained), Missing: p.Missing(c), Added: p.Added(c)}
 	}
-	rep := checkReport{
-		Corpus: *dir, Entries: len(c.Papers), Exclusions: len(c.Excluded),
-		Errors: ds.Count(corpus.Error), Warnings: ds.Count(corpus.Warning), Diagnostics: ds,
-		Claims: tally, ClaimResults: results, Survey: survey,
-	}
+	rep := checkCorpus(*dir, c, v, claims)
 	writeCheckReport(stdout, *format, rep)
 	if rep.Errors > 0 {
 		return exitFindings
 	}
 	return exitOK
+}
+
+// checkCorpus checks a loaded corpus and, unless claims is nil, the
+// paper's claims on it: the report masrl check prints, which masrl add
+// prints after writing.
+func checkCorpus(dir string, c *corpus.Corpus, v *corpus.Vocabulary, claims *corpus.Claims) checkReport {
+	ds := corpus.Check(c, v, corpus.CheckOptions{Today: time.Now()})
+	var tally *claimTally
+	var survey *surveyTally
+	var results []corpus.ClaimResult
+	if claims != nil {
+		results = corpus.VerifyClaims(c, v, claims)
+		ds = append(ds, corpus.ClaimDiagnostics(results)...)
+		ds.Sort()
+		n := corpus.ClaimCounts(results)
+		tally = &claimTally{Held: n[corpus.Holds], Acknowledged: n[corpus.Acknowledged], Failed: n[corpus.Fails] + n[corpus.Stale]}
+		if p := claims.Pool; p != nil {
+			survey = &surveyTally{Paper: p.Paper, Pool: len(p.Retained), Missing: p.Missing(c), Added: p.Added(c)}
+		}
+	}
+	return checkReport{
+		Corpus: dir, Entries: len(c.Papers), Exclusions: len(c.Excluded),
+		Errors: ds.Count(corpus.Error), Warnings: ds.Count(corpus.Warning), Diagnostics: ds,
+		Claims: tally, ClaimResults: results, Survey: survey,
+	}
 }
 
 func writeCheckReport(w io.Writer, format string, rep checkReport) {

@@ -41,6 +41,7 @@ func commands() map[string]command {
 		"readme": readmeCommand(),
 		"serve":  serveCommand(),
 		"fmt":    fmtCommand(),
+		"add":    addCommand(),
 	}
 }
 

@@ -111,17 +111,21 @@ func editCSV(ts *testscript.TestScript, name string, edit func([][]string) [][]s
 // workPaths makes the path arguments of a masrl command line absolute in
 // the script's $WORK: scripts run in parallel, so the process's working
 // directory cannot follow them. args[0] is the subcommand; paths are the
-// later arguments that are neither flags nor the values of --format and
-// --crosstab.
+// later arguments that are neither flags nor the values of flags that take
+// text (--format, --crosstab, masrl add's --tag ...), nor add's paper id.
 func workPaths(ts *testscript.TestScript, args []string) []string {
 	out := slices.Clone(args)
+	valueFlags := []string{"format", "crosstab", "tag", "one-liner", "key", "notes", "arxiv-api", "doi-api", "timeout"}
 	for i := 1; i < len(out); i++ {
 		a := out[i]
 		if strings.HasPrefix(a, "-") {
-			if !strings.Contains(a, "=") && (a == "--format" || a == "-format" || a == "--crosstab" || a == "-crosstab") {
+			if !strings.Contains(a, "=") && slices.Contains(valueFlags, strings.TrimLeft(a, "-")) {
 				i++ // skip the flag's value
 			}
 			continue
+		}
+		if out[0] == "add" && i == 1 {
+			continue // the paper's id, not a path
 		}
 		out[i] = ts.MkAbs(a)
 	}
