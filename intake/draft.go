@@ -2,6 +2,7 @@ package intake
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -34,9 +35,7 @@ func NewDraft(m *Metadata, key string, tags map[string]string, oneLiner, notes s
 	for _, c := range corpus.PaperColumns() {
 		d.Row[c] = ""
 	}
-	for f, v := range tags {
-		d.Row[f] = v
-	}
+	maps.Copy(d.Row, tags)
 	d.Row["key"] = key
 	d.Row["title"] = m.Title
 	d.Row["first_author"] = m.FirstAuthor()
