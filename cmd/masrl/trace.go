@@ -11,7 +11,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -101,9 +100,11 @@ type formatFlag struct {
 func (f *formatFlag) String() string { return f.value }
 
 func (f *formatFlag) Set(s string) error {
-	if slices.Contains(f.choices, s) {
-		f.value = s
-		return nil
+	for _, c := range f.choices {
+		if s == c {
+			f.value = s
+			return nil
+		}
 	}
 	return fmt.Errorf("must be one of %s", strings.Join(f.choices, ", "))
 }
@@ -122,11 +123,13 @@ func validateFiles(ctx context.Context, names []string, opts trace.Options, tio 
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < min(runtime.GOMAXPROCS(0), len(names)); w++ {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			for i := range work {
 				out[i] = validateOne(ctx, names[i], opts, tio)
 			}
-		})
+		}()
 	}
 	stdinUsed := false
 	for i, n := range names {

@@ -66,7 +66,7 @@ func TestTraceValidateOrder(t *testing.T) {
 		}
 		lastIdx = i
 	}
-	for range 5 {
+	for k := 0; k < 5; k++ {
 		if got, _, _ := runTraceCmd(t, "", args...); got != want {
 			t.Fatal("output differs between runs")
 		}
