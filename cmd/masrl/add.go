@@ -38,7 +38,7 @@ type addOptions struct {
 // files are put back); exit 2: usage, a tag outside the vocabulary, a
 // network failure. In every failure no file changes.
 func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("add", "add ID [--tag FIELD=VALUE]... [--one-liner TEXT] [--key KEY] [--corpus DIR]", stderr)
+	fs := newFlagSet("add", "add ID|--from-issue FILE [--tag FIELD=VALUE]... [--one-liner TEXT] [--key KEY] [--corpus DIR]", stderr)
 	var o addOptions
 	fs.StringVar(&o.dir, "corpus", defaultCorpus, "corpus `directory`")
 	fs.Func("tag", "a controlled tag `FIELD=VALUE` (repeat for each of the eight fields)", func(s string) error {
@@ -51,6 +51,7 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.client.ArxivAPI, "arxiv-api", intake.DefaultArxivAPI, "arXiv query API `URL`")
 	fs.StringVar(&o.client.DOIAPI, "doi-api", intake.DefaultDOIAPI, "DOI resolver `URL` (content negotiation)")
 	timeout := fs.Duration("timeout", 30*time.Second, "time allowed for fetching the metadata")
+	fromIssue := fs.String("from-issue", "", "read the id, tags, one-liner, key and notes from the body of a suggest-a-paper issue in `FILE` (flags given too win)")
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		o.id, args = args[0], args[1:]
 	}
@@ -59,7 +60,17 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if o.id == "" && fs.NArg() == 1 {
 		o.id = fs.Arg(0)
-	} else if fs.NArg() > 0 || o.id == "" {
+	} else if fs.NArg() > 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	if *fromIssue != "" {
+		if err := o.fromIssue(*fromIssue); err != nil {
+			fmt.Fprintf(stderr, "masrl add: %v\nmasrl add: no file was changed\n", err)
+			return exitFindings
+		}
+	}
+	if o.id == "" {
 		fs.Usage()
 		return exitUsage
 	}
@@ -69,6 +80,47 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
 	return addPaper(ctx, o, stdout, stderr)
+}
+
+// fromIssue fills in what the flags left empty from a suggestion issue's
+// body (the issue form of masrl issue-form). Tags given by flag come
+// first, so parseTags keeps them and reports a different issue value.
+func (o *addOptions) fromIssue(file string) error {
+	body, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	v, err := corpus.DefaultVocabulary()
+	if err != nil {
+		return err
+	}
+	s, err := intake.ParseIssue(v, string(body))
+	if err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	if o.id == "" {
+		o.id = s.ID
+	}
+	if o.oneLiner == "" {
+		o.oneLiner = s.OneLiner
+	}
+	if o.key == "" {
+		o.key = s.Key
+	}
+	if o.notes == "" {
+		o.notes = s.Notes
+	}
+	given := map[string]bool{}
+	for _, t := range o.tags {
+		name, _, _ := strings.Cut(t, "=")
+		given[name] = true
+	}
+	for _, f := range v.FieldsOf(corpus.PapersFile) {
+		if val := s.Tags[f.Name]; val != "" && !given[f.Name] {
+			o.tags = append(o.tags, f.Name+"="+val)
+		}
+	}
+	return nil
 }
 
 func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
@@ -205,6 +257,15 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 		return fail(exitFindings, "the new entry is refused: %s", why)
 	}
 	fmt.Fprintf(stdout, "added %s to %s and %s to %s\n\n", key, corpus.PapersFile, draft.BibKey, corpus.BibFile)
+	// The findings that concern the new entry, and the summary: the
+	// corpus' standing warnings are masrl check's to list.
+	var mine corpus.Diagnostics
+	for _, d := range rep.Diagnostics {
+		if d.Severity == corpus.Error || strings.Contains(d.String(), key) || strings.Contains(d.String(), draft.BibKey) {
+			mine = append(mine, d)
+		}
+	}
+	rep.Diagnostics = mine
 	writeCheckReport(stdout, "text", rep)
 	d := corpus.DiffCorpora(c, newer, v, claims)
 	d.Old, d.New = "before", "after"
