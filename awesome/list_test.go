@@ -27,6 +27,9 @@ func fixture(t *testing.T) (*corpus.Corpus, *corpus.Vocabulary) {
 	return c, v
 }
 
+// testPool holds alpha, gamma and delta: beta and epsilon are new.
+var testPool = &corpus.Pool{Paper: "arXiv:0000.00000v1", Retained: []string{"alpha", "delta", "gamma"}}
+
 var testMeta = Meta{
 	Title: "Awesome Test List", Description: "A list for tests.", Intro: "Five papers.",
 	Contributing: "See [the guidelines](CONTRIBUTING.md).", Licence: "CC0-1.0.",
@@ -37,8 +40,9 @@ var testMeta = Meta{
 func TestGolden(t *testing.T) {
 	c, v := fixture(t)
 	for name, got := range map[string][]byte{
-		"list.md":       List(c, v),
-		"standalone.md": Standalone(c, v, testMeta),
+		"list.md":       List(c, v, nil),
+		"list-pool.md":  List(c, v, testPool),
+		"standalone.md": Standalone(c, v, testMeta, testPool),
 	} {
 		p := filepath.Join("testdata", "golden", name)
 		if *update {
@@ -61,13 +65,14 @@ func TestGolden(t *testing.T) {
 // the output as GitHub would.
 func TestItems(t *testing.T) {
 	c, v := fixture(t)
-	out := string(Standalone(c, v, testMeta))
+	out := string(Standalone(c, v, testMeta, testPool))
 	for _, want := range []string{
 		"- [Alpha: Orchestrating Agents with RL](https://arxiv.org/abs/2508.04652) - A method with \\*stars\\*, \\[brackets\\] and \\<angle\\> text.\n",
 		// the first web URL; markup in the title stays text
-		"- [\\<script\\>alert(1)\\</script\\> \\& Friends](https://example.org/beta) - - starts like a list; \"quoted\".\n",
+		"- [\\<script\\>alert(1)\\</script\\> \\& Friends](https://example.org/beta) - - starts like a list; \"quoted\". New since the survey.\n",
 		// no one-liner: venue and year; a lower-case description is capitalised
-		"- [epsilon: lower-case title and no one-liner](http://example.org/eps) - Workshop, 2026.\n",
+		"- [epsilon: lower-case title and no one-liner](http://example.org/eps) - Workshop, 2026. New since the survey.\n",
+		"- [Gamma Benchmark for Teams](https://arxiv.org/abs/2301.00001) - Benchmark of team tasks.\n",
 		"## Contents\n\n- [RL method](#rl-method)\n- [Benchmark](#benchmark)\n- [Survey](#survey)\n- [Industry](#industry)\n\n## RL method",
 	} {
 		if !strings.Contains(out, want) {
@@ -77,7 +82,10 @@ func TestItems(t *testing.T) {
 	if strings.Contains(out, "## Framework") || strings.Contains(out, "## Classical MARL") {
 		t.Error("empty categories get a section in the standalone list")
 	}
-	if !strings.Contains(string(List(c, v)), "### Framework\n\nNo entries yet.\n") {
+	if got := string(List(c, v, testPool)); !strings.Contains(got, "3 papers in the survey + 2 added since") || strings.Count(got, NewMark) != 3 {
+		t.Errorf("README block with a pool: want the counts, the mark explained once and on two items:\n%s", got)
+	}
+	if !strings.Contains(string(List(c, v, nil)), "### Framework\n\nNo entries yet.\n") {
 		t.Error("the README block drops an empty category")
 	}
 	// Newest first, then by title.
@@ -127,7 +135,13 @@ func TestAwesomeLint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	list := Standalone(c, v, SurveyMeta(c, pool)) // what masrl readme --standalone prints
+	// What masrl readme --standalone prints, with one paper marked as
+	// added since the survey.
+	c.Papers[0].Key = "added-since"
+	list := Standalone(c, v, SurveyMeta(c, pool), pool)
+	if !strings.Contains(string(list), NewMark) {
+		t.Fatal("no item marked new")
+	}
 	repo := t.TempDir()
 	git := func(args ...string) {
 		cmd := exec.Command("git", args...)

@@ -60,13 +60,13 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		return exitFindings
 	}
+	pool, err := corpus.LoadPool()
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
+		return exitUsage
+	}
 	if *standalone {
-		pool, err := corpus.LoadPool()
-		if err != nil {
-			fmt.Fprintf(stderr, "masrl readme: %v\n", err)
-			return exitUsage
-		}
-		stdout.Write(awesome.Standalone(c, v, awesome.SurveyMeta(c, pool)))
+		stdout.Write(awesome.Standalone(c, v, awesome.SurveyMeta(c, pool), pool))
 		return exitOK
 	}
 	doc, err := os.ReadFile(file)
@@ -74,7 +74,7 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
 		return exitUsage
 	}
-	out, err := awesome.ReplaceBlock(doc, awesome.List(c, v))
+	out, err := awesome.ReplaceBlock(doc, awesome.List(c, v, pool))
 	if errors.Is(err, awesome.ErrNoMarkers) {
 		fmt.Fprintf(stderr, "masrl readme: %s: %v\n", file, err)
 		return exitUsage
