@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"errors"
 	"io/fs"
 
 	"github.com/masrl/masrl/data"
@@ -107,7 +108,15 @@ type Claims struct {
 // LoadClaims parses the claims file embedded from data/claims.yaml against
 // the default vocabulary, with the survey's pool of data/survey-pool.yaml.
 func LoadClaims(v *Vocabulary) (*Claims, error) {
-	b, err := fs.ReadFile(data.FS, "claims.yaml")
+	return LoadClaimsFS(data.FS, v)
+}
+
+// LoadClaimsFS reads claims.yaml and, when present, survey-pool.yaml from
+// a data directory (the embedded one, or data/ on disk for masrl serve).
+// Without a pool file the claims count the whole corpus, as fixtures
+// that describe their own corpus want.
+func LoadClaimsFS(fsys fs.FS, v *Vocabulary) (*Claims, error) {
+	b, err := fs.ReadFile(fsys, "claims.yaml")
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +124,14 @@ func LoadClaims(v *Vocabulary) (*Claims, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cl.Pool, err = LoadPool(); err != nil {
+	pb, err := fs.ReadFile(fsys, "survey-pool.yaml")
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return cl, nil
+	case err != nil:
+		return nil, err
+	}
+	if cl.Pool, err = ParsePool(PoolFile, pb); err != nil {
 		return nil, err
 	}
 	return cl, nil

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // TestPoolMatchesRealCorpus: the pinned pool is exactly the survey's
@@ -100,5 +101,30 @@ func TestPoolRemovalAcknowledged(t *testing.T) {
 		if r := VerifyClaims(c, v, cl)[0]; r.Status != tt.want || r.Actual != "1" {
 			t.Errorf("%s: got %s %s, want %s 1 (gamma is not in the pool)", tt.yaml, r.Status, r.Actual, tt.want)
 		}
+	}
+}
+
+func TestLoadClaimsFS(t *testing.T) {
+	v := testVocab(t)
+	claims := "claims:\n  - {id: t, kind: total, of: retained, expect: 1, source: s}\n"
+	without := fstest.MapFS{"claims.yaml": {Data: []byte(claims)}}
+	with := fstest.MapFS{"claims.yaml": {Data: []byte(claims)}, "survey-pool.yaml": {Data: []byte("paper: v1\nretained: [a]\nexcluded: []\n")}}
+	c := &Corpus{Papers: []Entry{{Key: "a"}, {Key: "b"}}}
+	for _, tt := range []struct {
+		name   string
+		fsys   fstest.MapFS
+		actual string
+	}{{"without a pool file", without, "2"}, {"with one", with, "1"}} {
+		cl, err := LoadClaimsFS(tt.fsys, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := VerifyClaims(c, v, cl)[0]; r.Actual != tt.actual {
+			t.Errorf("%s: retained %s, want %s", tt.name, r.Actual, tt.actual)
+		}
+	}
+	bad := fstest.MapFS{"claims.yaml": {Data: []byte(claims)}, "survey-pool.yaml": {Data: []byte("retained: [a, a]\n")}}
+	if _, err := LoadClaimsFS(bad, v); err == nil {
+		t.Error("a bad pool file is accepted")
 	}
 }
