@@ -4,16 +4,13 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/masrl/masrl/trace"
@@ -66,14 +63,8 @@ func Platforms() []Platform {
 }
 
 // SchemaField is one member of the trace, an event or an edge, as the
-// schema defines it.
-type SchemaField struct {
-	Name        string
-	Required    bool
-	Type        string   // "non-empty string", "number ≥ 0", "array of event, at least one"
-	Values      []string // the allowed values of an enumeration
-	Description string
-}
+// schema defines it; package trace reads it from the schema.
+type SchemaField = trace.SchemaField
 
 // TypeView is one event or edge type with its meaning and how often the
 // example trace uses it.
@@ -128,15 +119,15 @@ func (r *renderer) traces() error {
 		return err
 	}
 	raw := trace.SchemaJSON()
-	doc, err := parseTraceSchema(raw)
+	doc, err := trace.DescribeSchema()
 	if err != nil {
 		return fmt.Errorf("trace/trace.schema.json: %w", err)
 	}
-	tp.Trace, tp.Event, tp.Edge = doc.trace, doc.event, doc.edge
-	if tp.EventTypes, err = typeViews("event type", doc.eventTypes, td.EventTypes); err != nil {
+	tp.Trace, tp.Event, tp.Edge = doc.Trace, doc.Event, doc.Edge
+	if tp.EventTypes, err = typeViews("event type", doc.EventTypes, td.EventTypes); err != nil {
 		return err
 	}
-	if tp.EdgeTypes, err = typeViews("edge type", doc.edgeTypes, td.EdgeTypes); err != nil {
+	if tp.EdgeTypes, err = typeViews("edge type", doc.EdgeTypes, td.EdgeTypes); err != nil {
 		return err
 	}
 	if err := checkMeasures(td.Checklist); err != nil {
@@ -220,41 +211,17 @@ func typeViews(kind string, types []string, desc map[string]string) ([]TypeView,
 // checkMeasures makes sure that every measure the checklist names is a
 // member of the report masrl trace stats prints, so that a renamed field
 // of trace.Report fails the build instead of leaving a dead name on the
-// page. Members are found by their JSON names, through the struct's tags.
+// page (trace.IsMeasure).
 func checkMeasures(items []ChecklistItem) error {
 	var errs []error
 	for _, it := range items {
 		for _, m := range it.Measures {
-			t := reflect.TypeFor[trace.Report]()
-			for part := range strings.SplitSeq(m, ".") {
-				t = jsonMember(t, part)
-				if t == nil {
-					errs = append(errs, fmt.Errorf("data/traces.yaml: checklist item %q: %q is not a member of the trace report (trace.Report)", it.Item, m))
-					break
-				}
+			if !trace.IsMeasure(m) {
+				errs = append(errs, fmt.Errorf("data/traces.yaml: checklist item %q: %q is not a member of the trace report (trace.Report)", it.Item, m))
 			}
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// jsonMember returns the type of the field of struct type t whose JSON name
-// is name, or nil.
-func jsonMember(t reflect.Type, name string) reflect.Type {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Kind() != reflect.Struct {
-		return nil
-	}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if f.IsExported() && tag == name {
-			return f.Type
-		}
-	}
-	return nil
 }
 
 // readExample reads the example trace and refuses an invalid one: the site
@@ -343,168 +310,6 @@ func (r *renderer) publishDownloads(tp *tracesPage) error {
 	tp.Sums = sumsDownload
 	tp.Validator = true
 	return nil
-}
-
-// traceSchema is what the page shows of trace.schema.json.
-type traceSchema struct {
-	trace, event, edge    []SchemaField
-	eventTypes, edgeTypes []string
-}
-
-// schemaNode is the part of a JSON Schema object the page describes.
-type schemaNode struct {
-	Description          string          `json:"description"`
-	Type                 string          `json:"type"`
-	Enum                 []string        `json:"enum"`
-	MinLength            *int            `json:"minLength"`
-	Minimum              *float64        `json:"minimum"`
-	MinItems             *int            `json:"minItems"`
-	Ref                  string          `json:"$ref"`
-	Items                *schemaNode     `json:"items"`
-	Required             []string        `json:"required"`
-	Properties           json.RawMessage `json:"properties"`
-	AdditionalProperties json.RawMessage `json:"additionalProperties"`
-	Defs                 struct {
-		Event, Edge *schemaNode
-	} `json:"$defs"`
-}
-
-// parseTraceSchema reads the fields of the trace, an event and an edge from
-// the schema, in the schema's order, with the two type enumerations.
-func parseTraceSchema(raw []byte) (*traceSchema, error) {
-	var root schemaNode
-	if err := json.Unmarshal(raw, &root); err != nil {
-		return nil, err
-	}
-	if root.Defs.Event == nil || root.Defs.Edge == nil {
-		return nil, errors.New("no $defs/event or $defs/edge")
-	}
-	out := &traceSchema{}
-	var err error
-	if out.trace, err = schemaFields(&root, ""); err != nil {
-		return nil, err
-	}
-	if out.event, err = schemaFields(root.Defs.Event, ""); err != nil {
-		return nil, err
-	}
-	if out.edge, err = schemaFields(root.Defs.Edge, ""); err != nil {
-		return nil, err
-	}
-	find := func(fs []SchemaField, name string) []string {
-		for _, f := range fs {
-			if f.Name == name {
-				return f.Values
-			}
-		}
-		return nil
-	}
-	out.eventTypes, out.edgeTypes = find(out.event, "type"), find(out.edge, "type")
-	if len(out.eventTypes) == 0 || len(out.edgeTypes) == 0 {
-		return nil, errors.New("the type of an event or an edge is not an enumeration")
-	}
-	return out, nil
-}
-
-// schemaFields lists the properties of an object schema in the order the
-// schema gives them; an object-valued property with properties of its own
-// (costs) is followed by its members as "costs.tokens" and so on.
-func schemaFields(n *schemaNode, prefix string) ([]SchemaField, error) {
-	names, err := objectKeys(n.Properties)
-	if err != nil {
-		return nil, err
-	}
-	var props map[string]*schemaNode
-	if err := json.Unmarshal(n.Properties, &props); err != nil {
-		return nil, err
-	}
-	var out []SchemaField
-	for _, name := range names {
-		p := props[name]
-		f := SchemaField{
-			Name: prefix + name, Required: slices.Contains(n.Required, name),
-			Type: typeText(p), Values: p.Enum, Description: p.Description,
-		}
-		out = append(out, f)
-		if len(p.Properties) > 0 {
-			sub, err := schemaFields(p, f.Name+".")
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, sub...)
-		}
-	}
-	return out, nil
-}
-
-// objectKeys returns the keys of a JSON object in document order, which
-// encoding/json's maps lose.
-func objectKeys(raw json.RawMessage) ([]string, error) {
-	if len(raw) == 0 {
-		return nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, fmt.Errorf("properties: not an object")
-	}
-	var keys []string
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		keys = append(keys, t.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return nil, err
-		}
-	}
-	return keys, nil
-}
-
-// typeText says in words what a property's schema allows.
-func typeText(p *schemaNode) string {
-	switch {
-	case p.Ref != "":
-		return strings.TrimPrefix(p.Ref, "#/$defs/")
-	case len(p.Enum) > 0:
-		return "one of"
-	}
-	switch p.Type {
-	case "string":
-		if p.MinLength != nil && *p.MinLength > 0 {
-			return "non-empty string"
-		}
-		return "string"
-	case "number", "integer":
-		if p.Minimum != nil {
-			return p.Type + " ≥ " + strconv.FormatFloat(*p.Minimum, 'g', -1, 64)
-		}
-		return p.Type
-	case "array":
-		s := "array"
-		if p.Items != nil {
-			s += " of " + typeText(p.Items)
-			if p.Items.Ref != "" {
-				s += "s" // "array of events"
-			}
-		}
-		switch {
-		case p.MinItems == nil || *p.MinItems == 0:
-			s += " (may be empty)"
-		case *p.MinItems == 1:
-			s += ", at least one"
-		default:
-			s += ", at least " + strconv.Itoa(*p.MinItems)
-		}
-		return s
-	case "object":
-		var ap schemaNode
-		if len(p.AdditionalProperties) > 0 && json.Unmarshal(p.AdditionalProperties, &ap) == nil && ap.Type != "" {
-			return "object of " + ap.Type + "s"
-		}
-		return "object"
-	}
-	return p.Type
 }
 
 type fieldTableArgs struct {
