@@ -17,7 +17,7 @@ func ParseArxivID(s string) (string, bool) {
 	if len(s) > 6 && strings.EqualFold(s[:6], "arxiv:") {
 		s = s[6:]
 	}
-	if isArxivID(s) {
+	if IsArxivID(s) {
 		return baseArxivID(s), true
 	}
 	if u, err := url.Parse(s); err == nil && u.Host != "" {
@@ -143,18 +143,13 @@ func (c *Corpus) Duplicates(cand Candidate) []string {
 }
 
 // KeyTaken reports whether a key is in use by a retained row or names a
-// BibTeX entry, and ValidKey whether it is a lowercase slug (the rule
-// Check applies).
+// BibTeX entry.
 func (c *Corpus) KeyTaken(key string) bool {
 	if c.Entry(key) != nil {
 		return true
 	}
 	return slices.ContainsFunc(c.Bib, func(b BibEntry) bool { return b.Key == key })
 }
-
-// ValidKey reports whether key is a lowercase slug, the form Check
-// requires because a key becomes a URL path.
-func ValidKey(key string) bool { return keyPattern.MatchString(key) }
 
 // Slug turns free text into a key candidate: lowercase letters and digits,
 // runs of anything else as one '-'.

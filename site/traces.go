@@ -8,18 +8,16 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/masrl/masrl/siteconfig"
 	"github.com/masrl/masrl/trace"
 	"go.yaml.in/yaml/v3"
 )
-
-// DefaultTraceExample is the project's example trace, relative to the
-// repository root: the traces page publishes it and counts its types.
-const DefaultTraceExample = "trace/testdata/example.json"
 
 // Where the traces page publishes its files, from the site root.
 const (
@@ -84,8 +82,10 @@ type ChecklistItem struct {
 // BinaryView is one downloadable validator binary.
 type BinaryView struct {
 	Platform
-	Name, Href, SHA256 string
-	Size               int
+	Name   string
+	Href   string // the link as the page writes it: under the root, or the release's
+	SHA256 string // "" when a release's sums are not known
+	Size   int    // 0 when the binary is linked from a release
 }
 
 type tracesPage struct {
@@ -97,8 +97,9 @@ type tracesPage struct {
 	Example               string
 	ExampleStats          *trace.Report
 	Binaries              []BinaryView
-	Sums                  string
-	Validator             bool // the in-browser validator is published
+	Sums                  string // the link to SHA256SUMS as the page writes it
+	Release               string // the release the binaries are linked from; "" when published here
+	Validator             bool   // the in-browser validator is published
 }
 
 // tracesData is data/traces.yaml.
@@ -109,8 +110,9 @@ type tracesData struct {
 }
 
 // traces renders the traces page and publishes its downloads: the schema,
-// the example trace and, when opt.Downloads names a directory, the six
-// validator binaries with their SHA-256 sums and the WebAssembly validator.
+// the example trace and, when opt.Downloads names a directory, the
+// WebAssembly validator and the six binaries it holds with their SHA-256
+// sums. Without binaries, opt.Release's are linked.
 func (r *renderer) traces() error {
 	tp := &tracesPage{Page: r.newPage(tracesDir, "Orchestration traces", "traces")}
 	tp.Description = "The orchestration-trace JSON Schema of the survey: fields, event and edge types, the reporting checklist, downloads and a validator that runs in the browser."
@@ -139,21 +141,19 @@ func (r *renderer) traces() error {
 	}
 	tp.Schema = schemaDownload
 
-	if r.opt.TraceExample != "" {
-		rep, b, err := readExample(r.opt.TraceExample)
-		if err != nil {
-			return err
-		}
-		if err := r.files.add(exampleDownload, b); err != nil {
-			return err
-		}
-		tp.Example, tp.ExampleStats = exampleDownload, rep
-		for i := range tp.EventTypes {
-			tp.EventTypes[i].Example = countOf(rep.EventTypes, tp.EventTypes[i].Name)
-		}
-		for i := range tp.EdgeTypes {
-			tp.EdgeTypes[i].Example = countOf(rep.EdgeTypes, tp.EdgeTypes[i].Name)
-		}
+	rep, b, err := readExample(r.opt.TraceExample)
+	if err != nil {
+		return err
+	}
+	if err := r.files.add(exampleDownload, b); err != nil {
+		return err
+	}
+	tp.Example, tp.ExampleStats = exampleDownload, rep
+	for i := range tp.EventTypes {
+		tp.EventTypes[i].Example = countOf(rep.EventTypes, tp.EventTypes[i].Name)
+	}
+	for i := range tp.EdgeTypes {
+		tp.EdgeTypes[i].Example = countOf(rep.EdgeTypes, tp.EdgeTypes[i].Name)
 	}
 
 	if r.opt.Downloads != "" {
@@ -161,6 +161,11 @@ func (r *renderer) traces() error {
 			return fmt.Errorf("downloads %s: %w", r.opt.Downloads, err)
 		}
 		tp.Scripts = []string{validatorDir + "wasm_exec.js", validatorDir + "validator.js"}
+	}
+	if len(tp.Binaries) == 0 && r.opt.Release.URL != "" {
+		if err := releaseBinaries(tp, r.opt.Release); err != nil {
+			return err
+		}
 	}
 	return r.render("traces", &tp.Page, tp)
 }
@@ -224,12 +229,18 @@ func checkMeasures(items []ChecklistItem) error {
 	return errors.Join(errs...)
 }
 
-// readExample reads the example trace and refuses an invalid one: the site
-// must not offer as an example what its own validator rejects.
+// readExample reads the example trace at path, or takes the embedded one
+// when path is empty, and refuses an invalid one: the site must not offer
+// as an example what its own validator rejects.
 func readExample(path string) (*trace.Report, []byte, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("example trace: %w", err)
+	var b []byte
+	if path == "" {
+		path, b = "(embedded example)", trace.ExampleJSON()
+	} else {
+		var err error
+		if b, err = os.ReadFile(path); err != nil {
+			return nil, nil, fmt.Errorf("example trace: %w", err)
+		}
 	}
 	res, err := trace.Validate(bytes.NewReader(b), trace.Options{Strict: true})
 	if err != nil {
@@ -254,14 +265,15 @@ func countOf(cs []trace.Count, name string) int {
 	return 0
 }
 
-// publishDownloads copies the binaries for every platform and the
-// WebAssembly validator from opt.Downloads and writes SHA256SUMS (the
-// format sha256sum -c reads, sorted by name). Every file must be there: a
-// page that offers five of six binaries is a broken build.
+// publishDownloads copies the WebAssembly validator from opt.Downloads
+// and, when the directory holds them, the binaries for every platform,
+// writing SHA256SUMS for them (the format sha256sum -c reads, sorted by
+// name). The validator's three files must be there, and the binaries all or
+// none: a page that offers five of six binaries is a broken build.
 func (r *renderer) publishDownloads(tp *tracesPage) error {
 	dir := r.opt.Downloads
-	var sums strings.Builder
-	var missing []string
+	var missing, found []string
+	var bins []BinaryView
 	for _, p := range Platforms() {
 		name := p.BinaryName()
 		b, err := os.ReadFile(filepath.Join(dir, name))
@@ -272,12 +284,16 @@ func (r *renderer) publishDownloads(tp *tracesPage) error {
 		if err != nil {
 			return err
 		}
+		found = append(found, name)
 		sum := sha256.Sum256(b)
-		bv := BinaryView{Platform: p, Name: name, Href: "downloads/" + name, SHA256: hex.EncodeToString(sum[:]), Size: len(b)}
-		if err := r.files.add(bv.Href, b); err != nil {
+		bv := BinaryView{Platform: p, Name: name, Href: tp.Root + "downloads/" + name, SHA256: hex.EncodeToString(sum[:]), Size: len(b)}
+		if err := r.files.add("downloads/"+name, b); err != nil {
 			return err
 		}
-		tp.Binaries = append(tp.Binaries, bv)
+		bins = append(bins, bv)
+	}
+	if len(found) == 0 {
+		missing = nil // no binaries: the validator alone, as make site builds it
 	}
 	files := map[string][]byte{}
 	for _, name := range validatorFiles() {
@@ -292,13 +308,19 @@ func (r *renderer) publishDownloads(tp *tracesPage) error {
 		files[name] = b
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("missing %s (make site builds them; or build without --downloads)", strings.Join(missing, ", "))
+		return fmt.Errorf("missing %s (make site builds the validator, make dist the binaries too; or build without --downloads)", strings.Join(missing, ", "))
 	}
 	for _, name := range validatorFiles() {
 		if err := r.files.add(validatorDir+name, files[name]); err != nil {
 			return err
 		}
 	}
+	tp.Validator = true
+	if len(bins) == 0 {
+		return nil
+	}
+	tp.Binaries = bins
+	var sums strings.Builder
 	byName := slices.Clone(tp.Binaries)
 	slices.SortFunc(byName, func(a, b BinaryView) int { return strings.Compare(a.Name, b.Name) })
 	for _, bv := range byName {
@@ -307,8 +329,45 @@ func (r *renderer) publishDownloads(tp *tracesPage) error {
 	if err := r.files.add(sumsDownload, []byte(sums.String())); err != nil {
 		return err
 	}
-	tp.Sums = sumsDownload
-	tp.Validator = true
+	tp.Sums = tp.Root + sumsDownload
+	return nil
+}
+
+// releaseBinaries links the binaries of a published release: each at the
+// release's URL under its make dist name, with its SHA-256 from the
+// release's SHA256SUMS when rel.Sums names a copy of it (nothing is
+// fetched at build time), and the release's SHA256SUMS itself.
+func releaseBinaries(tp *tracesPage, rel siteconfig.Release) error {
+	base, err := url.Parse(rel.URL)
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
+		return fmt.Errorf("release URL %q: want an absolute http(s) URL", rel.URL)
+	}
+	if !strings.HasSuffix(base.Path, "/") {
+		base.Path += "/"
+		base.RawPath = ""
+	}
+	var sums map[string]string
+	if rel.Sums != "" {
+		if sums, err = siteconfig.ReadSums(rel.Sums); err != nil {
+			return err
+		}
+	}
+	var missing []string
+	for _, p := range Platforms() {
+		name := p.BinaryName()
+		bv := BinaryView{Platform: p, Name: name, Href: base.JoinPath(name).String()}
+		if sums != nil {
+			if bv.SHA256 = sums[name]; bv.SHA256 == "" {
+				missing = append(missing, name)
+			}
+		}
+		tp.Binaries = append(tp.Binaries, bv)
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("release sums %s: no sum for %s (want the SHA256SUMS of the release at %s)", rel.Sums, strings.Join(missing, ", "), rel.URL)
+	}
+	tp.Sums = base.JoinPath("SHA256SUMS").String()
+	tp.Release = base.String()
 	return nil
 }
 

@@ -175,7 +175,7 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 		key = intake.DeriveKey(md, c.KeyTaken)
 	}
 	switch {
-	case !corpus.ValidKey(key):
+	case !corpus.IsKey(key):
 		return fail(exitUsage, "--key %q is not a lowercase slug [a-z0-9][a-z0-9-]* (try %q)", key, corpus.Slug(key))
 	case c.KeyTaken(key) || c.KeyTaken(intake.BibKey(key, md.Year)):
 		return fail(exitFindings, "key %q (BibTeX %s) is already used; choose another with --key", key, intake.BibKey(key, md.Year))

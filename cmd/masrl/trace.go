@@ -68,6 +68,8 @@ func traceMain(ctx context.Context, args []string, stdout, stderr io.Writer, tio
 		return traceValidate(ctx, args[1:], stdout, stderr, tio)
 	case "stats":
 		return traceStats(ctx, args[1:], stdout, stderr, tio)
+	case "import":
+		return traceImport(ctx, args[1:], stdout, stderr, importIO{traceIO: tio, path: func(n string) string { return n }})
 	case "-h", "-help", "--help", "help":
 		io.WriteString(stderr, usage)
 		return exitOK

@@ -73,12 +73,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cfg.quick, "quick", false, "smaller sizes and fewer runs, for development")
 	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the synthetic corpora and trace")
 	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "longest a single run may take; a run that takes longer is reported as not finished")
-	sections := fs.String("sections", "build,stats,check,trace,trace-batch", "comma-separated `list` of sections to measure")
+	sections := fs.String("sections", "build,stats,check,trace,trace-batch,otlp", "comma-separated `list` of sections to measure")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: benchrun [-quick] [-runs N] [-md BENCHMARKS.md] [-sections build,stats,check,trace,trace-batch]")
+		fmt.Fprintln(stderr, "usage: benchrun [-quick] [-runs N] [-md BENCHMARKS.md] [-sections build,stats,check,trace,trace-batch,otlp]")
 		return 2
 	}
 	if cfg.runs == 0 {
@@ -130,6 +130,8 @@ func bench(ctx context.Context, cfg config, stdout, log io.Writer) error {
 			tbl, tg, err = h.traceSection(sz.traceEvents)
 		case "trace-batch":
 			tbl, tg, err = h.traceBatchSection(sz.traceBatch, sz.traceEvents)
+		case "otlp":
+			tbl, tg, err = h.otlpSection(sz.traceEvents)
 		default:
 			return fmt.Errorf("unknown section %q", s)
 		}
