@@ -1,7 +1,7 @@
 package corpus
 
 import (
-	"errors"
+	"fmt"
 	"io/fs"
 
 	"github.com/masrl/masrl/data"
@@ -103,6 +103,9 @@ type Claims struct {
 	// VerifyClaims counts only its records, so rows added since the survey
 	// move no claim. Nil counts the whole corpus (fixtures, other corpora).
 	Pool *Pool
+	// PoolFile is the claims file's pool: the name of the pool file
+	// beside it, which LoadClaimsFS reads into Pool; "" for none.
+	PoolFile string
 }
 
 // LoadClaims parses the claims file embedded from data/claims.yaml against
@@ -111,27 +114,24 @@ func LoadClaims(v *Vocabulary) (*Claims, error) {
 	return LoadClaimsFS(data.FS, v)
 }
 
-// LoadClaimsFS reads claims.yaml and, when present, survey-pool.yaml from
-// a data directory (the embedded one, or data/ on disk for masrl serve).
-// Without a pool file the claims count the whole corpus, as fixtures
-// that describe their own corpus want.
+// LoadClaimsFS reads claims.yaml from a data directory (the embedded one,
+// or data/ on disk for masrl serve) and the pool file it names (pool:
+// survey-pool.yaml). A claims file that names no pool counts the whole
+// corpus, as fixtures that describe their own corpus want.
 func LoadClaimsFS(fsys fs.FS, v *Vocabulary) (*Claims, error) {
 	b, err := fs.ReadFile(fsys, "claims.yaml")
 	if err != nil {
 		return nil, err
 	}
 	cl, err := ParseClaims(ClaimsFile, b, v)
+	if err != nil || cl.PoolFile == "" {
+		return cl, err
+	}
+	pb, err := fs.ReadFile(fsys, cl.PoolFile)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: pool: %w", ClaimsFile, err)
 	}
-	pb, err := fs.ReadFile(fsys, "survey-pool.yaml")
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return cl, nil
-	case err != nil:
-		return nil, err
-	}
-	if cl.Pool, err = ParsePool(PoolFile, pb); err != nil {
+	if cl.Pool, err = ParsePool("data/"+cl.PoolFile, pb); err != nil {
 		return nil, err
 	}
 	return cl, nil

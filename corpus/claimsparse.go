@@ -13,6 +13,9 @@ import (
 // claimsDoc is the file's layout. Nodes are kept so that every claim knows
 // its line.
 type claimsDoc struct {
+	// Pool names the file, beside the claims file, that pins the records
+	// the claims are about (survey-pool.yaml); empty: the whole corpus.
+	Pool   string            `yaml:"pool"`
 	Legend map[string]legend `yaml:"legend"`
 	Claims []yaml.Node       `yaml:"claims"`
 }
@@ -69,7 +72,7 @@ func ParseClaims(name string, b []byte, v *Vocabulary) (*Claims, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	p := claimParser{file: name, v: v, legend: doc.Legend}
-	var out Claims
+	out := Claims{PoolFile: doc.Pool}
 	for i := range doc.Claims {
 		out.Claims = append(out.Claims, p.parse(&doc.Claims[i])...)
 	}

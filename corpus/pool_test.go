@@ -107,8 +107,10 @@ func TestPoolRemovalAcknowledged(t *testing.T) {
 func TestLoadClaimsFS(t *testing.T) {
 	v := testVocab(t)
 	claims := "claims:\n  - {id: t, kind: total, of: retained, expect: 1, source: s}\n"
-	without := fstest.MapFS{"claims.yaml": {Data: []byte(claims)}}
-	with := fstest.MapFS{"claims.yaml": {Data: []byte(claims)}, "survey-pool.yaml": {Data: []byte("paper: v1\nretained: [a]\nexcluded: []\n")}}
+	pool := []byte("paper: v1\nretained: [a]\nexcluded: []\n")
+	// A pool file beside claims that do not name it is not theirs.
+	without := fstest.MapFS{"claims.yaml": {Data: []byte(claims)}, "survey-pool.yaml": {Data: pool}}
+	with := fstest.MapFS{"claims.yaml": {Data: []byte("pool: survey-pool.yaml\n" + claims)}, "survey-pool.yaml": {Data: pool}}
 	c := &Corpus{Papers: []Entry{{Key: "a"}, {Key: "b"}}}
 	for _, tt := range []struct {
 		name   string
@@ -123,8 +125,12 @@ func TestLoadClaimsFS(t *testing.T) {
 			t.Errorf("%s: retained %s, want %s", tt.name, r.Actual, tt.actual)
 		}
 	}
-	bad := fstest.MapFS{"claims.yaml": {Data: []byte(claims)}, "survey-pool.yaml": {Data: []byte("retained: [a, a]\n")}}
+	bad := fstest.MapFS{"claims.yaml": {Data: []byte("pool: survey-pool.yaml\n" + claims)}, "survey-pool.yaml": {Data: []byte("retained: [a, a]\n")}}
 	if _, err := LoadClaimsFS(bad, v); err == nil {
 		t.Error("a bad pool file is accepted")
+	}
+	missing := fstest.MapFS{"claims.yaml": {Data: []byte("pool: nonesuch.yaml\n" + claims)}}
+	if _, err := LoadClaimsFS(missing, v); err == nil || !strings.Contains(err.Error(), "nonesuch.yaml") {
+		t.Errorf("a missing pool file: %v, want an error naming it", err)
 	}
 }

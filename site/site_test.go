@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -815,8 +816,11 @@ func TestScaleBounds(t *testing.T) {
 		}
 		return n
 	}
-	small := mustLoad(t, Options{CorpusDir: generatedCorpus(t, 100)})
-	files := mustLoad(t, Options{CorpusDir: generatedCorpus(t, 300), BaseURL: "https://example.org/"})
+	// The generated corpora are not the survey's: the project's claims
+	// count them whole, without the survey's pool.
+	noPool := claimsWithoutPool(t)
+	small := mustLoad(t, Options{CorpusDir: generatedCorpus(t, 100), Data: noPool})
+	files := mustLoad(t, Options{CorpusDir: generatedCorpus(t, 300), BaseURL: "https://example.org/", Data: noPool})
 
 	p := page(t, files, "papers/alpha-0/index.html")
 	_, cell, ok := strings.Cut(p, `<h2 id="cell-h">`)
@@ -874,4 +878,16 @@ func TestWriteJSONArray(t *testing.T) {
 			t.Errorf("%d entries: got\n%s\nwant\n%s", len(papers), got.Bytes(), want)
 		}
 	}
+}
+
+// claimsWithoutPool is the embedded data directory with a claims file that
+// names no pool, so its claims count every entry of a corpus.
+func claimsWithoutPool(t *testing.T) fs.FS {
+	t.Helper()
+	b, err := fs.ReadFile(data.FS, "claims.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := fstest.MapFS{"claims.yaml": {Data: []byte(strings.Replace(string(b), "\npool: ", "\n# pool: ", 1))}}
+	return overlayFS{top: top, bottom: data.FS}
 }
