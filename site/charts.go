@@ -144,6 +144,7 @@ func (r *renderer) searchIndex() error {
 			}
 			return ""
 		})
+		r.sinceFacet(ix)
 		b, err := ix.JSON()
 		if err != nil {
 			return err
@@ -159,4 +160,24 @@ func (r *renderer) echartsAsset() error {
 		return nil
 	}
 	return r.files.add(EChartsAsset, r.echarts)
+}
+
+// sinceFacet adds a facet to the papers page's search: in the survey's
+// pool, or added since. search.js builds its facets from the index, so the
+// facet needs no code of its own; without a pool file there is none.
+func (r *renderer) sinceFacet(ix *search.Index) {
+	if r.pool == nil {
+		return
+	}
+	ix.Fields = append(ix.Fields, search.Field{Name: "since", Label: "Survey", Values: []search.Value{
+		{Value: "survey", Label: "In the survey (" + r.pool.Paper + ")"},
+		{Value: "added", Label: "Added since the survey"},
+	}})
+	for i := range ix.Entries {
+		e := &ix.Entries[i]
+		e.Tags["since"] = "survey"
+		if !r.pool.HasKey(e.Key) {
+			e.Tags["since"] = "added"
+		}
+	}
 }

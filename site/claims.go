@@ -2,7 +2,6 @@ package site
 
 import (
 	"fmt"
-	"io/fs"
 	"strings"
 
 	"github.com/masrl/masrl/corpus"
@@ -55,14 +54,7 @@ var claimStatuses = []corpus.ClaimStatus{corpus.Holds, corpus.Acknowledged, corp
 // prepareClaims verifies the survey's claims against the corpus and keeps
 // the results for the claims page and the entry pages.
 func (r *renderer) prepareClaims() error {
-	b, err := fs.ReadFile(r.data, "claims.yaml")
-	if err != nil {
-		return err
-	}
-	claims, err := corpus.ParseClaims(corpus.ClaimsFile, b, r.v)
-	if err != nil {
-		return err
-	}
+	claims := r.claimSet
 	results := corpus.VerifyClaims(r.c, r.v, claims)
 	used := map[string]bool{}
 	r.claimsOf = map[string][]*ClaimView{}

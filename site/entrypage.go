@@ -36,7 +36,7 @@ func (r *renderer) entryPage(ev *EntryView) *entryPage {
 		Page: r.newPage(ev.Href, ev.Title, "papers"),
 		Key:  e.Key, Heading: e.Title, FirstAuthor: e.FirstAuthor, Affiliation: e.Affiliation,
 		Year: e.YearText, Venue: e.Venue, ArxivID: e.ArxivID, ArxivURL: ev.ArxivURL,
-		OneLiner: e.OneLiner, Notes: e.Notes, Bib: ev.Bib, Links: ev.Links,
+		OneLiner: e.OneLiner, Notes: e.Notes, Bib: ev.Bib, Links: ev.Links, New: ev.New,
 	}
 	root := ep.Root
 	ep.Description = ev.OneLiner

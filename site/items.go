@@ -308,6 +308,8 @@ type itemView struct {
 	Href string
 	// Tags are the entry's compact tags (entry-item-tag); full items only.
 	Tags template.HTML
+	// New marks an entry added since the survey (EntryView.New).
+	New bool
 }
 
 // newItemView fills the fields of an entry's items that do not depend on

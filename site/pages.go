@@ -19,6 +19,10 @@ func (r *renderer) home() error {
 		Candidates: len(r.c.Papers) + len(r.c.Excluded), SpotChecked: len(r.c.Audits),
 		Fields: r.fields, Citation: r.citation, Claims: len(r.claims), ClaimCounts: r.claimCounts(),
 	}
+	if r.pool != nil {
+		hp.Pool, hp.Added = true, len(r.pool.Added(r.c))
+		hp.Survey = len(r.c.Papers) - hp.Added
+	}
 	// Offer only the downloads this corpus has (downloads skips a missing
 	// bib or exclusion log).
 	dl := []string{"papers.csv", "papers.json", "papers.bib", "excluded.csv", "excluded.json", "stats.json"}

@@ -67,6 +67,10 @@ func (r *renderer) prepare() error {
 		}
 		r.site.Nav = append(r.site.Nav, NavItem{markdownTitle(src, name), name + "/", name})
 	}
+	if r.claimSet, err = corpus.LoadClaimsFS(r.data, r.v); err != nil {
+		return err
+	}
+	r.pool = r.claimSet.Pool
 	if err := r.prepareViews(); err != nil {
 		return err
 	}
@@ -211,6 +215,8 @@ func (r *renderer) prepareViews() error {
 				ev.Tags = append(ev.Tags, r.tag(fv.Name, e.Value(fv.Name)))
 			}
 		}
+		ev.New = r.pool != nil && !r.pool.HasKey(e.Key)
+		ev.item.New = ev.New
 		r.entries = append(r.entries, ev)
 		r.byKey[e.Key] = ev
 	}

@@ -34,6 +34,8 @@ type renderer struct {
 	tables     []*TableView
 	cellOf     map[string]*CellView // key -> its reward_type × credit_granularity cell
 	claims     []*ClaimView
+	claimSet   *corpus.Claims           // data/claims.yaml with the survey's pool
+	pool       *corpus.Pool             // the survey's pinned pool; nil: no pool file in data
 	claimsOf   map[string][]*ClaimView  // key -> the claims it takes part in
 	audits     map[string]*corpus.Audit // key -> its spot-check; corpus.Audit scans
 	records    []*ExclusionView

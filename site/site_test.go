@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -235,12 +236,7 @@ func TestGolden(t *testing.T) {
 	// The fixture's own claims keep the golden pages independent of the
 	// project's claims file, which grows with the survey.
 	files := mustLoad(t, Options{CorpusDir: dir, BaseURL: "https://example.org/awesome/", Data: DataFS(filepath.Join(dir, "data"))})
-	c, v := load(t, dir)
-	list, err := ReadmeList(c, v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden := map[string][]byte{"README-list.md": list}
+	golden := map[string][]byte{}
 	for _, name := range []string{
 		"index.html", "papers/index.html", "papers/alpha/index.html", "papers/beta/index.html",
 		"taxonomy/reward_type/index.html", "taxonomy/reward_type/na/index.html",
@@ -820,8 +816,11 @@ func TestScaleBounds(t *testing.T) {
 		}
 		return n
 	}
-	small := mustLoad(t, Options{CorpusDir: generatedCorpus(t, 100)})
-	files := mustLoad(t, Options{CorpusDir: generatedCorpus(t, 300), BaseURL: "https://example.org/"})
+	// The generated corpora are not the survey's: the project's claims
+	// count them whole, without the survey's pool.
+	noPool := claimsWithoutPool(t)
+	small := mustLoad(t, Options{CorpusDir: generatedCorpus(t, 100), Data: noPool})
+	files := mustLoad(t, Options{CorpusDir: generatedCorpus(t, 300), BaseURL: "https://example.org/", Data: noPool})
 
 	p := page(t, files, "papers/alpha-0/index.html")
 	_, cell, ok := strings.Cut(p, `<h2 id="cell-h">`)
@@ -879,4 +878,16 @@ func TestWriteJSONArray(t *testing.T) {
 			t.Errorf("%d entries: got\n%s\nwant\n%s", len(papers), got.Bytes(), want)
 		}
 	}
+}
+
+// claimsWithoutPool is the embedded data directory with a claims file that
+// names no pool, so its claims count every entry of a corpus.
+func claimsWithoutPool(t *testing.T) fs.FS {
+	t.Helper()
+	b, err := fs.ReadFile(data.FS, "claims.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := fstest.MapFS{"claims.yaml": {Data: []byte(strings.Replace(string(b), "\npool: ", "\n# pool: ", 1))}}
+	return overlayFS{top: top, bottom: data.FS}
 }

@@ -86,8 +86,11 @@ type EntryView struct {
 	ArxivURL string
 	Bib      string // the BibTeX source, "" when there is none
 	Date     string // YYYY-MM-DD the feed uses
-	index    int    // position in papers.csv order
-	rank     int    // position in the site's order of entries (rankEntries)
+	// New is true for an entry added since the survey: not in its pinned
+	// pool (data/survey-pool.yaml).
+	New   bool
+	index int // position in papers.csv order
+	rank  int // position in the site's order of entries (rankEntries)
 	// item is what the entry's list items show (items.go), but for the
 	// link, which depends on the listing page.
 	item itemView
@@ -205,6 +208,10 @@ type homePage struct {
 	Citation                                    string
 	Downloads                                   []Link
 	Figures                                     *HomeCharts // nil without charts
+	// Survey and Added place the list against the survey's pool: "84 in
+	// the survey + N added since". Pool is false without a pool file.
+	Pool          bool
+	Survey, Added int
 }
 
 type papersPage struct {
@@ -252,6 +259,8 @@ type entryPage struct {
 	// Edit and Report link the entry's row in the repository and a new
 	// issue about it (repo.go); "" without a repository.
 	Edit, Report string
+	// New marks an entry added since the survey (EntryView.New).
+	New bool
 }
 
 // pageLink is a link from a page: Href starts with the page's root.

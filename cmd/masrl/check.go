@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,7 +25,11 @@ type checkReport struct {
 	Warnings   int    `json:"warnings"`
 	// Claims counts the paper's claims by outcome and ClaimResults has
 	// each; both are absent with --claims=false.
-	Claims       *claimTally          `json:"claims,omitempty"`
+	Claims *claimTally `json:"claims,omitempty"`
+	// Survey counts the corpus against the survey's pinned pool
+	// (data/survey-pool.yaml), which the claims are about; absent with
+	// --claims=false.
+	Survey       *surveyTally         `json:"survey,omitempty"`
 	ClaimResults []corpus.ClaimResult `json:"claim_results,omitempty"`
 	Diagnostics  corpus.Diagnostics   `json:"diagnostics"`
 }
@@ -55,31 +60,44 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "masrl check: %v\n", err)
 		return exitUsage
 	}
-	ds := corpus.Check(c, v, corpus.CheckOptions{Today: time.Now()})
-	var tally *claimTally
-	var results []corpus.ClaimResult
+	var claims *corpus.Claims
 	if *withClaims {
-		claims, err := corpus.LoadClaims(v)
-		if err != nil {
+		if claims, err = corpus.LoadClaims(v); err != nil {
 			fmt.Fprintf(stderr, "masrl check: %v\n", err)
 			return exitUsage
 		}
-		results = corpus.VerifyClaims(c, v, claims)
-		ds = append(ds, corpus.ClaimDiagnostics(results)...)
-		ds.Sort()
-		n := corpus.ClaimCounts(results)
-		tally = &claimTally{Held: n[corpus.Holds], Acknowledged: n[corpus.Acknowledged], Failed: n[corpus.Fails] + n[corpus.Stale]}
 	}
-	rep := checkReport{
-		Corpus: *dir, Entries: len(c.Papers), Exclusions: len(c.Excluded),
-		Errors: ds.Count(corpus.Error), Warnings: ds.Count(corpus.Warning), Diagnostics: ds,
-		Claims: tally, ClaimResults: results,
-	}
+	rep := checkCorpus(*dir, c, v, claims)
 	writeCheckReport(stdout, *format, rep)
 	if rep.Errors > 0 {
 		return exitFindings
 	}
 	return exitOK
+}
+
+// checkCorpus checks a loaded corpus and, unless claims is nil, the
+// paper's claims on it: the report masrl check prints, which masrl add
+// prints after writing.
+func checkCorpus(dir string, c *corpus.Corpus, v *corpus.Vocabulary, claims *corpus.Claims) checkReport {
+	ds := corpus.Check(c, v, corpus.CheckOptions{Today: time.Now()})
+	var tally *claimTally
+	var survey *surveyTally
+	var results []corpus.ClaimResult
+	if claims != nil {
+		results = corpus.VerifyClaims(c, v, claims)
+		ds = append(ds, corpus.ClaimDiagnostics(results)...)
+		ds.Sort()
+		n := corpus.ClaimCounts(results)
+		tally = &claimTally{Held: n[corpus.Holds], Acknowledged: n[corpus.Acknowledged], Failed: n[corpus.Fails] + n[corpus.Stale]}
+		if p := claims.Pool; p != nil {
+			survey = &surveyTally{Paper: p.Paper, Pool: len(p.Retained), Missing: p.Missing(c), Added: p.Added(c)}
+		}
+	}
+	return checkReport{
+		Corpus: dir, Entries: len(c.Papers), Exclusions: len(c.Excluded),
+		Errors: ds.Count(corpus.Error), Warnings: ds.Count(corpus.Warning), Diagnostics: ds,
+		Claims: tally, ClaimResults: results, Survey: survey,
+	}
 }
 
 func writeCheckReport(w io.Writer, format string, rep checkReport) {
@@ -100,6 +118,13 @@ func writeCheckReport(w io.Writer, format string, rep checkReport) {
 	}
 	fmt.Fprintf(w, "%s: %d entries, %d exclusions: %d errors, %d warnings",
 		rep.Corpus, rep.Entries, rep.Exclusions, rep.Errors, rep.Warnings)
+	if s := rep.Survey; s != nil {
+		fmt.Fprintf(w, "; survey pool %s: %d in the survey", s.Paper, s.Pool)
+		if len(s.Missing) > 0 {
+			fmt.Fprintf(w, " (%d missing)", len(s.Missing))
+		}
+		fmt.Fprintf(w, " + %d added since", len(s.Added))
+	}
 	if rep.Claims != nil {
 		fmt.Fprintf(w, "; claims: %d held, %d acknowledged, %d failed",
 			rep.Claims.Held, rep.Claims.Acknowledged, rep.Claims.Failed)
@@ -113,6 +138,15 @@ type claimTally struct {
 	Held         int `json:"held"`
 	Acknowledged int `json:"acknowledged"`
 	Failed       int `json:"failed"`
+}
+
+// surveyTally places the corpus against the survey's pool: the claims are
+// checked on the pool's entries only, so rows added since move none of them.
+type surveyTally struct {
+	Paper   string   `json:"paper"`
+	Pool    int      `json:"pool"`              // retained entries the paper describes
+	Missing []string `json:"missing,omitempty"` // pool keys papers.csv no longer has
+	Added   []string `json:"added"`             // keys added since the survey
 }
 
 // githubAnnotation formats a finding as a GitHub Actions workflow command,
@@ -145,10 +179,5 @@ func escapeProperty(s string) string {
 }
 
 func oneOf(s string, allowed ...string) bool {
-	for _, a := range allowed {
-		if s == a {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(allowed, s)
 }

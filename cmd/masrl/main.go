@@ -33,13 +33,16 @@ type command struct {
 // so that nothing is shared between concurrent runs in tests.
 func commands() map[string]command {
 	return map[string]command{
-		"check":  checkCommand(),
-		"stats":  statsCommand(),
-		"diff":   diffCommand(),
-		"trace":  {"validate orchestration traces and report their measures", runTrace},
-		"build":  buildCommand(),
-		"readme": readmeCommand(),
-		"serve":  serveCommand(),
+		"check":      checkCommand(),
+		"stats":      statsCommand(),
+		"diff":       diffCommand(),
+		"trace":      {"validate orchestration traces and report their measures", runTrace},
+		"build":      buildCommand(),
+		"readme":     readmeCommand(),
+		"serve":      serveCommand(),
+		"fmt":        fmtCommand(),
+		"add":        addCommand(),
+		"issue-form": issueFormCommand(),
 	}
 }
 

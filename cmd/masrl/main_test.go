@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/masrl/masrl/intake/intaketest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -31,6 +32,12 @@ func TestScripts(t *testing.T) {
 		Dir: filepath.Join("testdata", "script"),
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("CORPUS", corpusDir)
+			// masrl add reads recorded arXiv and doi.org answers.
+			s := intaketest.New(filepath.Join("..", "..", "intake", "testdata"))
+			env.Defer(s.Close)
+			env.Setenv("ARXIV_API", s.ArxivAPI)
+			env.Setenv("DOI_API", s.DOIAPI)
+			env.Setenv("DOWN_API", intaketest.Unreachable())
 			return nil
 		},
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",

@@ -10,18 +10,19 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/masrl/masrl/awesome"
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/site"
 )
 
 func readmeCommand() command {
-	return command{summary: "write (or --check) the generated paper list in a README", run: runReadme}
+	return command{summary: "write (or --check) the generated paper list in a README, or print a standalone awesome list", run: runReadme}
 }
 
 func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("readme", "readme FILE [--corpus DIR] [--check]", stderr)
+	fs := newFlagSet("readme", "readme FILE [--corpus DIR] [--check] | readme --standalone [--corpus DIR]", stderr)
 	dir := fs.String("corpus", defaultCorpus, "corpus `directory`")
 	check := fs.Bool("check", false, "do not write; exit 1 when the list in FILE is out of date")
+	standalone := fs.Bool("standalone", false, "print a complete awesome list (title, badge, contents, sections, contributing) instead of updating FILE")
 	// Accept flags after FILE as well (masrl readme README.md --check).
 	var file string
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
@@ -32,7 +33,7 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	if file == "" && fs.NArg() == 1 {
 		file = fs.Arg(0)
-	} else if fs.NArg() > 0 || file == "" {
+	} else if fs.NArg() > 0 || (file == "") != *standalone {
 		fs.Usage()
 		return exitUsage
 	}
@@ -52,21 +53,29 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 				fmt.Fprintln(stderr, d.String())
 			}
 		}
-		fmt.Fprintf(stderr, "masrl readme: the corpus has %d errors; %s was not changed\n", ds.Count(corpus.Error), file)
+		if *standalone {
+			fmt.Fprintf(stderr, "masrl readme: the corpus has %d errors; no list printed\n", ds.Count(corpus.Error))
+		} else {
+			fmt.Fprintf(stderr, "masrl readme: the corpus has %d errors; %s was not changed\n", ds.Count(corpus.Error), file)
+		}
 		return exitFindings
+	}
+	pool, err := corpus.LoadPool()
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
+		return exitUsage
+	}
+	if *standalone {
+		stdout.Write(awesome.Standalone(c, v, awesome.SurveyMeta(c, pool), pool))
+		return exitOK
 	}
 	doc, err := os.ReadFile(file)
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
 		return exitUsage
 	}
-	list, err := site.ReadmeList(c, v)
-	if err != nil {
-		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
-		return exitUsage
-	}
-	out, err := site.ReplaceBlock(doc, list)
-	if errors.Is(err, site.ErrNoMarkers) {
+	out, err := awesome.ReplaceBlock(doc, awesome.List(c, v, pool))
+	if errors.Is(err, awesome.ErrNoMarkers) {
 		fmt.Fprintf(stderr, "masrl readme: %s: %v\n", file, err)
 		return exitUsage
 	}

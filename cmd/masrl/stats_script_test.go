@@ -21,6 +21,7 @@ import (
 //	settag FILE KEY COLUMN VALUE    set one field of one row of a CSV
 //	duprow FILE KEY NEWKEY          append a copy of a row under a new key
 //	droprow FILE KEY                remove a row
+//	appendfile DST SRC              append the file SRC to DST
 //
 // exec cannot tell exit 1 (findings) from 2 (unreadable input); masrl-exit
 // can.
@@ -73,6 +74,18 @@ func statsScriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args
 				return nil
 			})
 		},
+		"appendfile": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) != 2 {
+				ts.Fatalf("usage: appendfile DST SRC")
+			}
+			b, err := os.ReadFile(ts.MkAbs(args[1]))
+			ts.Check(err)
+			f, err := os.OpenFile(ts.MkAbs(args[0]), os.O_APPEND|os.O_WRONLY, 0)
+			ts.Check(err)
+			_, err = f.Write(b)
+			ts.Check(err)
+			ts.Check(f.Close())
+		},
 		"droprow": func(ts *testscript.TestScript, neg bool, args []string) {
 			editCSV(ts, args[0], func(rows [][]string) [][]string {
 				return slices.DeleteFunc(rows, func(r []string) bool { return r[0] == args[1] })
@@ -98,17 +111,21 @@ func editCSV(ts *testscript.TestScript, name string, edit func([][]string) [][]s
 // workPaths makes the path arguments of a masrl command line absolute in
 // the script's $WORK: scripts run in parallel, so the process's working
 // directory cannot follow them. args[0] is the subcommand; paths are the
-// later arguments that are neither flags nor the values of --format and
-// --crosstab.
+// later arguments that are neither flags nor the values of flags that take
+// text (--format, --crosstab, masrl add's --tag ...), nor add's paper id.
 func workPaths(ts *testscript.TestScript, args []string) []string {
 	out := slices.Clone(args)
+	valueFlags := []string{"format", "crosstab", "tag", "one-liner", "key", "notes", "arxiv-api", "doi-api", "timeout"}
 	for i := 1; i < len(out); i++ {
 		a := out[i]
 		if strings.HasPrefix(a, "-") {
-			if !strings.Contains(a, "=") && (a == "--format" || a == "-format" || a == "--crosstab" || a == "-crosstab") {
+			if !strings.Contains(a, "=") && slices.Contains(valueFlags, strings.TrimLeft(a, "-")) {
 				i++ // skip the flag's value
 			}
 			continue
+		}
+		if out[0] == "add" && i == 1 {
+			continue // the paper's id, not a path
 		}
 		out[i] = ts.MkAbs(a)
 	}

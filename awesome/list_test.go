@@ -1,0 +1,167 @@
+package awesome
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/masrl/masrl/corpus"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func fixture(t *testing.T) (*corpus.Corpus, *corpus.Vocabulary) {
+	t.Helper()
+	c, err := corpus.LoadPapersFile(filepath.Join("testdata", "corpus", "papers.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := corpus.DefaultVocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, v
+}
+
+// testPool holds alpha, gamma and delta: beta and epsilon are new.
+var testPool = &corpus.Pool{Paper: "arXiv:0000.00000v1", Retained: []string{"alpha", "delta", "gamma"}}
+
+var testMeta = Meta{
+	Title: "Awesome Test List", Description: "A list for tests.", Intro: "Five papers.",
+	Contributing: "See [the guidelines](CONTRIBUTING.md).", Licence: "CC0-1.0.",
+}
+
+// TestGolden compares the README block and the standalone list of the
+// fixture with testdata/golden; -update rewrites them.
+func TestGolden(t *testing.T) {
+	c, v := fixture(t)
+	for name, got := range map[string][]byte{
+		"list.md":       List(c, v, nil),
+		"list-pool.md":  List(c, v, testPool),
+		"standalone.md": Standalone(c, v, testMeta, testPool),
+	} {
+		p := filepath.Join("testdata", "golden", name)
+		if *update {
+			if err := os.WriteFile(p, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from the golden file (go test ./awesome -update):\n%s", name, got)
+		}
+	}
+}
+
+// TestItems checks the item form on the fixture's hostile rows, reading
+// the output as GitHub would.
+func TestItems(t *testing.T) {
+	c, v := fixture(t)
+	out := string(Standalone(c, v, testMeta, testPool))
+	for _, want := range []string{
+		"- [Alpha: Orchestrating Agents with RL](https://arxiv.org/abs/2508.04652) - A method with \\*stars\\*, \\[brackets\\] and \\<angle\\> text.\n",
+		// the first web URL; markup in the title stays text
+		"- [\\<script\\>alert(1)\\</script\\> \\& Friends](https://example.org/beta) - - starts like a list; \"quoted\". New since the survey.\n",
+		// no one-liner: venue and year; a lower-case description is capitalised
+		"- [epsilon: lower-case title and no one-liner](http://example.org/eps) - Workshop, 2026. New since the survey.\n",
+		"- [Gamma Benchmark for Teams](https://arxiv.org/abs/2301.00001) - Benchmark of team tasks.\n",
+		"## Contents\n\n- [RL method](#rl-method)\n- [Benchmark](#benchmark)\n- [Survey](#survey)\n- [Industry](#industry)\n\n## RL method",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("standalone list lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "## Framework") || strings.Contains(out, "## Classical MARL") {
+		t.Error("empty categories get a section in the standalone list")
+	}
+	if got := string(List(c, v, testPool)); !strings.Contains(got, "3 papers in the survey + 2 added since") || strings.Count(got, NewMark) != 3 {
+		t.Errorf("README block with a pool: want the counts, the mark explained once and on two items:\n%s", got)
+	}
+	if !strings.Contains(string(List(c, v, nil)), "### Framework\n\nNo entries yet.\n") {
+		t.Error("the README block drops an empty category")
+	}
+	// Newest first, then by title.
+	if i, j := strings.Index(out, "[Delta"), strings.Index(out, "[Alpha"); i < 0 || j < 0 || j > i {
+		t.Errorf("Alpha (2025) should come before Delta (2025) by title")
+	}
+	if strings.Index(out, "[Gamma") > 0 && strings.Index(out, "[Gamma") < strings.Index(out, "## Benchmark") {
+		t.Error("Gamma outside its section")
+	}
+	for _, tags := range [][]string{renderedTags(t, out)} {
+		for _, tag := range tags {
+			if strings.HasPrefix(tag, "<script") || strings.HasPrefix(tag, "<angle") {
+				t.Errorf("CSV text became markup: %s", tag)
+			}
+		}
+	}
+}
+
+// TestAwesomeLint runs awesome-lint (npm, pinned in package.json) on the
+// standalone list of the real corpus in a temporary git repository whose
+// remote is on GitHub: zero errors. It needs node and node_modules; it
+// skips without them unless MASRL_BROWSER is set (make test), like the
+// browser tests.
+func TestAwesomeLint(t *testing.T) {
+	lint, err := filepath.Abs(filepath.Join("..", "node_modules", ".bin", "awesome-lint"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, nodeErr := exec.LookPath("node")
+	_, lintErr := os.Stat(lint)
+	if nodeErr != nil || lintErr != nil {
+		if os.Getenv("MASRL_BROWSER") != "" {
+			t.Fatalf("awesome-lint needs node and node_modules (npm ci): %v %v", nodeErr, lintErr)
+		}
+		t.Skip("node or node_modules/.bin/awesome-lint missing (npm ci)")
+	}
+	dir := os.Getenv("MASRL_CORPUS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "corpus")
+	}
+	c, err := corpus.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, v := fixture(t)
+	pool, err := corpus.LoadPool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What masrl readme --standalone prints, with one paper marked as
+	// added since the survey.
+	c.Papers[0].Key = "added-since"
+	list := Standalone(c, v, SurveyMeta(c, pool), pool)
+	if !strings.Contains(string(list), NewMark) {
+		t.Fatal("no item marked new")
+	}
+	repo := t.TempDir()
+	git := func(args ...string) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.org", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.org")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	git("remote", "add", "origin", "https://github.com/masrl/awesome-masrl.git")
+	git("config", "branch.main.remote", "origin")
+	os.WriteFile(filepath.Join(repo, "readme.md"), list, 0o644)
+	os.WriteFile(filepath.Join(repo, "contributing.md"), []byte("# Contributing\n\nSee masrl add.\n"), 0o644)
+	git("add", "-A")
+	git("commit", "-q", "-m", "list")
+	cmd := exec.Command(lint)
+	cmd.Dir = repo
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Errorf("awesome-lint: %v\n%s", err, out)
+	}
+}

@@ -1,0 +1,346 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/intake"
+	"golang.org/x/term"
+)
+
+func addCommand() command {
+	return command{summary: "add a paper by arXiv id, arXiv URL or DOI (fetches its metadata)", run: runAdd}
+}
+
+// addOptions are masrl add's inputs; stdin and interactive are separate so
+// tests can drive the prompts.
+type addOptions struct {
+	dir, id, key, oneLiner, notes string
+	tags                          []string // field=value, as given
+	client                        intake.Client
+	stdin                         io.Reader
+	interactive                   bool // ask for what is missing
+}
+
+// runAdd is masrl add: it drafts a row and a BibTeX entry from arXiv's or
+// doi.org's metadata, writes both files in canonical form, then prints the
+// check and the diff. Exit 1: the paper is already in the corpus, the
+// service knows no such id, or the new corpus fails the check (then the
+// files are put back); exit 2: usage, a tag outside the vocabulary, a
+// network failure. In every failure no file changes.
+func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("add", "add ID|--from-issue FILE [--tag FIELD=VALUE]... [--one-liner TEXT] [--key KEY] [--corpus DIR]", stderr)
+	var o addOptions
+	fs.StringVar(&o.dir, "corpus", defaultCorpus, "corpus `directory`")
+	fs.Func("tag", "a controlled tag `FIELD=VALUE` (repeat for each of the eight fields)", func(s string) error {
+		o.tags = append(o.tags, s)
+		return nil
+	})
+	fs.StringVar(&o.oneLiner, "one-liner", "", "the entry's one-line summary")
+	fs.StringVar(&o.key, "key", "", "the entry's `key` (derived from the title or first author when absent)")
+	fs.StringVar(&o.notes, "notes", "", "the notes column")
+	fs.StringVar(&o.client.ArxivAPI, "arxiv-api", intake.DefaultArxivAPI, "arXiv query API `URL`")
+	fs.StringVar(&o.client.DOIAPI, "doi-api", intake.DefaultDOIAPI, "DOI resolver `URL` (content negotiation)")
+	timeout := fs.Duration("timeout", 30*time.Second, "time allowed for fetching the metadata")
+	fromIssue := fs.String("from-issue", "", "read the id, tags, one-liner, key and notes from the body of a suggest-a-paper issue in `FILE` (flags given too win)")
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		o.id, args = args[0], args[1:]
+	}
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if o.id == "" && fs.NArg() == 1 {
+		o.id = fs.Arg(0)
+	} else if fs.NArg() > 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	if *fromIssue != "" {
+		if err := o.fromIssue(*fromIssue); err != nil {
+			fmt.Fprintf(stderr, "masrl add: %v\nmasrl add: no file was changed\n", err)
+			return exitFindings
+		}
+	}
+	if o.id == "" {
+		fs.Usage()
+		return exitUsage
+	}
+	o.stdin = os.Stdin
+	// Ask only a person: on CI or in a pipe a missing value is an error.
+	o.interactive = term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stdout.Fd()))
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	return addPaper(ctx, o, stdout, stderr)
+}
+
+// fromIssue fills in what the flags left empty from a suggestion issue's
+// body (the issue form of masrl issue-form). Tags given by flag come
+// first, so parseTags keeps them and reports a different issue value.
+func (o *addOptions) fromIssue(file string) error {
+	body, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	v, err := corpus.DefaultVocabulary()
+	if err != nil {
+		return err
+	}
+	s, err := intake.ParseIssue(v, string(body))
+	if err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	if o.id == "" {
+		o.id = s.ID
+	}
+	if o.oneLiner == "" {
+		o.oneLiner = s.OneLiner
+	}
+	if o.key == "" {
+		o.key = s.Key
+	}
+	if o.notes == "" {
+		o.notes = s.Notes
+	}
+	given := map[string]bool{}
+	for _, t := range o.tags {
+		name, _, _ := strings.Cut(t, "=")
+		given[name] = true
+	}
+	for _, f := range v.FieldsOf(corpus.PapersFile) {
+		if val := s.Tags[f.Name]; val != "" && !given[f.Name] {
+			o.tags = append(o.tags, f.Name+"="+val)
+		}
+	}
+	return nil
+}
+
+func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
+	fail := func(code int, format string, args ...any) int {
+		fmt.Fprintf(stderr, "masrl add: "+format+"\n", args...)
+		if code != exitOK {
+			fmt.Fprintf(stderr, "masrl add: no file was changed\n")
+		}
+		return code
+	}
+	v, err := corpus.DefaultVocabulary()
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	tags, errs := parseTags(v, o.tags)
+	if len(errs) > 0 {
+		for _, e := range errs {
+			fmt.Fprintf(stderr, "masrl add: --tag %s\n", e)
+		}
+		return fail(exitUsage, "%d bad --tag flags", len(errs))
+	}
+	arxivID, isArxiv := corpus.ParseArxivID(o.id)
+	doi, isDOI := corpus.ParseDOI(o.id)
+	if !isArxiv && !isDOI {
+		return fail(exitUsage, "%q is not an arXiv id (2508.04652), an arxiv.org abs or pdf URL, or a DOI (10.1145/..., https://doi.org/...)", o.id)
+	}
+	c, err := corpus.Load(o.dir)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	// The id alone may already be known: say so before asking the network.
+	if d := c.Duplicates(corpus.Candidate{ArxivID: arxivID, DOI: doi}); len(d) > 0 {
+		return fail(exitFindings, "%s is already in the corpus:\n  %s", o.id, strings.Join(d, "\n  "))
+	}
+	var md *intake.Metadata
+	if isArxiv {
+		md, err = o.client.Arxiv(ctx, arxivID)
+	} else {
+		md, err = o.client.DOI(ctx, doi)
+	}
+	switch {
+	case errors.Is(err, intake.ErrNotFound):
+		return fail(exitFindings, "unknown id: %v", err)
+	case err != nil:
+		return fail(exitUsage, "fetching the metadata failed: %v", err)
+	}
+	if d := c.Duplicates(corpus.Candidate{ArxivID: md.ArxivID, DOI: md.DOI, URLs: []string{md.URL}, Title: md.Title}); len(d) > 0 {
+		return fail(exitFindings, "%q is already in the corpus:\n  %s", md.Title, strings.Join(d, "\n  "))
+	}
+	key := o.key
+	if key == "" {
+		key = intake.DeriveKey(md, c.KeyTaken)
+	}
+	switch {
+	case !corpus.IsKey(key):
+		return fail(exitUsage, "--key %q is not a lowercase slug [a-z0-9][a-z0-9-]* (try %q)", key, corpus.Slug(key))
+	case c.KeyTaken(key) || c.KeyTaken(intake.BibKey(key, md.Year)):
+		return fail(exitFindings, "key %q (BibTeX %s) is already used; choose another with --key", key, intake.BibKey(key, md.Year))
+	}
+	fmt.Fprintf(stdout, "%s\n  %s (%d), %s; key %s\n", md.Title, md.FirstAuthor(), md.Year, md.Venue, key)
+	oneLiner := o.oneLiner
+	if missing := missingTags(v, tags); len(missing) > 0 || oneLiner == "" {
+		if !o.interactive {
+			var b strings.Builder
+			for _, f := range missing {
+				fmt.Fprintf(&b, "\n  --tag %s=VALUE, one of: %s", f.Name, strings.Join(f.Allowed(), ", "))
+			}
+			if oneLiner == "" {
+				b.WriteString("\n  --one-liner TEXT")
+			}
+			return fail(exitUsage, "missing (not on a terminal, so not asked):%s", b.String())
+		}
+		p := prompter{in: newLineReader(o.stdin), out: stdout}
+		for _, f := range missing {
+			val, err := p.choose(f)
+			if err != nil {
+				return fail(exitUsage, "%v", err)
+			}
+			tags[f.Name] = val
+		}
+		if oneLiner == "" {
+			if oneLiner, err = p.text("one_liner", "A one-line summary of the entry's contribution, shown in lists"); err != nil {
+				return fail(exitUsage, "%v", err)
+			}
+		}
+	}
+	draft := intake.NewDraft(md, key, tags, oneLiner, o.notes)
+	files, err := draftFiles(o.dir, draft)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	claims, err := corpus.LoadClaims(v)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	before := checkCorpus(o.dir, c, v, claims)
+	// What to put back if the new corpus is refused: the old content, or
+	// nothing where there was no file.
+	old, absent := map[string][]byte{}, []string{}
+	for name := range files {
+		b, err := os.ReadFile(filepath.Join(o.dir, name))
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			absent = append(absent, name)
+		case err != nil:
+			return fail(exitUsage, "%v", err)
+		default:
+			old[name] = b
+		}
+	}
+	if err := corpus.WriteFiles(o.dir, files); err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	newer, err := corpus.Load(o.dir)
+	var rep checkReport
+	if err == nil {
+		rep = checkCorpus(o.dir, newer, v, claims)
+	}
+	if err != nil || rep.Errors > before.Errors {
+		// The draft made the corpus worse: put the files back.
+		why := "it fails the check"
+		if err != nil {
+			why = err.Error()
+		} else {
+			writeCheckReport(stderr, "text", rep)
+		}
+		rerr := corpus.WriteFiles(o.dir, old)
+		for _, name := range absent {
+			rerr = errors.Join(rerr, os.Remove(filepath.Join(o.dir, name)))
+		}
+		if rerr != nil {
+			return fail(exitUsage, "the new entry is refused (%s) and restoring the files failed: %v", why, rerr)
+		}
+		return fail(exitFindings, "the new entry is refused: %s", why)
+	}
+	fmt.Fprintf(stdout, "added %s to %s and %s to %s\n\n", key, corpus.PapersFile, draft.BibKey, corpus.BibFile)
+	// The findings that concern the new entry, and the summary: the
+	// corpus' standing warnings are masrl check's to list.
+	var mine corpus.Diagnostics
+	for _, d := range rep.Diagnostics {
+		if d.Severity == corpus.Error || strings.Contains(d.String(), key) || strings.Contains(d.String(), draft.BibKey) {
+			mine = append(mine, d)
+		}
+	}
+	rep.Diagnostics = mine
+	writeCheckReport(stdout, "text", rep)
+	d := corpus.DiffCorpora(c, newer, v, claims)
+	d.Old, d.New = "before", "after"
+	io.WriteString(stdout, "\n"+diffMarkdown(&d, len(c.Papers), len(newer.Papers)))
+	return exitOK
+}
+
+// parseTags reads --tag FIELD=VALUE flags against the vocabulary of
+// papers.csv, reporting every bad one with the allowed values.
+func parseTags(v *corpus.Vocabulary, flags []string) (map[string]string, []string) {
+	tags := map[string]string{}
+	var errs []string
+	for _, s := range flags {
+		name, val, ok := strings.Cut(s, "=")
+		f := v.Field(name)
+		switch {
+		case !ok:
+			errs = append(errs, fmt.Sprintf("%q: want FIELD=VALUE", s))
+		case f == nil || f.File != corpus.PapersFile:
+			var names []string
+			for _, f := range v.FieldsOf(corpus.PapersFile) {
+				names = append(names, f.Name)
+			}
+			errs = append(errs, fmt.Sprintf("%q: %q is not a controlled field of papers.csv; fields: %s", s, name, strings.Join(names, ", ")))
+		case f.Term(val) == nil:
+			msg := fmt.Sprintf("%q: %q is not a value of %s; allowed: %s", s, val, name, strings.Join(f.Allowed(), ", "))
+			if n := f.Nearest(val); n != "" {
+				msg += fmt.Sprintf("; did you mean %q?", n)
+			}
+			errs = append(errs, msg)
+		case tags[name] != "" && tags[name] != val:
+			errs = append(errs, fmt.Sprintf("%q: %s is already %s", s, name, tags[name]))
+		default:
+			tags[name] = val
+		}
+	}
+	return tags, errs
+}
+
+// missingTags are the controlled fields of papers.csv without a value.
+func missingTags(v *corpus.Vocabulary, tags map[string]string) []*corpus.Field {
+	var out []*corpus.Field
+	for _, f := range v.FieldsOf(corpus.PapersFile) {
+		if tags[f.Name] == "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// draftFiles returns papers.csv and papers.bib with the draft added, in
+// canonical form.
+func draftFiles(dir string, d *intake.Draft) (map[string][]byte, error) {
+	papers, err := os.ReadFile(filepath.Join(dir, corpus.PapersFile))
+	if err != nil {
+		return nil, err
+	}
+	var row bytes.Buffer
+	w := csv.NewWriter(&row)
+	w.Write(d.Record())
+	w.Flush()
+	if len(papers) > 0 && papers[len(papers)-1] != '\n' {
+		papers = append(papers, '\n')
+	}
+	newPapers, err := corpus.FormatCSV(corpus.PapersFile, append(papers, row.Bytes()...))
+	if err != nil {
+		return nil, err
+	}
+	bib, err := os.ReadFile(filepath.Join(dir, corpus.BibFile))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	newBib, err := corpus.FormatBib(corpus.BibFile, append(append(bib, '\n'), d.BibText...))
+	if err != nil {
+		return nil, err
+	}
+	return map[string][]byte{corpus.PapersFile: newPapers, corpus.BibFile: newBib}, nil
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/intake"
+)
+
+func issueFormCommand() command {
+	return command{summary: "write (or --check) the suggest-a-paper issue form from the vocabulary", run: runIssueForm}
+}
+
+// runIssueForm prints the GitHub issue form generated from data/vocab.yaml,
+// writes it to FILE, or with --check exits 1 when FILE differs from it.
+func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("issue-form", "issue-form [--check] [FILE] (FILE is usually "+intake.IssueFormFile+")", stderr)
+	check := fs.Bool("check", false, "do not write; exit 1 when FILE is not the generated form")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 1 || (*check && fs.NArg() == 0) {
+		fs.Usage()
+		return exitUsage
+	}
+	v, err := corpus.DefaultVocabulary()
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl issue-form: %v\n", err)
+		return exitUsage
+	}
+	form, err := intake.IssueForm(v)
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl issue-form: %v\n", err)
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		stdout.Write(form)
+		return exitOK
+	}
+	file := fs.Arg(0)
+	if *check {
+		old, err := os.ReadFile(file)
+		if err != nil {
+			fmt.Fprintf(stderr, "masrl issue-form: %v\n", err)
+			return exitUsage
+		}
+		if !bytes.Equal(old, form) {
+			fmt.Fprintf(stdout, "%s is stale: run masrl issue-form %s\n", file, file)
+			return exitFindings
+		}
+		return exitOK
+	}
+	if err := os.WriteFile(file, form, 0o644); err != nil {
+		fmt.Fprintf(stderr, "masrl issue-form: %v\n", err)
+		return exitUsage
+	}
+	return exitOK
+}

@@ -1,0 +1,354 @@
+package corpus
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// claimsDoc is the file's layout. Nodes are kept so that every claim knows
+// its line.
+type claimsDoc struct {
+	// Pool names the file, beside the claims file, that pins the records
+	// the claims are about (survey-pool.yaml); empty: the whole corpus.
+	Pool   string            `yaml:"pool"`
+	Legend map[string]legend `yaml:"legend"`
+	Claims []yaml.Node       `yaml:"claims"`
+}
+
+// legend decodes a printed table's abbreviations: Fields are its columns
+// in printed order, Values map field → abbreviation → vocabulary value.
+type legend struct {
+	Fields []string                     `yaml:"fields"`
+	Values map[string]map[string]string `yaml:"values"`
+}
+
+// rawClaim is one item of the claims list as written.
+type rawClaim struct {
+	ID          string    `yaml:"id"`
+	Kind        string    `yaml:"kind"`
+	Description string    `yaml:"description"`
+	Source      string    `yaml:"source"`
+	Of          string    `yaml:"of"`
+	Field       string    `yaml:"field"`
+	Value       string    `yaml:"value"`
+	Rows        string    `yaml:"rows"`
+	Cols        string    `yaml:"cols"`
+	Row         string    `yaml:"row"`
+	Col         string    `yaml:"col"`
+	Key         string    `yaml:"key"`
+	Expect      yaml.Node `yaml:"expect"`
+	// Columns and Cells describe a whole printed cross-tab (kind table):
+	// Cells maps a row value to its numbers in Columns order.
+	Columns []string  `yaml:"columns"`
+	Cells   yaml.Node `yaml:"cells"`
+	// Legend names the legend that decodes an abbreviated tags row.
+	Legend       string    `yaml:"legend"`
+	Acknowledged yaml.Node `yaml:"acknowledged"`
+}
+
+type rawAck struct {
+	Cell   string    `yaml:"cell"` // table claims: "row/col"
+	Reason string    `yaml:"reason"`
+	CSV    yaml.Node `yaml:"csv"`
+}
+
+// notApplicable are the printed marks for a field that does not apply; the
+// CSV spells that NA.
+var notApplicable = []string{"NA", "–", "-"}
+
+// ParseClaims decodes a claims file and checks every claim against the
+// vocabulary: unknown fields or values are errors here, not silent misses
+// later. All problems are reported, each at its line.
+func ParseClaims(name string, b []byte, v *Vocabulary) (*Claims, error) {
+	var doc claimsDoc
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	p := claimParser{file: name, v: v, legend: doc.Legend}
+	out := Claims{PoolFile: doc.Pool}
+	for i := range doc.Claims {
+		out.Claims = append(out.Claims, p.parse(&doc.Claims[i])...)
+	}
+	seen := map[string]Pos{}
+	for _, c := range out.Claims {
+		if prev, dup := seen[c.ID]; dup {
+			p.errorf(c.Pos.Line, "claim %q repeats the id of line %d", c.ID, prev.Line)
+		}
+		seen[c.ID] = c.Pos
+	}
+	if len(p.errs) > 0 {
+		p.errs.Sort()
+		return nil, p.errs.Err()
+	}
+	return &out, nil
+}
+
+type claimParser struct {
+	file   string
+	v      *Vocabulary
+	legend map[string]legend
+	errs   Diagnostics
+}
+
+func (p *claimParser) errorf(line int, format string, args ...any) {
+	p.errs.add(Error, Pos{File: p.file, Line: line}, "", "", format, args...)
+}
+
+func (p *claimParser) parse(n *yaml.Node) []Claim {
+	var r rawClaim
+	if err := n.Decode(&r); err != nil {
+		p.errorf(n.Line, "%v", err)
+		return nil
+	}
+	base := Claim{ID: r.ID, Kind: r.Kind, Description: r.Description, Source: r.Source,
+		Pos: Pos{File: p.file, Line: n.Line}}
+	if r.ID == "" || r.Source == "" {
+		p.errorf(n.Line, "claim needs an id and a source")
+		return nil
+	}
+	switch r.Kind {
+	case KindTotal:
+		if !slices.Contains([]string{"retained", "excluded", "audited"}, r.Of) {
+			p.errorf(n.Line, "claim %s: of must be retained, excluded or audited, not %q", r.ID, r.Of)
+			return nil
+		}
+		base.Of = r.Of
+		base.Number = p.number(r.ID, &r.Expect)
+	case KindCount:
+		if !p.checkValue(n.Line, r.ID, r.Field, r.Value) {
+			return nil
+		}
+		base.Field, base.Value = r.Field, r.Value
+		base.Number = p.number(r.ID, &r.Expect)
+	case KindCell:
+		if !p.checkPair(n.Line, r.ID, r.Rows, r.Cols) || !p.checkValue(n.Line, r.ID, r.Rows, r.Row) ||
+			!p.checkValue(n.Line, r.ID, r.Cols, r.Col) {
+			return nil
+		}
+		base.Rows, base.Cols, base.Row, base.Col = r.Rows, r.Cols, r.Row, r.Col
+		base.Number = p.number(r.ID, &r.Expect)
+	case "table":
+		return p.table(n, &r, base)
+	case KindSet:
+		if !p.checkValue(n.Line, r.ID, r.Field, r.Value) {
+			return nil
+		}
+		base.Field, base.Value = r.Field, r.Value
+		if err := r.Expect.Decode(&base.Keys); err != nil || len(base.Keys) == 0 {
+			p.errorf(r.Expect.Line, "claim %s: expect must be a list of keys", r.ID)
+			return nil
+		}
+		slices.Sort(base.Keys)
+	case KindTags:
+		if r.Key == "" {
+			p.errorf(n.Line, "claim %s: tags claim needs a key", r.ID)
+			return nil
+		}
+		base.Key = r.Key
+		base.Tags = p.tags(&r)
+		if len(base.Tags) == 0 {
+			return nil
+		}
+	default:
+		p.errorf(n.Line, "claim %s: unknown kind %q (total, count, cell, table, set, tags)", r.ID, r.Kind)
+		return nil
+	}
+	if !r.Acknowledged.IsZero() {
+		var a rawAck
+		if err := r.Acknowledged.Decode(&a); err != nil {
+			p.errorf(r.Acknowledged.Line, "claim %s: %v", r.ID, err)
+			return nil
+		}
+		base.Ack = p.ack(r.ID, &base, &a)
+	}
+	return []Claim{base}
+}
+
+// table expands a printed cross-tab into one cell claim per number.
+func (p *claimParser) table(n *yaml.Node, r *rawClaim, base Claim) []Claim {
+	if !p.checkPair(n.Line, r.ID, r.Rows, r.Cols) {
+		return nil
+	}
+	for _, c := range r.Columns {
+		if !p.checkValue(n.Line, r.ID, r.Cols, c) {
+			return nil
+		}
+	}
+	if r.Cells.Kind != yaml.MappingNode {
+		p.errorf(n.Line, "claim %s: cells must map each row value to its numbers", r.ID)
+		return nil
+	}
+	var acks []rawAck
+	if !r.Acknowledged.IsZero() {
+		if err := r.Acknowledged.Decode(&acks); err != nil {
+			p.errorf(r.Acknowledged.Line, "claim %s: acknowledged must be a list of {cell, reason, csv}: %v", r.ID, err)
+			return nil
+		}
+	}
+	var out []Claim
+	for i := 0; i+1 < len(r.Cells.Content); i += 2 {
+		kn, vn := r.Cells.Content[i], r.Cells.Content[i+1]
+		row := kn.Value
+		if !p.checkValue(kn.Line, r.ID, r.Rows, row) {
+			continue
+		}
+		var nums []int
+		if err := vn.Decode(&nums); err != nil || len(nums) != len(r.Columns) {
+			p.errorf(kn.Line, "claim %s: row %s needs %d numbers", r.ID, row, len(r.Columns))
+			continue
+		}
+		for j, col := range r.Columns {
+			c := base
+			c.Kind = KindCell
+			c.ID = r.ID + "/" + row + "/" + col
+			c.Description = fmt.Sprintf("%s: %s=%s and %s=%s", r.Description, r.Rows, row, r.Cols, col)
+			c.Rows, c.Cols, c.Row, c.Col, c.Number = r.Rows, r.Cols, row, col, nums[j]
+			c.Pos = Pos{File: p.file, Line: kn.Line}
+			for k := range acks {
+				if acks[k].Cell == row+"/"+col {
+					c.Ack = p.ack(c.ID, &c, &acks[k])
+					acks[k].Cell = "" // used
+				}
+			}
+			out = append(out, c)
+		}
+	}
+	for _, a := range acks {
+		if a.Cell != "" {
+			p.errorf(r.Acknowledged.Line, "claim %s: acknowledged cell %q is not in the table", r.ID, a.Cell)
+		}
+	}
+	return out
+}
+
+// tags reads a tags claim: either an explicit mapping under expect, or a
+// row abbreviated as printed, decoded with a legend of the file.
+func (p *claimParser) tags(r *rawClaim) []Tag {
+	var out []Tag
+	switch r.Expect.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(r.Expect.Content); i += 2 {
+			f, val := r.Expect.Content[i].Value, r.Expect.Content[i+1].Value
+			if !p.checkValue(r.Expect.Content[i].Line, r.ID, f, val) {
+				return nil
+			}
+			out = append(out, Tag{Field: f, Value: val})
+		}
+	case yaml.ScalarNode:
+		legend, ok := p.legend[r.Legend]
+		if !ok {
+			p.errorf(r.Expect.Line, "claim %s: abbreviated row needs a known legend, not %q", r.ID, r.Legend)
+			return nil
+		}
+		marks := strings.Fields(r.Expect.Value)
+		if len(marks) != len(legend.Fields) {
+			p.errorf(r.Expect.Line, "claim %s: %d marks for %d fields", r.ID, len(marks), len(legend.Fields))
+			return nil
+		}
+		for i, m := range marks {
+			f := legend.Fields[i]
+			if m == "?" { // lost in the text extraction: no claim
+				continue
+			}
+			val, ok := legend.Values[f][m]
+			if !ok && slices.Contains(notApplicable, m) {
+				val, ok = "NA", true
+			}
+			if !ok {
+				p.errorf(r.Expect.Line, "claim %s: legend %s does not decode %q for %s", r.ID, r.Legend, m, f)
+				return nil
+			}
+			if !p.checkValue(r.Expect.Line, r.ID, f, val) {
+				return nil
+			}
+			out = append(out, Tag{Field: f, Value: val})
+		}
+	default:
+		p.errorf(r.Expect.Line, "claim %s: tags expect a mapping or an abbreviated row", r.ID)
+	}
+	return out
+}
+
+func (p *claimParser) ack(id string, c *Claim, a *rawAck) *Acknowledgement {
+	if a.Reason == "" || a.CSV.IsZero() {
+		p.errorf(a.CSV.Line, "claim %s: an acknowledged deviation needs a reason and the CSV's value", id)
+		return nil
+	}
+	var csv string
+	switch c.Kind {
+	case KindSet:
+		var keys []string
+		if err := a.CSV.Decode(&keys); err != nil {
+			p.errorf(a.CSV.Line, "claim %s: csv must list keys", id)
+			return nil
+		}
+		slices.Sort(keys)
+		csv = strings.Join(keys, ", ")
+	case KindTags:
+		if a.CSV.Kind != yaml.MappingNode {
+			p.errorf(a.CSV.Line, "claim %s: csv must map each differing field to the CSV's value", id)
+			return nil
+		}
+		m := map[string]string{}
+		for i := 0; i+1 < len(a.CSV.Content); i += 2 {
+			m[a.CSV.Content[i].Value] = a.CSV.Content[i+1].Value
+		}
+		var parts []string
+		for _, t := range c.Tags { // claim order, so rendering matches Actual
+			if val, ok := m[t.Field]; ok {
+				parts = append(parts, t.Field+"="+val)
+				delete(m, t.Field)
+			}
+		}
+		if len(m) > 0 {
+			p.errorf(a.CSV.Line, "claim %s: csv names fields the claim does not", id)
+			return nil
+		}
+		csv = strings.Join(parts, ", ")
+	default:
+		n, err := strconv.Atoi(a.CSV.Value)
+		if err != nil {
+			p.errorf(a.CSV.Line, "claim %s: csv must be a number", id)
+			return nil
+		}
+		csv = strconv.Itoa(n)
+	}
+	return &Acknowledgement{Reason: a.Reason, CSV: csv}
+}
+
+func (p *claimParser) number(id string, n *yaml.Node) int {
+	v, err := strconv.Atoi(n.Value)
+	if n.Kind != yaml.ScalarNode || err != nil || v < 0 {
+		p.errorf(n.Line, "claim %s: expect must be a count", id)
+	}
+	return v
+}
+
+func (p *claimParser) checkValue(line int, id, field, value string) bool {
+	f := p.v.Field(field)
+	if f == nil {
+		p.errorf(line, "claim %s: %q is not a controlled field", id, field)
+		return false
+	}
+	if f.Index(value) < 0 {
+		p.errorf(line, "claim %s: %q is not a value of %s", id, value, field)
+		return false
+	}
+	return true
+}
+
+func (p *claimParser) checkPair(line int, id, rows, cols string) bool {
+	rf, cf := p.v.Field(rows), p.v.Field(cols)
+	if rf == nil || cf == nil || rf.File != cf.File {
+		p.errorf(line, "claim %s: %q × %q is not a cross-tab of one file", id, rows, cols)
+		return false
+	}
+	return true
+}

@@ -1,0 +1,139 @@
+package corpus
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// VerifyClaims recomputes every claim from the corpus, restricted to the
+// claims' Pool when they have one. Results follow the claims' order in the
+// file.
+func VerifyClaims(c *Corpus, v *Vocabulary, claims *Claims) []ClaimResult {
+	if claims.Pool != nil {
+		c = claims.Pool.Restrict(c)
+	}
+	out := make([]ClaimResult, 0, len(claims.Claims))
+	hists := map[string]*Histogram{}
+	hist := func(f string) *Histogram {
+		if h, ok := hists[f]; ok {
+			return h
+		}
+		hists[f] = c.Histogram(v, f)
+		return hists[f]
+	}
+	tabs := map[[2]string]*CrossTab{}
+	var byKey map[string]*Entry
+	for i := range claims.Claims {
+		cl := &claims.Claims[i]
+		r := ClaimResult{ID: cl.ID, Kind: cl.Kind, Description: cl.Description, Source: cl.Source,
+			Pos: cl.Pos, Keys: []string{}}
+		var deviation string // what differs, rendered like Acknowledgement.CSV
+		switch cl.Kind {
+		case KindTotal:
+			n := 0
+			switch cl.Of {
+			case "retained":
+				n = len(c.Papers)
+			case "excluded":
+				n = len(c.Excluded)
+			case "audited":
+				n = len(c.Papers) + len(c.Excluded)
+			}
+			r.Expected, r.Actual = strconv.Itoa(cl.Number), strconv.Itoa(n)
+			deviation = r.Actual
+		case KindCount, KindCell:
+			var cell *Cell
+			if cl.Kind == KindCount {
+				cell = hist(cl.Field).Cell(cl.Value)
+			} else {
+				k := [2]string{cl.Rows, cl.Cols}
+				if tabs[k] == nil {
+					tabs[k] = c.CrossTab(v, cl.Rows, cl.Cols)
+				}
+				cell = tabs[k].Cell(cl.Row, cl.Col)
+			}
+			r.Expected, r.Actual = strconv.Itoa(cl.Number), strconv.Itoa(cell.Count)
+			r.Keys = slices.Clone(cell.Keys)
+			slices.Sort(r.Keys)
+			r.Responsible = r.Keys
+			deviation = r.Actual
+		case KindSet:
+			h := hist(cl.Field)
+			actual := slices.Clone(h.Cell(cl.Value).Keys)
+			slices.Sort(actual)
+			r.Expected, r.Actual = strings.Join(cl.Keys, ", "), strings.Join(actual, ", ")
+			r.Keys = sortedUnion(cl.Keys, actual)
+			for _, k := range r.Keys { // all three lists are sorted
+				_, inPaper := slices.BinarySearch(cl.Keys, k)
+				_, inCSV := slices.BinarySearch(actual, k)
+				if inPaper != inCSV {
+					r.Responsible = append(r.Responsible, k)
+				}
+			}
+			deviation = r.Actual
+		case KindTags:
+			r.Keys = []string{cl.Key}
+			if byKey == nil { // one index instead of a scan per tags claim
+				byKey = make(map[string]*Entry, len(c.Papers))
+				for i := range c.Papers {
+					if _, dup := byKey[c.Papers[i].Key]; !dup {
+						byKey[c.Papers[i].Key] = &c.Papers[i]
+					}
+				}
+			}
+			e := byKey[cl.Key]
+			var exp, act, diff []string
+			for _, t := range cl.Tags {
+				exp = append(exp, t.Field+"="+t.Value)
+				if e == nil {
+					continue
+				}
+				got := e.Value(t.Field)
+				act = append(act, t.Field+"="+got)
+				if got != t.Value {
+					diff = append(diff, t.Field+"="+got)
+				}
+			}
+			r.Expected, r.Actual = strings.Join(exp, ", "), strings.Join(act, ", ")
+			if e == nil {
+				r.Actual = "no row with key " + cl.Key
+				diff = []string{r.Actual}
+			}
+			if len(diff) > 0 {
+				r.Responsible = []string{cl.Key}
+			}
+			deviation = strings.Join(diff, ", ")
+		}
+		r.Status, r.Reason = judge(r.Expected == r.Actual, cl.Ack, deviation)
+		if r.Status == Stale && len(r.Responsible) == 0 {
+			// The CSV came to agree with the paper: the rows the claim
+			// names are the ones whose change made the record stale.
+			r.Responsible = r.Keys
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// judge turns agreement and the recorded acknowledgement into a status.
+func judge(agree bool, ack *Acknowledgement, deviation string) (ClaimStatus, string) {
+	switch {
+	case agree && ack == nil:
+		return Holds, ""
+	case agree:
+		return Stale, "acknowledged deviation no longer true: the CSV now agrees with the paper; remove the acknowledgement (" + ack.Reason + ")"
+	case ack == nil:
+		return Fails, ""
+	case ack.CSV == deviation:
+		return Acknowledged, ack.Reason
+	}
+	return Stale, fmt.Sprintf("acknowledged deviation no longer true: it records the CSV as %s, the CSV now has %s (%s)", ack.CSV, deviation, ack.Reason)
+}
+
+func sortedUnion(a, b []string) []string {
+	out := append(slices.Clone(a), b...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}

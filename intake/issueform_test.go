@@ -1,0 +1,149 @@
+package intake
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/masrl/masrl/corpus"
+	"go.yaml.in/yaml/v3"
+)
+
+func vocab(t *testing.T) *corpus.Vocabulary {
+	t.Helper()
+	v, err := corpus.DefaultVocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestIssueFormCommitted fails when the committed form is not what
+// masrl issue-form generates from data/vocab.yaml.
+func TestIssueFormCommitted(t *testing.T) {
+	want, err := IssueForm(vocab(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join("..", IssueFormFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is stale: run go run ./cmd/masrl issue-form %s", IssueFormFile, IssueFormFile)
+	}
+}
+
+// TestIssueFormOffersEveryValue reads the committed form as GitHub would
+// and finds one required dropdown per controlled field of papers.csv whose
+// options are exactly the vocabulary's values, in order.
+func TestIssueFormOffersEveryValue(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", IssueFormFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var form struct {
+		Name   string   `yaml:"name"`
+		Labels []string `yaml:"labels"`
+		Body   []struct {
+			Type       string `yaml:"type"`
+			ID         string `yaml:"id"`
+			Attributes struct {
+				Label   string   `yaml:"label"`
+				Options []string `yaml:"options"`
+			} `yaml:"attributes"`
+			Validations struct {
+				Required bool `yaml:"required"`
+			} `yaml:"validations"`
+		} `yaml:"body"`
+	}
+	if err := yaml.Unmarshal(b, &form); err != nil {
+		t.Fatal(err)
+	}
+	if form.Name == "" || !slices.Contains(form.Labels, SuggestionLabel) {
+		t.Errorf("form name %q labels %v, want a name and %s", form.Name, form.Labels, SuggestionLabel)
+	}
+	fields := vocab(t).FieldsOf(corpus.PapersFile)
+	if len(fields) != 8 {
+		t.Fatalf("%d controlled fields in papers.csv, want 8", len(fields))
+	}
+	for _, f := range fields {
+		found := false
+		for _, it := range form.Body {
+			if it.ID != f.Name {
+				continue
+			}
+			found = true
+			if it.Type != "dropdown" || !it.Validations.Required || !slices.Equal(it.Attributes.Options, f.Allowed()) {
+				t.Errorf("%s: %s required=%v options %v, want a required dropdown of %v", f.Name, it.Type, it.Validations.Required, it.Attributes.Options, f.Allowed())
+			}
+		}
+		if !found {
+			t.Errorf("no question for %s", f.Name)
+		}
+	}
+}
+
+// issueBody writes a body the way GitHub does for a submitted form.
+func issueBody(answers map[string]string, v *corpus.Vocabulary) string {
+	var b strings.Builder
+	for _, f := range formFields(v) {
+		a, ok := answers[f.id]
+		if !ok {
+			a = "_No response_"
+		}
+		b.WriteString("### " + f.label + "\r\n\r\n" + a + "\r\n\r\n")
+	}
+	return b.String()
+}
+
+func TestParseIssue(t *testing.T) {
+	v := vocab(t)
+	answers := map[string]string{
+		"id": "https://arxiv.org/abs/2606.01234", "category": "rl_method", "is_rl": "yes", "reward_type": "shared",
+		"credit_granularity": "message", "orchestration_form": "centralized", "scenario": "coding",
+		"is_core": "supporting", "verified": "partial", "one_liner": "Learns a router\n with PPO",
+	}
+	s, err := ParseIssue(v, issueBody(answers, v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ID != answers["id"] || s.OneLiner != "Learns a router with PPO" || s.Key != "" || s.Notes != "" || len(s.Tags) != 8 || s.Tags["credit_granularity"] != "message" {
+		t.Errorf("got %+v", s)
+	}
+
+	answers["scenario"] = "cooking"
+	delete(answers, "one_liner")
+	_, err = ParseIssue(v, issueBody(answers, v))
+	if err == nil || !strings.Contains(err.Error(), `"cooking" is not one of coding, web`) || !strings.Contains(err.Error(), `"One-liner" has no answer`) {
+		t.Errorf("error %v, want the bad scenario and the missing one-liner", err)
+	}
+	if _, err := ParseIssue(v, "I found this great paper: 2606.01234"); err == nil || !strings.Contains(err.Error(), `no "arXiv id, arXiv URL or DOI" section`) {
+		t.Errorf("free text: %v, want missing sections", err)
+	}
+}
+
+// FuzzParseIssue: any body is read without panic, and a body that
+// parses yields only vocabulary values.
+func FuzzParseIssue(f *testing.F) {
+	v, err := corpus.DefaultVocabulary()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(issueBody(map[string]string{"id": "2606.01234", "category": "survey"}, v))
+	f.Add("### arXiv id, arXiv URL or DOI\n\n### Category (category)\n")
+	f.Fuzz(func(t *testing.T, body string) {
+		s, err := ParseIssue(v, body)
+		if err != nil {
+			return
+		}
+		for name, val := range s.Tags {
+			if fl := v.Field(name); fl == nil || fl.Term(val) == nil {
+				t.Fatalf("tag %s=%q outside the vocabulary", name, val)
+			}
+		}
+	})
+}

@@ -1,0 +1,139 @@
+// Package intake drafts a new corpus entry from a paper's public metadata:
+// arXiv's query API (Atom) for arXiv ids, doi.org content negotiation (CSL
+// JSON) for DOIs. It fetches and parses; the corpus package decides whether
+// the draft is a duplicate and the command writes it.
+package intake
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// Default service endpoints; masrl add's --arxiv-api and --doi-api replace
+// them (tests point them at recorded responses).
+const (
+	DefaultArxivAPI = "http://export.arxiv.org/api/query"
+	DefaultDOIAPI   = "https://doi.org"
+)
+
+// ErrNotFound is returned when the service answers but knows no such paper.
+var ErrNotFound = errors.New("no such paper")
+
+// Author is one author's name as the service gives it.
+type Author struct {
+	Given, Family string
+	// Literal is a name that is not split (an organisation, or arXiv's
+	// one-string names before they are split).
+	Literal string
+}
+
+// Metadata is what intake needs to draft a row and a BibTeX entry.
+type Metadata struct {
+	Title       string
+	Authors     []Author
+	Affiliation string // the first author's, when the service has it
+	Year        int
+	Venue       string // "arXiv", a journal or proceedings title
+	URL         string
+	ArxivID     string // without version
+	Version     string // arXiv version, e.g. v2
+	DOI         string
+	// Kind is the BibTeX entry type: article, inproceedings or misc.
+	Kind      string
+	Journal   string // article
+	Booktitle string // inproceedings
+	Volume    string
+	Number    string
+	Pages     string
+	Publisher string
+}
+
+// Client fetches metadata. The zero value uses http.DefaultClient and the
+// default endpoints.
+type Client struct {
+	HTTP     *http.Client
+	ArxivAPI string
+	DOIAPI   string
+}
+
+func (c *Client) http() *http.Client {
+	if c.HTTP != nil {
+		return c.HTTP
+	}
+	return http.DefaultClient
+}
+
+// get fetches url with the given Accept header and returns the body of a
+// 200 answer. A 404 is ErrNotFound; anything else is an error naming the
+// service and the status, so the user can tell a bad id from an outage.
+func (c *Client) get(ctx context.Context, url, accept string) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", accept)
+	req.Header.Set("User-Agent", "masrl-add (https://github.com/masrl/masrl)")
+	resp, err := c.http().Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("cannot reach %s: %w", url, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", url, err)
+	}
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return nil, fmt.Errorf("%s: %w", url, ErrNotFound)
+	case resp.StatusCode != http.StatusOK:
+		return nil, fmt.Errorf("%s answered %s", url, resp.Status)
+	}
+	return body, nil
+}
+
+// FirstAuthor renders the first author as the first_author column wants
+// it: "Last, First", or an organisation's name as it is.
+func (m *Metadata) FirstAuthor() string {
+	if len(m.Authors) == 0 {
+		return ""
+	}
+	return m.Authors[0].Display()
+}
+
+// Display renders a name as "Family, Given".
+func (a Author) Display() string {
+	switch {
+	case a.Family != "" && a.Given != "":
+		return a.Family + ", " + a.Given
+	case a.Family != "":
+		return a.Family
+	}
+	return a.Literal
+}
+
+// splitName splits a one-string personal name ("Shuo Liu", "Jan van der
+// Berg") into given names and family name: lowercase particles before
+// the last word belong to the family name.
+func splitName(s string) Author {
+	words := strings.Fields(s)
+	if len(words) < 2 {
+		return Author{Literal: strings.Join(words, " ")}
+	}
+	i := len(words) - 1
+	for i > 1 && isParticle(words[i-1]) {
+		i--
+	}
+	return Author{Given: strings.Join(words[:i], " "), Family: strings.Join(words[i:], " ")}
+}
+
+func isParticle(w string) bool {
+	switch w {
+	case "van", "von", "der", "den", "de", "del", "della", "di", "da", "la", "le", "du", "dos", "das", "ter", "ten":
+		return true
+	}
+	return false
+}
