@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -145,10 +146,5 @@ func escapeProperty(s string) string {
 }
 
 func oneOf(s string, allowed ...string) bool {
-	for _, a := range allowed {
-		if s == a {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(allowed, s)
 }
