@@ -21,7 +21,7 @@ func syntheticPapers(v *Vocabulary, n int) []byte {
 	for i, f := range fields {
 		vals[i] = v.Field(f).Allowed()
 	}
-	for i := 0; i < n; i++ {
+	for i := range n {
 		tag := func(j int) string { return vals[j][(i*(j+3)+i/7)%len(vals[j])] }
 		note := "v2 2025-12-09; with co-authors, see \"\"project page\"\""
 		if i%97 == 0 {

@@ -233,9 +233,9 @@ func corpusFromArchive(t *testing.T, ar *txtar.Archive) string {
 			t.Fatal(err)
 		}
 	}
-	for _, line := range strings.Split(string(ar.Comment), "\n") {
+	for line := range strings.SplitSeq(string(ar.Comment), "\n") {
 		if rest, ok := strings.CutPrefix(line, "remove: "); ok {
-			for _, name := range strings.Fields(rest) {
+			for name := range strings.FieldsSeq(rest) {
 				if err := os.Remove(filepath.Join(dir, name)); err != nil {
 					t.Fatal(err)
 				}
