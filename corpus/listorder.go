@@ -33,8 +33,27 @@ func ListCategories(v *Vocabulary) []string {
 	return out
 }
 
-// CompareForList orders entries as the paper list shows them: newest year
-// first, then by title ignoring case, then by key.
+// ListKey is what the paper list orders an entry by: newest year first,
+// then title ignoring case, then key. A caller that sorts many entries
+// many times computes each key once (the lowercased title is the costly
+// part) and compares keys.
+type ListKey struct {
+	year  int
+	title string
+	key   string
+}
+
+// ListKeyOf returns e's position key in the paper list.
+func ListKeyOf(e *Entry) ListKey {
+	return ListKey{year: e.Year, title: strings.ToLower(e.Title), key: e.Key}
+}
+
+// Compare orders k before l when k's entry comes first in the list.
+func (k ListKey) Compare(l ListKey) int {
+	return cmp.Or(cmp.Compare(l.year, k.year), cmp.Compare(k.title, l.title), cmp.Compare(k.key, l.key))
+}
+
+// CompareForList orders entries as the paper list shows them (ListKey).
 func CompareForList(a, b *Entry) int {
-	return cmp.Or(cmp.Compare(b.Year, a.Year), cmp.Compare(strings.ToLower(a.Title), strings.ToLower(b.Title)), cmp.Compare(a.Key, b.Key))
+	return ListKeyOf(a).Compare(ListKeyOf(b))
 }

@@ -20,10 +20,6 @@ import (
 // and terms with counts, entries with tags and links, sub-decisions,
 // cross-tabs, exclusion records, and the site's order of entries.
 
-// categoryOrder is the order of the paper list's groups: methods first,
-// then what they build on and are measured with, classical work last.
-var categoryOrder = []string{"rl_method", "framework", "benchmark", "survey", "industry", "classical_marl"}
-
 // proseOrder puts the known markdown pages of data/pages first in the
 // navigation; any other page follows in name order.
 var proseOrder = []string{"about", "method", "contribute"}
@@ -181,6 +177,7 @@ func (r *renderer) prepareViews() error {
 	// BibTeX) are made on every CPU; keys and tags, which share maps,
 	// after them in order.
 	views := make([]EntryView, len(r.c.Papers))
+	keys := make([]corpus.ListKey, len(views))
 	workers := max(1, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -188,6 +185,7 @@ func (r *renderer) prepareViews() error {
 			for i := w; i < len(views); i += workers {
 				e := &r.c.Papers[i]
 				ev := &views[i]
+				keys[i] = corpus.ListKeyOf(e)
 				*ev = EntryView{Entry: e, Href: "papers/" + e.Key + "/", Links: links(e.URLs), Date: entryDate(e), index: i, item: newItemView(e)}
 				if corpus.IsArxivID(e.ArxivID) {
 					ev.ArxivURL = "https://arxiv.org/abs/" + e.ArxivID
@@ -220,7 +218,7 @@ func (r *renderer) prepareViews() error {
 		r.entries = append(r.entries, ev)
 		r.byKey[e.Key] = ev
 	}
-	rankEntries(r.entries)
+	rankEntries(r.entries, keys)
 
 	return nil
 }
@@ -333,23 +331,17 @@ func entryDate(e *corpus.Entry) string {
 }
 
 // rankEntries numbers the entries in the order of every list of entries on
-// the site: newest first, then by title ignoring case, then by key. Lists
-// are then sorted by that number, which at 100,000 entries is much cheaper
-// than lowercasing two titles per comparison in every list.
-func rankEntries(entries []*EntryView) {
-	type ranked struct {
-		e     *EntryView
-		title string
+// the site, the paper list's (corpus.ListKey). Lists are then sorted by
+// that number, which at 100,000 entries is much cheaper than comparing
+// titles in every list.
+func rankEntries(entries []*EntryView, keys []corpus.ListKey) {
+	order := make([]int, len(entries))
+	for i := range order {
+		order[i] = i
 	}
-	rs := make([]ranked, len(entries))
-	for i, e := range entries {
-		rs[i] = ranked{e, strings.ToLower(e.Title)}
-	}
-	slices.SortStableFunc(rs, func(a, b ranked) int {
-		return cmp.Or(cmp.Compare(b.e.Year, a.e.Year), cmp.Compare(a.title, b.title), cmp.Compare(a.e.Key, b.e.Key))
-	})
-	for i, r := range rs {
-		r.e.rank = i
+	slices.SortStableFunc(order, func(a, b int) int { return keys[a].Compare(keys[b]) })
+	for rank, i := range order {
+		entries[i].rank = rank
 	}
 }
 
@@ -369,19 +361,14 @@ func (r *renderer) entriesOf(keys []string) []*EntryView {
 	return out
 }
 
-// categoryGroups returns the category terms in the paper list's order;
-// a category the fixed order does not name follows in vocabulary order.
+// categoryGroups returns the category terms in the paper list's order
+// (corpus.ListCategories).
 func (r *renderer) categoryGroups() []*TermView {
 	cat := r.field("category")
 	var out []*TermView
-	for _, name := range categoryOrder {
+	for _, name := range corpus.ListCategories(r.v) {
 		if i := cat.Index(name); i >= 0 {
 			out = append(out, cat.Terms[i])
-		}
-	}
-	for _, t := range cat.Terms {
-		if !slices.Contains(categoryOrder, t.Value) {
-			out = append(out, t)
 		}
 	}
 	return out
