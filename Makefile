@@ -141,3 +141,10 @@ bench-trace: build trace-file
 	$(GO) test -run '^$$' -bench . -benchmem ./trace
 	cd bench/trace && npm ci --no-audit --no-fund --silent
 	bench/trace/run.sh $(TRACE_FILE) $(abspath $(CORPUS))/reference/trace_schema.json
+
+# echarts rebuilds the chart library masrl embeds (site/chartlib) with the
+# pinned esbuild, after site/chartlib/entry.js or package-lock.json
+# changed; TestBuild fails until it is rebuilt.
+.PHONY: echarts
+echarts: node_modules
+	$(GO) test ./site/chartlib -count=1 -run TestBuild -update

@@ -122,6 +122,7 @@ func TestSite(t *testing.T) {
 				}
 			}
 			if nCharts > 0 || len(want) > 0 {
+				checkLazyCharts(t, p, page)
 				checkCharts(t, p, page, want, shapes)
 			}
 			p.check(t, page)
@@ -298,7 +299,7 @@ func TestSite(t *testing.T) {
 	t.Run("screenshots", func(t *testing.T) {
 		for _, s := range []struct{ name, page string }{{"home", ""}, {"coverage", "coverage/"}} {
 			p.open(t, s.page)
-			p.waitFor(t, `Array.from(document.querySelectorAll("div.chart")).every(d => d.querySelector("canvas"))`)
+			drawAllCharts(t, p)
 			screenshot(t, p, s.name, "light")
 			if os.Getenv("MASRL_CHART_SHOTS") != "" {
 				screenshotTiles(t, p, s.name+"-light", 12)

@@ -8,15 +8,18 @@ import (
 	"strings"
 
 	"github.com/masrl/masrl/site/chart"
+	"github.com/masrl/masrl/site/chartlib"
 	"github.com/masrl/masrl/site/search"
 )
 
 // EChartsAsset is where the chart library is published, from the root.
 const EChartsAsset = "assets/echarts.min.js"
 
-// DefaultECharts is where `npm ci` (make node_modules) puts the chart
-// library, relative to the repository root.
-const DefaultECharts = "node_modules/echarts/dist/echarts.min.js"
+// DefaultECharts, as Options.ECharts, publishes the chart library masrl
+// embeds (package site/chartlib: echarts with only the chart types the
+// site draws), so an installed masrl needs no node_modules. Any other
+// non-empty value is the path of a library to publish instead.
+const DefaultECharts = "builtin"
 
 // readerCSS styles the charts and the search.
 const readerCSS = "assets/reader.css"
@@ -32,7 +35,11 @@ type HomeCharts struct {
 
 // loadECharts reads the chart library when the build draws charts.
 func (r *renderer) loadECharts(path string) error {
-	if path == "" {
+	switch path {
+	case "":
+		return nil
+	case DefaultECharts:
+		r.echarts = chartlib.Library()
 		return nil
 	}
 	b, err := os.ReadFile(path)

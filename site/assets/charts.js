@@ -6,11 +6,33 @@
 // page is executable but this file and echarts.min.js, so a strict
 // Content-Security-Policy holds. The theme follows prefers-color-scheme and
 // switches when the reader's setting changes.
+//
+// The layout loads this file deferred, and this file loads the chart library
+// (echarts.min.js, beside it) only when a chart comes near the viewport, so
+// that neither delays the first paint; each chart is drawn when it comes
+// near. Until then, and without JavaScript, the data table under each chart
+// stays open: it is the chart's content.
 (function () {
   "use strict";
-  if (typeof window.echarts === "undefined") {
-    return; // the data tables stay open: they are the charts without JS
+  var me = document.currentScript;
+  var divs = document.querySelectorAll("div.chart[id]");
+  if (divs.length === 0 || !me) {
+    return;
   }
+  // Every chart's box takes its final height at once, and its table
+  // closes (the chart will show what it shows), so that drawing the chart
+  // later moves nothing on the page.
+  for (var k = 0; k < divs.length; k++) {
+    var h0 = parseInt(divs[k].getAttribute("data-height"), 10);
+    if (h0 > 0) {
+      divs[k].style.height = h0 + "px";
+    }
+    var table = document.getElementById(divs[k].id + "-data");
+    if (table && table.tagName === "DETAILS") {
+      table.open = false;
+    }
+  }
+  var libURL = new URL("echarts.min.js", me.src).href;
   var dark = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
   var drawn = [];
 
@@ -37,10 +59,6 @@
       return null;
     }
     var option = JSON.parse(island.textContent);
-    var h = parseInt(div.getAttribute("data-height"), 10);
-    if (h > 0) {
-      div.style.height = h + "px";
-    }
     var chart = window.echarts.init(div, dark && dark.matches ? "dark" : null, { renderer: "canvas" });
     chart.setOption(option);
     chart.on("click", function (p) {
@@ -55,22 +73,80 @@
     if (linked) {
       div.classList.add("chart-clickable"); // a bar or cell opens its entries
     }
-    var table = document.getElementById(div.id + "-data");
-    if (table && table.tagName === "DETAILS") {
-      table.open = false; // the chart now shows what the table showed
-    }
     return chart;
   }
 
-  function drawAll() {
+  // near holds the charts that came near the viewport, in page order;
+  // only those are drawn, now and when the theme changes.
+  var near = [];
+
+  function drawNear() {
     drawn.forEach(function (c) { c.dispose(); });
     drawn = [];
-    var divs = document.querySelectorAll("div.chart[id]");
-    for (var i = 0; i < divs.length; i++) {
-      var c = draw(divs[i]);
+    near.forEach(function (div) {
+      var c = draw(div);
       if (c) {
         drawn.push(c);
       }
+    });
+  }
+
+  function drawOne(div) {
+    near.push(div);
+    var c = draw(div);
+    if (c) {
+      drawn.push(c);
+    }
+  }
+
+  // library loads echarts.min.js once and calls back when it is there.
+  var waiting = null;
+  function library(then) {
+    if (window.echarts) {
+      then();
+      return;
+    }
+    if (waiting) {
+      waiting.push(then);
+      return;
+    }
+    waiting = [then];
+    var s = document.createElement("script");
+    s.src = libURL;
+    s.async = true;
+    s.onload = function () {
+      var w = waiting;
+      waiting = [];
+      w.forEach(function (f) { f(); });
+    };
+    document.head.appendChild(s);
+  }
+
+  function start(div) {
+    library(function () {
+      if (near.indexOf(div) < 0) {
+        drawOne(div);
+      }
+    });
+  }
+
+  if ("IntersectionObserver" in window) {
+    // A chart within a screen's height of the viewport starts loading, so
+    // that it is drawn by the time the reader scrolls to it.
+    var io = new IntersectionObserver(function (changes) {
+      changes.forEach(function (ch) {
+        if (ch.isIntersecting) {
+          io.unobserve(ch.target);
+          start(ch.target);
+        }
+      });
+    }, { rootMargin: "100% 0px" });
+    for (var i = 0; i < divs.length; i++) {
+      io.observe(divs[i]);
+    }
+  } else {
+    for (var j = 0; j < divs.length; j++) {
+      start(divs[j]);
     }
   }
 
@@ -82,7 +158,6 @@
     }, 100);
   });
   if (dark && dark.addEventListener) {
-    dark.addEventListener("change", drawAll);
+    dark.addEventListener("change", drawNear);
   }
-  drawAll();
 })();
