@@ -99,40 +99,52 @@
     }
   }
 
-  // library loads echarts.min.js once and calls back when it is there.
-  var waiting = null;
-  function library(then) {
-    if (window.echarts) {
-      then();
-      return;
+  // queue holds the charts that came near and wait to be drawn. They are
+  // drawn one per task, after the library has loaded, so that the page
+  // stays responsive between two charts.
+  var queue = [];
+  var loading = false;
+  var scheduled = false;
+
+  function drain() {
+    scheduled = false;
+    var div = queue.shift();
+    if (div && near.indexOf(div) < 0) {
+      drawOne(div);
     }
-    if (waiting) {
-      waiting.push(then);
-      return;
+    if (queue.length > 0) {
+      later();
     }
-    waiting = [then];
-    var s = document.createElement("script");
-    s.src = libURL;
-    s.async = true;
-    s.onload = function () {
-      var w = waiting;
-      waiting = [];
-      w.forEach(function (f) { f(); });
-    };
-    document.head.appendChild(s);
+  }
+
+  function later() {
+    if (!scheduled) {
+      scheduled = true;
+      window.setTimeout(drain, 0);
+    }
   }
 
   function start(div) {
-    library(function () {
-      if (near.indexOf(div) < 0) {
-        drawOne(div);
-      }
-    });
+    queue.push(div);
+    if (window.echarts) {
+      later();
+      return;
+    }
+    if (loading) {
+      return;
+    }
+    loading = true;
+    var s = document.createElement("script");
+    s.src = libURL;
+    s.async = true;
+    s.onload = later;
+    document.head.appendChild(s);
   }
 
   if ("IntersectionObserver" in window) {
-    // A chart within a screen's height of the viewport starts loading, so
-    // that it is drawn by the time the reader scrolls to it.
+    // A chart within 200 pixels of the viewport starts loading, so that it
+    // is drawn by the time the reader scrolls to it, and charts further
+    // down cost nothing until then.
     var io = new IntersectionObserver(function (changes) {
       changes.forEach(function (ch) {
         if (ch.isIntersecting) {
@@ -140,7 +152,7 @@
           start(ch.target);
         }
       });
-    }, { rootMargin: "100% 0px" });
+    }, { rootMargin: "200px 0px" });
     for (var i = 0; i < divs.length; i++) {
       io.observe(divs[i]);
     }

@@ -13,9 +13,9 @@ import { use } from "echarts/core";
 import { BarChart, HeatmapChart, SankeyChart } from "echarts/charts";
 import {
   GridComponent,
-  LegendComponent,
+  LegendScrollComponent,
   TooltipComponent,
-  VisualMapComponent,
+  VisualMapPiecewiseComponent,
 } from "echarts/components";
 import { CanvasRenderer } from "echarts/renderers";
 
@@ -24,8 +24,8 @@ use([
   HeatmapChart,
   SankeyChart,
   GridComponent,
-  LegendComponent,
+  LegendScrollComponent,
   TooltipComponent,
-  VisualMapComponent,
+  VisualMapPiecewiseComponent,
   CanvasRenderer,
 ]);
