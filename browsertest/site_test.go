@@ -165,6 +165,11 @@ func TestSite(t *testing.T) {
 		screenshot(t, p, "papers-filtered", "light")
 	})
 
+	t.Run("export", func(t *testing.T) {
+		checkExport(t, p, "papers/", c, v)
+		p.check(t, "papers/ export")
+	})
+
 	t.Run("bibtex download", func(t *testing.T) {
 		// The Download button makes the entry's .bib in the page: its
 		// file name and text must be the entry's key and BibTeX.

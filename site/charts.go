@@ -144,7 +144,7 @@ func (r *renderer) homeCharts(root string) (*HomeCharts, error) {
 
 // searchIndex writes the papers page's search index.
 func (r *renderer) searchIndex() error {
-	return r.generate(SearchIndexFile, func(w io.Writer) error {
+	err := r.generate(SearchIndexFile, func(w io.Writer) error {
 		ix := search.Build(r.c, r.v, func(key string) string {
 			if ev := r.byKey[key]; ev != nil {
 				return ev.Href
@@ -152,6 +152,17 @@ func (r *renderer) searchIndex() error {
 			return ""
 		})
 		b, err := ix.JSON()
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return r.generate(search.BibFile, func(w io.Writer) error {
+		b, err := search.Bib(r.c)
 		if err != nil {
 			return err
 		}

@@ -13,13 +13,20 @@
 // (?q=…&credit_granularity=message), so a view can be bookmarked and is
 // restored on reload. All text from the index is untrusted and is inserted
 // with textContent only.
+//
+// Three buttons download the entries shown, in index (CSV) order, built
+// here from the index: BibTeX (each entry's source from search-bib.json,
+// fetched on the first click; entries without BibTeX are named in a
+// comment), CSV and JSON. The file name carries the filter, e.g.
+// papers-q-grpo__credit_granularity-message.csv.
 (function () {
   "use strict";
   var list = document.getElementById("paper-list");
   if (!list || !window.fetch || !window.URLSearchParams) {
     return;
   }
-  var indexURL = list.getAttribute("data-search-index") || "search-index.json";
+  var indexURL = new URL(list.getAttribute("data-search-index") || "search-index.json", window.location.href);
+  var bibURL = new URL("search-bib.json", indexURL);
 
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
@@ -40,7 +47,88 @@
     return [e.title, e.authors, e.key, e.venue, e.one_liner, e.notes].join("\n").toLowerCase();
   }
 
+  // fileStem names a download after the filter: the query's terms and
+  // each field's selected values, reduced to safe file-name characters.
+  function fileStem(ts, sel) {
+    var parts = [];
+    if (ts.length > 0) {
+      parts.push("q-" + ts.join("-"));
+    }
+    Object.keys(sel).forEach(function (f) {
+      if (sel[f].length > 0) {
+        parts.push(f + "-" + sel[f].join("-"));
+      }
+    });
+    var s = parts.join("__").toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[-_]+|[-_]+$/g, "");
+    if (s.length > 100) {
+      s = s.slice(0, 100).replace(/[-_]+$/, "");
+    }
+    return "papers-" + (s || "all");
+  }
+
+  // exported is an index entry as the JSON and CSV downloads give it, its
+  // page's address made absolute.
+  function exported(e) {
+    var out = {};
+    Object.keys(e).forEach(function (k) { out[k] = e[k]; });
+    out.url = e.url ? new URL(e.url, indexURL).href : "";
+    return out;
+  }
+
+  // csvCell quotes a cell (RFC 4180) and defuses a formula: a spreadsheet
+  // would run a cell that starts with =, +, -, @, tab or CR, so such a
+  // cell gets a leading apostrophe.
+  function csvCell(v) {
+    var s = v === undefined || v === null ? "" : String(v);
+    if (/^[=+\-@\t\r]/.test(s)) {
+      s = "'" + s;
+    }
+    return /[",\r\n]/.test(s) ? "\"" + s.replace(/"/g, "\"\"") + "\"" : s;
+  }
+
+  var csvColumns = ["key", "title", "authors", "year", "venue", "url", "one_liner", "notes"];
+
+  function toCSV(list) {
+    var fields = loaded.fields.map(function (f) { return f.name; });
+    var lines = [csvColumns.concat(fields).join(",")];
+    list.forEach(function (e) {
+      var x = exported(e);
+      lines.push(csvColumns.map(function (c) { return csvCell(x[c]); })
+        .concat(fields.map(function (f) { return csvCell(e.tags[f]); })).join(","));
+    });
+    return lines.join("\r\n") + "\r\n";
+  }
+
+  var bibPromise = null;
+  function bibTeX() {
+    if (!bibPromise) {
+      bibPromise = window.fetch(bibURL.href, { credentials: "same-origin" }).then(function (r) {
+        if (!r.ok) {
+          throw new Error("BibTeX: HTTP " + r.status);
+        }
+        return r.json();
+      });
+      bibPromise.catch(function () { bibPromise = null; });
+    }
+    return bibPromise;
+  }
+
+  // save offers text as a download named after the button's filter.
+  function save(button, type, text) {
+    var url = URL.createObjectURL(new Blob([text], { type: type + ";charset=utf-8" }));
+    var a = el("a", { href: url, download: button.getAttribute("data-filename") });
+    a.hidden = true;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    window.setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+  }
+
+  var loaded = null;
+  var shownEntries = [];
+
   function start(index) {
+    loaded = index;
     var entries = index.entries;
     var hay = {};
     var byKey = {};
@@ -90,6 +178,16 @@
     form.appendChild(filters);
     var reset = el("button", { type: "button", "class": "search-reset" }, "Clear search and filters");
     form.appendChild(reset);
+    var exporter = el("div", { "class": "search-export", role: "group", "aria-labelledby": "search-export-label" });
+    exporter.appendChild(el("span", { id: "search-export-label", "class": "search-export-label" }, "Download the entries shown:"));
+    var downloads = {};
+    [["bib", "BibTeX"], ["csv", "CSV"], ["json", "JSON"]].forEach(function (f) {
+      var b = el("button", { type: "button", "class": "search-download", "data-format": f[0] }, f[1]);
+      exporter.appendChild(document.createTextNode(" "));
+      exporter.appendChild(b);
+      downloads[f[0]] = b;
+    });
+    form.appendChild(exporter);
     var status = el("p", { id: "search-status", role: "status", "aria-live": "polite", "class": "search-status" });
     form.appendChild(status);
     list.parentNode.insertBefore(form, list);
@@ -174,6 +272,11 @@
           b.wrap.classList.toggle("facet-empty", c === 0);
         });
       });
+      shownEntries = entries.filter(function (e) { return textMatch(e.key, ts) && facetMatch(e, sel, null); });
+      var stem = fileStem(ts, sel);
+      Object.keys(downloads).forEach(function (f) {
+        downloads[f].setAttribute("data-filename", stem + "." + f);
+      });
       status.textContent = active
         ? "Showing " + shown + " of " + rows.length + " entries."
         : "Showing all " + rows.length + " entries.";
@@ -197,6 +300,31 @@
       filters.open = true;
     }
 
+    downloads.json.addEventListener("click", function () {
+      save(downloads.json, "application/json", JSON.stringify(shownEntries.map(exported), null, 2) + "\n");
+    });
+    downloads.csv.addEventListener("click", function () {
+      save(downloads.csv, "text/csv", toCSV(shownEntries));
+    });
+    downloads.bib.addEventListener("click", function () {
+      var picked = shownEntries.slice();
+      bibTeX().then(function (bib) {
+        var missing = [];
+        var out = [];
+        picked.forEach(function (e) {
+          if (Object.prototype.hasOwnProperty.call(bib, e.key)) {
+            out.push(bib[e.key]);
+          } else {
+            missing.push(e.key);
+          }
+        });
+        var text = missing.length > 0 ? "% No BibTeX for: " + missing.join(", ") + "\n\n" : "";
+        save(downloads.bib, "application/x-bibtex", text + out.join("\n\n") + "\n");
+      }).catch(function (err) {
+        window.console.error(String(err));
+      });
+    });
+
     var timer = 0;
     qbox.addEventListener("input", function () {
       window.clearTimeout(timer);
@@ -215,7 +343,7 @@
     list.setAttribute("data-search-ready", "true");
   }
 
-  window.fetch(indexURL, { credentials: "same-origin" })
+  window.fetch(indexURL.href, { credentials: "same-origin" })
     .then(function (r) {
       if (!r.ok) {
         throw new Error("search index: HTTP " + r.status);
