@@ -124,6 +124,38 @@
     window.setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
   }
 
+  // The form is built at once, before the index has loaded, so that the
+  // list does not move when the index is ready: the facets fill the closed
+  // "Filter by tag" group then. The form: a search box, one fieldset of
+  // checkboxes per field (in the group), a reset button, the downloads and
+  // a live region with the result count.
+  var form = el("form", { id: "paper-search", role: "search", "class": "paper-search" });
+  form.addEventListener("submit", function (ev) { ev.preventDefault(); });
+  var qid = "paper-search-q";
+  form.appendChild(el("label", { "for": qid, "class": "search-label" }, "Search titles, authors, venues, notes"));
+  var qbox = el("input", { id: qid, type: "search", name: "q", autocomplete: "off", spellcheck: "false" });
+  form.appendChild(qbox);
+  var facets = el("div", { "class": "facets" });
+  var filters = el("details", { "class": "facet-group" });
+  filters.appendChild(el("summary", null, "Filter by tag"));
+  filters.appendChild(facets);
+  form.appendChild(filters);
+  var reset = el("button", { type: "button", "class": "search-reset" }, "Clear search and filters");
+  form.appendChild(reset);
+  var exporter = el("div", { "class": "search-export", role: "group", "aria-labelledby": "search-export-label" });
+  exporter.appendChild(el("span", { id: "search-export-label", "class": "search-export-label" }, "Download the entries shown:"));
+  var downloads = {};
+  [["bib", "BibTeX"], ["csv", "CSV"], ["json", "JSON"]].forEach(function (f) {
+    var b = el("button", { type: "button", "class": "search-download", "data-format": f[0] }, f[1]);
+    exporter.appendChild(document.createTextNode(" "));
+    exporter.appendChild(b);
+    downloads[f[0]] = b;
+  });
+  form.appendChild(exporter);
+  var status = el("p", { id: "search-status", role: "status", "aria-live": "polite", "class": "search-status" });
+  form.appendChild(status);
+  list.parentNode.insertBefore(form, list);
+
   var loaded = null;
   var shownEntries = [];
 
@@ -143,15 +175,6 @@
       return !g.hasAttribute("data-key") && g.querySelector("[data-key]");
     });
 
-    // The form: a search box, one fieldset of checkboxes per field, a
-    // reset button and a live region with the result count.
-    var form = el("form", { id: "paper-search", role: "search", "class": "paper-search" });
-    form.addEventListener("submit", function (ev) { ev.preventDefault(); });
-    var qid = "paper-search-q";
-    form.appendChild(el("label", { "for": qid, "class": "search-label" }, "Search titles, authors, venues, notes"));
-    var qbox = el("input", { id: qid, type: "search", name: "q", autocomplete: "off", spellcheck: "false" });
-    form.appendChild(qbox);
-    var facets = el("div", { "class": "facets" });
     var boxes = {}; // field -> [{input, count, value}]
     index.fields.forEach(function (f) {
       var fs = el("fieldset", { "class": "facet", "data-field": f.name });
@@ -172,25 +195,6 @@
       });
       facets.appendChild(fs);
     });
-    var filters = el("details", { "class": "facet-group" });
-    filters.appendChild(el("summary", null, "Filter by tag"));
-    filters.appendChild(facets);
-    form.appendChild(filters);
-    var reset = el("button", { type: "button", "class": "search-reset" }, "Clear search and filters");
-    form.appendChild(reset);
-    var exporter = el("div", { "class": "search-export", role: "group", "aria-labelledby": "search-export-label" });
-    exporter.appendChild(el("span", { id: "search-export-label", "class": "search-export-label" }, "Download the entries shown:"));
-    var downloads = {};
-    [["bib", "BibTeX"], ["csv", "CSV"], ["json", "JSON"]].forEach(function (f) {
-      var b = el("button", { type: "button", "class": "search-download", "data-format": f[0] }, f[1]);
-      exporter.appendChild(document.createTextNode(" "));
-      exporter.appendChild(b);
-      downloads[f[0]] = b;
-    });
-    form.appendChild(exporter);
-    var status = el("p", { id: "search-status", role: "status", "aria-live": "polite", "class": "search-status" });
-    form.appendChild(status);
-    list.parentNode.insertBefore(form, list);
 
     function selection() {
       var sel = {};
