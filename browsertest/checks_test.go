@@ -127,8 +127,9 @@ func checkCharts(t *testing.T, p *page, where string, want []string, all map[str
 	}
 }
 
-// visibleKeysJS lists the keys of the entries a reader sees.
-const visibleKeysJS = `Array.from(document.querySelectorAll("#paper-list [data-key]"))
+// visibleKeysJS lists the keys of the entries a reader sees: the page's
+// own list, or, while a search is active, the results search.js draws.
+const visibleKeysJS = `Array.from(document.querySelectorAll("#paper-list [data-key], #search-results [data-key]"))
   .filter(e => !e.hidden && e.getClientRects().length > 0).map(e => e.getAttribute("data-key"))`
 
 // visibleKeys returns the keys of the visible entries, sorted: the page

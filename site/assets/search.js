@@ -1,10 +1,12 @@
 // search.js adds free-text search and facets to the papers page.
 //
-// Without it the page lists every entry in #paper-list; each entry element
-// carries data-key="KEY". With it, a search form appears above the list and
-// entries that do not match are hidden. The rules are those of the Go
-// package site/search (Index.Match), which the browser tests use to know
-// the right answer:
+// Without it the page lists its entries in #paper-list; each entry element
+// carries data-key="KEY". With it, a search form appears above the list;
+// while a query or filter is active, the entries that match are drawn from
+// the index into a results list in the list's place (the first 200, then
+// more on demand), so that the page stays fast whatever the corpus' size.
+// The rules are those of the Go package site/search (Index.Match), which
+// the browser tests use to know the right answer:
 //   - free text: the query is split on white space, lower-cased; every term
 //     must occur in the title, authors, key, venue, one-liner or notes;
 //   - facets: OR within a field, AND across fields.
@@ -159,21 +161,26 @@
   var loaded = null;
   var shownEntries = [];
 
+  // resultLimit is how many results are drawn at once: the list of a
+  // 100,000-entry corpus is never put into the page whole. "Show more"
+  // draws the next ones.
+  var resultLimit = 200;
+
   function start(index) {
     loaded = index;
     var entries = index.entries;
-    var hay = {};
-    var byKey = {};
-    entries.forEach(function (e) {
-      hay[e.key] = haystack(e);
-      byKey[e.key] = e;
-    });
-    var rows = Array.prototype.slice.call(list.querySelectorAll("[data-key]"));
-    // Groups (e.g. one section per category) hide when none of their
-    // entries is shown, so no empty heading is left behind.
-    var groups = Array.prototype.slice.call(list.children).filter(function (g) {
-      return !g.hasAttribute("data-key") && g.querySelector("[data-key]");
-    });
+    var hay = entries.map(haystack);
+    var fieldNames = index.fields.map(function (f) { return f.name; });
+    // Without a query or filter the page shows its own list, grouped by
+    // category; with one, the entries that match are drawn from the index
+    // into a results list in its place, in index (CSV) order.
+    var results = el("ul", { id: "search-results", "class": "entries search-results" });
+    results.hidden = true;
+    var more = el("button", { type: "button", "class": "search-more" }, "Show more");
+    more.hidden = true;
+    list.parentNode.insertBefore(more, list.nextSibling);
+    list.parentNode.insertBefore(results, more);
+    var limit = resultLimit;
 
     var boxes = {}; // field -> [{input, count, value}]
     index.fields.forEach(function (f) {
@@ -204,26 +211,6 @@
       return sel;
     }
 
-    function textMatch(key, ts) {
-      var h = hay[key];
-      for (var i = 0; i < ts.length; i++) {
-        if (h.indexOf(ts[i]) < 0) {
-          return false;
-        }
-      }
-      return true;
-    }
-
-    // facetMatch checks every field with a selection but skip.
-    function facetMatch(e, sel, skip) {
-      for (var f in sel) {
-        if (f !== skip && sel[f].length > 0 && sel[f].indexOf(e.tags[f]) < 0) {
-          return false;
-        }
-      }
-      return true;
-    }
-
     function writeURL(q, sel) {
       var p = new URLSearchParams();
       if (q.trim() !== "") {
@@ -237,57 +224,109 @@
       window.history.replaceState(null, "", url);
     }
 
+    // item draws one result as the page's own list does: title linked to
+    // the entry's page, then year, venue and authors. Text only.
+    function item(e) {
+      var li = el("li", { "class": "entry", "data-key": e.key });
+      var h = el("h3", { "class": "entry-title" });
+      var a = el("a", { href: e.url ? new URL(e.url, indexURL).href : "#" }, e.title);
+      h.appendChild(a);
+      li.appendChild(h);
+      li.appendChild(el("p", { "class": "meta" }, [e.year || "", e.venue, e.authors].filter(function (x) { return x !== ""; }).join(" · ")));
+      return li;
+    }
+
+    function draw(active) {
+      list.hidden = active;
+      results.hidden = !active;
+      results.textContent = "";
+      if (!active) {
+        more.hidden = true;
+        return;
+      }
+      var frag = document.createDocumentFragment();
+      shownEntries.slice(0, limit).forEach(function (e) { frag.appendChild(item(e)); });
+      results.appendChild(frag);
+      more.hidden = shownEntries.length <= limit;
+      more.textContent = "Show more (" + (shownEntries.length - Math.min(limit, shownEntries.length)) + " left)";
+    }
+
+    // update filters in one pass over the index: an entry that matches the
+    // query and every selected field is shown and counts for every field;
+    // one that fails exactly one selected field counts for that field only
+    // (the count beside a value is what checking it would leave).
     function update(writeState) {
       var q = qbox.value;
       var ts = terms(q);
       var sel = selection();
-      var active = ts.length > 0 || Object.keys(sel).some(function (f) { return sel[f].length > 0; });
-      var shown = 0;
-      rows.forEach(function (row) {
-        var e = byKey[row.getAttribute("data-key")];
-        var ok = e ? textMatch(e.key, ts) && facetMatch(e, sel, null) : !active;
-        row.hidden = !ok;
-        if (ok) {
-          shown++;
-        }
+      var picked = fieldNames.filter(function (f) { return sel[f].length > 0; });
+      var want = {};
+      picked.forEach(function (f) {
+        want[f] = {};
+        sel[f].forEach(function (v) { want[f][v] = true; });
       });
-      groups.forEach(function (g) {
-        var visible = g.querySelectorAll("[data-key]:not([hidden])").length;
-        g.hidden = visible === 0;
-        // A group heading's count says how many of its entries are shown.
-        var count = g.querySelector(".count");
-        if (count) {
-          if (!count.hasAttribute("data-all")) {
-            count.setAttribute("data-all", count.textContent);
+      var active = ts.length > 0 || picked.length > 0;
+      var counts = {};
+      fieldNames.forEach(function (f) { counts[f] = {}; });
+      var shown = [];
+      for (var i = 0; i < entries.length; i++) {
+        var h = hay[i];
+        var ok = true;
+        for (var k = 0; k < ts.length; k++) {
+          if (h.indexOf(ts[k]) < 0) {
+            ok = false;
+            break;
           }
-          count.textContent = active ? visible + " of " + count.getAttribute("data-all") : count.getAttribute("data-all");
         }
-      });
-      index.fields.forEach(function (f) {
-        var n = {};
-        entries.forEach(function (e) {
-          if (textMatch(e.key, ts) && facetMatch(e, sel, f.name)) {
-            n[e.tags[f.name]] = (n[e.tags[f.name]] || 0) + 1;
+        if (!ok) {
+          continue;
+        }
+        var e = entries[i];
+        var failed = null;
+        var nfail = 0;
+        for (var j = 0; j < picked.length && nfail < 2; j++) {
+          if (!want[picked[j]][e.tags[picked[j]]]) {
+            failed = picked[j];
+            nfail++;
           }
-        });
-        boxes[f.name].forEach(function (b) {
-          var c = n[b.value] || 0;
+        }
+        if (nfail === 0) {
+          shown.push(e);
+          for (var m = 0; m < fieldNames.length; m++) {
+            var c = counts[fieldNames[m]];
+            var v = e.tags[fieldNames[m]];
+            c[v] = (c[v] || 0) + 1;
+          }
+        } else if (nfail === 1) {
+          counts[failed][e.tags[failed]] = (counts[failed][e.tags[failed]] || 0) + 1;
+        }
+      }
+      fieldNames.forEach(function (f) {
+        boxes[f].forEach(function (b) {
+          var c = counts[f][b.value] || 0;
           b.count.textContent = "(" + c + ")";
           b.wrap.classList.toggle("facet-empty", c === 0);
         });
       });
-      shownEntries = entries.filter(function (e) { return textMatch(e.key, ts) && facetMatch(e, sel, null); });
+      shownEntries = shown;
+      limit = resultLimit;
+      draw(active);
       var stem = fileStem(ts, sel);
       Object.keys(downloads).forEach(function (f) {
         downloads[f].setAttribute("data-filename", stem + "." + f);
       });
       status.textContent = active
-        ? "Showing " + shown + " of " + rows.length + " entries."
-        : "Showing all " + rows.length + " entries.";
+        ? "Showing " + shown.length + " of " + entries.length + " entries."
+        : "Showing all " + entries.length + " entries.";
       if (writeState) {
         writeURL(q, sel);
       }
     }
+
+    more.addEventListener("click", function () {
+      limit += resultLimit;
+      draw(true);
+    });
 
     // Restore the state from the URL.
     var params = new URLSearchParams(window.location.search);
@@ -329,10 +368,17 @@
       });
     });
 
-    var timer = 0;
+    // Typing updates at once; keystrokes that arrive while an update is
+    // pending are folded into it.
+    var pending = false;
     qbox.addEventListener("input", function () {
-      window.clearTimeout(timer);
-      timer = window.setTimeout(function () { update(true); }, 150);
+      if (!pending) {
+        pending = true;
+        window.setTimeout(function () {
+          pending = false;
+          update(true);
+        }, 0);
+      }
     });
     facets.addEventListener("change", function () { update(true); });
     reset.addEventListener("click", function () {
