@@ -198,14 +198,17 @@ type homePage struct {
 
 type papersPage struct {
 	Page
-	Groups      []paperGroup
+	Groups      []paperGroup // the categories on this page, with this page's entries
+	Categories  []categoryLink
 	Total       int
 	SearchIndex string // the search index's URL from this page
+	Pager       *Pager // nil: the whole list is on one page
 }
 
 type paperGroup struct {
 	Term    *TermView
-	Entries []*EntryView
+	Entries []*EntryView // on this page
+	Count   int          // in the whole list
 	List    EntryList
 }
 
@@ -242,6 +245,7 @@ type termPage struct {
 	Entries []*EntryView
 	List    EntryList // Entries as the page lists them
 	Records []*ExclusionView
+	Pager   *Pager // nil: all the term's entries are on one page
 }
 
 type orchestrationPage struct {
@@ -261,8 +265,9 @@ type coveragePage struct {
 
 type cellPage struct {
 	Page
-	Cell *CellView
-	List EntryList // Cell.Entries as the page lists them
+	Cell  *CellView
+	List  EntryList // Cell.Entries (this page's) as the page lists them
+	Pager *Pager    // nil: all the cell's entries are on one page
 }
 
 type excludedPage struct {
