@@ -153,7 +153,7 @@ func sorted(keys []string) []string {
 // half the entries share, preferring the rarest.
 func searchQuery(ix *search.Index) string {
 	best, bestN := "", len(ix.Entries)
-	for _, w := range strings.Fields(strings.ToLower(ix.Entries[0].Title)) {
+	for w := range strings.FieldsSeq(strings.ToLower(ix.Entries[0].Title)) {
 		w = strings.Trim(w, ":,.()")
 		if len(w) < 4 {
 			continue

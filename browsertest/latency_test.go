@@ -43,7 +43,7 @@ func TestSearchLatency(t *testing.T) {
 		t.Skip("set MASRL_SEARCH_SIZES=10000,100000 to measure search latency on synthetic corpora")
 	}
 	root := repoRoot(t)
-	for _, s := range strings.Split(sizes, ",") {
+	for s := range strings.SplitSeq(sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n <= 0 {
 			t.Fatalf("MASRL_SEARCH_SIZES: %q is not a size", s)
