@@ -127,6 +127,11 @@ func checkCharts(t *testing.T, p *page, where string, want []string, all map[str
 	}
 }
 
+// searchReadyJS holds once the papers page's search has loaded its index.
+// search.js loads it only when the reader turns to the search, so the
+// condition focuses the search box, as a reader would.
+const searchReadyJS = `(document.getElementById("paper-search-q") && document.getElementById("paper-search-q").focus(), document.querySelector("#paper-list[data-search-ready]") !== null)`
+
 // visibleKeysJS lists the keys of the entries a reader sees: the page's
 // own list, or, while a search is active, the results search.js draws.
 const visibleKeysJS = `Array.from(document.querySelectorAll("#paper-list [data-key], #search-results [data-key]"))
@@ -174,7 +179,7 @@ func checkSearch(t *testing.T, p *page, path string, c *corpus.Corpus, v *corpus
 	t.Helper()
 	ix := search.Build(c, v, nil)
 	p.open(t, path)
-	p.waitFor(t, `document.querySelector("#paper-list[data-search-ready]") !== null`)
+	p.waitFor(t, searchReadyJS)
 	all := p.visibleKeys(t)
 	if len(all) != len(c.Papers) {
 		t.Fatalf("%s: %d entries visible before searching, want %d", path, len(all), len(c.Papers))
@@ -270,7 +275,7 @@ func checkSearch(t *testing.T, p *page, path string, c *corpus.Corpus, v *corpus
 	var shared string
 	p.eval(t, `location.href`, &shared)
 	p.open(t, strings.TrimPrefix(shared, p.b.base))
-	p.waitFor(t, `document.querySelector("#paper-list[data-search-ready]") !== null`)
+	p.waitFor(t, searchReadyJS)
 	if got := p.visibleKeys(t); !slices.Equal(got, before) {
 		t.Errorf("reloading %s shows %v, want %v", shared, got, before)
 	}

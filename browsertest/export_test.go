@@ -52,7 +52,7 @@ func checkExport(t *testing.T, p *page, path string, c *corpus.Corpus, v *corpus
 		t.Fatalf("no entry of the corpus matches the export's filter %q %v", q, facet)
 	}
 	p.open(t, path+"?q="+q+"&credit_granularity=message&credit_granularity=turn")
-	p.waitFor(t, `document.querySelector("#paper-list[data-search-ready]") !== null`)
+	p.waitFor(t, searchReadyJS)
 	// The file name gives the selected values in vocabulary order.
 	var picked []string
 	for _, t := range v.Field("credit_granularity").Values {

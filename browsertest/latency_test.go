@@ -65,7 +65,7 @@ func TestSearchLatency(t *testing.T) {
 			p := b.newPage(t)
 			start := time.Now()
 			p.open(t, "papers/")
-			p.waitFor(t, `document.querySelector("#paper-list[data-search-ready]") !== null`)
+			p.waitFor(t, searchReadyJS)
 			ready := time.Since(start)
 			var times []float64
 			for _, q := range []string{"a", "ag", "age", "agen", "agent", "agent ", "agent l", "agent le", "agent lea", "agent lear"} {

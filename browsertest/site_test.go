@@ -107,7 +107,12 @@ func TestSite(t *testing.T) {
 		for _, page := range pages {
 			p.open(t, page)
 			if pageType(page) == "papers" {
-				p.waitFor(t, `document.querySelector("#paper-list[data-search-ready]") !== null`)
+				var early bool
+				p.eval(t, `performance.getEntriesByType("resource").some(e => e.name.endsWith("/search-index.json"))`, &early)
+				if early {
+					t.Errorf("%s loaded the search index before the reader turned to the search", page)
+				}
+				p.waitFor(t, searchReadyJS)
 			}
 			var nCharts int
 			p.eval(t, `document.querySelectorAll("div.chart").length`, &nCharts)
@@ -281,7 +286,7 @@ func TestSite(t *testing.T) {
 		if err := chromedp.Do(p.ctx, chromedp.Click(`main a[href*="papers/?credit_granularity="]`, chromedp.NodeVisible)); err != nil {
 			t.Fatal(err)
 		}
-		p.waitFor(t, `location.pathname.endsWith("/papers/") && document.querySelector("#paper-list[data-search-ready]") !== null`)
+		p.waitFor(t, `location.pathname.endsWith("/papers/") && `+searchReadyJS)
 		if got, want := p.visibleKeys(t), sorted(h.Cells[best].Keys); !slices.Equal(got, want) {
 			t.Errorf("the %s page's filter link shows %v, want %v", h.Cells[best].Value, got, want)
 		}
@@ -294,7 +299,7 @@ func TestSite(t *testing.T) {
 		for _, page := range []string{"", "papers/", entry, term, "coverage/"} {
 			p.open(t, page)
 			if page == "papers/" {
-				p.waitFor(t, `document.querySelector("#paper-list[data-search-ready]") !== null`)
+				p.waitFor(t, searchReadyJS)
 			}
 			checkAxe(t, p, "/"+page)
 			p.check(t, "/"+page)
