@@ -94,7 +94,7 @@ browsertest: site chromium
 	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test -count=1 -v ./browsertest/
 
 clean:
-	rm -rf bin public browsertest/testdata/screenshots
+	rm -rf bin public .public.masrl-buffer browsertest/testdata/screenshots
 
 # make bench measures masrl against the tools users would pick instead and
 # rewrites the tables in BENCHMARKS.md; make bench-quick runs smaller sizes

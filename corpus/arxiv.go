@@ -13,7 +13,9 @@ var arxivIDPattern = regexp.MustCompile(`^[0-9]{4}\.[0-9]{4,5}(v[0-9]+)?$`)
 // arxivIDInText finds a new-style identifier inside free text or a URL.
 var arxivIDInText = regexp.MustCompile(`(?:^|[^0-9.])([0-9]{4}\.[0-9]{4,5})(?:v[0-9]+)?(?:$|[^0-9])`)
 
-func isArxivID(s string) bool { return arxivIDPattern.MatchString(s) }
+// IsArxivID reports whether s is a new-style arXiv identifier, with or
+// without version: the shape the arxiv_id column must have.
+func IsArxivID(s string) bool { return arxivIDPattern.MatchString(s) }
 
 // baseArxivID drops the version suffix: 2508.04652v2 -> 2508.04652.
 func baseArxivID(s string) string {
@@ -48,7 +50,7 @@ func arxivIDOfURL(u *url.URL) (id string, onArxiv bool) {
 	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
 	if len(parts) == 2 && (parts[0] == "abs" || parts[0] == "pdf" || parts[0] == "html") {
 		id := strings.TrimSuffix(parts[1], ".pdf")
-		if isArxivID(id) {
+		if IsArxivID(id) {
 			return baseArxivID(id), true
 		}
 	}

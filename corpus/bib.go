@@ -19,7 +19,7 @@ type BibEntry struct {
 // ArxivID returns the arXiv identifier the entry cites, from eprint,
 // journal ("arXiv preprint arXiv:…"), url or note, without version.
 func (b *BibEntry) ArxivID() string {
-	if id := baseArxivID(strings.TrimSpace(b.Fields["eprint"])); isArxivID(id) {
+	if id := baseArxivID(strings.TrimSpace(b.Fields["eprint"])); IsArxivID(id) {
 		return id
 	}
 	for _, f := range []string{"journal", "url", "note", "howpublished"} {

@@ -25,6 +25,10 @@ type CheckOptions struct {
 // it may not contain anything a path could interpret.
 var keyPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
+// IsKey reports whether s has the shape of a papers.csv key, a lowercase
+// slug; the site relies on it to use keys as directory names.
+func IsKey(s string) bool { return keyPattern.MatchString(s) }
+
 var recordIDPattern = regexp.MustCompile(`^E[0-9]{3}$`)
 
 // optionalPaperColumns may be empty; every other column is required.
@@ -217,7 +221,7 @@ func (ck *checker) papers() {
 			ck.controlled(e.Pos(f.Name), f.Name, e.Value(f.Name))
 		}
 		if e.Key != "" {
-			if !keyPattern.MatchString(e.Key) {
+			if !IsKey(e.Key) {
 				d := ck.ds.add(Error, e.Pos("key"), "key", e.Key, "%q is not a lowercase slug [a-z0-9][a-z0-9-]*; the key becomes a URL path", e.Key)
 				if s := slugify(e.Key); s != "" {
 					d.Nearest = s
@@ -235,7 +239,7 @@ func (ck *checker) papers() {
 				ck.ds.add(Error, e.Pos("year"), "year", e.YearText, "%q: a year must be four digits between 1950 and %d", e.YearText, nextYear)
 			}
 		}
-		if e.ArxivID != "" && !isArxivID(e.ArxivID) {
+		if e.ArxivID != "" && !IsArxivID(e.ArxivID) {
 			ck.ds.add(Error, e.Pos("arxiv_id"), "arxiv_id", e.ArxivID, "%q is not a new-style arXiv id like 2508.04652 or 2508.04652v2; leave it empty for non-arXiv entries", e.ArxivID)
 		}
 		ck.urls(e.Pos("url"), e.URL, e.ArxivID)

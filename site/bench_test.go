@@ -56,19 +56,8 @@ func BenchmarkBuild(b *testing.B) {
 }
 
 // BenchmarkRenderEntryPage measures one entry page as the build writes
-// it (entryhtml.go), into a reused buffer.
+// it: entry.html inside layout.html, with its frame and pieces ready.
 func BenchmarkRenderEntryPage(b *testing.B) {
-	r, ep := benchEntryPage(b)
-	r.frame("entry", &ep.Page)
-	var buf htmlBuf
-	for b.Loop() {
-		buf = entryPageHTML(buf[:0], ep)
-	}
-}
-
-// BenchmarkRenderEntryPageTemplate measures the same page by executing
-// entry.html, as a build with --templates does.
-func BenchmarkRenderEntryPageTemplate(b *testing.B) {
 	r, ep := benchEntryPage(b)
 	r.frame("entry", &ep.Page)
 	for b.Loop() {
@@ -78,7 +67,7 @@ func BenchmarkRenderEntryPageTemplate(b *testing.B) {
 	}
 }
 
-func benchEntryPage(b *testing.B) (*renderer, *entryPage) {
+func benchEntryPage(b testing.TB) (*renderer, *entryPage) {
 	b.Helper()
 	c, v := load(b, corpusFromTxtar(b, "tiny.txtar"))
 	r, err := render(c, v, Options{}, newFiles())

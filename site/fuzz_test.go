@@ -17,8 +17,7 @@ var unsafeHref = regexp.MustCompile(`(?i)\b(href|src)="\s*(javascript|data|vbscr
 
 // FuzzEntryPage renders an unchecked row whose free-text fields are
 // arbitrary: each field must appear in its place as escaped text that reads
-// back as the original, no link may use a script scheme, and the entry's
-// hand-written HTML must equal its templates' (entryhtml.go).
+// back as the original, and no link may use a script scheme.
 func FuzzEntryPage(f *testing.F) {
 	f.Add("<script>alert(1)</script>", "javascript:alert(1)", "<img src=x onerror=alert(1)>", "1")
 	f.Add("Title \" ' & <", "https://ok.example/a ; data:text/html,<b>x</b>", "{{.Key}}", "\u2028")
@@ -54,13 +53,6 @@ func FuzzEntryPage(f *testing.F) {
 			t.Fatal(err)
 		}
 		page := out.String()
-		// The build writes entry pages and list items by hand; they must
-		// be the templates' bytes whatever the text.
-		sameHTML(t, "entry page", string(entryPageHTML(nil, ep)), page)
-		ev := r.byKey["k"]
-		sameHTML(t, "entry-item-open", string(appendItemOpen(nil, ev.Entry)), string(r.piece("papers", "entry-item-open", ev.Entry)))
-		sameHTML(t, "entry-brief-close", entryBriefClose(ev.Entry), string(r.piece("papers", "entry-brief-close", ev.Entry)))
-		sameHTML(t, "entry-item-link", entryItemLink("../", ev), string(r.piece("papers", "entry-item-link", entryItemArgs{"../", ev})))
 		if r.cache.err != nil {
 			t.Fatal(r.cache.err)
 		}

@@ -16,7 +16,7 @@ import (
 
 // Pieces that many pages share (a navigation, a tag, a claim, an entry's
 // list item) are rendered once by their own template (nav-item, tag-item,
-// entry-claim, entry-item-open and the others of layout.html) and joined
+// entry-claim, entry-item and the others of layout.html) and joined
 // into every page that shows them. Executing
 // html/template costs a contextual escaper call by reflection per action,
 // and the papers page, the term pages and the cell pages list each entry
@@ -56,7 +56,8 @@ type pieceCache struct {
 	itemTags   map[*Tag]template.HTML      // a list item's compact tag
 	claims     map[rootClaim]template.HTML // an entry page's claim
 	neighbours map[rootEntry]template.HTML // an entry page's cell neighbour
-	links      map[string][]template.HTML  // root -> each entry's list link, by EntryView.index
+	shared     map[sharedKey]template.HTML // sharedPiece's pieces
+	briefs     map[string][]template.HTML  // root -> each entry's brief item, by EntryView.index
 	lists      []EntryList                 // every entry list, by EntryList.id
 	err        error                       // the first failure, reported by runJobs
 }
@@ -76,17 +77,24 @@ type rootEntry struct {
 	E    *EntryView
 }
 
+// sharedKey names a piece of sharedPiece: its template, the page's root
+// and the value it shows (a pointer the views share).
+type sharedKey struct {
+	name, root string
+	of         any
+}
+
+// sharedPiece returns the piece template name renders for a page at root
+// showing of, rendering it with data() on first use.
+func (r *renderer) sharedPiece(name, root string, of any, data func() any) template.HTML {
+	return cached(&r.cache.mu, &r.cache.shared, sharedKey{name, root, of}, func() template.HTML {
+		return r.piece("entry", name, data())
+	})
+}
+
 type navArgs struct {
 	Root, Section string
 	Item          NavItem
-}
-
-// itemCloseArgs is the data of entry-item-close. E is the corpus entry
-// itself, not the EntryView that embeds it: text/template finds a field of
-// an embedded struct by a breadth-first search on every use.
-type itemCloseArgs struct {
-	E    *corpus.Entry
-	Tags template.HTML
 }
 
 // piece renders the template name of the page template set with data
@@ -125,6 +133,10 @@ func cached[K comparable](mu *sync.Mutex, m *map[K]template.HTML, k K, render fu
 // frame fills a page's Top and Bottom, rendered once per root, section,
 // style sheets and scripts. r.render calls it for every queued page.
 func (r *renderer) frame(set string, p *Page) {
+	p.HeadTitle = p.Title
+	if p.Section != "home" {
+		p.HeadTitle += " · " + p.Site.Title
+	}
 	key := [2]string{p.Root + "\x00" + p.Section + "\x00" + strings.Join(p.Styles, "\x00"),
 		p.Root + "\x00" + fmt.Sprint(p.Charts) + "\x00" + strings.Join(p.Scripts, "\x00")}
 	p.Top = cached(&r.cache.mu, &r.cache.tops, key[0], func() template.HTML { return r.piece(set, "page-top", p) })
@@ -191,98 +203,123 @@ type EntryList struct {
 }
 
 // listMarkerPrefix starts the comment that stands for an entry list in a
-// page's template output until listWriter replaces it. A list of 100,000
+// page's template output until writePage replaces it. A list of 100,000
 // entries is 150 MB: joining it into one value for the template, which
 // copies it again through fmt, cost more time and memory than the rest of
-// its page, so the list is written to the page's file piece by piece
-// instead. The marker is a comment, so a page rendered without listWriter
-// still is valid HTML; no CSV text can produce it, because html/template
-// escapes the "<" of any text.
+// its page, so the page is rendered with the marker and the list written
+// to the page's file piece by piece in its place. The marker is a
+// comment, so a page rendered without writePage still is valid HTML; no
+// CSV text can produce it, because html/template escapes the "<" of any
+// text.
 const listMarkerPrefix = "<!--masrl-entry-list:"
 
 // Items stands for the list's items, each after a newline: a marker that
-// listWriter replaces with them.
+// writePage replaces with them.
 func (l EntryList) Items() template.HTML {
 	return template.HTML(listMarkerPrefix + strconv.Itoa(l.id) + "-->")
 }
 
-// entryList returns the list of es for a page at root, and registers the
-// root so that renderItems renders the entries' links for it.
+// entryList returns the list of es with full items for a page at root.
 func (r *renderer) entryList(root string, es []*EntryView) EntryList {
-	if r.cache.links == nil {
-		r.cache.links = map[string][]template.HTML{}
-	}
-	if _, ok := r.cache.links[root]; !ok {
-		r.cache.links[root] = nil
-	}
 	l := EntryList{Root: root, Entries: es, id: len(r.cache.lists)}
 	r.cache.lists = append(r.cache.lists, l)
 	return l
 }
 
-// briefList is entryList with brief items.
+// briefList is entryList with brief items, and registers the root so
+// that renderItems renders every entry's brief item for it.
 func (r *renderer) briefList(root string, es []*EntryView) EntryList {
+	if r.cache.briefs == nil {
+		r.cache.briefs = map[string][]template.HTML{}
+	}
+	if _, ok := r.cache.briefs[root]; !ok {
+		r.cache.briefs[root] = nil
+	}
 	l := r.entryList(root, es)
 	l.Brief = true
 	r.cache.lists[l.id] = l
 	return l
 }
 
-// listWriter passes a page's template output to w and replaces every
-// entry list marker, which html/template writes in one Write of its own
-// (the escaper's output for one action), with the list's items.
-type listWriter struct {
-	w *bufio.Writer
-	r *renderer
-}
-
-func (lw listWriter) Write(p []byte) (int, error) {
-	if len(p) > len(listMarkerPrefix)+3 && bytes.HasPrefix(p, []byte(listMarkerPrefix)) && bytes.HasSuffix(p, []byte("-->")) {
-		id, err := strconv.Atoi(string(p[len(listMarkerPrefix) : len(p)-3]))
-		if err == nil && id >= 0 && id < len(lw.r.cache.lists) {
-			return len(p), lw.writeList(lw.r.cache.lists[id])
+// writePage writes a page's template output to w with every entry list
+// marker replaced by the list's items.
+func (r *renderer) writePage(w *bufio.Writer, page []byte) error {
+	for {
+		i := bytes.Index(page, []byte(listMarkerPrefix))
+		if i < 0 {
+			break
 		}
+		end := bytes.Index(page[i:], []byte("-->"))
+		if end < 0 {
+			break
+		}
+		id, err := strconv.Atoi(string(page[i+len(listMarkerPrefix) : i+end]))
+		if err != nil || id < 0 || id >= len(r.cache.lists) {
+			return fmt.Errorf("an entry list marker names no list: %q", page[i:i+end+3])
+		}
+		w.Write(page[:i])
+		if err := r.writeList(w, r.cache.lists[id]); err != nil {
+			return err
+		}
+		page = page[i+end+3:]
 	}
-	return lw.w.Write(p)
+	w.Write(page)
+	return nil // a failed write stays in w, whose Flush reports it
 }
 
-func (lw listWriter) writeList(l EntryList) error {
-	links := lw.r.cache.links[l.Root]
+// writeList writes a list's items to w, each after a newline. A full
+// item, which only the papers page shows, is rendered here and not kept:
+// at 100,000 entries kept items were 170 MB that the garbage collector
+// scanned again and again.
+func (r *renderer) writeList(w *bufio.Writer, l EntryList) error {
+	briefs := r.cache.briefs[l.Root]
 	var buf bytes.Buffer
-	var b htmlBuf
 	var tags pieces
 	for _, e := range l.Entries {
-		lw.w.WriteByte('\n')
+		w.WriteByte('\n')
 		if l.Brief {
-			lw.w.WriteString(string(e.briefOpen))
-			lw.w.WriteString(string(links[e.index]))
-			lw.w.WriteString(string(e.briefClose))
+			w.WriteString(string(briefs[e.index]))
 			continue
 		}
-		// The full item, which only the papers page shows, is rendered
-		// here and not kept: at 100,000 entries kept items were 170 MB
-		// that the garbage collector scanned again and again.
-		tags = lw.r.appendItemTags(tags[:0], e)
-		if lw.r.byHand {
-			b = appendItemOpen(b[:0], e.Entry)
-			b.raw(string(links[e.index]))
-			b = appendItemClose(b, e.Entry, tags)
-			lw.w.Write(b)
-			continue
-		}
-		open, err := lw.r.execPiece(&buf, "entry-item-open", e.Entry)
+		tags = r.appendItemTags(tags[:0], e)
+		it := e.item
+		it.Href = l.Root + e.Href
+		it.Tags = tags.Join()
+		item, err := r.execPiece(&buf, "entry-item", &it)
 		if err != nil {
 			return fmt.Errorf("rendering the list item of %s: %w", e.Key, err)
 		}
-		lw.w.WriteString(string(open))
-		lw.w.WriteString(string(links[e.index]))
-		close, err := lw.r.execPiece(&buf, "entry-item-close", itemCloseArgs{e.Entry, tags.Join()})
-		if err != nil {
-			return fmt.Errorf("rendering the list item of %s: %w", e.Key, err)
-		}
-		lw.w.WriteString(string(close))
+		w.WriteString(string(item))
 	}
-	return nil // a failed write stays in lw.w, whose Flush reports it
+	return nil
+}
+
+// itemView is what an entry's list items print (entry-item and
+// entry-brief in layout.html), as plain strings: the template then does
+// one action per value, each a reflective escaper call, and the items are
+// rendered once or twice per entry.
+type itemView struct {
+	Key, Year, Category, IsRL, RewardType, CreditGranularity string
+	OrchestrationForm, Scenario, IsCore, Verified            string
+	Title, OneLiner                                          string
+	// Meta is the year, venue and first author.
+	Meta string
+	// Href leads from the listing page to the entry's page.
+	Href string
+	// Tags are the entry's compact tags (entry-item-tag); full items only.
+	Tags template.HTML
+}
+
+// newItemView fills the fields of an entry's items that do not depend on
+// the page listing it.
+func newItemView(e *corpus.Entry) itemView {
+	return itemView{
+		Key: e.Key, Year: e.YearText, Category: string(e.Category), IsRL: string(e.IsRL),
+		RewardType: string(e.RewardType), CreditGranularity: string(e.CreditGranularity),
+		OrchestrationForm: string(e.OrchestrationForm), Scenario: string(e.Scenario),
+		IsCore: string(e.IsCore), Verified: string(e.Verified),
+		Title: e.Title, OneLiner: e.OneLiner, Meta: e.YearText + " · " + e.Venue + " · " + e.FirstAuthor,
+	}
 }
 
 // appendItemTags appends the pieces of e's compact tags, which
@@ -302,9 +339,9 @@ func (r *renderer) execPiece(buf *bytes.Buffer, name string, data any) (template
 	return template.HTML(buf.String()), err
 }
 
-// renderItems renders, on every CPU, every entry's brief list item once
-// and its link once per root an entry list was registered for. The
-// compact tags of the full items are rendered first, once per value.
+// renderItems renders, on every CPU, every entry's brief item once per
+// root a brief list was registered for. The compact tags of the full
+// items are rendered first, once per value.
 func (r *renderer) renderItems() error {
 	if r.cache.err != nil {
 		return r.cache.err
@@ -317,65 +354,37 @@ func (r *renderer) renderItems() error {
 	if r.cache.err != nil {
 		return r.cache.err
 	}
-	roots := make([]string, 0, len(r.cache.links))
-	for root := range r.cache.links {
+	roots := make([]string, 0, len(r.cache.briefs))
+	for root := range r.cache.briefs {
 		roots = append(roots, root)
 	}
 	slices.Sort(roots)
 	for _, root := range roots {
-		r.cache.links[root] = make([]template.HTML, len(r.entries))
+		r.cache.briefs[root] = make([]template.HTML, len(r.entries))
 	}
 	errs := make([]error, len(r.entries))
 	workers := max(1, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			var buf bytes.Buffer
 			for i := w; i < len(r.entries); i += workers {
-				if r.byHand {
-					r.itemByHand(r.entries[i], roots)
-				} else {
-					errs[i] = r.itemByTemplate(r.entries[i], roots, &buf)
+				e := r.entries[i]
+				it := e.item
+				for _, root := range roots {
+					it.Href = root + e.Href
+					r.cache.briefs[root][e.index], errs[i] = r.execPiece(&buf, "entry-brief", &it)
+					if errs[i] != nil {
+						break
+					}
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
 			return fmt.Errorf("rendering the list item of %s: %w", r.entries[i].Key, err)
-		}
-	}
-	return nil
-}
-
-// itemByHand renders an entry's brief list item and its links as the
-// templates entry-brief-* and entry-item-link do, without them
-// (entryhtml.go).
-func (r *renderer) itemByHand(e *EntryView, roots []string) {
-	e.briefOpen = template.HTML(entryBriefOpen(e.Entry))
-	e.briefClose = template.HTML(entryBriefClose(e.Entry))
-	for _, root := range roots {
-		r.cache.links[root][e.index] = template.HTML(entryItemLink(root, e))
-	}
-}
-
-// itemByTemplate renders an entry's brief list item and its links with
-// the templates entry-brief-* and entry-item-link, which --templates may
-// have replaced.
-func (r *renderer) itemByTemplate(e *EntryView, roots []string, buf *bytes.Buffer) error {
-	var err error
-	if e.briefOpen, err = r.execPiece(buf, "entry-brief-open", e.Entry); err != nil {
-		return err
-	}
-	if e.briefClose, err = r.execPiece(buf, "entry-brief-close", e.Entry); err != nil {
-		return err
-	}
-	for _, root := range roots {
-		if r.cache.links[root][e.index], err = r.execPiece(buf, "entry-item-link", entryItemArgs{root, e}); err != nil {
-			return err
 		}
 	}
 	return nil

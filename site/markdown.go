@@ -81,7 +81,7 @@ func headingSlug(s string) string {
 // markdownTitle returns the text of the first level-one heading, the page's
 // title, or fallback.
 func markdownTitle(src []byte, fallback string) string {
-	for _, line := range strings.Split(string(src), "\n") {
+	for line := range strings.SplitSeq(string(src), "\n") {
 		if t, ok := strings.CutPrefix(line, "# "); ok {
 			return strings.TrimSpace(t)
 		}

@@ -3,7 +3,6 @@ package site
 import (
 	"errors"
 	"fmt"
-	"io"
 	iofs "io/fs"
 	"os"
 	"path/filepath"
@@ -13,9 +12,9 @@ import (
 
 // Files is a built site: the set of file names (slash-separated, inside the
 // output directory) and their content. Load keeps the content in memory;
-// Build streams every file into a fresh directory beside the output as soon
-// as it is rendered and keeps only the names, so that its memory is bounded
-// by the corpus rather than by the site, which is many times larger.
+// Build streams every file into the build buffer (outdir.go) as soon as it
+// is rendered and keeps only the names, so that its memory is bounded by
+// the corpus rather than by the site, which is many times larger.
 type Files struct {
 	mu sync.Mutex
 	// m maps a name to its content; in a streaming Files (dir != "") the
@@ -23,17 +22,21 @@ type Files struct {
 	m map[string][]byte
 	// dir is where a streaming Files writes; "" keeps content in memory.
 	dir string
-	// made records the directories created under dir, so that a site of
-	// 100,000 pages does not pay a MkdirAll per file.
+	// made records the directories that exist under dir for this build,
+	// so that a site of 100,000 pages does not pay a mkdir per file.
 	made map[string]bool
+	// old holds what dir held before the build (openBuffer): names, true
+	// for a directory. Only read while the build writes.
+	old map[string]bool
 }
 
 func newFiles() *Files { return &Files{m: map[string][]byte{}} }
 
-// newDirFiles returns a Files that writes every file into dir at once.
-func newDirFiles(dir string) *Files {
-	// dir exists (stageDir made it): mkdir stops there.
-	return &Files{m: map[string][]byte{}, dir: dir, made: map[string]bool{filepath.Clean(dir): true}}
+// newDirFiles returns a Files that writes every file into dir at once;
+// old is what dir holds already.
+func newDirFiles(dir string, old map[string]bool) *Files {
+	// dir exists (openBuffer made it): mkdir stops there.
+	return &Files{m: map[string][]byte{}, dir: dir, made: map[string]bool{filepath.Clean(dir): true}, old: old}
 }
 
 // add records a file. Two pages claiming the same path (two values whose
@@ -70,27 +73,41 @@ func (fs *Files) put(name string, b []byte) error {
 		fs.mu.Unlock()
 		return nil
 	}
-	p := filepath.Join(fs.dir, filepath.FromSlash(name))
-	if err := fs.mkdir(filepath.Dir(p)); err != nil {
+	f, err := fs.create(name)
+	if err != nil {
 		return err
 	}
-	return os.WriteFile(p, b, 0o644)
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // create opens a claimed name of a streaming Files for writing, so that a
 // large page goes to the file as it is rendered instead of through a
-// buffer of its size.
-func (fs *Files) create(name string) (io.WriteCloser, error) {
+// buffer of its size. A file the buffer holds already is rewritten where
+// it differs (outFile), keeping its inode; a directory in its place is
+// removed.
+func (fs *Files) create(name string) (*outFile, error) {
 	p := filepath.Join(fs.dir, filepath.FromSlash(name))
 	if err := fs.mkdir(filepath.Dir(p)); err != nil {
 		return nil, err
 	}
-	return createFile(p)
+	isDir, exists := fs.old[name]
+	if isDir {
+		if err := os.RemoveAll(p); err != nil {
+			return nil, err
+		}
+		exists = false
+	}
+	return openOut(p, exists)
 }
 
 // mkdir creates d and its parents once per build. A directory whose parent
 // this build made is created with one mkdir, without the stat of
-// os.MkdirAll; a concurrent creation of the same directory is no error.
+// os.MkdirAll; an existing or concurrently created directory is no error,
+// and a file the buffer held in its place is removed first.
 func (fs *Files) mkdir(d string) error {
 	fs.mu.Lock()
 	done := fs.made[d]
@@ -101,6 +118,13 @@ func (fs *Files) mkdir(d string) error {
 	if parent := filepath.Dir(d); parent != d {
 		if err := fs.mkdir(parent); err != nil {
 			return err
+		}
+	}
+	if rel, err := filepath.Rel(fs.dir, d); err == nil {
+		if isDir, ok := fs.old[filepath.ToSlash(rel)]; ok && !isDir {
+			if err := os.Remove(d); err != nil && !errors.Is(err, iofs.ErrNotExist) {
+				return err
+			}
 		}
 	}
 	if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, iofs.ErrExist) {
@@ -135,83 +159,3 @@ func (fs *Files) Get(name string) ([]byte, bool) {
 
 // Len returns the number of files.
 func (fs *Files) Len() int { return len(fs.m) }
-
-// WriteDir replaces dir with the files held in memory, atomically as far as
-// the file system allows (see stageDir and replaceDir). If writing fails,
-// dir is left as it was.
-func (fs *Files) WriteDir(dir string) (err error) {
-	tmp, err := stageDir(dir)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			os.RemoveAll(tmp)
-		}
-	}()
-	out := newDirFiles(tmp)
-	for _, name := range fs.Names() {
-		if err := out.add(name, fs.m[name]); err != nil {
-			return err
-		}
-	}
-	return replaceDir(tmp, dir)
-}
-
-// stageDir creates the fresh directory a new site is written into: beside
-// dir, on the same file system, so that replaceDir can rename it.
-func stageDir(dir string) (string, error) {
-	dir = filepath.Clean(dir)
-	parent, base := filepath.Split(dir)
-	if parent == "" {
-		parent = "."
-	}
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return "", err
-	}
-	tmp, err := os.MkdirTemp(parent, "."+base+".new-")
-	if err != nil {
-		return "", err
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		os.RemoveAll(tmp)
-		return "", err
-	}
-	return tmp, nil
-}
-
-// replaceDir moves the staged directory tmp over dir: the old dir is
-// renamed away, tmp renamed in, and the old one removed. If the second
-// rename fails, the old site is put back; tmp is the caller's to remove.
-func replaceDir(tmp, dir string) error {
-	dir = filepath.Clean(dir)
-	parent, base := filepath.Split(dir)
-	if parent == "" {
-		parent = "."
-	}
-	old := ""
-	if _, statErr := os.Lstat(dir); statErr == nil {
-		oldDir, err := os.MkdirTemp(parent, "."+base+".old-")
-		if err != nil {
-			return err
-		}
-		// MkdirTemp only reserves a unique name; rename needs it gone.
-		if err := os.Remove(oldDir); err != nil {
-			return err
-		}
-		if err := os.Rename(dir, oldDir); err != nil {
-			return fmt.Errorf("moving the previous site away: %w", err)
-		}
-		old = oldDir
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if old != "" {
-			os.Rename(old, dir)
-		}
-		return fmt.Errorf("moving the new site in: %w", err)
-	}
-	if old != "" {
-		return os.RemoveAll(old)
-	}
-	return nil
-}

@@ -6,20 +6,19 @@ import (
 	"path"
 	"regexp"
 	"strings"
-)
 
-// keyPattern is the shape of a papers.csv key that may become a directory
-// name. corpus.Check enforces the same rule, but the site does not rely on
-// the caller having checked: a key is a path component here, and one that is
-// not a plain slug is refused rather than cleaned.
-var keyPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+	"github.com/masrl/masrl/corpus"
+)
 
 // segmentPattern is a path segment the site writes for field names,
 // vocabulary values and sub-decision slugs.
 var segmentPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 
-// isSafeKey reports whether key can be used as a directory name.
-func isSafeKey(key string) bool { return len(key) <= 200 && keyPattern.MatchString(key) }
+// isSafeKey reports whether key can be used as a directory name: a key
+// as corpus.Check requires it (corpus.IsKey), which the site asks again
+// rather than rely on the caller having checked, since a key is a path
+// component here, and short enough for any file system's names.
+func isSafeKey(key string) bool { return len(key) <= 200 && corpus.IsKey(key) }
 
 // valueSegments returns one path segment per vocabulary value, in order.
 // A value becomes its lowercase form when that is a plain segment and no
@@ -64,7 +63,7 @@ func checkOutputPath(name string) error {
 		strings.HasPrefix(name, "../") || name == ".." || strings.Contains(name, "\\") {
 		return fmt.Errorf("refusing output path %q: not a clean path inside the output directory", name)
 	}
-	for _, seg := range strings.Split(name, "/") {
+	for seg := range strings.SplitSeq(name, "/") {
 		if seg == "" || seg == "." || seg == ".." {
 			return fmt.Errorf("refusing output path %q", name)
 		}

@@ -2,9 +2,9 @@
 // entry, per controlled field and value, per orchestration sub-decision and
 // per coverage cell, plus the exclusion log, the claims audit, feeds and
 // downloads. Render keeps the site in memory; Build writes every file into
-// a fresh directory beside the output as soon as it is rendered, so that
-// its memory is bounded by the corpus and not by the site, and renames that
-// directory over the output only when everything succeeded.
+// a buffer directory beside the output as soon as it is rendered, so that
+// its memory is bounded by the corpus and not by the site, and exchanges
+// it with the output only when everything succeeded (outdir.go).
 //
 // Nothing on a page that exists once per entry grows with the corpus (the
 // cell neighbours and claim key lists are capped), and pieces many pages
@@ -84,9 +84,9 @@ type Result struct {
 
 // Build loads and checks the corpus, renders the site and replaces out with
 // it. A corpus with check errors returns a *corpus.CheckError holding every
-// finding, and out is not touched. Pages are written to a fresh directory
-// beside out as they are rendered, and that directory is renamed over out
-// only when every page succeeded; on failure it is removed.
+// finding, and out is not touched. Pages are written as they are rendered
+// into the build buffer beside out (outdir.go), which is exchanged with out
+// only when every page succeeded; on failure out stays as it was.
 func Build(opt Options, out string) (res *Result, err error) {
 	if err := checkOutDir(out, opt.CorpusDir); err != nil {
 		return nil, err
@@ -98,9 +98,9 @@ func Build(opt Options, out string) (res *Result, err error) {
 	// The check runs while the site's views are prepared, and no page is
 	// rendered before it has passed: at 100,000 entries checking was half
 	// a second of a build that did nothing else meanwhile. Whatever the
-	// preparation writes (assets, downloads) goes to the staging
-	// directory, which a failed check removes, and the check's findings
-	// win over any error of the unchecked preparation.
+	// preparation writes (assets, downloads) goes to the buffer, never to
+	// out, and the check's findings win over any error of the unchecked
+	// preparation.
 	var checkErr error
 	checked := make(chan struct{})
 	go func() {
@@ -108,19 +108,22 @@ func Build(opt Options, out string) (res *Result, err error) {
 		res, checkErr = checkCorpus(c, v, opt)
 	}()
 	waitCheck := func() error { <-checked; return checkErr }
-	tmp, err := stageDir(out)
+	unlock, err := lockOutput(out)
+	if err == nil {
+		defer unlock()
+	}
+	var buf string
+	var old map[string]bool
+	if err == nil {
+		buf, old, err = openBuffer(out)
+	}
 	if err != nil {
 		if cerr := waitCheck(); cerr != nil {
 			return res, cerr
 		}
 		return res, fmt.Errorf("writing %s: %w", out, err)
 	}
-	defer func() {
-		if err != nil {
-			os.RemoveAll(tmp)
-		}
-	}()
-	files := newDirFiles(tmp)
+	files := newDirFiles(buf, old)
 	r, err := renderAfter(c, v, opt, files, waitCheck)
 	if cerr := waitCheck(); cerr != nil {
 		return res, cerr
@@ -129,7 +132,10 @@ func Build(opt Options, out string) (res *Result, err error) {
 		return res, err
 	}
 	res.Warnings = append(res.Warnings, r.warnings...)
-	if err := replaceDir(tmp, out); err != nil {
+	if err := files.removeStale(); err != nil {
+		return res, fmt.Errorf("writing %s: %w", out, err)
+	}
+	if err := publish(buf, out); err != nil {
 		return res, fmt.Errorf("writing %s: %w", out, err)
 	}
 	files.dir = filepath.Clean(out)

@@ -327,15 +327,19 @@ func equalTrees(a, b map[string]string) bool {
 	return true
 }
 
-// TestAtomic builds a good site, then fails a build in two ways (a corpus
-// with an invalid row, a broken template) and checks the old site is
-// byte-for-byte what it was and nothing is left beside it.
+// TestAtomic builds a good site twice (so that the next build reuses a
+// buffer), then fails a build in two ways (a corpus with an invalid row, a
+// broken template) and checks the old site is byte-for-byte what it was,
+// nothing but the buffer is left beside it, and the next good build is
+// whole.
 func TestAtomic(t *testing.T) {
 	good := corpusFromTxtar(t, "tiny.txtar")
 	parent := t.TempDir()
 	out := filepath.Join(parent, "public")
-	if _, err := Build(Options{CorpusDir: good, Today: today}, out); err != nil {
-		t.Fatal(err)
+	for range 2 {
+		if _, err := Build(Options{CorpusDir: good, Today: today}, out); err != nil {
+			t.Fatal(err)
+		}
 	}
 	before := readTree(t, out)
 
@@ -367,12 +371,18 @@ func TestAtomic(t *testing.T) {
 		t.Error("a failing template changed the previous site")
 	}
 	entries, _ := os.ReadDir(parent)
-	if len(entries) != 1 {
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Name())
-		}
-		t.Errorf("leftovers beside the output: %v", names)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if want := []string{".public.masrl-buffer", "public"}; !slices.Equal(names, want) {
+		t.Errorf("beside the output: %v, want %v", names, want)
+	}
+	if _, err := Build(Options{CorpusDir: good, Today: today}, out); err != nil {
+		t.Fatal(err)
+	}
+	if !equalTrees(before, readTree(t, out)) {
+		t.Error("the build after the failures differs from the one before")
 	}
 }
 

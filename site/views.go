@@ -9,7 +9,10 @@ import (
 // Page is what every template sees: the frame's data. Page types embed it
 // and add their own fields, so a template reads .Title and .Entry alike.
 type Page struct {
-	Title       string
+	Title string
+	// HeadTitle is the document's title: Title, and the site's title
+	// but on the home page (frame fills it in).
+	HeadTitle   string
 	Description string
 	// File is the output file, slash-separated ("papers/magrpo/index.html").
 	File string
@@ -79,21 +82,22 @@ type EntryView struct {
 	Date     string // YYYY-MM-DD the feed uses
 	index    int    // position in papers.csv order
 	rank     int    // position in the site's order of entries (rankEntries)
-	// briefOpen and briefClose are the entry's brief list item, which
-	// term and cell pages show, without its link, rendered once
-	// (items.go). The full item, which only the papers page shows, is
-	// rendered as that page is written.
-	briefOpen, briefClose template.HTML
+	// item is what the entry's list items show (items.go), but for the
+	// link, which depends on the listing page.
+	item itemView
 }
 
 // Tag returns the entry's tag for a field, or a zero Tag.
-func (e *EntryView) Tag(field string) Tag {
+func (e *EntryView) Tag(field string) Tag { return *e.tag(field) }
+
+// tag returns the entry's shared tag for a field, or a new zero Tag.
+func (e *EntryView) tag(field string) *Tag {
 	for _, t := range e.Tags {
 		if t.Field == field {
-			return *t
+			return t
 		}
 	}
-	return Tag{}
+	return &Tag{}
 }
 
 // FieldView is a controlled field with its values and counts.
@@ -131,6 +135,7 @@ type AuditView struct {
 type AuditRow struct {
 	Field, Label, Orig, Annotated string
 	Agree                         bool
+	Disagree                      bool // !Agree, for the template
 }
 
 // SubdecisionView is one orchestration sub-decision (O1-O5).
@@ -212,20 +217,47 @@ type paperGroup struct {
 	List    EntryList
 }
 
+// entryPage is entry.html's data, the one page per entry. Every value it
+// prints is a plain field made before the page is rendered (entryPage in
+// render.go): links already start with the page's root, and lists shared
+// with other pages are rendered pieces, so that the template does no
+// method calls and as few actions as the markup allows. html/template
+// pays a reflective escaper call per action, and this page is rendered
+// once per entry.
 type entryPage struct {
 	Page
-	Entry        *EntryView
-	Audit        *AuditView
-	Subdecisions []*SubdecisionView
-	Claims       []*ClaimView
-	Cell         *CellView
-	// SameCell lists the first sameCellLimit other entries of the cell in
-	// the site's entry order; SameCellMore counts the others.
-	SameCell     []*EntryView
+	Key, Heading, FirstAuthor, Affiliation, Year, Venue string
+	ArxivID, ArxivURL, OneLiner, Notes, Bib             string
+	Links                                               []Link
+	// Breadcrumb, Verified and CellHead are pieces many entry pages
+	// share (entry-breadcrumb, entry-verified and entry-cell-head of
+	// entry.html), rendered once per root and value.
+	Breadcrumb, Verified, CellHead template.HTML
+	// BibHref and ClaimsHref are papers.bib and the claims page, from
+	// this page.
+	BibHref, ClaimsHref string
+	Audit               *AuditView
+	Subdecisions        []pageLink
+	// TagItems, ClaimItems and SameCellItems are the lists of the
+	// entry's tags, the claims it takes part in and the first
+	// sameCellLimit other entries of its cell, rendered once per piece
+	// (items.go); ClaimItems and SameCellItems are "" when empty.
+	TagItems, ClaimItems, SameCellItems template.HTML
+	Cell                                *cellLinks
+	// SameCellMore counts the cell's other entries SameCellItems omits.
 	SameCellMore int
-	// TagItems, ClaimItems and SameCellItems are the pieces of the lists
-	// of Entry.Tags, Claims and SameCell (items.go).
-	TagItems, ClaimItems, SameCellItems pieces
+}
+
+// pageLink is a link from a page: Href starts with the page's root.
+type pageLink struct {
+	Href, Label string
+}
+
+// cellLinks are the links of an entry page's reward × credit section.
+type cellLinks struct {
+	Row, Col pageLink
+	Href     string
+	Count    int
 }
 
 type taxonomyPage struct {

@@ -2,6 +2,7 @@
 // CPU profile, to see where the time of a `make bench` row goes:
 //
 //	go run ./bench/cmd/benchprof -op build -in bench/_work/corpus-10000 -cpuprofile cpu.prof
+//	go run ./bench/cmd/benchprof -op build -in bench/_work/corpus-10000 -out /tmp/public  # twice: a rebuild
 //	go tool pprof -top -cum cpu.prof
 //
 // The operations are the library calls behind the commands: site.Build
@@ -37,6 +38,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	op := fs.String("op", "", "operation: build, stats, check or trace")
 	in := fs.String("in", "", "input: a corpus `directory`, or a trace file for -op trace")
 	out := fs.String("cpuprofile", "cpu.prof", "CPU profile `file` to write")
+	outDir := fs.String("out", "", "output `directory` of -op build; it is kept, so that a second run profiles a rebuild over it (default: a new temporary directory)")
 	memOut := fs.String("memprofile", "", "heap profile `file` to write after the work (go tool pprof -sample_index=alloc_space shows what it allocated)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -44,7 +46,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *in == "" || fs.NArg() > 0 {
 		return errors.New("usage: benchprof -op build|stats|check|trace -in PATH [-cpuprofile FILE]")
 	}
-	work, err := operation(*op, *in)
+	work, err := operation(*op, *in, *outDir)
 	if err != nil {
 		return err
 	}
@@ -72,7 +74,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 }
 
 // operation returns the work to profile.
-func operation(op, in string) (func() error, error) {
+func operation(op, in, outDir string) (func() error, error) {
 	v, err := corpus.DefaultVocabulary()
 	if err != nil {
 		return nil, err
@@ -80,6 +82,10 @@ func operation(op, in string) (func() error, error) {
 	switch op {
 	case "build":
 		return func() error {
+			if outDir != "" {
+				_, err := site.Build(site.Options{CorpusDir: in, BaseURL: site.DefaultBaseURL, Today: time.Now()}, outDir)
+				return err
+			}
 			dir, err := os.MkdirTemp("", "benchprof-site-")
 			if err != nil {
 				return err

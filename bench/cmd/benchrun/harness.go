@@ -471,7 +471,7 @@ func (h *harness) version(name string, args ...string) string {
 func (h *harness) machineTable(elapsed time.Duration) string {
 	model := "unknown"
 	if out, err := exec.Command("lscpu").Output(); err == nil {
-		for _, l := range strings.Split(string(out), "\n") {
+		for l := range strings.SplitSeq(string(out), "\n") {
 			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "Model name" {
 				model = strings.TrimSpace(v)
 			}
@@ -479,7 +479,7 @@ func (h *harness) machineTable(elapsed time.Duration) string {
 	}
 	mem := "unknown"
 	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
-		for _, l := range strings.Split(string(b), "\n") {
+		for l := range strings.SplitSeq(string(b), "\n") {
 			if f := strings.Fields(l); len(f) >= 2 && f[0] == "MemTotal:" {
 				if kb, err := strconv.ParseFloat(f[1], 64); err == nil {
 					mem = fmt.Sprintf("%.1f GiB", kb/(1<<20))

@@ -1,0 +1,102 @@
+package site
+
+import (
+	"github.com/masrl/masrl/corpus"
+)
+
+// This file queues the one page per entry and gathers its data.
+
+func (r *renderer) entryPages() error {
+	for _, ev := range r.entries {
+		err := r.renderLater("entry", pageFile(ev.Href), func() (any, *Page) {
+			ep := r.entryPage(ev)
+			return ep, &ep.Page
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sameCellLimit is how many neighbours of its reward × credit cell an
+// entry page lists; the rest are on the cell's page. Listing the whole cell
+// made every entry page grow with the corpus and the site with its square
+// (a cell can hold a third of all entries). Five are enough to browse on;
+// ten made the median entry page of a large corpus 8.3 KB, a third 4 KB
+// page of cache to write for each of 100,000 entries.
+const sameCellLimit = 5
+
+// entryPage gathers what an entry's page shows: the entry's own values,
+// its audit, the sub-decisions naming it, the claims it takes part in and
+// its reward × credit cell.
+func (r *renderer) entryPage(ev *EntryView) *entryPage {
+	e := ev.Entry
+	ep := &entryPage{
+		Page: r.newPage(ev.Href, ev.Title, "papers"),
+		Key:  e.Key, Heading: e.Title, FirstAuthor: e.FirstAuthor, Affiliation: e.Affiliation,
+		Year: e.YearText, Venue: e.Venue, ArxivID: e.ArxivID, ArxivURL: ev.ArxivURL,
+		OneLiner: e.OneLiner, Notes: e.Notes, Bib: ev.Bib, Links: ev.Links,
+	}
+	root := ep.Root
+	ep.Description = ev.OneLiner
+	ep.Scripts = []string{"assets/site.js"}
+	ep.BibHref, ep.ClaimsHref = root+"papers.bib", root+"claims/"
+	cat, ver := ev.tag("category"), ev.tag("verified")
+	ep.Breadcrumb = r.sharedPiece("entry-breadcrumb", root, cat, func() any {
+		return struct {
+			Papers   string
+			Category pageLink
+		}{root + "papers/", pageLink{root + cat.Href, cat.Label}}
+	})
+	ep.Verified = r.sharedPiece("entry-verified", root, ver, func() any {
+		if ver.Href == "" {
+			return pageLink{"", ver.Label}
+		}
+		return pageLink{root + ver.Href, ver.Label}
+	})
+	if a := r.audits[ev.Key]; a != nil {
+		av := &AuditView{StrictExplicitCredit: a.StrictExplicitCredit, AgreementNote: a.AgreementNote, AnnotatorNote: a.AnnotatorNote}
+		for _, f := range corpus.AuditedFields() {
+			label := f
+			if fv := r.field(f); fv != nil {
+				label = fv.Label
+			}
+			agree := a.Orig(f) == a.Annotated(f)
+			av.Rows = append(av.Rows, AuditRow{Field: f, Label: label, Orig: a.Orig(f), Annotated: a.Annotated(f), Agree: agree, Disagree: !agree})
+		}
+		ep.Audit = av
+	}
+	for _, s := range r.subs {
+		for _, se := range s.Entries {
+			if se.Key == ev.Key {
+				ep.Subdecisions = append(ep.Subdecisions, pageLink{root + s.Href, s.ID + ": " + s.Label})
+				break
+			}
+		}
+	}
+	ep.TagItems = r.tagItems(root, ev.Tags).Join()
+	ep.ClaimItems = r.claimItems(root, r.claimsOf[ev.Key]).Join()
+	if cell := r.cellOf[ev.Key]; cell != nil {
+		ep.Cell = &cellLinks{Href: root + cell.Href, Count: cell.Count}
+		ep.CellHead = r.sharedPiece("entry-cell-head", root, cell, func() any {
+			return cellLinks{
+				Row:  pageLink{root + cell.Row.Href, cell.Row.Label},
+				Col:  pageLink{root + cell.Col.Href, cell.Col.Label},
+				Href: root + cell.Href,
+			}
+		})
+		var same []*EntryView
+		for _, o := range cell.Entries {
+			if len(same) == sameCellLimit {
+				break
+			}
+			if o != ev {
+				same = append(same, o)
+			}
+		}
+		ep.SameCellMore = len(cell.Entries) - 1 - len(same)
+		ep.SameCellItems = r.neighbourItems(root, same).Join()
+	}
+	return ep
+}

@@ -1,0 +1,102 @@
+package site
+
+import (
+	"html"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/masrl/masrl/corpus"
+)
+
+// hostileRows are papers.csv rows whose every free-text field holds what
+// an escaper can get wrong: markup, quotes, ampersands, plus signs, NUL,
+// script URLs, spaces and non-ASCII bytes in URLs, invalid UTF-8, and a
+// controlled value outside the vocabulary.
+var hostileRows = []string{
+	`k1,"<b>T</b> & ""q"" 'a' +1 </script>",<A>,"Aff & <i>",2025,2501.00001,"V<x>+","https://ok.example/a b?x=1&y=+é ; javascript:alert(1) ; JAVASCRIPT:x ; ftp://x/a ; https://h.example/%2F'""<>",survey,yes,NA,NA,NA,NA,core,"one <liner> & '""",yes,"notes ` + "\x00" + ` & <script>alert(1)</script>"`,
+	`k2,Plain,B,,2024,,arXiv,,benchmark,no,NA,NA,NA,NA,supporting,,partial,`,
+	"k3,\"bad \xff\xfe utf8\",C,,2023,not-an-id,V,https://x.example/\xff,industry,partial,shared,agent,centralized,coding,case,x,no,n",
+	`k4,T4,D,,2025,2502.00002,V,mailto:a@b.example,rl_method,yes,bogus_value,message,debate,math,core,y,yes,`,
+}
+
+// siteScript is a script element the site writes itself: an external
+// script of its own, never inline code.
+var siteScript = regexp.MustCompile(`<script src="[^"<>]*"></script>|<script type="application/json" id="[a-z-]+">`)
+
+// TestHostileRows renders a whole site from rows that never passed the
+// check and holds every page to the escaping rules: no markup or script
+// from the data survives as markup, no link uses a script scheme, and the
+// free text reads back as the original wherever the entry page shows it.
+func TestHostileRows(t *testing.T) {
+	v, err := corpus.DefaultVocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := strings.Join(corpus.PaperColumns(), ",") + "\n"
+	csv := header + strings.Join(hostileRows, "\n") + "\n"
+	c, err := corpus.ParsePapers("papers.csv", []byte(csv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Papers) != len(hostileRows) {
+		t.Fatalf("%d hostile rows parsed, want %d", len(c.Papers), len(hostileRows))
+	}
+	c.Dir = t.TempDir()
+	if err := os.WriteFile(filepath.Join(c.Dir, "papers.csv"), []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files, _, err := Render(c, v, Options{Today: today})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range files.Names() {
+		if !strings.HasSuffix(name, ".html") {
+			continue
+		}
+		b, _ := files.Get(name)
+		p := string(b)
+		if m := unsafeHref.FindString(p); m != "" {
+			t.Errorf("%s: script link %q", name, m)
+		}
+		for _, bad := range []string{"<b>", "<i>", "<x>", "<liner>", "<A>", "alert(1)</script>"} {
+			if strings.Contains(p, bad) {
+				t.Errorf("%s: %q from the data is markup", name, bad)
+			}
+		}
+		if n := strings.Count(strings.ToLower(p), "<script"); n != len(siteScript.FindAllString(p, -1)) {
+			t.Errorf("%s: %d script elements, only %d of them the site's own", name, n, len(siteScript.FindAllString(p, -1)))
+		}
+	}
+	page := page(t, files, "papers/k1/index.html")
+	e := c.Papers[0]
+	for _, f := range []struct{ name, before, after, want string }{
+		{"title", "<h1>", "</h1>", e.Title},
+		{"first author", "<dt>First author</dt><dd>", " <span", e.FirstAuthor},
+		{"affiliation", `<span class="affiliation">(`, ")</span>", e.Affiliation},
+		{"venue", "<dt>Venue</dt><dd>", "</dd>", e.Venue},
+		{"one-liner", `<p class="one-liner">`, "</p>", e.OneLiner},
+		{"notes", "<h2 id=\"notes-h\">Notes</h2>\n<p>", "</p>\n</section>", strings.ReplaceAll(e.Notes, "\x00", "\uFFFD")},
+	} {
+		_, rest, ok := strings.Cut(page, f.before)
+		if !ok {
+			t.Fatalf("%s: no %q on the entry page", f.name, f.before)
+		}
+		got, _, _ := strings.Cut(rest, f.after)
+		if strings.ContainsAny(got, "<>") || html.UnescapeString(got) != f.want {
+			t.Errorf("%s %q rendered as %q", f.name, f.want, got)
+		}
+	}
+	for _, want := range []string{
+		`<span class="not-a-link">javascript:alert(1)</span>`,
+		`<span class="not-a-link">JAVASCRIPT:x</span>`,
+		`<span class="not-a-link">ftp://x/a</span>`,
+		`<span class="not-a-link">https://h.example/%2F&#39;&#34;&lt;&gt;</span>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the entry page lacks %s", want)
+		}
+	}
+}

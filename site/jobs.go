@@ -1,0 +1,181 @@
+package site
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+)
+
+// This file is the job queue: pages and generated files are queued while
+// the views are ready, then rendered on every CPU and handed to Files.
+
+// renderJob is one page waiting to be rendered.
+type renderJob struct {
+	tmpl  string // "" for a file whose content is raw or written by write
+	file  string
+	data  any
+	raw   string
+	write func(io.Writer) error
+	build func() (any, *Page) // the page's data, made when it is rendered
+}
+
+// render queues a page; runJobs executes the queue once every page's data
+// is ready. The paths are claimed at once, so a collision is reported where
+// it happens.
+func (r *renderer) render(name string, p *Page, data any) error {
+	if err := r.files.claim(p.File); err != nil {
+		return err
+	}
+	r.frame(name, p)
+	if name != "404" {
+		r.pages = append(r.pages, strings.TrimSuffix(p.File, "index.html"))
+	}
+	r.jobs = append(r.jobs, renderJob{tmpl: name, file: p.File, data: data})
+	return nil
+}
+
+// renderLater queues a page whose data build returns when the page is
+// rendered, on a worker: the data of 100,000 entry pages, with their
+// pieces, is then never in memory at once.
+func (r *renderer) renderLater(name, file string, build func() (any, *Page)) error {
+	if err := r.files.claim(file); err != nil {
+		return err
+	}
+	r.pages = append(r.pages, strings.TrimSuffix(file, "index.html"))
+	r.jobs = append(r.jobs, renderJob{tmpl: name, file: file, build: build})
+	return nil
+}
+
+// runJobs executes the queued pages on every CPU and hands each page to
+// r.files as soon as it is rendered: a streaming build writes it through a
+// buffered writer straight into its file, so that it never holds more than
+// one page per CPU, and those only in part. Page data is read-only by now,
+// html/template is safe for concurrent use and Files locks, so the only
+// other shared state is each job's error slot; the first error in queue
+// order is returned, so failures are reported the same way on every run.
+func (r *renderer) runJobs() error {
+	if r.cache.err != nil {
+		return r.cache.err
+	}
+	errs := make([]error, len(r.jobs))
+	next := make(chan int, 64)
+	var wg sync.WaitGroup
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			w := bufio.NewWriterSize(nil, 64<<10)
+			var page bytes.Buffer
+			for i := range next {
+				if r.files.dir == "" {
+					errs[i] = r.runJobInMemory(r.jobs[i], &page)
+				} else {
+					errs[i] = r.runJobToFile(r.jobs[i], w, &page)
+				}
+			}
+		})
+	}
+	for _, i := range r.jobOrder() {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return r.cache.err // a piece of a page built on a worker
+}
+
+// jobOrder is the order runJobs hands out the jobs: the few large ones
+// first (the papers page with every entry, term and cell pages, the
+// JSON downloads, the search index and the feeds, each a second or more of
+// one CPU at 100,000 entries), then the many small ones, so that no CPU
+// is left alone with a large job at the end. Queue order still decides
+// which error is reported.
+func (r *renderer) jobOrder() []int {
+	order := make([]int, 0, len(r.jobs))
+	for pass := range 2 {
+		for i, j := range r.jobs {
+			large := j.write != nil || j.tmpl == "papers" || j.tmpl == "term" || j.tmpl == "cell"
+			if large == (pass == 0) {
+				order = append(order, i)
+			}
+		}
+	}
+	return order
+}
+
+// execute writes a job's content to w: a page's template output with its
+// entry lists written in place (writePage); other files as they are.
+func (r *renderer) execute(j renderJob, w *bufio.Writer, buf *bytes.Buffer) error {
+	switch {
+	case j.write != nil:
+		if err := j.write(w); err != nil {
+			return fmt.Errorf("writing %s: %w", j.file, err)
+		}
+		return nil
+	case j.tmpl == "":
+		_, err := w.WriteString(j.raw)
+		return err
+	}
+	data := j.data
+	if j.build != nil {
+		var p *Page
+		data, p = j.build()
+		r.frame(j.tmpl, p)
+	}
+	buf.Reset()
+	if err := r.tmpl[j.tmpl].ExecuteTemplate(buf, "layout", data); err != nil {
+		return fmt.Errorf("rendering %s with %s.html: %w", j.file, j.tmpl, err)
+	}
+	return r.writePage(w, buf.Bytes())
+}
+
+// generate queues a file whose content write produces while the pages are
+// rendered (feeds, indexes, JSON downloads), so that it takes its share of
+// the CPUs instead of running before them.
+func (r *renderer) generate(name string, write func(w io.Writer) error) error {
+	if err := r.files.claim(name); err != nil {
+		return err
+	}
+	r.jobs = append(r.jobs, renderJob{file: name, write: write})
+	return nil
+}
+
+func (r *renderer) runJobInMemory(j renderJob, page *bytes.Buffer) error {
+	var buf bytes.Buffer
+	w := bufio.NewWriter(&buf)
+	if err := r.execute(j, w, page); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return r.files.put(j.file, buf.Bytes())
+}
+
+// runJobToFile renders a job into its file through w, which it resets.
+// A half-written file after an error does no harm: Build removes the
+// whole staging directory.
+func (r *renderer) runJobToFile(j renderJob, w *bufio.Writer, page *bytes.Buffer) error {
+	f, err := r.files.create(j.file)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", j.file, err)
+	}
+	defer f.Close()
+	w.Reset(f)
+	if err := r.execute(j, w, page); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("writing %s: %w", j.file, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", j.file, err)
+	}
+	return nil
+}

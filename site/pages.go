@@ -1,0 +1,178 @@
+package site
+
+import (
+	"fmt"
+	"io/fs"
+	"net/url"
+
+	"github.com/masrl/masrl/corpus"
+)
+
+// This file holds the builders of the pages that exist once per site,
+// field, value, sub-decision or cell; entry pages are in entrypage.go.
+
+func (r *renderer) home() error {
+	p := r.newPage("", r.site.Title, "home")
+	p.Description = "The tagged paper pool of the survey " + surveyTitle + " (arXiv:" + surveyArxivID + ")."
+	hp := &homePage{
+		Page: p, Retained: len(r.c.Papers), Excluded: len(r.c.Excluded),
+		Candidates: len(r.c.Papers) + len(r.c.Excluded), SpotChecked: len(r.c.Audits),
+		Fields: r.fields, Citation: r.citation, Claims: len(r.claims), ClaimCounts: r.claimCounts(),
+	}
+	// Offer only the downloads this corpus has (downloads skips a missing
+	// bib or exclusion log).
+	dl := []string{"papers.csv", "papers.json", "papers.bib", "excluded.csv", "excluded.json", "stats.json"}
+	for _, name := range dl {
+		if (name == corpus.BibFile && !r.c.HasBib) || (name == corpus.ExcludedFile && !r.c.HasExcluded) {
+			continue
+		}
+		hp.Downloads = append(hp.Downloads, Link{Text: name, URL: name})
+	}
+	hp.Downloads = append(hp.Downloads, Link{Text: "feed.xml (Atom)", URL: "feed.xml"})
+	if r.charts() {
+		figs, err := r.homeCharts(hp.Root)
+		if err != nil {
+			return err
+		}
+		hp.Figures, hp.Charts, hp.Styles = figs, true, []string{readerCSS}
+	}
+	return r.render("home", &hp.Page, hp)
+}
+
+func (r *renderer) taxonomy() error {
+	tp := &taxonomyPage{Page: r.newPage("taxonomy/", "Taxonomy", "taxonomy"), Fields: r.fields}
+	if err := r.render("taxonomy", &tp.Page, tp); err != nil {
+		return err
+	}
+	for _, fv := range r.fields {
+		fp := &fieldPage{Page: r.newPage(fv.Href, fv.Label, "taxonomy"), Field: fv}
+		if r.charts() {
+			h, err := r.fieldChart(fv, fp.Root)
+			if err != nil {
+				return err
+			}
+			fp.Chart, fp.Charts, fp.Styles = h, true, []string{readerCSS}
+		}
+		if err := r.render("field", &fp.Page, fp); err != nil {
+			return err
+		}
+		for _, tv := range fv.Terms {
+			title := fv.Label + ": " + tv.Label
+			if fv.Entries {
+				all := r.entriesOf(tv.Keys)
+				err := r.briefPages(tv.Href, title, "taxonomy", len(all), func(p Page, lo, hi int, pg *Pager) error {
+					tp := &termPage{Page: p, Term: tv, Entries: all[lo:hi], Pager: pg}
+					tp.List = r.briefList(tp.Root, tp.Entries)
+					return r.render("term", &tp.Page, tp)
+				})
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			tp := &termPage{Page: r.newPage(tv.Href, title, "taxonomy"), Term: tv}
+			{
+				for _, rec := range r.records {
+					if rec.Value(fv.Name) == tv.Value {
+						tp.Records = append(tp.Records, rec)
+					}
+				}
+			}
+			if err := r.render("term", &tp.Page, tp); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (r *renderer) orchestration() error {
+	op := &orchestrationPage{Page: r.newPage("orchestration/", "Orchestration sub-decisions", "orchestration"), Subdecisions: r.subs}
+	if err := r.render("orchestration", &op.Page, op); err != nil {
+		return err
+	}
+	for _, s := range r.subs {
+		sp := &subdecisionPage{Page: r.newPage(s.Href, s.ID+": "+s.Label, "orchestration"), Sub: s}
+		if err := r.render("subdecision", &sp.Page, sp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *renderer) coverage() error {
+	cp := &coveragePage{Page: r.newPage("coverage/", "Coverage", "coverage"), Tables: r.tables}
+	if r.charts() {
+		cp.Charts, cp.Styles = true, []string{readerCSS}
+		for _, tv := range r.tables {
+			h, err := r.tableChart(tv, cp.Root)
+			if err != nil {
+				return err
+			}
+			tv.Chart = h
+		}
+	}
+	if err := r.render("coverage", &cp.Page, cp); err != nil {
+		return err
+	}
+	for _, tv := range r.tables {
+		for _, line := range tv.Lines {
+			for _, cell := range line.Cells {
+				if cell.Href == "" {
+					continue
+				}
+				title := fmt.Sprintf("%s: %s × %s: %s", tv.Rows.Label, cell.Row.Label, tv.Cols.Label, cell.Col.Label)
+				err := r.briefPages(cell.Href, title, "coverage", len(cell.Entries), func(p Page, lo, hi int, pg *Pager) error {
+					pp := &cellPage{Page: p, Cell: cell, Pager: pg}
+					pp.List = r.briefList(pp.Root, cell.Entries[lo:hi])
+					return r.render("cell", &pp.Page, pp)
+				})
+				if err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (r *renderer) excluded() error {
+	ep := &excludedPage{Page: r.newPage("excluded/", "Exclusion log", "excluded"), Records: r.records, Stages: r.field("stage"), Total: len(r.records)}
+	if r.charts() {
+		h, err := r.flowChart(ep.Root)
+		if err != nil {
+			return err
+		}
+		ep.Flow, ep.Charts, ep.Styles = h, true, []string{readerCSS}
+	}
+	return r.render("excluded", &ep.Page, ep)
+}
+
+func (r *renderer) prose() error {
+	for _, name := range r.proseNames {
+		src, err := fs.ReadFile(r.data, "pages/"+name+".md")
+		if err != nil {
+			return err
+		}
+		body, err := renderMarkdown(r.md, src, "")
+		if err != nil {
+			return fmt.Errorf("data/pages/%s.md: %w", name, err)
+		}
+		pp := &prosePage{Page: r.newPage(name+"/", markdownTitle(src, name), name), Body: body}
+		if err := r.render("prose", &pp.Page, pp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// notFound renders 404.html. A server shows it at any depth, so its links
+// are rooted at the base URL's path instead of relative.
+func (r *renderer) notFound() error {
+	p := r.newPage("", "Page not found", "")
+	p.File = "404.html"
+	p.Root = r.base.Path
+	p.NavItems = r.navItems(p.Root, p.Section)
+	p.URL = r.base.ResolveReference(&url.URL{Path: "404.html"}).String()
+	return r.render("404", &p, &p)
+}

@@ -1,0 +1,379 @@
+package site
+
+import (
+	"cmp"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/masrl/masrl/corpus"
+)
+
+// This file prepares the views every page shares from the corpus: fields
+// and terms with counts, entries with tags and links, sub-decisions,
+// cross-tabs, exclusion records, and the site's order of entries.
+
+// categoryOrder is the order of the paper list's groups: methods first,
+// then what they build on and are measured with, classical work last.
+var categoryOrder = []string{"rl_method", "framework", "benchmark", "survey", "industry", "classical_marl"}
+
+// proseOrder puts the known markdown pages of data/pages first in the
+// navigation; any other page follows in name order.
+var proseOrder = []string{"about", "method", "contribute"}
+
+// The survey the list belongs to.
+const (
+	surveyArxivID = "2605.02801"
+	surveyTitle   = "Reinforcement Learning for LLM-based Multi-Agent Systems through Orchestration Traces"
+)
+
+// prepare derives the views every page shares: fields with counts, entries
+// with tags and links, sub-decisions, cross-tabs and exclusion records.
+func (r *renderer) prepare() error {
+	r.site = &SiteInfo{
+		Title:    "Awesome RL for LLM Multi-Agent Systems",
+		ArxivID:  surveyArxivID,
+		ArxivURL: "https://arxiv.org/abs/" + surveyArxivID,
+		Nav: []NavItem{
+			{"Home", "", "home"},
+			{"Papers", "papers/", "papers"},
+			{"Taxonomy", "taxonomy/", "taxonomy"},
+			{"Orchestration", "orchestration/", "orchestration"},
+			{"Coverage", "coverage/", "coverage"},
+			{"Exclusions", "excluded/", "excluded"},
+			{"Claims", "claims/", "claims"},
+			{"Traces", tracesDir, "traces"},
+		},
+	}
+	names, err := proseNames(r.data)
+	if err != nil {
+		return err
+	}
+	r.proseNames = names
+	for _, name := range names {
+		src, err := fs.ReadFile(r.data, "pages/"+name+".md")
+		if err != nil {
+			return err
+		}
+		r.site.Nav = append(r.site.Nav, NavItem{markdownTitle(src, name), name + "/", name})
+	}
+	if err := r.prepareViews(); err != nil {
+		return err
+	}
+	sd, err := loadSubdecisions(r.data)
+	if err != nil {
+		return err
+	}
+	for _, s := range sd.Subdecisions {
+		sv := &SubdecisionView{
+			ID: s.ID, Slug: s.Slug, Label: s.Label, Source: s.Source,
+			Definition: s.Definition, Gap: s.Gap, Href: "orchestration/" + s.Slug + "/",
+		}
+		for _, se := range s.Entries {
+			ev := r.byKey[se.Key]
+			if ev == nil {
+				// Another corpus than the survey's (a fixture, a fork) need
+				// not hold every entry the survey names: say so, keep going.
+				r.warnings = append(r.warnings, corpus.Diagnostic{
+					Severity: corpus.Warning, Pos: corpus.Pos{File: "data/orchestration.yaml"}, Field: s.ID, Value: se.Key,
+					Message: fmt.Sprintf("names %q, which is not a key of %s; listed without a link", se.Key, corpus.PapersFile),
+				})
+			}
+			sv.Entries = append(sv.Entries, SubdecisionEntry{Key: se.Key, Entry: ev, Source: se.Source, Note: se.Note})
+		}
+		r.subs = append(r.subs, sv)
+	}
+
+	for _, rc := range corpus.StatsCrossTabs() {
+		x := r.c.CrossTab(r.v, rc[0], rc[1])
+		if x == nil {
+			return fmt.Errorf("vocabulary: cannot cross %s with %s", rc[0], rc[1])
+		}
+		rows, cols := r.field(rc[0]), r.field(rc[1])
+		id := rc[0] + "-" + rc[1]
+		tv := &TableView{
+			ID: id, Title: rows.Label + " × " + cols.Label, Rows: rows, Cols: cols,
+			Href: "coverage/" + id + "/", ColTotal: x.ColTotals, Total: x.Total,
+		}
+		for i, rt := range rows.Terms {
+			line := TableRow{Term: rt, Total: x.RowTotals[i]}
+			for j, ct := range cols.Terms {
+				cell := &CellView{Table: tv, Row: rt, Col: ct, Count: x.Cells[i][j].Count}
+				if cell.Count > 0 {
+					cell.Href = tv.Href + path.Base(rt.Href) + "-" + path.Base(ct.Href) + "/"
+					for _, k := range x.Cells[i][j].Keys {
+						cell.Entries = append(cell.Entries, r.byKey[k])
+					}
+					sortEntries(cell.Entries)
+				}
+				line.Cells = append(line.Cells, cell)
+			}
+			tv.Lines = append(tv.Lines, line)
+		}
+		r.tables = append(r.tables, tv)
+	}
+	// Entry pages show the entry's reward × credit cell, the first table.
+	r.audits = make(map[string]*corpus.Audit, len(r.c.Audits))
+	for i := range r.c.Audits {
+		if a := &r.c.Audits[i]; r.audits[a.Key] == nil { // the first, as corpus.Audit
+			r.audits[a.Key] = a
+		}
+	}
+	r.cellOf = map[string]*CellView{}
+	for _, line := range r.tables[0].Lines {
+		for _, cell := range line.Cells {
+			for _, ev := range cell.Entries {
+				r.cellOf[ev.Key] = cell
+			}
+		}
+	}
+
+	for i := range r.c.Excluded {
+		x := &r.c.Excluded[i]
+		l := Link{Text: x.URL, URL: x.URL, Web: corpus.IsWebURL(x.URL)}
+		r.records = append(r.records, &ExclusionView{Exclusion: x, Link: l, Stage: *r.tag("stage", string(x.Stage))})
+	}
+	slices.SortStableFunc(r.records, func(a, b *ExclusionView) int { return cmp.Compare(a.RecordID, b.RecordID) })
+
+	cite, err := fs.ReadFile(r.data, "pages/about.md")
+	if err != nil {
+		return err
+	}
+	r.citation = citationBlock(string(cite))
+	return nil
+}
+
+// prepareViews derives the fields with their counts and the entries with
+// their tags and links: the part the README list shares with the pages.
+func (r *renderer) prepareViews() error {
+	for _, f := range r.v.Fields {
+		if !segmentPattern.MatchString(f.Name) {
+			return fmt.Errorf("vocabulary: field name %q is not a path segment", f.Name)
+		}
+		fv := &FieldView{Field: f, Href: "taxonomy/" + f.Name + "/", Entries: f.File == corpus.PapersFile}
+		h := r.c.Histogram(r.v, f.Name)
+		fv.Total = h.Total
+		segs := valueSegments(f.Allowed())
+		for i, t := range f.Values {
+			cell := h.Cells[i]
+			fv.Terms = append(fv.Terms, &TermView{
+				Term: t, Field: fv, Href: fv.Href + segs[i] + "/", Count: cell.Count, Keys: cell.Keys,
+			})
+		}
+		r.fields = append(r.fields, fv)
+	}
+
+	// The parts of a view that depend on its entry alone (links, date,
+	// BibTeX) are made on every CPU; keys and tags, which share maps,
+	// after them in order.
+	views := make([]EntryView, len(r.c.Papers))
+	workers := max(1, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(views); i += workers {
+				e := &r.c.Papers[i]
+				ev := &views[i]
+				*ev = EntryView{Entry: e, Href: "papers/" + e.Key + "/", Links: links(e.URLs), Date: entryDate(e), index: i, item: newItemView(e)}
+				if corpus.IsArxivID(e.ArxivID) {
+					ev.ArxivURL = "https://arxiv.org/abs/" + e.ArxivID
+				}
+				if b := r.c.BibFor(e); b != nil {
+					ev.Bib = strings.TrimSpace(b.Raw) + "\n"
+				}
+			}
+		})
+	}
+	wg.Wait()
+	r.byKey = make(map[string]*EntryView, len(r.c.Papers))
+	r.entries = make([]*EntryView, 0, len(views))
+	for i := range views {
+		ev := &views[i]
+		e := ev.Entry
+		if !isSafeKey(e.Key) {
+			return fmt.Errorf("%s: key %q is not a lowercase slug; refusing to use it as a path", e.Pos("key"), e.Key)
+		}
+		if _, dup := r.byKey[e.Key]; dup {
+			return fmt.Errorf("%s: key %q repeats", e.Pos("key"), e.Key)
+		}
+		for _, fv := range r.fields {
+			if fv.Entries {
+				ev.Tags = append(ev.Tags, r.tag(fv.Name, e.Value(fv.Name)))
+			}
+		}
+		r.entries = append(r.entries, ev)
+		r.byKey[e.Key] = ev
+	}
+	rankEntries(r.entries)
+
+	return nil
+}
+
+// proseNames lists data/pages/*.md by name without extension: the known
+// pages first, the rest sorted. A name that is not a plain path segment is
+// an error, since it becomes the page's directory.
+func proseNames(dfs fs.FS) ([]string, error) {
+	paths, err := fs.Glob(dfs, "pages/*.md")
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, p := range paths {
+		name := strings.TrimSuffix(path.Base(p), ".md")
+		if !segmentPattern.MatchString(name) {
+			return nil, fmt.Errorf("data/%s: the page name must be a lowercase path segment", p)
+		}
+		names = append(names, name)
+	}
+	rank := func(n string) int {
+		if i := slices.Index(proseOrder, n); i >= 0 {
+			return i
+		}
+		return len(proseOrder)
+	}
+	slices.SortFunc(names, func(a, b string) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(a, b)) })
+	return names, nil
+}
+
+// citationBlock takes the survey's BibTeX from the about page's fenced
+// bibtex block, so that the citation is written down once.
+func citationBlock(md string) string {
+	_, rest, ok := strings.Cut(md, "```bibtex\n")
+	if !ok {
+		return ""
+	}
+	block, _, _ := strings.Cut(rest, "```")
+	return block
+}
+
+func (r *renderer) field(name string) *FieldView {
+	for _, f := range r.fields {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// tag returns the Tag for a field's value; a value outside the vocabulary
+// (possible only for an unchecked corpus) gets no page link.
+// Entries with the same value share one Tag: at 100,000 entries a copy
+// per entry was a tenth of the build's memory.
+func (r *renderer) tag(field, value string) *Tag {
+	k := [2]string{field, value}
+	if t := r.tags[k]; t != nil {
+		return t
+	}
+	fv := r.field(field)
+	t := &Tag{Field: field, FieldLabel: fv.Label, Value: value, Label: value}
+	if i := fv.Index(value); i >= 0 {
+		tv := fv.Terms[i]
+		t.Label, t.ID, t.Href = tv.Label, tv.ID, tv.Href
+	}
+	if r.tags == nil {
+		r.tags = map[[2]string]*Tag{}
+	}
+	r.tags[k] = t
+	return t
+}
+
+// links turns the url column's pieces into links; only web URLs are live.
+func links(urls []string) []Link {
+	out := make([]Link, 0, len(urls))
+	for _, u := range urls {
+		l := Link{Text: u, URL: u, Web: corpus.IsWebURL(u)}
+		if l.Web {
+			if p, err := url.Parse(u); err == nil {
+				l.Text = strings.TrimPrefix(p.Host, "www.")
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// datePattern finds ISO dates in the notes column ("v7 2025-12-09").
+var datePattern = regexp.MustCompile(`\b[0-9]{4}-[0-9]{2}-[0-9]{2}\b`)
+
+// entryDate is the date the feed gives an entry: the latest valid ISO date
+// in its notes (the version date the curators recorded), else January 1 of
+// its year. A date the calendar lacks (2025-02-30) is not valid: the feed
+// would carry it as an invalid Atom date. Using data rather than the build
+// time keeps the feed stable.
+func entryDate(e *corpus.Entry) string {
+	best := ""
+	for _, d := range datePattern.FindAllString(e.Notes, -1) {
+		if _, err := time.Parse(time.DateOnly, d); err == nil && d > best {
+			best = d
+		}
+	}
+	if best != "" {
+		return best
+	}
+	if e.Year > 0 && e.Year < 10000 {
+		return fmt.Sprintf("%04d-01-01", e.Year)
+	}
+	return ""
+}
+
+// rankEntries numbers the entries in the order of every list of entries on
+// the site: newest first, then by title ignoring case, then by key. Lists
+// are then sorted by that number, which at 100,000 entries is much cheaper
+// than lowercasing two titles per comparison in every list.
+func rankEntries(entries []*EntryView) {
+	type ranked struct {
+		e     *EntryView
+		title string
+	}
+	rs := make([]ranked, len(entries))
+	for i, e := range entries {
+		rs[i] = ranked{e, strings.ToLower(e.Title)}
+	}
+	slices.SortStableFunc(rs, func(a, b ranked) int {
+		return cmp.Or(cmp.Compare(b.e.Year, a.e.Year), cmp.Compare(a.title, b.title), cmp.Compare(a.e.Key, b.e.Key))
+	})
+	for i, r := range rs {
+		r.e.rank = i
+	}
+}
+
+// sortEntries orders entries as rankEntries numbered them.
+func sortEntries(es []*EntryView) {
+	slices.SortFunc(es, func(a, b *EntryView) int { return cmp.Compare(a.rank, b.rank) })
+}
+
+func (r *renderer) entriesOf(keys []string) []*EntryView {
+	out := make([]*EntryView, 0, len(keys))
+	for _, k := range keys {
+		if ev := r.byKey[k]; ev != nil {
+			out = append(out, ev)
+		}
+	}
+	sortEntries(out)
+	return out
+}
+
+// categoryGroups returns the category terms in the paper list's order;
+// a category the fixed order does not name follows in vocabulary order.
+func (r *renderer) categoryGroups() []*TermView {
+	cat := r.field("category")
+	var out []*TermView
+	for _, name := range categoryOrder {
+		if i := cat.Index(name); i >= 0 {
+			out = append(out, cat.Terms[i])
+		}
+	}
+	for _, t := range cat.Terms {
+		if !slices.Contains(categoryOrder, t.Value) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
