@@ -29,6 +29,7 @@ func (r *renderer) home() error {
 		hp.Downloads = append(hp.Downloads, Link{Text: name, URL: name})
 	}
 	hp.Downloads = append(hp.Downloads, Link{Text: "feed.xml (Atom)", URL: "feed.xml"})
+	hp.LinkedData = dataset(r.site.Title, hp.Description, r.base.String(), hp.Downloads)
 	if r.charts() {
 		figs, err := r.homeCharts(hp.Root)
 		if err != nil {

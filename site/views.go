@@ -32,6 +32,12 @@ type Page struct {
 	// and the search's, only where they are used.
 	Styles []string
 	Site   *SiteInfo
+	// Scholar is an entry page's citation_* tags for Google Scholar
+	// (scholar.go); nil on other pages.
+	Scholar *ScholarMeta
+	// LinkedData is the page's schema.org JSON-LD (scholar.go), any value
+	// encoding/json writes; nil: none.
+	LinkedData any
 	// NavItems is the main navigation's items, rendered once per root and
 	// section.
 	NavItems template.HTML
