@@ -8,7 +8,9 @@
  * to the Apache Software Foundation (ASF) under the Apache License, Version
  * 2.0 (http://www.apache.org/licenses/LICENSE-2.0); see
  * node_modules/echarts/LICENSE and NOTICE. */
-export * from "echarts/core";
+// The global echarts offers what charts.js (init) and the browser tests
+// (getInstanceByDom) use, no more.
+export { getInstanceByDom, init } from "echarts/core";
 import { use } from "echarts/core";
 import { BarChart, HeatmapChart, SankeyChart } from "echarts/charts";
 import {
