@@ -10,54 +10,79 @@ BIN    := bin/masrl
 
 all: site
 
+# GO_SRC is every file the Go binaries are built from (sources, embedded
+# templates, data, assets and the example trace), so that make rebuilds
+# bin/masrl and the WebAssembly validator only when one of them changed;
+# a second make site is then the site build alone.
+GO_SRC := go.mod go.sum $(shell find cmd corpus data internal site siteconfig templates trace -type f -not -name '*_test.go' 2>/dev/null)
+
+# The WebAssembly validator the traces page runs: the module, Go's loader
+# for it (from the Go that built it) and the page's script, side by side.
+VALIDATOR       := bin/validator
+VALIDATOR_FILES := $(VALIDATOR)/masrl.wasm $(VALIDATOR)/wasm_exec.js $(VALIDATOR)/validator.js
+WASM_EXEC       := $(firstword $(wildcard $(addsuffix /wasm_exec.js,$(addprefix $(shell $(GO) env GOROOT),/lib/wasm /misc/wasm))))
+
 build: $(BIN)
 
-$(BIN): FORCE
-	$(GO) build -o $(BIN) ./cmd/masrl
+$(BIN): $(GO_SRC)
+	$(GO) build -o $@ ./cmd/masrl
+	@touch $@
 
-FORCE:
-
-# BASE_URL is where the site is published; feeds and the sitemap use it.
-BASE_URL ?= http://127.0.0.1:8080/
+# BASE_URL is where the site is published (masrl.yaml's base_url, or this).
+# Empty, the default, builds a site without canonical links, Open Graph
+# URLs, sitemap and feed, and says so: a local build must not publish
+# localhost addresses. The Pages workflow passes the address Pages reports.
+BASE_URL ?=
 ADDR     ?= 127.0.0.1:8080
 
-# The site publishes echarts from node_modules (see DEVELOPERS.md) and, on
-# its traces page, the binaries and the WebAssembly validator of $(DIST).
-site: $(BIN) node_modules dist
-	./$(BIN) build --corpus $(CORPUS) --out public --base-url $(BASE_URL) --downloads $(DIST)
+# site builds public/ with the WebAssembly validator on the traces page.
+# DOWNLOADS=$(DIST) after make dist adds the native binaries.
+DOWNLOADS ?= $(VALIDATOR)
+site: $(BIN) $(VALIDATOR_FILES) node_modules
+	./$(BIN) build --corpus $(CORPUS) --out public $(if $(BASE_URL),--base-url $(BASE_URL)) --downloads $(DOWNLOADS)
+
+$(VALIDATOR)/masrl.wasm: $(GO_SRC)
+	@mkdir -p $(@D)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -buildvcs=false -o $@ ./cmd/masrl-wasm
+	@touch $@
+
+$(VALIDATOR)/wasm_exec.js: $(WASM_EXEC)
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(VALIDATOR)/validator.js: trace/validator/validator.js
+	@mkdir -p $(@D)
+	cp $< $@
 
 # dist cross-compiles the masrl binary for the platforms the traces page
-# offers (site.Platforms) and builds the WebAssembly validator beside them.
-# CGO off, -trimpath, no symbol tables and no VCS stamp make the binaries
-# depend on the sources alone, so the SHA-256 sums the page shows change
-# only when the code does (a commit or a dirty tree alone would otherwise
-# change them). The stamp rebuilds them only when a Go source, an
-# embedded file or the module changes.
+# offers (site.Platforms), puts the WebAssembly validator beside them and
+# writes SHA256SUMS: the files of a release (release.yml uploads them).
+# make site does not need it. CGO off, -trimpath, no symbol tables and no
+# VCS stamp make the binaries depend on the sources alone, so their sums
+# change only when the code does.
 DIST      := bin/dist
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
-DIST_SRC  := go.mod go.sum $(shell find cmd corpus data trace site templates internal -type f -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
 
 .PHONY: dist
-dist: $(DIST)/.stamp
+dist: $(DIST)/SHA256SUMS
 
-$(DIST)/.stamp: $(DIST_SRC)
+$(DIST)/SHA256SUMS: $(GO_SRC) $(VALIDATOR_FILES)
 	@mkdir -p $(DIST)
 	@for p in $(PLATFORMS); do \
 		os=$${p%/*}; arch=$${p#*/}; ext=; [ $$os = windows ] && ext=.exe; \
 		echo "go build masrl for $$os/$$arch"; \
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -buildvcs=false -ldflags='-s -w' -o $(DIST)/masrl-$$os-$$arch$$ext ./cmd/masrl || exit 1; \
 	done
-	$(MAKE) wasm
-	cp bin/masrl.wasm bin/wasm_exec.js trace/validator/validator.js $(DIST)/
-	@touch $@
+	cp $(VALIDATOR_FILES) $(DIST)/
+	cd $(DIST) && sha256sum masrl-* masrl.wasm wasm_exec.js validator.js > SHA256SUMS.tmp && mv SHA256SUMS.tmp SHA256SUMS
 
-serve: $(BIN) node_modules dist
-	./$(BIN) serve --corpus $(CORPUS) --out public --addr $(ADDR) --templates templates --data data --downloads $(DIST)
+serve: $(BIN) $(VALIDATOR_FILES) node_modules
+	./$(BIN) serve --corpus $(CORPUS) --out public --addr $(ADDR) --templates templates --data data --downloads $(DOWNLOADS)
 
 # test builds the site and installs Chromium first: the browser tests in
 # browsertest/ load public/ and, with MASRL_BROWSER set, fail rather than
 # skip when anything they need is missing.
-test: site chromium
+test: site chromium actionlint
 	$(GO) vet ./...
 	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test ./...
 	$(GO) run ./cmd/masrl readme README.md --check --corpus $(CORPUS)
@@ -76,6 +101,17 @@ lint:
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) mod tidy -diff
 	@out=$$($(GO) fix -diff ./... 2>&1); if [ -n "$$out" ]; then echo "$$out"; echo "go fix -diff: run 'go fix ./...'"; exit 1; fi
+
+# actionlint checks the workflows in .github/workflows (syntax, expressions,
+# action inputs and, through Debian's shellcheck, their scripts), pinned
+# like staticcheck. Without shellcheck it would skip the scripts silently,
+# so it is installed first when missing, as chromium is.
+ACTIONLINT ?= github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+
+.PHONY: actionlint
+actionlint:
+	@command -v shellcheck >/dev/null || (apt-get update && apt-get install -y shellcheck)
+	$(GO) run $(ACTIONLINT)
 
 # node_modules holds the front-end packages the site serves from itself
 # (echarts) and the browser tests inject (axe-core), at the versions
@@ -123,16 +159,12 @@ TRACE_FILE   ?= /tmp/masrl-trace-$(TRACE_EVENTS).json
 
 .PHONY: wasm wasm-smoke bench-trace trace-file
 
-wasm:
-	@mkdir -p bin
-	GOOS=js GOARCH=wasm $(GO) build -o bin/masrl.wasm ./cmd/masrl-wasm
-	@goroot=$$($(GO) env GOROOT); \
-	if [ -f $$goroot/lib/wasm/wasm_exec.js ]; then cp $$goroot/lib/wasm/wasm_exec.js bin/; \
-	else cp $$goroot/misc/wasm/wasm_exec.js bin/; fi
+wasm: $(VALIDATOR_FILES)
 
-# Runs trace/validator/validator.js in Node (stub DOM) against bin/masrl.wasm.
+# Runs trace/validator/validator.js in Node (stub DOM) against the built
+# validator.
 wasm-smoke: wasm
-	node trace/validator/smoke.cjs bin trace/testdata/example.json trace/testdata/invalid/event-bad-type.json
+	node trace/validator/smoke.cjs $(VALIDATOR) trace/testdata/example.json trace/testdata/invalid/event-bad-type.json trace/otlp/testdata/genai.otlp.jsonl
 
 trace-file:
 	@[ -s $(TRACE_FILE) ] || $(GO) run ./cmd/synth trace -events $(TRACE_EVENTS) -seed 1 > $(TRACE_FILE)

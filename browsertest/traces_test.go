@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/masrl/masrl/trace"
+	"github.com/masrl/masrl/trace/otlp"
 )
 
 // validatorState is what the in-browser validator shows: its status line,
@@ -139,6 +140,50 @@ func TestTraces(t *testing.T) {
 			}
 		}
 		p.check(t, "valid example")
+	})
+
+	// OpenTelemetry spans are imported in the page, then validated: the
+	// page shows the same traces as the Go importer, with the same measures.
+	t.Run("OTLP spans pasted", func(t *testing.T) {
+		src, err := os.ReadFile(filepath.Join(repoRoot(t), "trace", "otlp", "testdata", "genai.otlp.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var traces []*otlp.Trace
+		im := otlp.NewImporter(otlp.Options{}, func(tr *otlp.Trace) error { traces = append(traces, tr); return nil }, func(otlp.Diagnostic) {})
+		if err := im.Read("spans", bytes.NewReader(src)); err != nil {
+			t.Fatal(err)
+		}
+		if err := im.Close(); err != nil || len(traces) != 2 {
+			t.Fatalf("Go import: %d traces, %v", len(traces), err)
+		}
+		st := paste(t, string(src))
+		var imported string
+		p.eval(t, `document.querySelector("#masrl-validator .masrl-import").textContent`, &imported)
+		if imported != "OpenTelemetry import: 2 traces, 0 errors, 1 warnings." || !strings.HasPrefix(st.Status, "Valid trace. 0 errors, 0 warnings") {
+			t.Errorf("import %q, status %q", imported, st.Status)
+		}
+		for i, tr := range traces {
+			if i > 0 {
+				var ok bool
+				p.eval(t, `(() => { const s = document.querySelector("#masrl-trace-pick"); s.value = "`+strconv.Itoa(i)+`";
+				  document.querySelector("#masrl-validator [role=status]").textContent = "";
+				  s.dispatchEvent(new Event("change")); return true; })()`, &ok)
+				p.waitFor(t, verdictDone)
+				p.eval(t, validatorStateJS, &st)
+			}
+			rep, err := trace.Measure(bytes.NewReader(tr.JSON))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for label, want := range map[string]string{"trace id": tr.ID, "events": strconv.Itoa(rep.Events),
+				"tokens": strconv.FormatFloat(rep.Costs.Tokens, 'g', -1, 64), "tool calls": strconv.Itoa(rep.ToolCalls)} {
+				if got := st.Stats[label]; got != want {
+					t.Errorf("trace %d: stats %q = %q, want %q as the Go importer and trace.Measure give", i, label, got, want)
+				}
+			}
+		}
+		p.check(t, "OTLP import")
 	})
 
 	t.Run("invalid fixture pasted", func(t *testing.T) {

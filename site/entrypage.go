@@ -43,6 +43,7 @@ func (r *renderer) entryPage(ev *EntryView) *entryPage {
 	ep.Scholar = scholarMeta(e, r.c.BibFor(e))
 	ep.LinkedData = scholarlyArticle(ep.Scholar, ev, ep.URL)
 	ep.Scripts = []string{"assets/site.js"}
+	ep.Edit, ep.Report = repoLinks(r.opt.Repository, ev.Entry, ep.URL)
 	ep.BibHref, ep.ClaimsHref = root+"papers.bib", root+"claims/"
 	cat, ver := ev.tag("category"), ev.tag("verified")
 	ep.Breadcrumb = r.sharedPiece("entry-breadcrumb", root, cat, func() any {

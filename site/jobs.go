@@ -159,8 +159,9 @@ func (r *renderer) runJobInMemory(j renderJob, page *bytes.Buffer) error {
 }
 
 // runJobToFile renders a job into its file through w, which it resets.
-// A half-written file after an error does no harm: Build removes the
-// whole staging directory.
+// A half-written file after an error does no harm: it is in the build
+// buffer, which a failed build never publishes and the next build
+// rewrites.
 func (r *renderer) runJobToFile(j renderJob, w *bufio.Writer, page *bytes.Buffer) error {
 	f, err := r.files.create(j.file)
 	if err != nil {

@@ -6,8 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A build writes into a buffer directory beside the output, a hidden
@@ -15,8 +17,9 @@ import (
 // then exchanges the two directories in one rename: the output is never
 // half-written, a failed build leaves it as it was, and the previous
 // output becomes the next build's buffer. The buffer's files are
-// rewritten in place (opened with O_TRUNC, the same inode) and only the
-// files the new build no longer produces are removed. Deleting the
+// rewritten in place, and only where their bytes differ (outFile, the
+// same inode), and only the files the new build no longer produces are
+// removed. Deleting the
 // previous 10,000-file tree on every build, then allocating as many new
 // inodes, was most of a rebuild's time on ext4 (BENCHMARKS.md says why).
 
@@ -28,11 +31,7 @@ func bufferDir(out string) string {
 }
 
 // openBuffer makes the buffer of out ready to be written: created when
-// missing, and otherwise swept: symbolic links and special files are
-// removed, so that no write can follow them out of the buffer, and the
-// regular files and directories found are returned (slash-separated
-// names, true for a directory) for removeStale and for writes whose path
-// changed kind.
+// missing, and otherwise swept (sweep).
 func openBuffer(out string) (string, map[string]bool, error) {
 	buf := bufferDir(out)
 	if err := os.MkdirAll(filepath.Dir(buf), 0o755); err != nil {
@@ -57,32 +56,73 @@ func openBuffer(out string) (string, map[string]bool, error) {
 		}
 		return buf, map[string]bool{}, nil
 	}
-	old := map[string]bool{}
-	err = filepath.WalkDir(buf, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if p == buf {
-			return nil
-		}
-		rel, err := filepath.Rel(buf, p)
-		if err != nil {
-			return err
-		}
-		switch t := d.Type(); {
-		case t.IsDir():
-			old[filepath.ToSlash(rel)] = true
-		case t.IsRegular():
-			old[filepath.ToSlash(rel)] = false
-		default:
-			return os.Remove(p)
-		}
-		return nil
-	})
+	old, err := sweep(buf)
 	if err != nil {
 		return "", nil, fmt.Errorf("sweeping the build buffer %s: %w", buf, err)
 	}
 	return buf, old, nil
+}
+
+// sweep lists what the directory root holds and removes symbolic links
+// and special files, so that no write can follow them out of it. It
+// returns the regular files and directories found, by slash-separated
+// name, true for a directory. The directories are read concurrently: a
+// site has one per entry, and reading them one after another was a tenth
+// of a rebuild.
+func sweep(root string) (map[string]bool, error) {
+	var (
+		mu    sync.Mutex
+		old   = map[string]bool{}
+		errs  []error
+		wg    sync.WaitGroup
+		slots = make(chan struct{}, 4*max(1, runtime.GOMAXPROCS(0)))
+	)
+	var visit func(rel string)
+	visit = func(rel string) {
+		defer wg.Done()
+		slots <- struct{}{}
+		dir := filepath.Join(root, filepath.FromSlash(rel))
+		f, err := os.Open(dir)
+		var entries []fs.DirEntry
+		if err == nil {
+			entries, err = f.ReadDir(-1)
+			f.Close()
+		}
+		<-slots
+		if err != nil {
+			mu.Lock()
+			errs = append(errs, err)
+			mu.Unlock()
+			return
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if rel != "" {
+				name = rel + "/" + name
+			}
+			t := e.Type()
+			switch {
+			case t.IsDir():
+				wg.Add(1)
+				go visit(name)
+			case t.IsRegular():
+			default:
+				if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+					mu.Lock()
+					errs = append(errs, err)
+					mu.Unlock()
+				}
+				continue
+			}
+			mu.Lock()
+			old[name] = t.IsDir()
+			mu.Unlock()
+		}
+	}
+	wg.Add(1)
+	visit("")
+	wg.Wait()
+	return old, errors.Join(errs...)
 }
 
 // removeStale removes what the buffer held before the build and the
@@ -91,6 +131,9 @@ func openBuffer(out string) (string, map[string]bool, error) {
 // kind changed (a file where a directory was) was replaced while writing;
 // what is there now is checked before anything is removed.
 func (fs *Files) removeStale() error {
+	if err := fs.waitSwept(); err != nil {
+		return err
+	}
 	var dirs []string
 	for name, isDir := range fs.old {
 		p := filepath.Join(fs.dir, filepath.FromSlash(name))

@@ -8,10 +8,11 @@ import (
 	"testing"
 )
 
-// mustBuild builds dir into out.
+// mustBuild builds dir into out, with a base URL so that the feed and the
+// sitemap are written too.
 func mustBuild(t *testing.T, dir, out string) {
 	t.Helper()
-	if _, err := Build(Options{CorpusDir: dir, Today: today}, out); err != nil {
+	if _, err := Build(Options{CorpusDir: dir, Today: today, BaseURL: "https://example.org/"}, out); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -151,7 +152,9 @@ func TestConcurrentBuilds(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
 	for i := range errs {
-		wg.Go(func() { _, errs[i] = Build(Options{CorpusDir: dir, Today: today}, out) })
+		wg.Go(func() {
+			_, errs[i] = Build(Options{CorpusDir: dir, Today: today, BaseURL: "https://example.org/"}, out)
+		})
 	}
 	wg.Wait()
 	for _, err := range errs {

@@ -28,6 +28,22 @@ type Files struct {
 	// old holds what dir held before the build (openBuffer): names, true
 	// for a directory. Only read while the build writes.
 	old map[string]bool
+	// swept, when not nil, is closed once old is known and dir ready, or
+	// sweepErr set; nothing is written before.
+	swept    chan struct{}
+	sweepErr error
+}
+
+// waitSwept waits until the streaming directory may be written.
+func (fs *Files) waitSwept() error {
+	if fs.swept == nil {
+		return nil
+	}
+	<-fs.swept
+	if fs.sweepErr != nil {
+		return fmt.Errorf("writing %s: %w", fs.dir, fs.sweepErr)
+	}
+	return nil
 }
 
 func newFiles() *Files { return &Files{m: map[string][]byte{}} }
@@ -90,6 +106,9 @@ func (fs *Files) put(name string, b []byte) error {
 // it differs (outFile), keeping its inode; a directory in its place is
 // removed.
 func (fs *Files) create(name string) (*outFile, error) {
+	if err := fs.waitSwept(); err != nil {
+		return nil, err
+	}
 	p := filepath.Join(fs.dir, filepath.FromSlash(name))
 	if err := fs.mkdir(filepath.Dir(p)); err != nil {
 		return nil, err

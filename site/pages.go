@@ -1,9 +1,9 @@
 package site
 
 import (
+	"cmp"
 	"fmt"
 	"io/fs"
-	"net/url"
 
 	"github.com/masrl/masrl/corpus"
 )
@@ -13,7 +13,7 @@ import (
 
 func (r *renderer) home() error {
 	p := r.newPage("", r.site.Title, "home")
-	p.Description = "The tagged paper pool of the survey " + surveyTitle + " (arXiv:" + surveyArxivID + ")."
+	p.Description = cmp.Or(r.opt.Description, "The tagged paper pool of the survey "+surveyTitle+" (arXiv:"+surveyArxivID+").")
 	hp := &homePage{
 		Page: p, Retained: len(r.c.Papers), Excluded: len(r.c.Excluded),
 		Candidates: len(r.c.Papers) + len(r.c.Excluded), SpotChecked: len(r.c.Audits),
@@ -28,8 +28,10 @@ func (r *renderer) home() error {
 		}
 		hp.Downloads = append(hp.Downloads, Link{Text: name, URL: name})
 	}
-	hp.Downloads = append(hp.Downloads, Link{Text: "feed.xml (Atom)", URL: "feed.xml"})
-	hp.LinkedData = dataset(r.site.Title, hp.Description, r.base.String(), hp.Downloads)
+	if r.site.Feed {
+		hp.Downloads = append(hp.Downloads, Link{Text: "feed.xml (Atom)", URL: "feed.xml"})
+	}
+	hp.LinkedData = dataset(r.site.Title, hp.Description, hp.Downloads, r.absURL)
 	if r.charts() {
 		figs, err := r.homeCharts(hp.Root)
 		if err != nil {
@@ -160,6 +162,9 @@ func (r *renderer) prose() error {
 			return fmt.Errorf("data/pages/%s.md: %w", name, err)
 		}
 		pp := &prosePage{Page: r.newPage(name+"/", markdownTitle(src, name), name), Body: body}
+		if name == "contribute" {
+			pp.Repo = r.site.Repo
+		}
 		if err := r.render("prose", &pp.Page, pp); err != nil {
 			return err
 		}
@@ -174,6 +179,6 @@ func (r *renderer) notFound() error {
 	p.File = "404.html"
 	p.Root = r.base.Path
 	p.NavItems = r.navItems(p.Root, p.Section)
-	p.URL = r.base.ResolveReference(&url.URL{Path: "404.html"}).String()
+	p.URL = r.absURL("404.html")
 	return r.render("404", &p, &p)
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/xml"
 	"io"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -157,7 +156,13 @@ const feedLimit = 200
 // feed writes feed.xml: the newest feedLimit entries, newest first. Dates
 // come from the data (entryDate), and the feed's own date is its newest
 // entry's, so that rebuilding an unchanged corpus changes nothing.
+//
+// An Atom feed needs absolute ids and links, so a build without a base URL
+// writes none (and the pages do not link one).
 func (r *renderer) feed() error {
+	if !r.site.Feed {
+		return nil
+	}
 	return r.generate("feed.xml", r.writeFeed)
 }
 
@@ -169,7 +174,7 @@ func (r *renderer) writeFeed(w io.Writer) error {
 		}
 		return strings.Compare(a.Key, b.Key)
 	})
-	abs := func(p string) string { return r.base.ResolveReference(&url.URL{Path: p}).String() }
+	abs := r.absURL
 	f := atomFeed{
 		Title: r.site.Title, ID: abs(""), Author: atomPerson{Name: "masrl"},
 		Links: []atomLink{{Href: abs("feed.xml"), Rel: "self"}, {Href: abs("")}},
@@ -219,11 +224,19 @@ type sitemapURL struct {
 	Loc string `xml:"loc"`
 }
 
-// sitemap writes sitemap.xml (every page, sorted, absolute) and robots.txt.
+// sitemap writes sitemap.xml (every page, sorted, absolute) and robots.txt,
+// which names it. A sitemap lists absolute URLs only, so a build without a
+// base URL writes robots.txt alone.
 func (r *renderer) sitemap() error {
-	robots := "User-agent: *\nAllow: /\n\nSitemap: " + r.base.ResolveReference(&url.URL{Path: "sitemap.xml"}).String() + "\n"
+	robots := "User-agent: *\nAllow: /\n"
+	if r.opt.BaseURL != "" {
+		robots += "\nSitemap: " + r.absURL("sitemap.xml") + "\n"
+	}
 	if err := r.files.add("robots.txt", []byte(robots)); err != nil {
 		return err
+	}
+	if r.opt.BaseURL == "" {
+		return nil
 	}
 	return r.generate("sitemap.xml", r.writeSitemap)
 }
@@ -233,7 +246,7 @@ func (r *renderer) writeSitemap(w io.Writer) error {
 	slices.Sort(pages)
 	var us urlset
 	for _, p := range pages {
-		us.URLs = append(us.URLs, sitemapURL{Loc: r.base.ResolveReference(&url.URL{Path: p}).String()})
+		us.URLs = append(us.URLs, sitemapURL{Loc: r.absURL(p)})
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err

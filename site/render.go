@@ -165,7 +165,17 @@ func (r *renderer) newPage(dir, title, section string) Page {
 	root := rootFor(file)
 	return Page{
 		Title: title, File: file, Root: root, Section: section,
-		URL: r.base.ResolveReference(&url.URL{Path: dir}).String(), Site: r.site,
+		URL: r.absURL(dir), Site: r.site,
 		NavItems: r.navItems(root, section),
 	}
+}
+
+// absURL returns the absolute URL of p, a path from the site's root, or ""
+// when the build has no base URL: a guessed address (a local server's)
+// must never reach a canonical link, the feed or the sitemap.
+func (r *renderer) absURL(p string) string {
+	if r.opt.BaseURL == "" {
+		return ""
+	}
+	return r.base.ResolveReference(&url.URL{Path: p}).String()
 }

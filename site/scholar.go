@@ -78,7 +78,7 @@ type ldArticle struct {
 	Author        []ldPerson `json:"author,omitempty"`
 	DatePublished string     `json:"datePublished,omitempty"`
 	Description   string     `json:"description,omitempty"`
-	URL           string     `json:"url"`
+	URL           string     `json:"url,omitempty"`
 	SameAs        []string   `json:"sameAs,omitempty"`
 	Identifier    []string   `json:"identifier,omitempty"`
 	Keywords      []string   `json:"keywords,omitempty"`
@@ -127,7 +127,7 @@ type ldDataset struct {
 	Type         string           `json:"@type"`
 	Name         string           `json:"name"`
 	Description  string           `json:"description"`
-	URL          string           `json:"url"`
+	URL          string           `json:"url,omitempty"`
 	License      string           `json:"license"`
 	IsBasedOn    string           `json:"isBasedOn"`
 	Distribution []ldDistribution `json:"distribution"`
@@ -157,16 +157,21 @@ func downloadFormat(name string) string {
 }
 
 // dataset is the JSON-LD of the corpus, offered as downloads (paths from
-// the root, resolved against base, the site's absolute root URL).
-func dataset(name, description, base string, downloads []Link) *ldDataset {
+// the root); abs makes a path absolute under the base URL, or returns ""
+// when the build has none, and a download's address stays relative then.
+func dataset(name, description string, downloads []Link, abs func(string) string) *ldDataset {
 	d := &ldDataset{
 		Context: "https://schema.org", Type: "Dataset", Name: name, Description: description,
-		URL: base, License: "https://creativecommons.org/publicdomain/zero/1.0/",
+		URL: abs(""), License: "https://creativecommons.org/publicdomain/zero/1.0/",
 		IsBasedOn: "https://arxiv.org/abs/" + surveyArxivID,
 	}
 	for _, l := range downloads {
+		u := abs(l.URL)
+		if u == "" {
+			u = l.URL
+		}
 		d.Distribution = append(d.Distribution, ldDistribution{
-			Type: "DataDownload", Name: l.Text, EncodingFormat: downloadFormat(l.URL), ContentURL: base + l.URL,
+			Type: "DataDownload", Name: l.Text, EncodingFormat: downloadFormat(l.URL), ContentURL: u,
 		})
 	}
 	return d

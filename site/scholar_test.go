@@ -70,11 +70,17 @@ func TestScholarlyArticleJSON(t *testing.T) {
 }
 
 func TestDataset(t *testing.T) {
-	d := dataset("N", "D", "https://example.org/", []Link{{Text: "papers.csv", URL: "papers.csv"}, {Text: "papers.bib", URL: "papers.bib"}})
+	abs := func(p string) string { return "https://example.org/" + p }
+	d := dataset("N", "D", []Link{{Text: "papers.csv", URL: "papers.csv"}, {Text: "papers.bib", URL: "papers.bib"}}, abs)
 	if d.License != "https://creativecommons.org/publicdomain/zero/1.0/" || len(d.Distribution) != 2 ||
 		d.Distribution[0].ContentURL != "https://example.org/papers.csv" || d.Distribution[0].EncodingFormat != "text/csv" ||
 		d.Distribution[1].EncodingFormat != "application/x-bibtex" {
 		t.Errorf("dataset: %+v", d)
+	}
+	// Without a base URL the addresses stay relative.
+	d = dataset("N", "D", []Link{{Text: "papers.csv", URL: "papers.csv"}}, func(string) string { return "" })
+	if d.URL != "" || d.Distribution[0].ContentURL != "papers.csv" {
+		t.Errorf("dataset without a base URL: %+v", d)
 	}
 }
 

@@ -33,6 +33,7 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
+	"github.com/masrl/masrl/siteconfig"
 	"github.com/masrl/masrl/templates"
 )
 
@@ -41,9 +42,24 @@ type Options struct {
 	// CorpusDir is the corpus directory (papers.csv and the rest).
 	CorpusDir string
 	// BaseURL is where the site will be published, an absolute http(s) URL.
-	// Feeds and the sitemap use it for absolute links; pages link relatively,
-	// so the site also works under a sub-path of it.
+	// Canonical links, Open Graph URLs, the feed and the sitemap use it;
+	// pages link relatively, so the site also works under a sub-path of it.
+	// Empty: those are left out (Result.Omitted says so), never pointed at
+	// a guessed address.
 	BaseURL string
+	// Title, Description and Language describe the site (masrl.yaml's
+	// title, description and language); empty: the survey list's title,
+	// no site description, and "en".
+	Title, Description, Language string
+	// Repository is where the list's sources are kept (masrl.yaml's
+	// repository); with a URL, entry pages link to edit the entry and to
+	// report a problem, and the contributing page to the repository.
+	Repository siteconfig.Repository
+	// Release is a published masrl release (masrl.yaml's release); with a
+	// URL and no binaries in Downloads, the traces page links the binaries
+	// there, with their SHA-256 sums when Release.Sums names the release's
+	// SHA256SUMS file.
+	Release siteconfig.Release
 	// Templates overrides the embedded templates; nil uses them as built in.
 	Templates fs.FS
 	// Data overrides the embedded data directory (vocabulary, claims,
@@ -58,9 +74,9 @@ type Options struct {
 	// draws charts on the pages that have them; empty means no charts (the
 	// numbers stay as tables).
 	ECharts string
-	// TraceExample is the path of an example orchestration trace
-	// (DefaultTraceExample in the repository). The traces page offers it for
-	// download and counts its types; it must be valid. Empty: no example.
+	// TraceExample is the path of an example orchestration trace. The
+	// traces page offers it for download and counts its types; it must be
+	// valid. Empty: the example embedded in package trace.
 	TraceExample string
 	// Downloads is a directory holding what make site cross-compiles: the
 	// masrl binary for every platform of Platforms (masrl-OS-ARCH[.exe]) and
@@ -71,8 +87,9 @@ type Options struct {
 	Downloads string
 }
 
-// DefaultBaseURL is used when no base URL is given: the address masrl
-// serve listens on by default.
+// DefaultBaseURL is the address masrl serve listens on by default. A
+// build never falls back to it: without a base URL the site has no
+// absolute URLs (Options.BaseURL).
 const DefaultBaseURL = "http://127.0.0.1:8080/"
 
 // Result describes a finished build.
@@ -91,6 +108,20 @@ func Build(opt Options, out string) (res *Result, err error) {
 	if err := checkOutDir(out, opt.CorpusDir); err != nil {
 		return nil, err
 	}
+	unlock, err := lockOutput(out)
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", out, err)
+	}
+	defer unlock()
+	// The buffer is swept while the corpus loads and the views are
+	// prepared; the first write waits for it.
+	files := newDirFiles(bufferDir(out), nil)
+	files.swept = make(chan struct{})
+	go func() {
+		defer close(files.swept)
+		_, files.old, files.sweepErr = openBuffer(out)
+	}()
+	defer func() { <-files.swept }() // before unlock: a sweep never outlives the lock
 	c, v, err := loadCorpus(opt)
 	if err != nil {
 		return nil, err
@@ -108,22 +139,6 @@ func Build(opt Options, out string) (res *Result, err error) {
 		res, checkErr = checkCorpus(c, v, opt)
 	}()
 	waitCheck := func() error { <-checked; return checkErr }
-	unlock, err := lockOutput(out)
-	if err == nil {
-		defer unlock()
-	}
-	var buf string
-	var old map[string]bool
-	if err == nil {
-		buf, old, err = openBuffer(out)
-	}
-	if err != nil {
-		if cerr := waitCheck(); cerr != nil {
-			return res, cerr
-		}
-		return res, fmt.Errorf("writing %s: %w", out, err)
-	}
-	files := newDirFiles(buf, old)
 	r, err := renderAfter(c, v, opt, files, waitCheck)
 	if cerr := waitCheck(); cerr != nil {
 		return res, cerr
@@ -135,7 +150,7 @@ func Build(opt Options, out string) (res *Result, err error) {
 	if err := files.removeStale(); err != nil {
 		return res, fmt.Errorf("writing %s: %w", out, err)
 	}
-	if err := publish(buf, out); err != nil {
+	if err := publish(files.dir, out); err != nil {
 		return res, fmt.Errorf("writing %s: %w", out, err)
 	}
 	files.dir = filepath.Clean(out)
@@ -270,9 +285,11 @@ func IsCheckError(err error) (corpus.Diagnostics, bool) {
 }
 
 // parseBaseURL checks the base URL and returns it with a trailing slash.
+// No base URL gives the path "/" alone, the root 404.html links from; the
+// renderer then writes no absolute URL (renderer.absURL).
 func parseBaseURL(s string) (*url.URL, error) {
 	if s == "" {
-		s = DefaultBaseURL
+		return &url.URL{Path: "/"}, nil
 	}
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||

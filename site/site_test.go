@@ -822,7 +822,7 @@ func TestScaleBounds(t *testing.T) {
 		return n
 	}
 	small := mustLoad(t, Options{CorpusDir: generatedCorpus(t, 100)})
-	files := mustLoad(t, Options{CorpusDir: generatedCorpus(t, 300)})
+	files := mustLoad(t, Options{CorpusDir: generatedCorpus(t, 300), BaseURL: "https://example.org/"})
 
 	p := page(t, files, "papers/alpha-0/index.html")
 	_, cell, ok := strings.Cut(p, `<h2 id="cell-h">`)

@@ -4,25 +4,20 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/masrl/masrl/siteconfig"
 	"github.com/masrl/masrl/trace"
 	"go.yaml.in/yaml/v3"
 )
-
-// DefaultTraceExample is the project's example trace, relative to the
-// repository root: the traces page publishes it and counts its types.
-const DefaultTraceExample = "trace/testdata/example.json"
 
 // Where the traces page publishes its files, from the site root.
 const (
@@ -66,14 +61,8 @@ func Platforms() []Platform {
 }
 
 // SchemaField is one member of the trace, an event or an edge, as the
-// schema defines it.
-type SchemaField struct {
-	Name        string
-	Required    bool
-	Type        string   // "non-empty string", "number ≥ 0", "array of event, at least one"
-	Values      []string // the allowed values of an enumeration
-	Description string
-}
+// schema defines it; package trace reads it from the schema.
+type SchemaField = trace.SchemaField
 
 // TypeView is one event or edge type with its meaning and how often the
 // example trace uses it.
@@ -93,8 +82,10 @@ type ChecklistItem struct {
 // BinaryView is one downloadable validator binary.
 type BinaryView struct {
 	Platform
-	Name, Href, SHA256 string
-	Size               int
+	Name   string
+	Href   string // the link as the page writes it: under the root, or the release's
+	SHA256 string // "" when a release's sums are not known
+	Size   int    // 0 when the binary is linked from a release
 }
 
 type tracesPage struct {
@@ -106,8 +97,9 @@ type tracesPage struct {
 	Example               string
 	ExampleStats          *trace.Report
 	Binaries              []BinaryView
-	Sums                  string
-	Validator             bool // the in-browser validator is published
+	Sums                  string // the link to SHA256SUMS as the page writes it
+	Release               string // the release the binaries are linked from; "" when published here
+	Validator             bool   // the in-browser validator is published
 }
 
 // tracesData is data/traces.yaml.
@@ -118,8 +110,9 @@ type tracesData struct {
 }
 
 // traces renders the traces page and publishes its downloads: the schema,
-// the example trace and, when opt.Downloads names a directory, the six
-// validator binaries with their SHA-256 sums and the WebAssembly validator.
+// the example trace and, when opt.Downloads names a directory, the
+// WebAssembly validator and the six binaries it holds with their SHA-256
+// sums. Without binaries, opt.Release's are linked.
 func (r *renderer) traces() error {
 	tp := &tracesPage{Page: r.newPage(tracesDir, "Orchestration traces", "traces")}
 	tp.Description = "The orchestration-trace JSON Schema of the survey: fields, event and edge types, the reporting checklist, downloads and a validator that runs in the browser."
@@ -128,15 +121,15 @@ func (r *renderer) traces() error {
 		return err
 	}
 	raw := trace.SchemaJSON()
-	doc, err := parseTraceSchema(raw)
+	doc, err := trace.DescribeSchema()
 	if err != nil {
 		return fmt.Errorf("trace/trace.schema.json: %w", err)
 	}
-	tp.Trace, tp.Event, tp.Edge = doc.trace, doc.event, doc.edge
-	if tp.EventTypes, err = typeViews("event type", doc.eventTypes, td.EventTypes); err != nil {
+	tp.Trace, tp.Event, tp.Edge = doc.Trace, doc.Event, doc.Edge
+	if tp.EventTypes, err = typeViews("event type", doc.EventTypes, td.EventTypes); err != nil {
 		return err
 	}
-	if tp.EdgeTypes, err = typeViews("edge type", doc.edgeTypes, td.EdgeTypes); err != nil {
+	if tp.EdgeTypes, err = typeViews("edge type", doc.EdgeTypes, td.EdgeTypes); err != nil {
 		return err
 	}
 	if err := checkMeasures(td.Checklist); err != nil {
@@ -148,21 +141,19 @@ func (r *renderer) traces() error {
 	}
 	tp.Schema = schemaDownload
 
-	if r.opt.TraceExample != "" {
-		rep, b, err := readExample(r.opt.TraceExample)
-		if err != nil {
-			return err
-		}
-		if err := r.files.add(exampleDownload, b); err != nil {
-			return err
-		}
-		tp.Example, tp.ExampleStats = exampleDownload, rep
-		for i := range tp.EventTypes {
-			tp.EventTypes[i].Example = countOf(rep.EventTypes, tp.EventTypes[i].Name)
-		}
-		for i := range tp.EdgeTypes {
-			tp.EdgeTypes[i].Example = countOf(rep.EdgeTypes, tp.EdgeTypes[i].Name)
-		}
+	rep, b, err := readExample(r.opt.TraceExample)
+	if err != nil {
+		return err
+	}
+	if err := r.files.add(exampleDownload, b); err != nil {
+		return err
+	}
+	tp.Example, tp.ExampleStats = exampleDownload, rep
+	for i := range tp.EventTypes {
+		tp.EventTypes[i].Example = countOf(rep.EventTypes, tp.EventTypes[i].Name)
+	}
+	for i := range tp.EdgeTypes {
+		tp.EdgeTypes[i].Example = countOf(rep.EdgeTypes, tp.EdgeTypes[i].Name)
 	}
 
 	if r.opt.Downloads != "" {
@@ -170,6 +161,11 @@ func (r *renderer) traces() error {
 			return fmt.Errorf("downloads %s: %w", r.opt.Downloads, err)
 		}
 		tp.Scripts = []string{validatorDir + "wasm_exec.js", validatorDir + "validator.js"}
+	}
+	if len(tp.Binaries) == 0 && r.opt.Release.URL != "" {
+		if err := releaseBinaries(tp, r.opt.Release); err != nil {
+			return err
+		}
 	}
 	return r.render("traces", &tp.Page, tp)
 }
@@ -220,49 +216,31 @@ func typeViews(kind string, types []string, desc map[string]string) ([]TypeView,
 // checkMeasures makes sure that every measure the checklist names is a
 // member of the report masrl trace stats prints, so that a renamed field
 // of trace.Report fails the build instead of leaving a dead name on the
-// page. Members are found by their JSON names, through the struct's tags.
+// page (trace.IsMeasure).
 func checkMeasures(items []ChecklistItem) error {
 	var errs []error
 	for _, it := range items {
 		for _, m := range it.Measures {
-			t := reflect.TypeFor[trace.Report]()
-			for part := range strings.SplitSeq(m, ".") {
-				t = jsonMember(t, part)
-				if t == nil {
-					errs = append(errs, fmt.Errorf("data/traces.yaml: checklist item %q: %q is not a member of the trace report (trace.Report)", it.Item, m))
-					break
-				}
+			if !trace.IsMeasure(m) {
+				errs = append(errs, fmt.Errorf("data/traces.yaml: checklist item %q: %q is not a member of the trace report (trace.Report)", it.Item, m))
 			}
 		}
 	}
 	return errors.Join(errs...)
 }
 
-// jsonMember returns the type of the field of struct type t whose JSON name
-// is name, or nil.
-func jsonMember(t reflect.Type, name string) reflect.Type {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Kind() != reflect.Struct {
-		return nil
-	}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if f.IsExported() && tag == name {
-			return f.Type
-		}
-	}
-	return nil
-}
-
-// readExample reads the example trace and refuses an invalid one: the site
-// must not offer as an example what its own validator rejects.
+// readExample reads the example trace at path, or takes the embedded one
+// when path is empty, and refuses an invalid one: the site must not offer
+// as an example what its own validator rejects.
 func readExample(path string) (*trace.Report, []byte, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("example trace: %w", err)
+	var b []byte
+	if path == "" {
+		path, b = "(embedded example)", trace.ExampleJSON()
+	} else {
+		var err error
+		if b, err = os.ReadFile(path); err != nil {
+			return nil, nil, fmt.Errorf("example trace: %w", err)
+		}
 	}
 	res, err := trace.Validate(bytes.NewReader(b), trace.Options{Strict: true})
 	if err != nil {
@@ -287,14 +265,15 @@ func countOf(cs []trace.Count, name string) int {
 	return 0
 }
 
-// publishDownloads copies the binaries for every platform and the
-// WebAssembly validator from opt.Downloads and writes SHA256SUMS (the
-// format sha256sum -c reads, sorted by name). Every file must be there: a
-// page that offers five of six binaries is a broken build.
+// publishDownloads copies the WebAssembly validator from opt.Downloads
+// and, when the directory holds them, the binaries for every platform,
+// writing SHA256SUMS for them (the format sha256sum -c reads, sorted by
+// name). The validator's three files must be there, and the binaries all or
+// none: a page that offers five of six binaries is a broken build.
 func (r *renderer) publishDownloads(tp *tracesPage) error {
 	dir := r.opt.Downloads
-	var sums strings.Builder
-	var missing []string
+	var missing, found []string
+	var bins []BinaryView
 	for _, p := range Platforms() {
 		name := p.BinaryName()
 		b, err := os.ReadFile(filepath.Join(dir, name))
@@ -305,12 +284,16 @@ func (r *renderer) publishDownloads(tp *tracesPage) error {
 		if err != nil {
 			return err
 		}
+		found = append(found, name)
 		sum := sha256.Sum256(b)
-		bv := BinaryView{Platform: p, Name: name, Href: "downloads/" + name, SHA256: hex.EncodeToString(sum[:]), Size: len(b)}
-		if err := r.files.add(bv.Href, b); err != nil {
+		bv := BinaryView{Platform: p, Name: name, Href: tp.Root + "downloads/" + name, SHA256: hex.EncodeToString(sum[:]), Size: len(b)}
+		if err := r.files.add("downloads/"+name, b); err != nil {
 			return err
 		}
-		tp.Binaries = append(tp.Binaries, bv)
+		bins = append(bins, bv)
+	}
+	if len(found) == 0 {
+		missing = nil // no binaries: the validator alone, as make site builds it
 	}
 	files := map[string][]byte{}
 	for _, name := range validatorFiles() {
@@ -325,13 +308,19 @@ func (r *renderer) publishDownloads(tp *tracesPage) error {
 		files[name] = b
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("missing %s (make site builds them; or build without --downloads)", strings.Join(missing, ", "))
+		return fmt.Errorf("missing %s (make site builds the validator, make dist the binaries too; or build without --downloads)", strings.Join(missing, ", "))
 	}
 	for _, name := range validatorFiles() {
 		if err := r.files.add(validatorDir+name, files[name]); err != nil {
 			return err
 		}
 	}
+	tp.Validator = true
+	if len(bins) == 0 {
+		return nil
+	}
+	tp.Binaries = bins
+	var sums strings.Builder
 	byName := slices.Clone(tp.Binaries)
 	slices.SortFunc(byName, func(a, b BinaryView) int { return strings.Compare(a.Name, b.Name) })
 	for _, bv := range byName {
@@ -340,171 +329,46 @@ func (r *renderer) publishDownloads(tp *tracesPage) error {
 	if err := r.files.add(sumsDownload, []byte(sums.String())); err != nil {
 		return err
 	}
-	tp.Sums = sumsDownload
-	tp.Validator = true
+	tp.Sums = tp.Root + sumsDownload
 	return nil
 }
 
-// traceSchema is what the page shows of trace.schema.json.
-type traceSchema struct {
-	trace, event, edge    []SchemaField
-	eventTypes, edgeTypes []string
-}
-
-// schemaNode is the part of a JSON Schema object the page describes.
-type schemaNode struct {
-	Description          string          `json:"description"`
-	Type                 string          `json:"type"`
-	Enum                 []string        `json:"enum"`
-	MinLength            *int            `json:"minLength"`
-	Minimum              *float64        `json:"minimum"`
-	MinItems             *int            `json:"minItems"`
-	Ref                  string          `json:"$ref"`
-	Items                *schemaNode     `json:"items"`
-	Required             []string        `json:"required"`
-	Properties           json.RawMessage `json:"properties"`
-	AdditionalProperties json.RawMessage `json:"additionalProperties"`
-	Defs                 struct {
-		Event, Edge *schemaNode
-	} `json:"$defs"`
-}
-
-// parseTraceSchema reads the fields of the trace, an event and an edge from
-// the schema, in the schema's order, with the two type enumerations.
-func parseTraceSchema(raw []byte) (*traceSchema, error) {
-	var root schemaNode
-	if err := json.Unmarshal(raw, &root); err != nil {
-		return nil, err
+// releaseBinaries links the binaries of a published release: each at the
+// release's URL under its make dist name, with its SHA-256 from the
+// release's SHA256SUMS when rel.Sums names a copy of it (nothing is
+// fetched at build time), and the release's SHA256SUMS itself.
+func releaseBinaries(tp *tracesPage, rel siteconfig.Release) error {
+	base, err := url.Parse(rel.URL)
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
+		return fmt.Errorf("release URL %q: want an absolute http(s) URL", rel.URL)
 	}
-	if root.Defs.Event == nil || root.Defs.Edge == nil {
-		return nil, errors.New("no $defs/event or $defs/edge")
+	if !strings.HasSuffix(base.Path, "/") {
+		base.Path += "/"
+		base.RawPath = ""
 	}
-	out := &traceSchema{}
-	var err error
-	if out.trace, err = schemaFields(&root, ""); err != nil {
-		return nil, err
+	var sums map[string]string
+	if rel.Sums != "" {
+		if sums, err = siteconfig.ReadSums(rel.Sums); err != nil {
+			return err
+		}
 	}
-	if out.event, err = schemaFields(root.Defs.Event, ""); err != nil {
-		return nil, err
-	}
-	if out.edge, err = schemaFields(root.Defs.Edge, ""); err != nil {
-		return nil, err
-	}
-	find := func(fs []SchemaField, name string) []string {
-		for _, f := range fs {
-			if f.Name == name {
-				return f.Values
+	var missing []string
+	for _, p := range Platforms() {
+		name := p.BinaryName()
+		bv := BinaryView{Platform: p, Name: name, Href: base.JoinPath(name).String()}
+		if sums != nil {
+			if bv.SHA256 = sums[name]; bv.SHA256 == "" {
+				missing = append(missing, name)
 			}
 		}
-		return nil
+		tp.Binaries = append(tp.Binaries, bv)
 	}
-	out.eventTypes, out.edgeTypes = find(out.event, "type"), find(out.edge, "type")
-	if len(out.eventTypes) == 0 || len(out.edgeTypes) == 0 {
-		return nil, errors.New("the type of an event or an edge is not an enumeration")
+	if len(missing) > 0 {
+		return fmt.Errorf("release sums %s: no sum for %s (want the SHA256SUMS of the release at %s)", rel.Sums, strings.Join(missing, ", "), rel.URL)
 	}
-	return out, nil
-}
-
-// schemaFields lists the properties of an object schema in the order the
-// schema gives them; an object-valued property with properties of its own
-// (costs) is followed by its members as "costs.tokens" and so on.
-func schemaFields(n *schemaNode, prefix string) ([]SchemaField, error) {
-	names, err := objectKeys(n.Properties)
-	if err != nil {
-		return nil, err
-	}
-	var props map[string]*schemaNode
-	if err := json.Unmarshal(n.Properties, &props); err != nil {
-		return nil, err
-	}
-	var out []SchemaField
-	for _, name := range names {
-		p := props[name]
-		f := SchemaField{
-			Name: prefix + name, Required: slices.Contains(n.Required, name),
-			Type: typeText(p), Values: p.Enum, Description: p.Description,
-		}
-		out = append(out, f)
-		if len(p.Properties) > 0 {
-			sub, err := schemaFields(p, f.Name+".")
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, sub...)
-		}
-	}
-	return out, nil
-}
-
-// objectKeys returns the keys of a JSON object in document order, which
-// encoding/json's maps lose.
-func objectKeys(raw json.RawMessage) ([]string, error) {
-	if len(raw) == 0 {
-		return nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, fmt.Errorf("properties: not an object")
-	}
-	var keys []string
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		keys = append(keys, t.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return nil, err
-		}
-	}
-	return keys, nil
-}
-
-// typeText says in words what a property's schema allows.
-func typeText(p *schemaNode) string {
-	switch {
-	case p.Ref != "":
-		return strings.TrimPrefix(p.Ref, "#/$defs/")
-	case len(p.Enum) > 0:
-		return "one of"
-	}
-	switch p.Type {
-	case "string":
-		if p.MinLength != nil && *p.MinLength > 0 {
-			return "non-empty string"
-		}
-		return "string"
-	case "number", "integer":
-		if p.Minimum != nil {
-			return p.Type + " ≥ " + strconv.FormatFloat(*p.Minimum, 'g', -1, 64)
-		}
-		return p.Type
-	case "array":
-		s := "array"
-		if p.Items != nil {
-			s += " of " + typeText(p.Items)
-			if p.Items.Ref != "" {
-				s += "s" // "array of events"
-			}
-		}
-		switch {
-		case p.MinItems == nil || *p.MinItems == 0:
-			s += " (may be empty)"
-		case *p.MinItems == 1:
-			s += ", at least one"
-		default:
-			s += ", at least " + strconv.Itoa(*p.MinItems)
-		}
-		return s
-	case "object":
-		var ap schemaNode
-		if len(p.AdditionalProperties) > 0 && json.Unmarshal(p.AdditionalProperties, &ap) == nil && ap.Type != "" {
-			return "object of " + ap.Type + "s"
-		}
-		return "object"
-	}
-	return p.Type
+	tp.Sums = base.JoinPath("SHA256SUMS").String()
+	tp.Release = base.String()
+	return nil
 }
 
 type fieldTableArgs struct {

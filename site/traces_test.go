@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"testing/fstest"
 
 	"github.com/masrl/masrl/data"
+	"github.com/masrl/masrl/siteconfig"
 	"github.com/masrl/masrl/trace"
 )
 
@@ -143,20 +145,101 @@ func TestTracesPageWithoutDownloads(t *testing.T) {
 	dir := corpusFromTxtar(t, "tiny.txtar")
 	files := mustLoad(t, Options{CorpusDir: dir})
 	html := page(t, files, "traces/index.html")
-	for _, s := range []string{"This build of the site carries no binaries", "carries no in-browser validator", `href="../downloads/trace.schema.json"`} {
+	for _, s := range []string{"This build of the site carries no binaries", "carries no in-browser validator", `href="../downloads/trace.schema.json"`, `href="../downloads/example-trace.json"`} {
 		if !strings.Contains(html, s) {
 			t.Errorf("page lacks %q", s)
 		}
 	}
-	for _, s := range []string{"<script", "example-trace.json", "masrl-validator"} {
+	for _, s := range []string{"<script", "masrl-validator", "sha256"} {
 		if strings.Contains(html, s) {
 			t.Errorf("page without downloads has %q", s)
 		}
 	}
-	for _, name := range []string{"downloads/SHA256SUMS", "downloads/example-trace.json", "traces/validator/masrl.wasm"} {
+	for _, name := range []string{"downloads/SHA256SUMS", "traces/validator/masrl.wasm"} {
 		if _, ok := files.Get(name); ok {
 			t.Errorf("%s published without downloads", name)
 		}
+	}
+	// Without --trace-example the page offers the example built into masrl.
+	if got, _ := files.Get("downloads/example-trace.json"); !bytes.Equal(got, trace.ExampleJSON()) {
+		t.Error("downloads/example-trace.json is not the embedded example")
+	}
+}
+
+// TestTracesPageValidatorOnly: the validator alone (what make site builds)
+// gives the in-browser validator and no binaries.
+func TestTracesPageValidatorOnly(t *testing.T) {
+	dir := corpusFromTxtar(t, "tiny.txtar")
+	dl, _ := fakeDownloads(t)
+	for _, p := range Platforms() {
+		if err := os.Remove(filepath.Join(dl, p.BinaryName())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := mustLoad(t, Options{CorpusDir: dir, Downloads: dl})
+	html := page(t, files, "traces/index.html")
+	if !strings.Contains(html, `<div id="masrl-validator">`) || !strings.Contains(html, "This build of the site carries no binaries") {
+		t.Error("want the validator and the note that there are no binaries")
+	}
+	if _, ok := files.Get("downloads/SHA256SUMS"); ok {
+		t.Error("SHA256SUMS published without binaries")
+	}
+}
+
+// TestTracesPageRelease: without binaries of its own, the page links the
+// release's, with the sums of its SHA256SUMS when the configuration has a
+// copy, and its SHA256SUMS.
+func TestTracesPageRelease(t *testing.T) {
+	dir := corpusFromTxtar(t, "tiny.txtar")
+	const rel = "https://github.com/masrl/masrl/releases/download/v1.0.0"
+	sumsFile := filepath.Join(t.TempDir(), "SHA256SUMS")
+	var lines strings.Builder
+	want := map[string]string{}
+	for i, p := range Platforms() {
+		sum := fmt.Sprintf("%064x", i+1)
+		want[p.BinaryName()] = sum
+		fmt.Fprintf(&lines, "%s  %s\n", sum, p.BinaryName())
+	}
+	if err := os.WriteFile(sumsFile, []byte(lines.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	files := mustLoad(t, Options{CorpusDir: dir, Release: siteconfig.Release{URL: rel, Sums: sumsFile}})
+	html := page(t, files, "traces/index.html")
+	for name, sum := range want {
+		row := `<a href="` + rel + `/` + name + `" download>` + name + `</a></td><td><code class="sha256">` + sum + `</code>`
+		if !strings.Contains(html, row) {
+			t.Errorf("page lacks the row of %s: %s", name, row)
+		}
+		if _, ok := files.Get("downloads/" + name); ok {
+			t.Errorf("downloads/%s published from a release link", name)
+		}
+	}
+	if !strings.Contains(html, `(<a href="`+rel+`/SHA256SUMS">SHA256SUMS</a>)`) {
+		t.Error("page does not link the release's SHA256SUMS")
+	}
+
+	// Without a copy of the sums the page sends the reader to the release's.
+	files = mustLoad(t, Options{CorpusDir: dir, Release: siteconfig.Release{URL: rel + "/"}})
+	html = page(t, files, "traces/index.html")
+	if strings.Contains(html, `class="sha256"`) || !strings.Contains(html, `<td>in <a href="`+rel+`/SHA256SUMS">SHA256SUMS</a></td>`) {
+		t.Error("without sums, each row should point at the release's SHA256SUMS")
+	}
+
+	// Binaries of the build's own win over the release.
+	dl, sums := fakeDownloads(t)
+	files = mustLoad(t, Options{CorpusDir: dir, Downloads: dl, Release: siteconfig.Release{URL: rel}})
+	html = page(t, files, "traces/index.html")
+	if strings.Contains(html, rel) || !strings.Contains(html, sums["masrl-linux-amd64"]) {
+		t.Error("with binaries in Downloads the page should offer those, not the release's")
+	}
+
+	// A sums file that lacks a binary fails the build.
+	if err := os.WriteFile(sumsFile, []byte(strings.SplitAfter(lines.String(), "\n")[0]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(Options{CorpusDir: dir, Release: siteconfig.Release{URL: rel, Sums: sumsFile}}); err == nil || !strings.Contains(err.Error(), "no sum for masrl-linux-arm64") {
+		t.Errorf("Load with incomplete sums: %v", err)
 	}
 }
 
@@ -172,6 +255,10 @@ func TestTracesRefusals(t *testing.T) {
 	}
 	partial, _ := fakeDownloads(t)
 	if err := os.Remove(filepath.Join(partial, "masrl.wasm")); err != nil {
+		t.Fatal(err)
+	}
+	fiveOfSix, _ := fakeDownloads(t)
+	if err := os.Remove(filepath.Join(fiveOfSix, "masrl-darwin-arm64")); err != nil {
 		t.Fatal(err)
 	}
 	badExample := filepath.Join(t.TempDir(), "bad.json")
@@ -193,6 +280,7 @@ func TestTracesRefusals(t *testing.T) {
 			`"costs.token" is not a member of the trace report`},
 		{"unknown key", withTraces(string(orig) + "extra: 1\n"), "field extra not found"},
 		{"incomplete downloads", Options{CorpusDir: dir, Today: today, Downloads: partial}, "missing masrl.wasm"},
+		{"five of six binaries", Options{CorpusDir: dir, Today: today, Downloads: fiveOfSix}, "missing masrl-darwin-arm64"},
 		{"invalid example", Options{CorpusDir: dir, Today: today, TraceExample: badExample}, "/events"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -49,6 +49,12 @@ type Page struct {
 // SiteInfo is shared by every page.
 type SiteInfo struct {
 	Title    string
+	Language string // the pages' BCP 47 language tag
+	// Feed is true when feed.xml is published: it needs the base URL.
+	Feed bool
+	// Repo is the repository the list is kept in (masrl.yaml's
+	// repository.url); "" when not configured.
+	Repo     string
 	Nav      []NavItem
 	ArxivID  string
 	ArxivURL string
@@ -252,6 +258,9 @@ type entryPage struct {
 	Cell                                *cellLinks
 	// SameCellMore counts the cell's other entries SameCellItems omits.
 	SameCellMore int
+	// Edit and Report link the entry's row in the repository and a new
+	// issue about it (repo.go); "" without a repository.
+	Edit, Report string
 }
 
 // pageLink is a link from a page: Href starts with the page's root.
@@ -319,4 +328,7 @@ type excludedPage struct {
 type prosePage struct {
 	Page
 	Body template.HTML
+	// Repo is the list's repository, which the contributing page links;
+	// "" on other pages or without one.
+	Repo string
 }

@@ -173,7 +173,11 @@ func mutate(rng *rand.Rand, doc any) any {
 func differentialCorpus(t *testing.T, mutations int) [][]byte {
 	t.Helper()
 	var seeds [][]byte
-	for _, p := range []string{filepath.Join(referenceDir(t), "example_trace.json"), filepath.Join("testdata", "example.json")} {
+	paths := []string{filepath.Join("testdata", "example.json")}
+	if dir, err := findReferenceDir(); err == nil {
+		paths = append(paths, filepath.Join(dir, "example_trace.json"))
+	}
+	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -191,7 +195,7 @@ func differentialCorpus(t *testing.T, mutations int) [][]byte {
 	seeds = append(seeds, synthTrace(t, 12, 7), synthTrace(t, 40, 8))
 	corpus := slices.Clone(seeds)
 	rng := rand.New(rand.NewPCG(1, 2))
-	for i := 0; i < mutations; i++ {
+	for range mutations {
 		src := seeds[rng.IntN(len(seeds))]
 		d := json.NewDecoder(bytes.NewReader(src))
 		d.UseNumber()
@@ -211,15 +215,44 @@ func differentialCorpus(t *testing.T, mutations int) [][]byte {
 	return corpus
 }
 
+// TestDifferential compares, on the differential corpus, the fast path
+// with the library on the embedded schema, the verdicts over reads of
+// several sizes, with and without measures, and the embedded schema with
+// the upstream one. Only the
+// last needs the reference directory; it alone skips without it.
 func TestDifferential(t *testing.T) {
-	ref := referenceSchema(t)
-	for i, data := range differentialCorpus(t, 600) {
-		compareWithLibrary(t, data)
-		compareWithReference(t, ref, data)
-		if i%4 == 0 {
-			compareReaders(t, data)
+	corpus := differentialCorpus(t, 600)
+	t.Run("library", func(t *testing.T) {
+		for _, data := range corpus {
+			compareWithLibrary(t, data)
 		}
-	}
+	})
+	t.Run("reads", func(t *testing.T) {
+		for i, data := range corpus {
+			if i%4 == 0 {
+				compareReaders(t, data)
+			}
+		}
+	})
+	t.Run("findings-only", func(t *testing.T) {
+		// Skipping the measures must not change a finding, whether the
+		// graph is filed inline (a size hint below inlineGraphMax) or on
+		// its own goroutine (no hint).
+		for _, data := range corpus {
+			want := render(check(t, data, Options{}))
+			for _, opts := range []Options{{FindingsOnly: true}, {FindingsOnly: true, SizeHint: int64(len(data))}} {
+				if got := render(check(t, data, opts)); got != want {
+					t.Fatalf("%+v:\n%s\nwith measures:\n%s\ninput: %s", opts, got, want, data)
+				}
+			}
+		}
+	})
+	t.Run("reference", func(t *testing.T) {
+		ref := referenceSchema(t)
+		for _, data := range corpus {
+			compareWithReference(t, ref, data)
+		}
+	})
 }
 
 // compareReaders requires the same findings whether the input arrives at
@@ -272,7 +305,8 @@ func FuzzDifferential(f *testing.F) {
 // FuzzValidate requires Validate never to panic, to report findings in
 // order, and to treat every input as JSON or report why not; and to give
 // the same result whether it scans the input in memory or streams it
-// through the readahead's chunks.
+// through the readahead's chunks, and the same findings when a Validator
+// scans it in place (as a line of a batch) and without measures.
 func FuzzValidate(f *testing.F) {
 	for _, p := range fuzzSeeds(f) {
 		f.Add(p)
@@ -288,6 +322,23 @@ func FuzzValidate(f *testing.F) {
 		}
 		if !reflect.DeepEqual(res, streamed) {
 			t.Fatalf("in memory and streamed results differ:\n%v\n%v", res.Findings, streamed.Findings)
+		}
+		// In place (a line of a batch), and findings only, with the graph
+		// filed inline: the same findings.
+		v := NewValidator()
+		inPlace, err := v.ValidateBytes(data, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(res.Findings, inPlace.Findings) {
+			t.Fatalf("in place and read results differ:\n%v\n%v", inPlace.Findings, res.Findings)
+		}
+		only, err := v.ValidateBytes(data, Options{FindingsOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(res.Findings, only.Findings) {
+			t.Fatalf("findings only and with measures differ:\n%v\n%v", only.Findings, res.Findings)
 		}
 		if !slices.IsSortedFunc(res.Findings, func(a, b Finding) int {
 			if a.Line != b.Line {

@@ -5,3 +5,9 @@
 // (Measure, Report). The command line, the WebAssembly module and the
 // site's traces page all use it, so a trace is judged the same way in each.
 package trace
+
+// The fast validator's tables (property bits, required sets, types,
+// minimums, enumerations) are generated from trace.schema.json, its one
+// source; TestGeneratedIsFresh in internal/gentables fails when they are
+// stale.
+//go:generate go run ./internal/gentables -schema trace.schema.json -out tables_gen.go

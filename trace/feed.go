@@ -1,5 +1,7 @@
 package trace
 
+import "sync"
+
 // feedBatch is how many events or edges travel to the graph together: large
 // enough that the channel costs nothing per record, small enough that the
 // batches in flight are a few hundred kilobytes.
@@ -28,25 +30,47 @@ type graphBatch struct {
 // sequential run would, and its findings are collected and handed back by
 // stop.
 type graphFeed struct {
-	g       *graph
-	cur     *graphBatch
-	in      chan *graphBatch
-	free    chan *graphBatch
-	done    chan struct{}
-	max     int
+	g    *graph
+	cur  *graphBatch
+	in   chan *graphBatch
+	free chan *graphBatch
+	done chan struct{}
+	max  int
+	// pool holds batches between checks of one Validator, so that the
+	// traces of a batch reuse them instead of allocating their own.
+	pool *sync.Pool
+	// inline files batches on the scanner's goroutine (small traces).
+	inline bool
+	// batch is the capacity of a batch's record lists: feedBatch, or
+	// less for a trace known to be small.
+	batch   int
 	found   []Finding
 	dropped int
 	stopped bool
 }
 
-func startGraphFeed(g *graph, maxFindings int) *graphFeed {
+// inlineGraphMax is the size below which a trace known to be small has its
+// graph filed on the scanner's goroutine: the handoff would cost more than
+// the overlap gains, and in a batch every core is busy with traces of its
+// own anyway.
+const inlineGraphMax = 1 << 20
+
+// startGraphFeed starts the graph goroutine. sizeHint is the trace's size
+// in bytes, 0 if unknown; a small trace gets small batches, filed inline.
+func startGraphFeed(g *graph, maxFindings int, sizeHint int64, pool *sync.Pool) *graphFeed {
+	batch := feedBatch
+	if sizeHint > 0 {
+		batch = int(min(sizeHint/bytesPerEvent+16, feedBatch))
+	}
 	f := &graphFeed{
-		g:    g,
-		cur:  newGraphBatch(),
-		in:   make(chan *graphBatch, 2),
-		free: make(chan *graphBatch, 3),
-		done: make(chan struct{}),
-		max:  maxFindings,
+		inline: sizeHint > 0 && sizeHint < inlineGraphMax,
+		batch:  batch,
+		g:      g,
+		pool:   pool,
+		in:     make(chan *graphBatch, 2),
+		free:   make(chan *graphBatch, 3),
+		done:   make(chan struct{}),
+		max:    maxFindings,
 	}
 	g.report = func(at pos, ptr string, sev Severity, rule, msg string) {
 		if len(f.found) >= f.max {
@@ -55,7 +79,10 @@ func startGraphFeed(g *graph, maxFindings int) *graphFeed {
 		}
 		f.found = append(f.found, Finding{Pointer: ptr, Line: at.line, Col: at.col, Severity: sev, Rule: rule, Message: msg})
 	}
-	go f.run()
+	f.cur = f.newBatch()
+	if !f.inline {
+		go f.run()
+	}
 	return f
 }
 
@@ -63,12 +90,7 @@ func startGraphFeed(g *graph, maxFindings int) *graphFeed {
 func (f *graphFeed) run() {
 	defer close(f.done)
 	for b := range f.in {
-		f.g.addEvents(b)
-		f.g.addEdges(b)
-		if b.eventsDone {
-			f.g.eventsDone = true
-		}
-		b.arena, b.events, b.edges, b.eventsDone = b.arena[:0], b.events[:0], b.edges[:0], false
+		f.file(b)
 		select {
 		case f.free <- b:
 		default:
@@ -76,11 +98,21 @@ func (f *graphFeed) run() {
 	}
 }
 
+// file hands a batch to the graph and empties it.
+func (f *graphFeed) file(b *graphBatch) {
+	f.g.addEvents(b)
+	f.g.addEdges(b)
+	if b.eventsDone {
+		f.g.eventsDone = true
+	}
+	b.arena, b.events, b.edges, b.eventsDone = b.arena[:0], b.events[:0], b.edges[:0], false
+}
+
 // keep copies a string of the element being read into the current batch.
 func (f *graphFeed) keep(s []byte) span {
 	b := f.cur
 	if b.arena == nil {
-		b.arena = make([]byte, 0, 64*feedBatch)
+		b.arena = make([]byte, 0, 64*f.batch)
 	}
 	sp := span{off: uint32(len(b.arena)), n: uint32(len(s))}
 	b.arena = append(b.arena, s...)
@@ -92,15 +124,20 @@ func (b *graphBatch) str(sp span) []byte {
 	return b.arena[sp.off : sp.off+sp.n : sp.off+sp.n]
 }
 
-// newGraphBatch returns an empty batch. Its arena and the one record list
-// it will use are allocated on first use, at their working size, and kept
-// when the batch is recycled.
-func newGraphBatch() *graphBatch { return &graphBatch{} }
+// newBatch returns an empty batch, from the pool if it has one. A new
+// batch's arena and the one record list it will use are allocated on first
+// use, at their working size, and kept when the batch is recycled.
+func (f *graphFeed) newBatch() *graphBatch {
+	if b, ok := f.pool.Get().(*graphBatch); ok {
+		return b
+	}
+	return &graphBatch{}
+}
 
 // event queues an event whose strings came from keep.
 func (f *graphFeed) event(ev *eventRecord) {
 	if f.cur.events == nil {
-		f.cur.events = make([]eventRecord, 0, feedBatch)
+		f.cur.events = make([]eventRecord, 0, f.batch)
 	}
 	f.cur.events = append(f.cur.events, *ev)
 	if len(f.cur.events) >= feedBatch {
@@ -111,7 +148,7 @@ func (f *graphFeed) event(ev *eventRecord) {
 // edge queues an edge whose strings came from keep.
 func (f *graphFeed) edge(ed *edgeRecord) {
 	if f.cur.edges == nil {
-		f.cur.edges = make([]edgeRecord, 0, feedBatch)
+		f.cur.edges = make([]edgeRecord, 0, f.batch)
 	}
 	f.cur.edges = append(f.cur.edges, *ed)
 	if len(f.cur.edges) >= feedBatch {
@@ -127,11 +164,15 @@ func (f *graphFeed) flush(eventsDone bool) {
 		return
 	}
 	b.eventsDone = eventsDone
+	if f.inline {
+		f.file(b)
+		return
+	}
 	f.in <- b
 	select {
 	case f.cur = <-f.free:
 	default:
-		f.cur = newGraphBatch()
+		f.cur = f.newBatch()
 	}
 }
 
@@ -141,8 +182,15 @@ func (f *graphFeed) stop() ([]Finding, int) {
 	if !f.stopped {
 		f.stopped = true
 		f.flush(false)
-		close(f.in)
-		<-f.done
+		if !f.inline {
+			close(f.in)
+			<-f.done
+		}
+		f.pool.Put(f.cur)
+		for len(f.free) > 0 {
+			f.pool.Put(<-f.free)
+		}
+		f.cur = nil
 	}
 	return f.found, f.dropped
 }

@@ -1,10 +1,10 @@
 package trace
 
 import (
+	"cmp"
 	"fmt"
 	"hash/maphash"
 	"math"
-	"strings"
 )
 
 // chunkBits sizes the chunks of a column: 64 Ki entries.
@@ -16,11 +16,19 @@ const chunkBits = 16
 type column[T any] struct {
 	chunks [][]T
 	n      int
+	first  int // capacity of the first chunk; 0 is 64
 }
 
 func (c *column[T]) add(v T) {
 	if c.n&(1<<chunkBits-1) == 0 {
-		c.chunks = append(c.chunks, make([]T, 0, 1<<chunkBits))
+		// The first chunk starts small and grows by append, so that a
+		// small trace (a line of a batch) does not pay for 64 Ki entries
+		// per column; the others are allocated whole.
+		size := 1 << chunkBits
+		if c.n == 0 {
+			size = cmp.Or(c.first, 64)
+		}
+		c.chunks = append(c.chunks, make([]T, 0, size))
 	}
 	last := len(c.chunks) - 1
 	c.chunks[last] = append(c.chunks[last], v)
@@ -125,7 +133,7 @@ func (t *idTable) insert(id []byte, h uint64) (idx int32, dup bool) {
 // reserve sizes the empty table for n ids without growing, and its arena
 // for ids of up to 8 bytes, which memory not written to costs nothing.
 func (t *idTable) reserve(n int) {
-	size := 1024
+	size := 64
 	for 4*(n+1) > 3*size {
 		size *= 2
 	}
@@ -135,7 +143,7 @@ func (t *idTable) reserve(n int) {
 
 func (t *idTable) grow() {
 	old := t.slots
-	size := max(1024, 2*len(old))
+	size := max(64, 2*len(old))
 	t.slots = make([]uint64, size)
 	mask := uint64(size - 1)
 	for _, s := range old {
@@ -167,7 +175,7 @@ func (s *hashSet) add(h uint64) (dup bool) {
 	}
 	if 4*(s.n+1) > 3*len(s.slots) {
 		old := s.slots
-		s.slots = make([]uint64, max(1024, 2*len(old)))
+		s.slots = make([]uint64, max(64, 2*len(old)))
 		for _, v := range old {
 			if v != 0 {
 				s.place(v)
@@ -228,6 +236,9 @@ type graph struct {
 
 	eventsDone bool // the events array has been read: unknown ids dangle
 
+	// findingsOnly: the graph is checked, not measured (Options).
+	findingsOnly bool
+
 	// report receives findings: while the graph is fed concurrently, a
 	// function that keeps them for the checker; in finish, the checker's.
 	report func(at pos, ptr string, sev Severity, rule, msg string)
@@ -269,6 +280,12 @@ func (g *graph) init(sizeHint int64) {
 	g.ids = newIDTable()
 	if n := sizeHint / bytesPerEvent; n > 0 && n < 1<<30 {
 		g.ids.reserve(int(n))
+		// Columns of a large trace start at their chunk size rather
+		// than grow into it.
+		first := int(min(n, 1<<chunkBits))
+		g.t.first, g.typ.first, g.agent.first, g.trusted.first = first, first, first, first
+		g.src.first, g.dst.first, g.etyp.first, g.eline.first, g.ecol.first = first, first, first, first, first
+		g.ids.ends.first = first
 	}
 	g.agents = newIDTable()
 	g.roles = newIDTable()
@@ -305,8 +322,11 @@ func (g *graph) addEvents(b *graphBatch) {
 			ev := &evs[k]
 			h := &hs[k]
 			h.id = g.ids.hash(b.str(ev.id))
+			h.agent, h.msg = 0, 0
+			if g.findingsOnly {
+				continue
+			}
 			h.agent = g.agents.hash(b.str(ev.agent))
-			h.msg = 0
 			if ev.typ == EvMessage && ev.contentRef.n > 0 {
 				h.msg = fnv64(b.str(ev.contentRef))
 			}
@@ -315,7 +335,10 @@ func (g *graph) addEvents(b *graphBatch) {
 		// the processor's window of instructions in flight.
 		for k := range n {
 			h := &hs[k]
-			sink += g.ids.touch(h.id) + g.agents.touch(h.agent) + g.msgRefs.touch(h.msg)
+			sink += g.ids.touch(h.id)
+			if !g.findingsOnly {
+				sink += g.agents.touch(h.agent) + g.msgRefs.touch(h.msg)
+			}
 		}
 		for k := range n {
 			g.addEvent(&evs[k], b, &hs[k])
@@ -328,7 +351,36 @@ func (g *graph) addEvents(b *graphBatch) {
 // addEvent records one event, whose hashes are h; a repeated id is
 // reported here.
 func (g *graph) addEvent(ev *eventRecord, b *graphBatch, h *eventHashes) {
-	id, agentName, role, to := b.str(ev.id), b.str(ev.agent), b.str(ev.role), b.str(ev.to)
+	agent := int32(-1)
+	if !g.findingsOnly {
+		agent = g.measureEvent(ev, b, h)
+	}
+	id := b.str(ev.id)
+	if len(id) == 0 {
+		return
+	}
+	idx, dup := g.ids.insert(id, h.id)
+	if dup {
+		first := g.ids.bytesOf(int(idx))
+		g.report(ev.idAt, fmt.Sprintf("/events/%d/id", ev.index), Error, RuleUniqueID,
+			fmt.Sprintf("event id %q is already used by an earlier event", first))
+		return
+	}
+	g.t.add(ev.t)
+	g.typ.add(int8(ev.typ))
+	g.agent.add(agent)
+	tr := int8(-1)
+	if ev.trusted >= 0 {
+		tr = ev.trusted
+	}
+	g.trusted.add(tr)
+}
+
+// measureEvent files what the measures need of one event (roles, agents,
+// trust labels, the spawn tree, message content references) and returns
+// the index of its agent, -1 if none.
+func (g *graph) measureEvent(ev *eventRecord, b *graphBatch, h *eventHashes) int32 {
+	agentName, role, to := b.str(ev.agent), b.str(ev.role), b.str(ev.to)
 	if len(role) > 0 {
 		i, dup := g.roles.insert(role, g.roles.hash(role))
 		if !dup {
@@ -377,24 +429,7 @@ func (g *graph) addEvent(ev *eventRecord, b *graphBatch, h *eventHashes) {
 			}
 		}
 	}
-	if len(id) == 0 {
-		return
-	}
-	idx, dup := g.ids.insert(id, h.id)
-	if dup {
-		first := g.ids.bytesOf(int(idx))
-		g.report(ev.idAt, fmt.Sprintf("/events/%d/id", ev.index), Error, RuleUniqueID,
-			fmt.Sprintf("event id %q is already used by an earlier event", first))
-		return
-	}
-	g.t.add(ev.t)
-	g.typ.add(int8(ev.typ))
-	g.agent.add(agent)
-	tr := int8(-1)
-	if ev.trusted >= 0 {
-		tr = ev.trusted
-	}
-	g.trusted.add(tr)
+	return agent
 }
 
 // addEdges files a batch of edges in groups: hash and touch, then add.
@@ -451,256 +486,3 @@ func (g *graph) dangling(edge int, dst bool, id string, at pos) {
 	}
 	g.report(at, fmt.Sprintf("/edges/%d/%s", edge, end), Error, RuleEdgeRef, fmt.Sprintf("no event has id %q", id))
 }
-
-// finish resolves pending edge ends and, if the whole document was read,
-// runs the graph checks and measures.
-func (g *graph) finish(c *checker, complete bool) {
-	g.report = c.addAt
-	r := c.rep
-	r.finishCounts(g)
-	if !complete {
-		return
-	}
-	for _, p := range g.pending {
-		id := []byte(p.id)
-		i := g.ids.lookup(id, g.ids.hash(id))
-		if i < 0 {
-			g.dangling(int(p.edge), p.dst, p.id, p.at)
-			i = -2
-		}
-		if p.dst {
-			g.dst.set(int(p.edge), i)
-		} else {
-			g.src.set(int(p.edge), i)
-		}
-	}
-	g.pending = nil
-	g.ids.slots = nil // every id is resolved; the hash table can go
-	n, m := g.ids.n, g.src.n
-
-	// The edges back in time and each node's own flags do not depend on
-	// the order of the graph: a second goroutine finds them while this one
-	// orders it (on a million events, a third of this function's time),
-	// and the warnings are reported afterwards in edge order, as if found
-	// here. Both goroutines only read the columns.
-	var backward []int32
-	flags := make([]uint8, n)
-	side := make(chan struct{})
-	go func() {
-		defer close(side)
-		for k := 0; k < m; k++ {
-			s, d := g.src.at(k), g.dst.at(k)
-			if s >= 0 && d >= 0 && g.t.at(int(d)) < g.t.at(int(s)) {
-				backward = append(backward, int32(k))
-			}
-		}
-		for i := 0; i < n; i++ {
-			if g.trusted.at(i) == 0 {
-				flags[i] |= flagUntrusted
-			}
-			if a := g.agent.at(i); a >= 0 && g.parent[a] >= 0 {
-				flags[i] |= flagSubAgent
-			}
-		}
-	}()
-
-	// The adjacency in compressed form.
-	off := make([]int32, n+1)
-	indeg := make([]int32, n)
-	for k := 0; k < m; k++ {
-		s, d := g.src.at(k), g.dst.at(k)
-		if s < 0 || d < 0 {
-			continue
-		}
-		off[s+1]++
-		indeg[d]++
-	}
-	// off[v+1] holds v's out-degree; prefix sums make off[v+1] the end of
-	// v's run in adj, and placing edges backwards leaves off[v+1] at the
-	// start of v+1's run, without a second array.
-	for i := 0; i < n; i++ {
-		off[i+1] += off[i]
-	}
-	adj := make([]int32, off[n])
-	for k := m - 1; k >= 0; k-- {
-		s, d := g.src.at(k), g.dst.at(k)
-		if s < 0 || d < 0 {
-			continue
-		}
-		off[s+1]--
-		adj[off[s+1]] = d
-	}
-	// Now off[v+1] is the start of v's run: shift down by one.
-	copy(off, off[1:])
-	off[n] = int32(len(adj))
-
-	// Kahn's algorithm: a topological order, the longest path ending at
-	// each node (its level), and whether everything was ordered.
-	order := make([]int32, 0, n)
-	level := make([]int32, n)
-	for i := 0; i < n; i++ {
-		if indeg[i] == 0 {
-			order = append(order, int32(i))
-			level[i] = 1
-		}
-	}
-	for h := 0; h < len(order); h++ {
-		v := order[h]
-		for _, w := range adj[off[v]:off[v+1]] {
-			level[w] = max(level[w], level[v]+1)
-			indeg[w]--
-			if indeg[w] == 0 {
-				order = append(order, w)
-			}
-		}
-	}
-	<-side
-	for _, k := range backward {
-		s, d := g.src.at(int(k)), g.dst.at(int(k))
-		ts, td := g.t.at(int(s)), g.t.at(int(d))
-		c.addAt(g.edgePos(int(k)), fmt.Sprintf("/edges/%d", k), Warning, RuleEdgeTime,
-			fmt.Sprintf("edge runs backwards in time: dst %q (t=%g) is earlier than src %q (t=%g)", g.ids.bytesOf(int(d)), td, g.ids.bytesOf(int(s)), ts))
-	}
-
-	gr := &r.Graph
-	var width []int32
-	for _, v := range order {
-		l := level[v]
-		gr.CriticalPath = max(gr.CriticalPath, int(l))
-		for int(l) > len(width) {
-			width = append(width, 0)
-		}
-		width[l-1]++
-	}
-	for _, w := range width {
-		gr.MaxWidth = max(gr.MaxWidth, int(w))
-	}
-	if gr.CriticalPath > 0 {
-		gr.StructuralParallelism = round3(float64(len(order)) / float64(gr.CriticalPath))
-	}
-	if len(order) < n {
-		gr.Cyclic = true
-		gr.EventsOnOrAfterCycles = n - len(order)
-		g.reportCycle(c, indeg)
-	}
-	level = nil
-
-	// Flags: what untrusted sources reach (forward, in order), and what
-	// reaches an aggregate (backward, in reverse order).
-	for _, v := range order {
-		if flags[v]&(flagUntrusted|flagTainted) != 0 {
-			for _, w := range adj[off[v]:off[v+1]] {
-				flags[w] |= flagTainted
-			}
-		}
-	}
-	for h := len(order) - 1; h >= 0; h-- {
-		v := order[h]
-		if g.typ.at(int(v)) == EvAggregate {
-			flags[v] |= flagReachesAgg
-			continue
-		}
-		for _, w := range adj[off[v]:off[v+1]] {
-			if flags[w]&flagReachesAgg != 0 {
-				flags[v] |= flagReachesAgg
-				break
-			}
-		}
-	}
-	var sources, tainted, sub, useful int
-	for _, v := range order {
-		f := flags[v]
-		if f&flagUntrusted != 0 {
-			sources++
-		}
-		if f&flagTainted != 0 {
-			tainted++
-		}
-		if f&flagSubAgent != 0 {
-			sub++
-			if f&flagReachesAgg != 0 {
-				useful++
-			}
-		}
-	}
-	d := &r.Derived
-	if sources > 0 {
-		d.UntrustedReach = ptrTo(round3(float64(tainted) / float64(sources)))
-	}
-	if sub > 0 {
-		d.UsefulAgentUtilization = ptrTo(round3(float64(useful) / float64(sub)))
-	}
-	if g.refMsgs > 0 {
-		d.ExactDuplicateMessages = ptrTo(round3(float64(g.dupMsgs) / float64(g.refMsgs)))
-	}
-}
-
-func (g *graph) edgePos(k int) pos {
-	return pos{line: int(g.eline.at(k)), col: int(g.ecol.at(k))}
-}
-
-// reportCycle finds one cycle among the nodes Kahn's algorithm could not
-// order (indeg > 0) and reports it at its lowest-numbered edge. Each such
-// node has a predecessor that is also unordered, so walking predecessors
-// must come back to a node already seen.
-func (g *graph) reportCycle(c *checker, indeg []int32) {
-	pred := make(map[int32]int32) // node -> edge index into it
-	for k := 0; k < g.src.n; k++ {
-		s, d := g.src.at(k), g.dst.at(k)
-		if s < 0 || d < 0 || indeg[s] == 0 || indeg[d] == 0 {
-			continue
-		}
-		if _, ok := pred[d]; !ok {
-			pred[d] = int32(k)
-		}
-	}
-	var start int32 = -1
-	for i, d := range indeg {
-		if d > 0 {
-			start = int32(i)
-			break
-		}
-	}
-	seen := make(map[int32]int)
-	var walk []int32 // edges, walking backwards
-	v := start
-	for {
-		if at, ok := seen[v]; ok {
-			walk = walk[at:]
-			break
-		}
-		seen[v] = len(walk)
-		k := pred[v]
-		walk = append(walk, k)
-		v = g.src.at(int(k))
-	}
-	// walk holds the cycle's edges in reverse; print it forwards from the
-	// lowest-numbered edge.
-	low := 0
-	for i, k := range walk {
-		if k < walk[low] {
-			low = i
-		}
-	}
-	var names []string
-	for i := 0; i <= len(walk); i++ {
-		k := walk[(low-i+len(walk))%len(walk)]
-		if i == 0 {
-			names = append(names, fmt.Sprintf("%q", g.ids.bytesOf(int(g.src.at(int(k))))))
-		}
-		if i < len(walk) {
-			names = append(names, fmt.Sprintf("%q", g.ids.bytesOf(int(g.dst.at(int(k))))))
-		}
-		if len(names) > 12 {
-			names = append(names, "...")
-			break
-		}
-	}
-	k := int(walk[low])
-	c.addAt(g.edgePos(k), fmt.Sprintf("/edges/%d", k), Warning, RuleCycle,
-		fmt.Sprintf("the event graph has a cycle: %s", strings.Join(names[:min(len(names), 13)], " -> ")))
-}
-
-func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
-
-func ptrTo[T any](x T) *T { return &x }

@@ -48,7 +48,7 @@ func newReadahead(r io.Reader) (*readahead, func()) {
 		free: make(chan []byte, readaheadChunks),
 		done: make(chan struct{}),
 	}
-	for i := 0; i < readaheadChunks; i++ {
+	for range readaheadChunks {
 		ra.free <- make([]byte, readaheadPad+readaheadChunk)
 	}
 	go ra.run(r)

@@ -70,9 +70,9 @@ func (c *Costs) set(name string, v float64) {
 	case "wall_clock_s":
 		c.WallClockS = v
 	case "tool_calls":
-		c.ToolCalls = ptrTo(v)
+		c.ToolCalls = new(v)
 	case "messages":
-		c.Messages = ptrTo(v)
+		c.Messages = new(v)
 	default:
 		c.Other = append(c.Other, Channel{Name: name, Value: v})
 	}

@@ -93,6 +93,13 @@ func newScanner(r io.Reader) *scanner {
 	return &scanner{r: r, buf: make([]byte, scanBufSize), line: 1}
 }
 
+// newBytesScanner returns a scanner of data, which it scans in place and
+// never writes to: a trace already in memory (a line of a batch) is not
+// copied.
+func newBytesScanner(data []byte) *scanner {
+	return &scanner{buf: data[:len(data):len(data)], n: len(data), eof: true, line: 1}
+}
+
 // newChunkScanner returns a scanner that scans ra's chunks in place.
 func newChunkScanner(ra *readahead) *scanner {
 	return &scanner{ra: ra, line: 1}
@@ -677,7 +684,7 @@ func newWordMatcher(names []string) *wordMatcher {
 		})
 	}
 	m := &wordMatcher{}
-	for try := uint64(0); try < 1000; try++ {
+	for try := range uint64(1000) {
 		m.mul = 0x2545f4914f6cdd1d + 2*try
 		m.slots = [64]matchWord{}
 		ok := true

@@ -16,7 +16,7 @@ import (
 func TestPlainRun(t *testing.T) {
 	interesting := []byte{'"', '\\', 0x00, 0x1f, 0x20, 0x21, 0x5b, 0x5d, 0x7f, 0x80, 0xff, 'a', '1', 0x22 ^ 0x80, 0x5c ^ 0x80}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for trial := 0; trial < 20000; trial++ {
+	for range 20000 {
 		buf := make([]byte, 1+rng.IntN(24))
 		for i := range buf {
 			if rng.IntN(3) == 0 {
@@ -49,7 +49,7 @@ func TestPlainRun(t *testing.T) {
 // plainly, consumes exactly the string, and declines everything else: a
 // prefix, an extension, an escaped form and a string cut by the buffer.
 func TestWordMatcher(t *testing.T) {
-	ek := eventKeys()
+	ek := evKeys()
 	for _, names := range [][]string{ek[:], eventTypeList(), edgeTypeList(), {"src", "dst", "type"}, Topologies()} {
 		m := newWordMatcher(names)
 		for i, name := range names {

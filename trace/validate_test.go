@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/masrl/masrl/internal/synth"
@@ -18,17 +18,28 @@ var update = flag.Bool("update", false, "rewrite the .golden files under testdat
 
 // referenceDir is the upstream schema and example trace: $MASRL_CORPUS/
 // reference when the Makefile sets it, else ../shared beside the checkout.
+// It skips the test when the directory is missing.
 func referenceDir(t testing.TB) string {
 	t.Helper()
+	dir, err := findReferenceDir()
+	if err != nil {
+		t.Skipf("reference schema not found (set MASRL_CORPUS): %v", err)
+	}
+	return dir
+}
+
+// findReferenceDir returns the reference directory, or an error when it is
+// missing.
+func findReferenceDir() (string, error) {
 	dir := os.Getenv("MASRL_CORPUS")
 	if dir == "" {
 		dir = filepath.Join("..", "..", "shared", "corpus")
 	}
 	dir = filepath.Join(dir, "reference")
 	if _, err := os.Stat(filepath.Join(dir, "trace_schema.json")); err != nil {
-		t.Skipf("reference schema not found (set MASRL_CORPUS): %v", err)
+		return "", err
 	}
-	return dir
+	return dir, nil
 }
 
 func check(t testing.TB, data []byte, opts Options) *Result {
@@ -47,48 +58,6 @@ func synthTrace(t testing.TB, events int, seed uint64) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
-}
-
-func TestVocabMatchesSchema(t *testing.T) {
-	var s struct {
-		Properties struct {
-			Topology struct{ Enum []string }
-		}
-		Defs struct {
-			Event struct {
-				Properties struct{ Type struct{ Enum []string } }
-			}
-			Edge struct {
-				Properties struct{ Type struct{ Enum []string } }
-			}
-		} `json:"$defs"`
-	}
-	if err := json.Unmarshal(SchemaJSON(), &s); err != nil {
-		t.Fatal(err)
-	}
-	ev, ed := EventTypes(), EdgeTypes()
-	for _, c := range []struct {
-		name       string
-		code, want []string
-	}{
-		{"event types", ev[:], s.Defs.Event.Properties.Type.Enum},
-		{"edge types", ed[:], s.Defs.Edge.Properties.Type.Enum},
-		{"topologies", Topologies(), s.Properties.Topology.Enum},
-	} {
-		if !slices.Equal(c.code, c.want) {
-			t.Errorf("%s: code has %q, schema has %q", c.name, c.code, c.want)
-		}
-	}
-	for i, name := range ev {
-		if eventTypeCode(name) != i {
-			t.Errorf("eventTypeCode(%q) = %d, want %d", name, eventTypeCode(name), i)
-		}
-	}
-	for i, name := range ed {
-		if edgeTypeCode(name) != i {
-			t.Errorf("edgeTypeCode(%q) = %d, want %d", name, edgeTypeCode(name), i)
-		}
-	}
 }
 
 func TestValidTraces(t *testing.T) {
@@ -268,7 +237,7 @@ func TestPointerEscaping(t *testing.T) {
 func TestMaxFindings(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`{"trace_id":"t","task_id":"k","edges":[],"rewards":{},"costs":{"tokens":1,"wall_clock_s":1},"events":[`)
-	for i := 0; i < 50; i++ {
+	for i := range 50 {
 		if i > 0 {
 			b.WriteByte(',')
 		}
@@ -334,7 +303,9 @@ func TestMeasure(t *testing.T) {
 // TestRecheckAddsLibraryFindings checks the safety net: a location the
 // library reports for a flagged element and the fast path did not is added.
 func TestRecheckAddsLibraryFindings(t *testing.T) {
-	c := newChecker(strings.NewReader(""), nil, Options{})
+	c := newChecker(NewValidator(), Options{})
+	c.s = newScanner(strings.NewReader(""))
+	c.start()
 	defer c.feed.stop()
 	c.path = []pathElem{{key: "events", idx: -1}, {idx: 4}}
 	c.inElem = true
@@ -359,5 +330,51 @@ func TestHugeNumber(t *testing.T) {
 	res := check(t, []byte(b.String()), Options{})
 	if res.Valid() || len(res.Findings) != 1 || res.Findings[0].Rule != RuleSyntax || res.Findings[0].Pointer != "/events/0/t" {
 		t.Errorf("got %s", render(res))
+	}
+}
+
+// TestValidatorShared checks traces concurrently with one Validator, in
+// place and as streams, and requires the findings of checking each alone.
+func TestValidatorShared(t *testing.T) {
+	inputs := [][]byte{synthTrace(t, 30, 1), synthTrace(t, 3000, 2)}
+	invalid, _ := filepath.Glob(filepath.Join("testdata", "invalid", "*.json"))
+	for _, p := range invalid {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, data)
+	}
+	want := make([]string, len(inputs))
+	for i, data := range inputs {
+		want[i] = render(check(t, data, Options{}))
+	}
+	v := NewValidator()
+	errs := make(chan error, 4*len(inputs))
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i, data := range inputs {
+				var res *Result
+				var err error
+				if (w+i)%2 == 0 {
+					res, err = v.ValidateBytes(data, Options{})
+				} else {
+					res, err = v.Validate(bytes.NewReader(data), Options{})
+				}
+				if err != nil {
+					errs <- err
+					continue
+				}
+				if got := render(res); got != want[i] {
+					errs <- fmt.Errorf("input %d: shared validator gave\n%s\nalone\n%s", i, got, want[i])
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }

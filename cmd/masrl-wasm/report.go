@@ -1,6 +1,7 @@
 // Command masrl-wasm is the trace validator compiled to WebAssembly for the
-// site's traces page: it defines globalThis.masrlValidate(text, options)
-// and globalThis.masrlSchema(). Build it with
+// site's traces page: it defines globalThis.masrlValidate(text, options),
+// globalThis.masrlImport(otlpText) (OpenTelemetry spans to orchestration
+// traces, package trace/otlp) and globalThis.masrlSchema(). Build it with
 //
 //	GOOS=js GOARCH=wasm go build -o bin/masrl.wasm ./cmd/masrl-wasm
 //

@@ -11,6 +11,7 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/site"
+	"github.com/masrl/masrl/siteconfig"
 )
 
 // defaultOut is where make site and masrl build write the site.
@@ -31,29 +32,48 @@ func buildCommand() command {
 // buildFlags are the flags build and serve share.
 type buildFlags struct {
 	corpus, out, baseURL, templates, data, echarts *string
+	// config names masrl.yaml; nil (a caller without the flag) reads none.
+	config *string
+	// site holds the flags of masrl.yaml's other keys (siteconfig.Keys) by
+	// key name; a flag given a value overrides the file.
+	site map[string]*string
 	// traceExample and downloads feed the traces page; nil (a caller
-	// without the flags) builds it without them.
+	// without the flags) builds it with the embedded example and no
+	// downloads.
 	traceExample, downloads *string
 }
 
-// addTraceFlags declares the flags of the traces page, which build and
-// serve share.
-func (bf *buildFlags) addTraceFlags(fs *flag.FlagSet) {
-	bf.traceExample = fs.String("trace-example", site.DefaultTraceExample, "`file` example orchestration trace the traces page offers (must be valid); empty: none")
-	bf.downloads = fs.String("downloads", "", "`directory` with the cross-compiled masrl-OS-ARCH binaries, masrl.wasm, wasm_exec.js and validator.js (make site fills bin/dist); empty: the traces page has no binaries and no in-browser validator")
-}
+// buildUsage is the synopsis of the flags build and serve share.
+const buildUsage = "[--corpus DIR] [--config FILE] [--out DIR] [--base-url URL] [--title T] [--repository URL] ... [--templates DIR] [--data DIR] [--echarts FILE] [--trace-example FILE] [--downloads DIR]"
 
-func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("build", "build [--corpus DIR] [--out DIR] [--base-url URL] [--templates DIR] [--data DIR] [--echarts FILE] [--trace-example FILE] [--downloads DIR]", stderr)
+// addBuildFlags declares the flags build and serve share; baseURLUsage
+// says what --base-url defaults to for the command.
+func addBuildFlags(fs *flag.FlagSet, baseURLUsage string) buildFlags {
 	bf := buildFlags{
-		corpus:    fs.String("corpus", defaultCorpus, "corpus `directory`"),
+		corpus:    corpusFlag(fs),
+		config:    fs.String("config", "", "`file` masrl.yaml with the site's settings (default: masrl.yaml in the corpus directory, if there is one)"),
 		out:       fs.String("out", defaultOut, "output `directory`; replaced only when the build succeeds"),
-		baseURL:   fs.String("base-url", site.DefaultBaseURL, "absolute `URL` the site is published at (feeds and sitemap)"),
 		templates: fs.String("templates", "", "`directory` of templates overriding the embedded ones"),
 		data:      fs.String("data", "", "`directory` of project data (vocab.yaml, claims.yaml, pages/) overriding the embedded one"),
 		echarts:   fs.String("echarts", site.DefaultECharts, "`file` echarts.min.js to publish for the charts; empty: no charts"),
+		site:      map[string]*string{},
 	}
-	bf.addTraceFlags(fs)
+	for _, k := range siteconfig.Keys() {
+		usage := k.Usage + " (masrl.yaml: " + k.Name + ")"
+		if k.Name == "base_url" {
+			usage = baseURLUsage
+		}
+		bf.site[k.Name] = fs.String(k.Flag, "", usage)
+	}
+	bf.baseURL = bf.site["base_url"]
+	bf.traceExample = fs.String("trace-example", "", "`file` example orchestration trace the traces page offers (must be valid); default: the example built into masrl")
+	bf.downloads = fs.String("downloads", "", "`directory` with the WebAssembly validator (masrl.wasm, wasm_exec.js, validator.js; make site fills bin/validator) and, optionally, the masrl-OS-ARCH binaries (make dist fills bin/dist); empty: no in-browser validator, and binaries only as links to release.url")
+	return bf
+}
+
+func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("build", "build "+buildUsage, stderr)
+	bf := addBuildFlags(fs, "absolute `URL` the site is published at, for canonical links, Open Graph, the sitemap and the feed (masrl.yaml: base_url); none: those are left out")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -61,21 +81,67 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fs.Usage()
 		return exitUsage
 	}
+	if err := needCorpus(*bf.corpus); err != nil {
+		fmt.Fprintf(stderr, "masrl build: %v\n", err)
+		return exitUsage
+	}
+	opt, err := bf.options()
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl build: %v\n", err)
+		return exitUsage
+	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(buildMemoryLimit)
 	}
 	start := time.Now()
-	res, err := site.Build(bf.options(), *bf.out)
+	res, err := site.Build(opt, *bf.out)
 	if code := reportBuild(stderr, "masrl build", res, err); code != exitOK {
 		return code
+	}
+	if opt.BaseURL == "" {
+		fmt.Fprintln(stderr, noBaseURLNotice)
 	}
 	fmt.Fprintf(stdout, "%s: %d files from %s in %s\n", *bf.out, res.Files.Len(), *bf.corpus, time.Since(start).Round(time.Millisecond))
 	return exitOK
 }
 
-func (bf buildFlags) options() site.Options {
+// noBaseURLNotice says what a build without a base URL leaves out, and
+// how to give one.
+const noBaseURLNotice = "masrl build: note: no base URL (base_url in masrl.yaml, or --base-url), so the site has no canonical links, Open Graph URLs, sitemap or feed: they need absolute URLs"
+
+// options turns the flags and masrl.yaml into the build's options: the
+// file is read from --config or the corpus directory, and every site flag
+// given a value overrides its key.
+func (bf buildFlags) options() (site.Options, error) {
+	cfg := &siteconfig.Config{}
+	if bf.config != nil {
+		path, err := siteconfig.Find(*bf.config, *bf.corpus)
+		if err != nil {
+			return site.Options{}, err
+		}
+		if path != "" {
+			if cfg, err = siteconfig.Load(path); err != nil {
+				return site.Options{}, err
+			}
+		}
+	}
+	for _, k := range siteconfig.Keys() {
+		v := bf.site[k.Name]
+		if k.Name == "base_url" {
+			v = bf.baseURL
+		}
+		if v == nil || *v == "" {
+			continue
+		}
+		if err := k.Check(*v); err != nil {
+			return site.Options{}, err
+		}
+		*k.Field(cfg) = *v
+	}
 	opt := site.Options{
-		CorpusDir: *bf.corpus, BaseURL: *bf.baseURL,
+		CorpusDir: *bf.corpus, BaseURL: cfg.BaseURL,
+		Title: cfg.Title, Description: cfg.Description, Language: cfg.Language,
+		Repository: cfg.Repository, Release: cfg.Release,
 		Templates: site.TemplateFS(*bf.templates), Data: site.DataFS(*bf.data), Today: time.Now(),
 	}
 	if bf.echarts != nil { // nil: a caller without the flag builds without charts
@@ -87,7 +153,7 @@ func (bf buildFlags) options() site.Options {
 	if bf.downloads != nil {
 		opt.Downloads = *bf.downloads
 	}
-	return opt
+	return opt, nil
 }
 
 // reportBuild prints a build's warnings and, when it failed, every finding

@@ -11,9 +11,6 @@ import (
 	"github.com/masrl/masrl/corpus"
 )
 
-// defaultCorpus is where the corpus lives beside a checkout of the project.
-const defaultCorpus = "../shared/corpus"
-
 func checkCommand() command {
 	return command{summary: "validate the corpus against the vocabularies and the paper's claims", run: runCheck}
 }
@@ -34,7 +31,7 @@ type checkReport struct {
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("check", "check [--corpus DIR] [--format text|github|json] [--claims=false]", stderr)
-	dir := fs.String("corpus", defaultCorpus, "corpus `directory` (papers.csv, excluded.csv, papers.bib, spotcheck.csv)")
+	dir := corpusFlag(fs)
 	format := fs.String("format", "text", "output `format`: text, github (workflow annotations) or json")
 	withClaims := fs.Bool("claims", true, "also verify the paper's claims (data/claims.yaml); false for corpora other than the survey's")
 	if code, ok := parseFlags(fs, args); !ok {
@@ -42,6 +39,10 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if fs.NArg() > 0 || !oneOf(*format, "text", "github", "json") {
 		fs.Usage()
+		return exitUsage
+	}
+	if err := needCorpus(*dir); err != nil {
+		fmt.Fprintf(stderr, "masrl check: %v\n", err)
 		return exitUsage
 	}
 	c, err := corpus.Load(*dir)

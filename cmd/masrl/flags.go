@@ -5,7 +5,32 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/masrl/masrl/corpus"
 )
+
+// defaultCorpus is where the commands look for the corpus when --corpus is
+// not given: a directory named corpus in the current one, the layout of a
+// list's repository that check.yml also assumes (MASRL_CORPUS_PATH).
+const defaultCorpus = "corpus"
+
+// corpusFlag declares --corpus.
+func corpusFlag(fs *flag.FlagSet) *string {
+	return fs.String("corpus", defaultCorpus, "corpus `directory` (papers.csv, excluded.csv, papers.bib, spotcheck.csv, masrl.yaml)")
+}
+
+// needCorpus reports a corpus directory without papers.csv with the flag
+// that names it, instead of the bare file error a load would give.
+func needCorpus(dir string) error {
+	_, err := os.Stat(filepath.Join(dir, corpus.PapersFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("no %s in %s: point --corpus at the corpus directory (the one holding papers.csv; default %q)", corpus.PapersFile, dir, defaultCorpus)
+	}
+	return err
+}
 
 // newFlagSet returns a FlagSet for one subcommand that reports errors instead
 // of exiting, so that run can map them to exit code 2.

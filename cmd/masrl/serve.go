@@ -31,22 +31,18 @@ func serveCommand() command {
 const pollInterval = 500 * time.Millisecond
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "serve [--addr 127.0.0.1:8080] [--corpus DIR] [--out DIR] [--templates DIR] [--data DIR] [--echarts FILE] [--trace-example FILE] [--downloads DIR]", stderr)
+	fs := newFlagSet("serve", "serve [--addr 127.0.0.1:8080] "+buildUsage, stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on")
-	bf := buildFlags{
-		corpus:    fs.String("corpus", defaultCorpus, "corpus `directory`"),
-		out:       fs.String("out", defaultOut, "output `directory`"),
-		baseURL:   fs.String("base-url", "", "`URL` for feeds and sitemap (default http://ADDR/)"),
-		templates: fs.String("templates", "", "`directory` of templates overriding the embedded ones"),
-		data:      fs.String("data", "", "`directory` of project data overriding the embedded one (make serve passes data)"),
-		echarts:   fs.String("echarts", site.DefaultECharts, "`file` echarts.min.js to publish for the charts; empty: no charts"),
-	}
-	bf.addTraceFlags(fs)
+	bf := addBuildFlags(fs, "`URL` for canonical links, the sitemap and the feed (default http://ADDR/; masrl.yaml's base_url is not used, so the local site links to itself)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
 		fs.Usage()
+		return exitUsage
+	}
+	if err := needCorpus(*bf.corpus); err != nil {
+		fmt.Fprintf(stderr, "masrl serve: %v\n", err)
 		return exitUsage
 	}
 	ln, err := net.Listen("tcp", *addr)
@@ -57,7 +53,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *bf.baseURL == "" {
 		*bf.baseURL = "http://" + ln.Addr().String() + "/"
 	}
-	s := &server{flags: bf, watch: []string{*bf.corpus, *bf.templates, *bf.data}, log: stderr}
+	s := &server{flags: bf, watch: []string{*bf.corpus, *bf.config, *bf.templates, *bf.data}, log: stderr}
 	s.rebuild()
 	fmt.Fprintf(stdout, "serving %s at http://%s/ (Ctrl-C to stop)\n", *bf.out, ln.Addr())
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
@@ -95,7 +91,11 @@ type server struct {
 func (s *server) rebuild() {
 	stamp := fingerprint(s.watch)
 	start := time.Now()
-	res, err := site.Build(s.flags.options(), *s.flags.out)
+	var res *site.Result
+	opt, err := s.flags.options()
+	if err == nil {
+		res, err = site.Build(opt, *s.flags.out)
+	}
 	var msgs []string
 	var buf bytes.Buffer
 	reportBuild(&buf, "masrl serve", res, err)

@@ -38,7 +38,7 @@ func (c *crosstabFlags) Set(s string) error {
 
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("stats", "stats [--corpus DIR] [--format markdown|json|csv] [--crosstab FIELD,FIELD]... [--present-only]", stderr)
-	dir := fs.String("corpus", defaultCorpus, "corpus `directory`")
+	dir := corpusFlag(fs)
 	format := fs.String("format", "markdown", "output `format`: markdown, json or csv")
 	presentOnly := fs.Bool("present-only", false, "leave out values no row uses")
 	var extra crosstabFlags
@@ -48,6 +48,10 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if fs.NArg() > 0 || !oneOf(*format, "markdown", "json", "csv") {
 		fs.Usage()
+		return exitUsage
+	}
+	if err := needCorpus(*dir); err != nil {
+		fmt.Fprintf(stderr, "masrl stats: %v\n", err)
 		return exitUsage
 	}
 	v, err := corpus.DefaultVocabulary()

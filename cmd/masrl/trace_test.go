@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/masrl/masrl/internal/synth"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -66,7 +67,7 @@ func TestTraceValidateOrder(t *testing.T) {
 		}
 		lastIdx = i
 	}
-	for k := 0; k < 5; k++ {
+	for range 5 {
 		if got, _, _ := runTraceCmd(t, "", args...); got != want {
 			t.Fatal("output differs between runs")
 		}
@@ -92,7 +93,16 @@ func TestTraceScripts(t *testing.T) {
 			}
 			return f, err
 		}
-		tio := traceIO{stdin: stdin, open: open}
+		dir := func(name string) ([]string, bool, error) {
+			files, isDir, err := osTraceDir(ts.MkAbs(name))
+			for i, f := range files {
+				// Back to the name as the script wrote it.
+				rel, _ := filepath.Rel(ts.MkAbs(name), f)
+				files[i] = filepath.Join(name, rel)
+			}
+			return files, isDir, err
+		}
+		tio := traceIO{stdin: stdin, open: open, dir: dir}
 		if len(args) == 0 || args[0] != "trace" {
 			ts.Fatalf("only the trace command runs in these scripts")
 		}
@@ -146,4 +156,52 @@ func mustGlob(t *testing.T, pattern string) []string {
 		t.Fatalf("no files match %s", pattern)
 	}
 	return m
+}
+
+// TestTraceBatchManyLines validates a 500-trace JSON Lines file with four
+// bad traces, in parallel, and requires findings at exactly those lines,
+// in order, with each trace's id, the same in every run.
+func TestTraceBatchManyLines(t *testing.T) {
+	var b bytes.Buffer
+	if err := synth.WriteTraceLines(&b, synth.TraceLinesOptions{Traces: 500, Events: 12, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	bad := []int{4, 123, 377, 500}
+	for _, n := range bad {
+		lines[n-1] = strings.Replace(lines[n-1], `"task_id":`, `"task":`, 1)
+	}
+	path := filepath.Join(t.TempDir(), "batch.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first, _, code := runTraceCmd(t, "", "validate", path)
+	if code != exitFindings {
+		t.Fatalf("exit code %d, want %d", code, exitFindings)
+	}
+	var got []int
+	for l := range strings.SplitSeq(strings.TrimSuffix(first, "\n"), "\n") {
+		rest, ok := strings.CutPrefix(l, path+":")
+		if !ok {
+			t.Fatalf("finding not placed in the file: %s", l)
+		}
+		var n int
+		if _, err := fmt.Sscanf(rest, "%d:", &n); err != nil {
+			t.Fatalf("no line in %s", l)
+		}
+		if !strings.Contains(l, fmt.Sprintf(`trace "synth-%d-`, 5*1_000_003+n-1)) {
+			t.Errorf("line %d: finding without its trace's id: %s", n, l)
+		}
+		if len(got) == 0 || got[len(got)-1] != n {
+			got = append(got, n)
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(bad) {
+		t.Fatalf("findings at lines %v, want %v", got, bad)
+	}
+	for range 3 {
+		if again, _, _ := runTraceCmd(t, "", "validate", path); again != first {
+			t.Fatal("output differs between runs")
+		}
+	}
 }

@@ -23,6 +23,8 @@ func subcommands() map[string]subcommand {
 	return map[string]subcommand{
 		"corpus": {"write a synthetic corpus shaped like the real one", corpusSubcommand},
 		"trace":  {"write a synthetic orchestration trace", runTrace},
+		"traces": {"write synthetic orchestration traces as JSON Lines, one per line", runTraces},
+		"otlp":   {"write synthetic OpenTelemetry spans as OTLP/JSON lines", runOTLP},
 	}
 }
 

@@ -222,7 +222,7 @@ func (g *generator) arxivID(year int) string {
 // letters only, or "x": keys never end in digits, so that a BibTeX key with
 // a year suffix cannot be read as another row's key.
 func slugWord(title string) string {
-	for _, w := range strings.Fields(title) {
+	for w := range strings.FieldsSeq(title) {
 		var b strings.Builder
 		for _, r := range strings.ToLower(w) {
 			if r >= 'a' && r <= 'z' {

@@ -15,6 +15,8 @@ import (
 type TraceOptions struct {
 	Events int    // number of events, at least 1
 	Seed   uint64 // same seed and size, same bytes
+	// Topology is the trace's topology field; "" is hierarchical.
+	Topology string
 }
 
 // worker is a spawned sub-agent of the synthetic run.
@@ -56,7 +58,11 @@ func WriteTrace(w io.Writer, opts TraceOptions) error {
 		return fmt.Errorf("synth: a trace needs at least 1 event, got %d", opts.Events)
 	}
 	g := &traceGen{w: bufio.NewWriterSize(w, 1<<16), rng: rand.New(rand.NewPCG(opts.Seed, 0x6d6173726c))}
-	fmt.Fprintf(g.w, "{\n  \"trace_id\": \"synth-%d-%d\",\n  \"task_id\": \"synthetic-task-%d\",\n  \"system\": \"masrl-synth\",\n  \"topology\": \"hierarchical\",\n  \"events\": [\n", opts.Seed, opts.Events, opts.Seed)
+	topology := opts.Topology
+	if topology == "" {
+		topology = "hierarchical"
+	}
+	fmt.Fprintf(g.w, "{\n  \"trace_id\": \"synth-%d-%d\",\n  \"task_id\": \"synthetic-task-%d\",\n  \"system\": \"masrl-synth\",\n  \"topology\": %q,\n  \"events\": [\n", opts.Seed, opts.Events, opts.Seed, topology)
 	g.event(-1, 0, "orchestrator_decision", "orchestrator", "lead", "", "", "", true, -1)
 	g.orchLast = 0
 	for g.n < opts.Events-1 {

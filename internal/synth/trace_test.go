@@ -58,3 +58,39 @@ func TestWriteTraceShape(t *testing.T) {
 		t.Error("0 events accepted")
 	}
 }
+
+func TestWriteTraceLines(t *testing.T) {
+	var a, b bytes.Buffer
+	opts := TraceLinesOptions{Traces: 20, Events: 30, Seed: 3}
+	if err := WriteTraceLines(&a, opts); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteTraceLines(&b, opts); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Fatal("same options, different bytes")
+	}
+	lines := bytes.Split(bytes.TrimSuffix(a.Bytes(), []byte("\n")), []byte("\n"))
+	if len(lines) != 20 {
+		t.Fatalf("%d lines, want 20", len(lines))
+	}
+	ids := map[string]bool{}
+	for i, l := range lines {
+		var v struct {
+			TraceID  string `json:"trace_id"`
+			Topology string
+			Events   []json.RawMessage
+		}
+		if err := json.Unmarshal(l, &v); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		if ids[v.TraceID] {
+			t.Errorf("line %d: trace id %s repeats", i+1, v.TraceID)
+		}
+		ids[v.TraceID] = true
+		if n := len(v.Events); n < 6 || n > 54 {
+			t.Errorf("line %d: %d events, want 6..54", i+1, n)
+		}
+	}
+}

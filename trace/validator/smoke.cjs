@@ -2,13 +2,15 @@
 // WebAssembly module, and checks that a valid trace is accepted, an invalid
 // one rejected with its findings listed, and innerHTML never used.
 //
-//   node trace/validator/smoke.cjs BIN_DIR VALID_TRACE INVALID_TRACE
+//   node trace/validator/smoke.cjs BIN_DIR VALID_TRACE INVALID_TRACE [OTLP_FILE]
 //
-// (make wasm-smoke). BIN_DIR holds masrl.wasm and wasm_exec.js.
+// (make wasm-smoke). BIN_DIR holds masrl.wasm and wasm_exec.js. With
+// OTLP_FILE (OpenTelemetry spans, OTLP/JSON lines) it also checks that the
+// spans are imported and the imported trace validated.
 "use strict";
 const fs = require("fs");
 const path = require("path");
-const [binDir, validPath, invalidPath] = process.argv.slice(2);
+const [binDir, validPath, invalidPath, otlpPath] = process.argv.slice(2);
 globalThis.fs = fs;
 globalThis.require = require;
 require(path.resolve(binDir, "wasm_exec.js"));
@@ -73,7 +75,12 @@ function fail(msg) {
 
 async function main() {
   require(path.resolve(__dirname, "validator.js"));
-  const [input, controls, status, list, table] = root.children;
+  const byClass = (c) => root.children.find((e) => e.attrs && e.attrs.class === c);
+  const input = root.children.find((e) => e.tag === "textarea");
+  const controls = root.children[1];
+  const status = root.children.find((e) => e.attrs && e.attrs.role === "status" && !e.attrs.class);
+  const list = byClass("masrl-findings");
+  const table = byClass("masrl-stats");
   const button = controls.children.find((c) => c.tag === "button");
   for (let i = 0; i < 100 && button.disabled; i++) await sleep(50);
   if (button.disabled) fail("the module did not load: " + status.textContent);
@@ -88,7 +95,16 @@ async function main() {
   if (!ok.status.startsWith("Valid trace.") || ok.findings !== 0 || ok.rows < 20) fail(`valid trace: ${JSON.stringify(ok)}`);
   const bad = await run(invalidPath);
   if (!bad.status.startsWith("Invalid trace.") || bad.findings < 1) fail(`invalid trace: ${JSON.stringify(bad)}`);
-  console.log(`validator.js smoke test: ok (${ok.rows} stats rows; ${bad.findings} findings on the invalid trace)`);
+  let otlp = "";
+  if (otlpPath) {
+    const importStatus = byClass("masrl-import");
+    const o = await run(otlpPath);
+    if (!/^OpenTelemetry import: [1-9][0-9]* traces, 0 errors/.test(importStatus.textContent) || !o.status.startsWith("Valid trace.") || o.rows < 20) {
+      fail(`OTLP import: ${importStatus.textContent} / ${JSON.stringify(o)}`);
+    }
+    otlp = `; OTLP: ${importStatus.textContent}`;
+  }
+  console.log(`validator.js smoke test: ok (${ok.rows} stats rows; ${bad.findings} findings on the invalid trace${otlp})`);
   process.exit(0);
 }
 main().catch((e) => fail(e.stack || String(e)));

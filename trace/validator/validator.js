@@ -13,6 +13,12 @@
 // finding and the trace's measures are shown; all text from the trace goes
 // through textContent, never innerHTML. Files are read in the browser and
 // never leave it.
+//
+// OpenTelemetry input (OTLP/JSON, as the collector's file exporter writes
+// it: text that starts with {"resourceSpans") is imported first with
+// masrlImport, the same mapping as `masrl trace import`; the import's
+// warnings are listed, and each imported trace can be picked and is
+// validated like a pasted one.
 (function () {
   "use strict";
 
@@ -38,8 +44,9 @@
 
   // The form.
   const input = el("textarea", { rows: "12", cols: "80", spellcheck: "false", "aria-label": "Trace JSON" });
-  input.placeholder = "Paste an orchestration trace (JSON) here, or drop a file on this box.";
-  const file = el("input", { type: "file", accept: ".json,application/json", "aria-label": "Trace file" });
+  input.placeholder =
+    "Paste an orchestration trace (JSON) or OpenTelemetry spans (OTLP/JSON lines) here, or drop a file on this box.";
+  const file = el("input", { type: "file", accept: ".json,.jsonl,application/json", "aria-label": "Trace or OTLP file" });
   const strictBox = el("input", { type: "checkbox", id: "masrl-strict" });
   const strictLabel = el("label", { for: "masrl-strict" }, " strict (warnings count as errors)");
   const button = el("button", { type: "button", disabled: "" }, "Loading validator…");
@@ -48,7 +55,17 @@
   const statsTable = el("table", { class: "masrl-stats" });
   const controls = el("p");
   controls.append(file, " ", strictBox, strictLabel, " ", button);
-  root.append(input, controls, status, findingsList, statsTable);
+  // The OpenTelemetry import: its summary, its diagnostics, and a choice
+  // of trace when the spans hold several.
+  const importStatus = el("p", { class: "masrl-import", "aria-live": "polite" });
+  const importList = el("ol", { class: "masrl-import-findings" });
+  const pickLabel = el("label", { for: "masrl-trace-pick" }, "Imported trace: ");
+  const pick = el("select", { id: "masrl-trace-pick" });
+  const pickRow = el("p");
+  pickRow.append(pickLabel, pick);
+  pickRow.hidden = true;
+  root.append(input, controls, importStatus, importList, pickRow, status, findingsList, statsTable);
+  let imported = [];
 
   let ready = false;
 
@@ -134,10 +151,74 @@
     row("untrusted reach", opt(d.untrusted_reach));
   }
 
+  // OTLP/JSON requests start with their only member, resourceSpans.
+  function isOTLP(text) {
+    return /^\s*\{\s*"resourceSpans"\s*:/.test(text.slice(0, 1000));
+  }
+
   function validate(text) {
     if (!ready) {
       return;
     }
+    if (isOTLP(text)) {
+      importOTLP(text);
+      return;
+    }
+    importStatus.textContent = "";
+    importList.replaceChildren();
+    pickRow.hidden = true;
+    imported = [];
+    check(text);
+  }
+
+  function importOTLP(text) {
+    status.textContent = "Importing OpenTelemetry spans…";
+    setTimeout(() => {
+      let rep;
+      try {
+        rep = JSON.parse(globalThis.masrlImport(text));
+      } catch (e) {
+        rep = { error: String(e), traces: [], diagnostics: [] };
+      }
+      importList.replaceChildren();
+      for (const d of rep.diagnostics) {
+        const li = el("li", { class: "masrl-" + d.severity });
+        const span = d.span_id ? `span ${d.span_id}: ` : "";
+        li.textContent = `line ${d.line}${d.col ? ", column " + d.col : ""}: ${d.severity}: ${span}${d.message}`;
+        importList.append(li);
+      }
+      imported = rep.traces;
+      let summary = `OpenTelemetry import: ${imported.length} traces, ${rep.errors || 0} errors, ${rep.warnings || 0} warnings.`;
+      if (rep.omitted > 0) {
+        summary += ` ${rep.omitted} more traces are not listed; masrl trace import writes them all.`;
+      }
+      if (rep.error) {
+        summary += " The import failed: " + rep.error;
+      }
+      importStatus.textContent = summary;
+      pick.replaceChildren();
+      imported.forEach((t, i) => {
+        pick.append(el("option", { value: String(i) }, `${t.trace_id} (${t.spans} spans)`));
+      });
+      pickRow.hidden = imported.length < 2;
+      if (imported.length === 0) {
+        status.textContent = "No orchestration trace could be imported.";
+        findingsList.replaceChildren();
+        statsTable.replaceChildren();
+        return;
+      }
+      check(imported[0].json);
+    }, 0);
+  }
+
+  pick.addEventListener("change", () => {
+    const t = imported[Number(pick.value)];
+    if (t) {
+      check(t.json);
+    }
+  });
+
+  function check(text) {
     status.textContent = "Validating…";
     // Let the status paint before a large trace blocks the page.
     setTimeout(() => {

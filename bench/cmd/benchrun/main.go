@@ -52,13 +52,14 @@ type config struct {
 type sizes struct {
 	build, stats, check []int
 	traceEvents         int
+	traceBatch          int // traces in the JSON Lines batch
 }
 
 func sizesFor(quick bool) sizes {
 	if quick {
-		return sizes{build: []int{0, 1000, 10000}, stats: []int{0, 100000}, check: []int{0, 10000}, traceEvents: 100000}
+		return sizes{build: []int{0, 1000, 10000}, stats: []int{0, 100000}, check: []int{0, 10000}, traceEvents: 100000, traceBatch: 1000}
 	}
-	return sizes{build: []int{0, 1000, 10000, 100000}, stats: []int{0, 1000000}, check: []int{0, 100000}, traceEvents: 1000000}
+	return sizes{build: []int{0, 1000, 10000, 100000}, stats: []int{0, 1000000}, check: []int{0, 100000}, traceEvents: 1000000, traceBatch: 10000}
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -72,12 +73,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cfg.quick, "quick", false, "smaller sizes and fewer runs, for development")
 	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the synthetic corpora and trace")
 	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "longest a single run may take; a run that takes longer is reported as not finished")
-	sections := fs.String("sections", "build,stats,check,trace", "comma-separated `list` of sections to measure")
+	sections := fs.String("sections", "build,stats,check,trace,trace-batch,otlp", "comma-separated `list` of sections to measure")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: benchrun [-quick] [-runs N] [-md BENCHMARKS.md] [-sections build,stats,check,trace]")
+		fmt.Fprintln(stderr, "usage: benchrun [-quick] [-runs N] [-md BENCHMARKS.md] [-sections build,stats,check,trace,trace-batch,otlp]")
 		return 2
 	}
 	if cfg.runs == 0 {
@@ -127,6 +128,10 @@ func bench(ctx context.Context, cfg config, stdout, log io.Writer) error {
 			tbl, tg, err = h.checkSection(sz.check)
 		case "trace":
 			tbl, tg, err = h.traceSection(sz.traceEvents)
+		case "trace-batch":
+			tbl, tg, err = h.traceBatchSection(sz.traceBatch, sz.traceEvents)
+		case "otlp":
+			tbl, tg, err = h.otlpSection(sz.traceEvents)
 		default:
 			return fmt.Errorf("unknown section %q", s)
 		}

@@ -132,6 +132,44 @@ func measure(ctx context.Context, j job, runs int, timeout time.Duration, log io
 	return r
 }
 
+// measureAlternating runs jobs in rounds, each round one run of every job
+// in turn, so that a change in the machine's load meets every job alike.
+// The first warmups rounds are untimed. A job that fails to run is
+// dropped from the later rounds.
+func measureAlternating(ctx context.Context, jobs []job, runs, warmups int, timeout time.Duration, log io.Writer) []*result {
+	rs := make([]*result, len(jobs))
+	for i, j := range jobs {
+		rs[i] = &result{tool: j.tool, size: j.size, command: j.shown}
+		if rs[i].command == "" {
+			rs[i].command = strings.Join(j.argv, " ")
+		}
+		fmt.Fprintf(log, "  %-22s %9d  %s\n", j.tool, j.size, rs[i].command)
+	}
+	for round := range warmups + runs {
+		for i, j := range jobs {
+			if rs[i].err != nil {
+				continue
+			}
+			s, err := runOnce(ctx, j, timeout, log)
+			if err != nil {
+				rs[i].err = err
+				fmt.Fprintf(log, "    %s failed: %v\n", j.tool, err)
+				continue
+			}
+			if round >= warmups {
+				rs[i].samples = append(rs[i].samples, s)
+			}
+		}
+	}
+	for _, r := range rs {
+		if r.ok() {
+			fmt.Fprintf(log, "  %-22s %9d  median %.3f s  min %.3f  max %.3f  peak %.1f MB  exit %s\n",
+				r.tool, r.size, r.median().Seconds(), r.min().Seconds(), r.max().Seconds(), r.rssMB(), r.exits())
+		}
+	}
+	return rs
+}
+
 // runOnce runs the command under GNU time, which reports its peak memory
 // (%M, the child's ru_maxrss). Reading ru_maxrss of a child started
 // directly from this process would be wrong: Go starts children with

@@ -11,7 +11,7 @@ import (
 // group: above 1 means the peer is slower or uses more memory.
 func resultTable(unit string, groups [][]*result) string {
 	var b strings.Builder
-	singular := map[string]string{"entries": "entry", "rows": "row", "events": "event"}[unit]
+	singular := map[string]string{"entries": "entry", "rows": "row", "events": "event", "traces": "trace"}[unit]
 	fmt.Fprintf(&b, "| %s | tool | median (s) | min (s) | max (s) | peak RSS (MB) | µs per %s | exit | time / masrl | memory / masrl |\n",
 		unit, singular)
 	b.WriteString("| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |\n")
@@ -125,30 +125,38 @@ func find(groups [][]*result, tool string, size int) *result {
 	return nil
 }
 
+// buildTargets decides the site's goals. Speed is judged on rebuilds over
+// the previous output, the loop a user runs; the first build into an empty
+// directory is compared with Hugo's as well.
 func buildTargets(groups [][]*result) []target {
+	const masrl, hugo = "masrl build (rebuild)", "hugo (rebuild)"
 	var ts []target
 	if len(groups) > 0 && len(groups[0]) > 0 {
-		if m := find(groups, "masrl build", groups[0][0].size); m != nil {
-			ts = append(ts, decided("site of the real corpus in well under a second",
+		if m := find(groups, masrl, groups[0][0].size); m != nil {
+			ts = append(ts, decided("site of the real corpus rebuilt in well under a second",
 				fmt.Sprintf("%.3f s at %d entries", m.median().Seconds(), m.size), m.median().Seconds() < 1))
 		}
 	}
-	m10, h10 := find(groups, "masrl build", 10000), find(groups, "hugo", 10000)
-	if m10 != nil && h10 != nil {
-		r := h10.median().Seconds() / m10.median().Seconds()
-		ts = append(ts, decided("site at 10,000 entries at least 5× faster than Hugo",
-			fmt.Sprintf("Hugo %.2f s / masrl %.2f s = %.2f×", h10.median().Seconds(), m10.median().Seconds(), r), r >= 5))
-	} else {
-		ts = append(ts, target{goal: "site at 10,000 entries at least 5× faster than Hugo"})
+	for _, c := range []struct{ goal, masrl, hugo string }{
+		{"site at 10,000 entries rebuilt over the previous output at least 5× faster than Hugo rebuilding over its own", masrl, hugo},
+		{"site at 10,000 entries built into an empty directory at least 5× faster than Hugo", "masrl build (empty dir)", "hugo (empty dir)"},
+	} {
+		m, h := find(groups, c.masrl, 10000), find(groups, c.hugo, 10000)
+		if m == nil || h == nil {
+			ts = append(ts, target{goal: c.goal})
+			continue
+		}
+		r := h.median().Seconds() / m.median().Seconds()
+		ts = append(ts, decided(c.goal, fmt.Sprintf("Hugo %.2f s / masrl %.2f s = %.2f×", h.median().Seconds(), m.median().Seconds(), r), r >= 5))
 	}
-	m100 := find(groups, "masrl build", 100000)
-	const goal100, goalLinear = "site at 100,000 entries in at most 10 s and 1.5 GB",
-		"cost linear: time per entry at 100,000 at most 1.5× that at 10,000"
-	switch f := findAny(groups, "masrl build", 100000); {
+	m10, m100 := find(groups, masrl, 10000), find(groups, masrl, 100000)
+	const goal100, goalLinear = "site at 100,000 entries rebuilt in at most 10 s and 1.5 GB",
+		"cost linear: rebuild time per entry at 100,000 at most 1.5× that at 10,000"
+	switch f := findAny(groups, masrl, 100000); {
 	case m100 != nil:
-		ts = append(ts, decided("site at 100,000 entries in at most 10 s",
+		ts = append(ts, decided("site at 100,000 entries rebuilt in at most 10 s",
 			fmt.Sprintf("%.2f s", m100.median().Seconds()), m100.median().Seconds() <= 10))
-		ts = append(ts, decided("site at 100,000 entries in at most 1.5 GB",
+		ts = append(ts, decided("site at 100,000 entries rebuilt in at most 1.5 GB",
 			fmt.Sprintf("%.0f MB peak RSS", m100.rssMB()), m100.rssMB() <= 1500))
 	case f != nil:
 		// Not run or failed: a build that cannot finish misses the goal.
@@ -161,9 +169,9 @@ func buildTargets(groups [][]*result) []target {
 		p10, p100 := m10.median().Seconds()/1e4, m100.median().Seconds()/1e5
 		ts = append(ts, decided(goalLinear,
 			fmt.Sprintf("%.1f µs / %.1f µs = %.2f×", p100*1e6, p10*1e6, p100/p10), p100/p10 <= 1.5))
-	case m10 != nil && findAny(groups, "masrl build", 100000) != nil:
+	case m10 != nil && findAny(groups, masrl, 100000) != nil:
 		// The 100,000 build did not run; the step below it shows the trend.
-		m1 := find(groups, "masrl build", 1000)
+		m1 := find(groups, masrl, 1000)
 		if m1 == nil {
 			ts = append(ts, decided(goalLinear, "100,000 not measured", false))
 			break
@@ -195,16 +203,16 @@ func traceTargets(groups [][]*result) []target {
 	m := find(groups, "masrl trace validate", 1000000)
 	a := find(groups, "ajv (node)", 1000000)
 	if m == nil {
-		return []target{{goal: "trace validation of 1,000,000 events at least 5× faster than Ajv, at most 128 MB"}}
+		return []target{{goal: "trace validation of 1,000,000 events at least 6× faster than Ajv, at most 128 MB"}}
 	}
 	ts := []target{decided("trace validation of 1,000,000 events in at most 128 MB",
 		fmt.Sprintf("%.0f MB peak RSS", m.rssMB()), m.rssMB() <= 128)}
 	if a != nil {
 		r := a.median().Seconds() / m.median().Seconds()
-		ts = append(ts, decided("trace validation of 1,000,000 events at least 5× faster than Ajv",
-			fmt.Sprintf("Ajv %.2f s / masrl %.2f s = %.2f×", a.median().Seconds(), m.median().Seconds(), r), r >= 5))
+		ts = append(ts, decided("trace validation of 1,000,000 events at least 6× faster than Ajv",
+			fmt.Sprintf("Ajv %.2f s / masrl %.2f s = %.2f×", a.median().Seconds(), m.median().Seconds(), r), r >= 6))
 	} else {
-		ts = append(ts, target{goal: "trace validation of 1,000,000 events at least 5× faster than Ajv"})
+		ts = append(ts, target{goal: "trace validation of 1,000,000 events at least 6× faster than Ajv"})
 	}
 	return ts
 }

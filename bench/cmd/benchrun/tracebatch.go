@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// The trace-batch section: a JSON Lines file of many small traces
+// validated by masrl (in parallel, on all cores) and by Ajv line by line
+// (bench/trace/ajv-validate-lines.mjs), and the 1,000,000-event trace of
+// the trace section again, with the second core kept busy by a spinning
+// process, because the margin over Ajv must hold on a loaded machine too.
+
+// traceBatchFile returns a synthetic JSON Lines file of n traces of about
+// 100 events each (about 19 kB a line).
+func (h *harness) traceBatchFile(n int) (string, error) {
+	path := filepath.Join(h.cfg.work, fmt.Sprintf("traces-%d.jsonl", n))
+	args := []string{"traces", "-traces", strconv.Itoa(n), "-events", "100", "-seed", strconv.FormatUint(h.cfg.seed, 10)}
+	st := stamp([]byte(strings.Join(args, " ")), h.readOrEmpty("internal/synth/trace.go"), h.readOrEmpty("internal/synth/tracelines.go"))
+	h.generatedInput = append(h.generatedInput, h.shown(append([]string{h.synth}, args...))+" > "+h.rel(path))
+	if fresh(path, st) {
+		fmt.Fprintf(h.log, "reusing %s\n", h.rel(path))
+		return path, nil
+	}
+	fmt.Fprintf(h.log, "generating %s\n", h.rel(path))
+	f, err := os.Create(path)
+	if err != nil {
+		return "", err
+	}
+	c := h.cmd(h.synth, args...)
+	c.Stdout = f
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	err = c.Run()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", fmt.Errorf("synth traces: %v: %s", err, stderr.String())
+	}
+	return path, setStamp(path, st)
+}
+
+// busy keeps one core busy until the returned function is called: a shell
+// loop, which the measured commands then share the machine with.
+func (h *harness) busy() (stop func(), err error) {
+	c := exec.CommandContext(h.ctx, "sh", "-c", "while :; do :; done")
+	if err := c.Start(); err != nil {
+		return nil, err
+	}
+	return func() { c.Process.Kill(); c.Wait() }, nil
+}
+
+func (h *harness) traceBatchSection(traces, events int) (string, []target, error) {
+	if !h.ajvInstalled {
+		h.notes = append(h.notes, "Ajv is not installed in bench/trace/node_modules: the trace-batch rows are missing.")
+		return "Not measured: Ajv is missing.\n", nil, nil
+	}
+	batch, err := h.traceBatchFile(traces)
+	if err != nil {
+		return "", nil, err
+	}
+	b := []*result{
+		h.measure("masrl trace validate", traces, nil, h.masrl, "trace", "validate", batch),
+		h.measure("ajv (node), line by line", traces, nil, "node", filepath.Join(h.traceScripts, "ajv-validate-lines.mjs"), h.traceSchema, batch),
+	}
+	one, err := h.traceFile(events)
+	if err != nil {
+		return "", nil, err
+	}
+	stop, err := h.busy()
+	if err != nil {
+		return "", nil, err
+	}
+	busy := []*result{
+		h.measure("masrl trace validate, other core busy", events, nil, h.masrl, "trace", "validate", one),
+		h.measure("ajv (node), other core busy", events, nil, "node", filepath.Join(h.traceScripts, "ajv-validate.mjs"), h.traceSchema, one),
+	}
+	stop()
+	tbl := resultTable("traces", [][]*result{b}) + "\n" + resultTable("events", [][]*result{busy})
+	return tbl, traceBatchTargets(traces, b, events, busy), nil
+}
+
+// traceBatchTargets decides the batch target (at least 5× Ajv) and the
+// single-trace one under load (at least 6× Ajv, at most 128 MB).
+func traceBatchTargets(traces int, batch []*result, events int, busy []*result) []target {
+	var ts []target
+	goal := fmt.Sprintf("%d-trace JSON Lines batch validated at least 5× faster than Ajv line by line", traces)
+	m, a := find([][]*result{batch}, "masrl trace validate", traces), find([][]*result{batch}, "ajv (node), line by line", traces)
+	if m != nil && a != nil {
+		r := a.median().Seconds() / m.median().Seconds()
+		ts = append(ts, decided(goal, fmt.Sprintf("Ajv %.2f s / masrl %.2f s = %.2f×", a.median().Seconds(), m.median().Seconds(), r), r >= 5))
+	} else {
+		ts = append(ts, target{goal: goal})
+	}
+	goal = fmt.Sprintf("trace validation of %d events, other core busy, at least 6× faster than Ajv", events)
+	m, a = find([][]*result{busy}, "masrl trace validate, other core busy", events), find([][]*result{busy}, "ajv (node), other core busy", events)
+	if m == nil {
+		return append(ts, target{goal: goal})
+	}
+	if a != nil {
+		r := a.median().Seconds() / m.median().Seconds()
+		ts = append(ts, decided(goal, fmt.Sprintf("Ajv %.2f s / masrl %.2f s = %.2f×", a.median().Seconds(), m.median().Seconds(), r), r >= 6))
+	} else {
+		ts = append(ts, target{goal: goal})
+	}
+	return append(ts, decided(fmt.Sprintf("trace validation of %d events, other core busy, in at most 128 MB", events),
+		fmt.Sprintf("%.0f MB peak RSS", m.rssMB()), m.rssMB() <= 128))
+}

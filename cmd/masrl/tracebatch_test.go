@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// FuzzSendLines splits arbitrary input into JSON Lines units and requires
+// that each non-blank line becomes one unit, numbered by its line in the
+// input and holding exactly its bytes (without "\n" or "\r\n"), even when
+// a line is longer than the reader's buffer.
+func FuzzSendLines(f *testing.F) {
+	f.Add([]byte("{\"a\":1}\n\n{\"b\":2}\r\n  \n{\"c\""))
+	f.Add([]byte(strings.Repeat("x", 3<<20) + "\nlast"))
+	f.Add([]byte(""))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tio := traceIO{open: func(string) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }}
+		var bufs sync.Pool
+		var got []traceUnit
+		ok := sendLines(context.Background(), "f.jsonl", tio, &bufs, func(u traceUnit) bool {
+			if u.err != nil {
+				t.Fatalf("read error: %v", u.err)
+			}
+			u.data = bytes.Clone(u.data) // the buffer is reused once checked
+			got = append(got, u)
+			return true
+		})
+		if !ok {
+			t.Fatal("sendLines stopped")
+		}
+		var want []traceUnit
+		for i, l := range strings.Split(string(data), "\n") {
+			l = strings.TrimSuffix(l, "\r")
+			if strings.TrimSpace(l) != "" {
+				want = append(want, traceUnit{line: i + 1, data: []byte(l)})
+			}
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%d units, want %d", len(got), len(want))
+		}
+		for i := range got {
+			if got[i].line != want[i].line || !bytes.Equal(got[i].data, want[i].data) || got[i].file != "f.jsonl" {
+				t.Fatalf("unit %d: line %d %q, want line %d %q", i, got[i].line, got[i].data, want[i].line, want[i].data)
+			}
+		}
+	})
+}

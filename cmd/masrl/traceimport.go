@@ -1,0 +1,141 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/masrl/masrl/trace/otlp"
+)
+
+// importIO is where trace import reads and writes: the trace command's
+// inputs, and a function that places output paths (tests resolve them in
+// the script's directory).
+type importIO struct {
+	traceIO
+	path func(name string) string
+}
+
+// errManyTraces stops an import to standard output that meets a second
+// trace: two traces in one JSON document would not be a trace.
+var errManyTraces = errors.New("the input holds more than one trace: use --out DIR or --jsonl")
+
+// traceImport is "masrl trace import": OTLP/JSON in, one orchestration
+// trace per OTel trace id out.
+func traceImport(ctx context.Context, args []string, stdout, stderr io.Writer, iio importIO) int {
+	fs := newFlagSet("trace import", "trace import [--out DIR | --jsonl] [--window SPANS] [--task ID] FILE...", stderr)
+	out := fs.String("out", "", "write each trace to `DIR`/TRACE_ID.json (default: the one trace to standard output)")
+	jsonl := fs.Bool("jsonl", false, "write every trace to standard output, one per line (JSON Lines)")
+	window := fs.Int("window", otlp.DefaultWindow, "`spans` read after a trace's root span before the trace is written (children exported late)")
+	task := fs.String("task", "", "task_id of every trace (default: the name of the trace's root span)")
+	files, code, ok := parseInterspersed(fs, args)
+	if !ok {
+		return code
+	}
+	switch {
+	case len(files) == 0:
+		fmt.Fprintln(stderr, "masrl trace import: no files (use - for standard input)")
+		fs.Usage()
+		return exitUsage
+	case *out != "" && *jsonl:
+		fmt.Fprintln(stderr, "masrl trace import: --out and --jsonl exclude each other")
+		return exitUsage
+	case *window < 1:
+		fmt.Fprintln(stderr, "masrl trace import: --window must be at least 1")
+		return exitUsage
+	}
+	if *out != "" {
+		if err := os.MkdirAll(iio.path(*out), 0o755); err != nil {
+			fmt.Fprintf(stderr, "masrl trace import: %v\n", err)
+			return exitUsage
+		}
+	}
+	w := bufio.NewWriterSize(stdout, 1<<16)
+	var held *otlp.Trace // the one trace bound for standard output
+	traces, spans, warnings := 0, 0, 0
+	emit := func(t *otlp.Trace) error {
+		traces++
+		spans += t.Spans
+		switch {
+		case *out != "":
+			// The id is 32 hex digits (checked again here), so the name
+			// cannot leave DIR.
+			if err := otlp.ParseTraceID(t.ID); err != nil {
+				return fmt.Errorf("trace id %q: %w", t.ID, err)
+			}
+			return os.WriteFile(filepath.Join(iio.path(*out), t.ID+".json"), t.JSON, 0o644)
+		case *jsonl:
+			_, err := w.Write(t.JSON)
+			return err
+		case held != nil:
+			return fmt.Errorf("%w (traces %s and %s)", errManyTraces, held.ID, t.ID)
+		}
+		held = t
+		return nil
+	}
+	dw := bufio.NewWriter(stderr)
+	report := func(d otlp.Diagnostic) {
+		if d.Severity == otlp.Warning {
+			warnings++
+		}
+		dw.WriteString(d.String() + "\n")
+	}
+	im := otlp.NewImporter(otlp.Options{Window: *window, Task: *task, Compact: *jsonl}, emit, report)
+	var failed error
+	stdinUsed := false
+	for _, name := range files {
+		if err := ctx.Err(); err != nil {
+			failed = err
+			break
+		}
+		if err := importOne(ctx, im, name, iio, &stdinUsed); err != nil {
+			failed = err
+			break
+		}
+	}
+	if failed == nil {
+		failed = im.Close()
+	}
+	if failed == nil && held != nil {
+		_, failed = w.Write(held.JSON)
+	}
+	if err := w.Flush(); failed == nil {
+		failed = err
+	}
+	fmt.Fprintf(dw, "imported %d traces from %d spans; %d errors, %d warnings\n", traces, spans, im.Errors(), warnings)
+	dw.Flush()
+	switch {
+	case failed != nil:
+		fmt.Fprintf(stderr, "masrl trace import: %v\n", failed)
+		return exitUsage
+	case im.Errors() > 0:
+		return exitFindings
+	case traces == 0:
+		fmt.Fprintln(stderr, "masrl trace import: no trace imported")
+		return exitFindings
+	}
+	return exitOK
+}
+
+func importOne(ctx context.Context, im *otlp.Importer, name string, iio importIO, stdinUsed *bool) error {
+	if name == "-" {
+		if *stdinUsed {
+			return errors.New("standard input can be read only once")
+		}
+		*stdinUsed = true
+		return im.Read("<stdin>", ctxReader{ctx, iio.stdin})
+	}
+	f, err := iio.open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := im.Read(name, ctxReader{ctx, f}); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/masrl/masrl/trace"
+)
+
+func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer, tio traceIO) int {
+	fs := newFlagSet("trace validate", "trace validate [--format text|json|github] [--strict] [--jsonl] FILE|DIR...", stderr)
+	format := &formatFlag{value: "text", choices: []string{"text", "json", "github"}}
+	fs.Var(format, "format", "output `format`: text, json or github (workflow commands)")
+	strict := fs.Bool("strict", false, "treat warnings (edges back in time, cycles) as errors")
+	jsonl := fs.Bool("jsonl", false, "read every file, standard input included, as JSON Lines (one trace per line); .jsonl and .ndjson files always are")
+	files, code, ok := parseInterspersed(fs, args)
+	if !ok {
+		return code
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "masrl trace validate: no files (use - for standard input)")
+		fs.Usage()
+		return exitUsage
+	}
+	bw := bufio.NewWriterSize(stdout, 64<<10)
+	var out validateWriter
+	switch format.value {
+	case "json":
+		out = &validateJSON{w: bw}
+	case "github":
+		out = &validateGitHub{w: bw}
+	default:
+		out = &validateText{w: bw}
+	}
+	var errs, warns, ioErrs, traces int
+	batch := false
+	eachTrace(ctx, files, batchOptions{check: trace.Options{Strict: *strict, FindingsOnly: true}, jsonl: *jsonl}, tio, func(r *unitResult) {
+		batch = batch || r.line > 0
+		if r.err != nil {
+			ioErrs++
+			fmt.Fprintf(stderr, "masrl trace validate: %s: %v\n", unitName(r), r.err)
+		} else {
+			traces++
+			errs += r.res.Errors
+			warns += r.res.Warnings
+		}
+		out.add(r)
+	})
+	err := out.finish()
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	if format.value == "text" && errs+warns > 0 {
+		if batch {
+			fmt.Fprintf(stderr, "%d errors, %d warnings in %d traces\n", errs, warns, traces)
+		} else {
+			fmt.Fprintf(stderr, "%d errors, %d warnings in %d files\n", errs, warns, len(files))
+		}
+	}
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "masrl trace validate: %v\n", err)
+		return exitUsage
+	case ioErrs > 0:
+		return exitUsage
+	case errs > 0:
+		return exitFindings
+	}
+	return exitOK
+}
+
+// unitName names a trace for messages: the file, and the line of a JSON
+// Lines trace.
+func unitName(r *unitResult) string {
+	if r.line > 0 {
+		return fmt.Sprintf("%s:%d", displayName(r.file), r.line)
+	}
+	return displayName(r.file)
+}
+
+// validateWriter writes the results of a batch as they come, in input
+// order.
+type validateWriter interface {
+	add(r *unitResult)
+	finish() error
+}
+
+// findingLine formats a finding as the text report prints it:
+// "file:line:col: error: /events/3/type: message", with the trace's id
+// before the pointer when the trace is a line of a JSON Lines file.
+func findingLine(r *unitResult, f trace.Finding) string {
+	line, col := r.where(f)
+	p := f.Pointer
+	if p == "" {
+		p = "(root)"
+	}
+	id := ""
+	if r.line > 0 && r.traceID() != "" {
+		id = fmt.Sprintf("trace %q: ", r.traceID())
+	}
+	return fmt.Sprintf("%s:%d:%d: %s: %s%s: %s", displayName(r.file), line, col, f.Severity, id, p, f.Message)
+}
+
+type validateText struct{ w *bufio.Writer }
+
+func (v *validateText) add(r *unitResult) {
+	if r.res == nil {
+		return
+	}
+	for _, f := range r.res.Findings {
+		v.w.WriteString(findingLine(r, f))
+		v.w.WriteByte('\n')
+	}
+}
+
+func (v *validateText) finish() error { return nil }
+
+// escapeGitHub escapes workflow-command data; properties also escape ':'
+// and ','.
+func escapeGitHub(s string, property bool) string {
+	r := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	s = r.Replace(s)
+	if property {
+		s = strings.NewReplacer(":", "%3A", ",", "%2C").Replace(s)
+	}
+	return s
+}
+
+type validateGitHub struct{ w *bufio.Writer }
+
+func (v *validateGitHub) add(r *unitResult) {
+	if r.res == nil {
+		return
+	}
+	for _, f := range r.res.Findings {
+		p := f.Pointer
+		if p == "" {
+			p = "(root)"
+		}
+		if r.line > 0 && r.traceID() != "" {
+			p = fmt.Sprintf("trace %q: %s", r.traceID(), p)
+		}
+		line, col := r.where(f)
+		fmt.Fprintf(v.w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", f.Severity,
+			escapeGitHub(displayName(r.file), true), line, col,
+			escapeGitHub("trace "+f.Rule, true), escapeGitHub(p+": "+f.Message, false))
+	}
+}
+
+func (v *validateGitHub) finish() error { return nil }
+
+// jsonFileReport is one trace of the JSON report: a file, or a line of a
+// JSON Lines file.
+type jsonFileReport struct {
+	File     string          `json:"file"`
+	Line     int             `json:"line,omitempty"`
+	TraceID  string          `json:"trace_id,omitempty"`
+	Valid    bool            `json:"valid"`
+	Error    string          `json:"error,omitempty"`
+	Errors   int             `json:"errors"`
+	Warnings int             `json:"warnings"`
+	Omitted  int             `json:"omitted"`
+	Findings []trace.Finding `json:"findings"`
+}
+
+// validateJSON collects one report for all traces; it keeps each trace's
+// findings (at most Options.MaxFindings), not the traces.
+type validateJSON struct {
+	w   io.Writer
+	rep struct {
+		Valid    bool             `json:"valid"`
+		Errors   int              `json:"errors"`
+		Warnings int              `json:"warnings"`
+		Files    []jsonFileReport `json:"files"`
+	}
+}
+
+func (v *validateJSON) add(r *unitResult) {
+	if v.rep.Files == nil {
+		v.rep.Valid, v.rep.Files = true, []jsonFileReport{}
+	}
+	fr := jsonFileReport{File: displayName(r.file), Line: r.line, TraceID: r.traceID(), Findings: []trace.Finding{}}
+	if r.err != nil {
+		fr.Error = r.err.Error()
+	} else {
+		fr.Valid = r.res.Valid()
+		fr.Errors, fr.Warnings, fr.Omitted = r.res.Errors, r.res.Warnings, r.res.Omitted
+		for _, f := range r.res.Findings {
+			f.Line, f.Col = r.where(f)
+			fr.Findings = append(fr.Findings, f)
+		}
+	}
+	v.rep.Valid = v.rep.Valid && fr.Valid
+	v.rep.Errors += fr.Errors
+	v.rep.Warnings += fr.Warnings
+	v.rep.Files = append(v.rep.Files, fr)
+}
+
+func (v *validateJSON) finish() error {
+	if v.rep.Files == nil {
+		v.rep.Valid, v.rep.Files = true, []jsonFileReport{}
+	}
+	enc := json.NewEncoder(v.w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v.rep)
+}

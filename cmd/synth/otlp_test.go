@@ -1,0 +1,54 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"testing"
+
+	"github.com/masrl/masrl/trace/otlp"
+)
+
+// TestOTLP: the generator writes what it is asked for (spans, lines of at
+// most -batch spans, the same bytes for the same seed), and the importer
+// reads it without a diagnostic into traces of -trace-spans spans.
+func TestOTLP(t *testing.T) {
+	gen := func(args ...string) []byte {
+		var out, errb bytes.Buffer
+		if code := runOTLP(context.Background(), args, &out, &errb); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		return out.Bytes()
+	}
+	data := gen("-spans", "2501", "-trace-spans", "100", "-batch", "64", "-seed", "3")
+	if !bytes.Equal(data, gen("-spans", "2501", "-trace-spans", "100", "-batch", "64", "-seed", "3")) {
+		t.Error("two runs with one seed differ")
+	}
+	if lines := bytes.Count(data, []byte("\n")); lines != (2501+63)/64 {
+		t.Errorf("%d lines, want %d of at most 64 spans", lines, (2501+63)/64)
+	}
+	spans, traces := 0, 0
+	im := otlp.NewImporter(otlp.Options{}, func(tr *otlp.Trace) error {
+		traces++
+		spans += tr.Spans
+		if tr.Spans != 100 && tr.Spans != 101 {
+			t.Errorf("trace %s has %d spans", tr.ID, tr.Spans)
+		}
+		if tr.Stats.ToolCalls == 0 || tr.Stats.Tokens == 0 || tr.Stats.Spawns == 0 {
+			t.Errorf("trace %s: %+v", tr.ID, tr.Stats)
+		}
+		return nil
+	}, func(d otlp.Diagnostic) { t.Errorf("diagnostic: %s", d) })
+	if err := im.Read("synth", bytes.NewReader(data)); err != nil {
+		t.Fatal(err)
+	}
+	if err := im.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if spans != 2501 || traces != 25 {
+		t.Errorf("%d spans in %d traces, want 2501 in 25", spans, traces)
+	}
+	if code := runOTLP(context.Background(), []string{"-spans", "0"}, io.Discard, io.Discard); code != 2 {
+		t.Errorf("-spans 0: exit %d, want 2", code)
+	}
+}

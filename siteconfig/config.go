@@ -1,0 +1,324 @@
+// Package siteconfig reads masrl.yaml, the configuration of a published
+// list: its title, description and language, the address it is published
+// at, the repository it is kept in and where the masrl release it offers
+// lives. masrl build and masrl serve read it from the corpus directory, or
+// from the file --config names, and let their flags override each key.
+//
+// Keys are a table (Keys): the parser, the flags and the README's key list
+// come from it, so a key is defined once.
+package siteconfig
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/masrl/masrl/internal/suggest"
+	"go.yaml.in/yaml/v3"
+	"golang.org/x/text/language"
+)
+
+// FileName is the name masrl looks for in the corpus directory.
+const FileName = "masrl.yaml"
+
+// Config is a parsed masrl.yaml. Every field is optional; empty means the
+// default Key documents.
+type Config struct {
+	Title       string
+	Description string
+	Language    string
+	BaseURL     string
+	Repository  Repository
+	Release     Release
+}
+
+// Repository is where the list's sources are kept: the entry pages link
+// "edit this entry" to papers.csv at the entry's line, "report a problem"
+// to a new issue, and the contributing page to the repository.
+type Repository struct {
+	// URL is the repository's web address, e.g. https://github.com/OWNER/NAME.
+	URL string
+	// Branch is the branch the edit links open; default "main".
+	Branch string
+	// Corpus is the corpus directory inside the repository; default "corpus".
+	Corpus string
+}
+
+// Release is a published release of the masrl binaries, which the traces
+// page links when the build has no --downloads.
+type Release struct {
+	// URL is where the release's files can be downloaded, e.g.
+	// https://github.com/masrl/masrl/releases/download/v1.0.0/: the page
+	// links URL+masrl-OS-ARCH and URL+SHA256SUMS.
+	URL string
+	// Sums is the path of the release's SHA256SUMS file, relative to the
+	// configuration file; when set the page shows each binary's sum.
+	Sums string
+}
+
+// Key is one key of masrl.yaml with the flag that overrides it.
+type Key struct {
+	Name  string // dotted: "repository.url"
+	Flag  string // "repository"
+	Usage string // for the flag and the README
+	field func(*Config) *string
+	check func(string) error
+}
+
+// Field returns the key's value in c, for reading and for overriding.
+func (k Key) Field(c *Config) *string { return k.field(c) }
+
+// Keys returns every key of masrl.yaml, in the order the README lists them.
+func Keys() []Key {
+	return []Key{
+		{"title", "title", "the site's title, in every page's title and header (default: the survey list's title)",
+			func(c *Config) *string { return &c.Title }, nonEmpty},
+		{"description", "description", "one sentence about the list, for the home page's meta description",
+			func(c *Config) *string { return &c.Description }, nonEmpty},
+		{"language", "language", "the BCP 47 language tag of the pages, e.g. en or en-GB (default en)",
+			func(c *Config) *string { return &c.Language }, checkLanguage},
+		{"base_url", "base-url", "the absolute http(s) URL the site is published at; canonical links, Open Graph URLs, the sitemap and the feed need it and are left out without it",
+			func(c *Config) *string { return &c.BaseURL }, checkHTTPURL},
+		{"repository.url", "repository", "the http(s) URL of the repository that holds the list, e.g. https://github.com/OWNER/NAME; entry pages link to it to edit the entry and report a problem",
+			func(c *Config) *string { return &c.Repository.URL }, checkHTTPURL},
+		{"repository.branch", "repository-branch", "the branch the edit links open (default main)",
+			func(c *Config) *string { return &c.Repository.Branch }, checkRepoPath},
+		{"repository.corpus", "repository-corpus", "the corpus directory inside the repository (default corpus; . for the top)",
+			func(c *Config) *string { return &c.Repository.Corpus }, checkRepoPath},
+		{"release.url", "release-url", "the http(s) URL of the masrl release's files, e.g. https://github.com/masrl/masrl/releases/download/v1.0.0/; the traces page links the binaries there when --downloads holds none",
+			func(c *Config) *string { return &c.Release.URL }, checkHTTPURL},
+		{"release.sums", "release-sums", "the release's SHA256SUMS file, relative to masrl.yaml (the flag: to the current directory); the traces page then shows each binary's SHA-256",
+			func(c *Config) *string { return &c.Release.Sums }, nonEmpty},
+	}
+}
+
+// Error is every problem of one configuration file, each with its
+// file:line:col.
+type Error struct{ Problems []string }
+
+func (e *Error) Error() string { return strings.Join(e.Problems, "\n") }
+
+// Find returns the path of the configuration to read: explicit when it is
+// set (the file must then exist), else masrl.yaml in the corpus directory
+// when there is one, else "".
+func Find(explicit, corpusDir string) (string, error) {
+	if explicit != "" {
+		if _, err := os.Stat(explicit); err != nil {
+			return "", fmt.Errorf("--config: %w", err)
+		}
+		return explicit, nil
+	}
+	p := filepath.Join(corpusDir, FileName)
+	if _, err := os.Stat(p); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", nil
+		}
+		return "", err
+	}
+	return p, nil
+}
+
+// Load reads and parses the file at path. Release.Sums is returned
+// relative to the current directory.
+func Load(path string) (*Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c, err := Parse(path, b)
+	if err != nil {
+		return nil, err
+	}
+	if c.Release.Sums != "" && !filepath.IsAbs(c.Release.Sums) {
+		c.Release.Sums = filepath.Join(filepath.Dir(path), c.Release.Sums)
+	}
+	return c, nil
+}
+
+// Parse parses a masrl.yaml document; name is used in messages. Every
+// problem is reported: unknown keys with the nearest known one, values of
+// the wrong kind, duplicate keys and invalid values.
+func Parse(name string, b []byte) (*Config, error) {
+	c := &Config{}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return nil, &Error{[]string{name + yamlMessage(err, b)}}
+	}
+	if len(doc.Content) == 0 { // an empty file configures nothing
+		return c, nil
+	}
+	p := parser{name: name, keys: map[string]Key{}}
+	for _, k := range Keys() {
+		p.keys[k.Name] = k
+	}
+	p.mapping(doc.Content[0], "", c)
+	if len(p.problems) > 0 {
+		return nil, &Error{p.problems}
+	}
+	return c, nil
+}
+
+type parser struct {
+	name     string
+	keys     map[string]Key
+	problems []string
+}
+
+func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
+	p.problems = append(p.problems, fmt.Sprintf("%s:%d:%d: ", p.name, n.Line, n.Column)+fmt.Sprintf(format, args...))
+}
+
+// known lists the keys directly under prefix ("" or "repository.").
+func (p *parser) known(prefix string) []string {
+	var out []string
+	for _, k := range Keys() {
+		rest, ok := strings.CutPrefix(k.Name, prefix)
+		if !ok {
+			continue
+		}
+		first, _, _ := strings.Cut(rest, ".")
+		if !slices.Contains(out, first) {
+			out = append(out, first)
+		}
+	}
+	return out
+}
+
+// mapping reads the keys of the mapping n, whose keys are under prefix.
+func (p *parser) mapping(n *yaml.Node, prefix string, c *Config) {
+	if n.Kind != yaml.MappingNode {
+		what := "the file"
+		if prefix != "" {
+			what = strings.TrimSuffix(prefix, ".")
+		}
+		p.errorf(n, "%s must be a mapping of keys (%s)", what, strings.Join(p.known(prefix), ", "))
+		return
+	}
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		kn, vn := n.Content[i], n.Content[i+1]
+		if kn.Kind != yaml.ScalarNode {
+			p.errorf(kn, "a key must be a plain name (%s)", strings.Join(p.known(prefix), ", "))
+			continue
+		}
+		name := prefix + kn.Value
+		if prev, ok := seen[kn.Value]; ok {
+			p.errorf(kn, "%s is set twice (first at line %d)", name, prev.Line)
+			continue
+		}
+		seen[kn.Value] = kn
+		known := p.known(prefix)
+		if !slices.Contains(known, kn.Value) {
+			hint := "known keys here: " + strings.Join(known, ", ")
+			if s := suggest.Nearest(kn.Value, known); s != "" {
+				hint = fmt.Sprintf("did you mean %s?", prefix+s)
+			}
+			p.errorf(kn, "unknown key %s; %s", name, hint)
+			continue
+		}
+		k, leaf := p.keys[name]
+		if !leaf {
+			p.mapping(vn, name+".", c)
+			continue
+		}
+		if vn.Kind != yaml.ScalarNode || vn.Tag == "!!null" {
+			p.errorf(vn, "%s: want a string", name)
+			continue
+		}
+		v := strings.TrimSpace(vn.Value)
+		if err := k.check(v); err != nil {
+			p.errorf(vn, "%s: %v", name, err)
+			continue
+		}
+		*k.field(c) = v
+	}
+}
+
+// Check validates a value given by flag for the key.
+func (k Key) Check(v string) error {
+	if err := k.check(v); err != nil {
+		return fmt.Errorf("--%s (%s): %w", k.Flag, k.Name, err)
+	}
+	return nil
+}
+
+func nonEmpty(v string) error {
+	if v == "" {
+		return errors.New("empty")
+	}
+	return nil
+}
+
+func checkLanguage(v string) error {
+	if _, err := language.Parse(v); err != nil {
+		return fmt.Errorf("%q is not a BCP 47 language tag (e.g. en, en-GB, de)", v)
+	}
+	return nil
+}
+
+// checkHTTPURL accepts an absolute http or https URL without query or
+// fragment: anything else (javascript:, a relative path) must not become a
+// link on the pages.
+func checkHTTPURL(v string) error {
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return fmt.Errorf("%q: want an absolute http(s) URL without query, fragment or user, e.g. https://example.org/list/", v)
+	}
+	return nil
+}
+
+// checkRepoPath accepts a branch or directory name that can stand in a
+// URL path: no empty or dot-dot segments, no leading slash.
+func checkRepoPath(v string) error {
+	if v == "." {
+		return nil
+	}
+	if v == "" || strings.HasPrefix(v, "/") || strings.ContainsAny(v, "?#\\") {
+		return fmt.Errorf("%q: want a relative path such as corpus or data/list", v)
+	}
+	for seg := range strings.SplitSeq(strings.TrimSuffix(v, "/"), "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return fmt.Errorf("%q: want a relative path such as corpus or data/list", v)
+		}
+	}
+	return nil
+}
+
+// yamlLine is the position prefix the YAML library puts on syntax errors.
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+
+// yamlMessage turns the YAML library's "yaml: line N: msg" into ":N: msg",
+// so that the file's name before it makes the usual file:line. The
+// library gives no line for a byte it cannot read (bad UTF-8, a control
+// character) or for a file that ends early; the position is then that of
+// the first such byte, or the file's last line.
+func yamlMessage(err error, b []byte) string {
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		return ":" + m[1] + ": " + msg[len(m[0]):]
+	}
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	line, col := 1, 1
+	for i, w := 0, 0; i < len(b); i += w {
+		var r rune
+		r, w = utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && w <= 1 || r < ' ' && r != '\t' && r != '\n' && r != '\r' || r == 0x7f {
+			return fmt.Sprintf(":%d:%d: %s", line, col, msg)
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	if len(b) > 0 && b[len(b)-1] == '\n' {
+		line--
+	}
+	return fmt.Sprintf(":%d: %s", max(line, 1), msg)
+}

@@ -1,0 +1,255 @@
+package trace
+
+import (
+	"hash/maphash"
+	"math"
+)
+
+// eventsArray reads the events array (the scanner is at its '[').
+func (c *checker) eventsArray() error {
+	at := c.s.here()
+	c.s.i++
+	if !c.s.first(']') {
+		if topEvents&topNonEmptyArrays != 0 {
+			c.schemaf(at, "minItems: got 0, want 1")
+		}
+		return nil
+	}
+	for i := 0; ; i++ {
+		c.pushIdx(i)
+		err := c.event(i)
+		c.pop()
+		if err != nil {
+			return err
+		}
+		if more, err := c.s.more(']'); err != nil || !more {
+			return err
+		}
+	}
+}
+
+// eventRecord is what the graph and the report keep of one event.
+type eventRecord struct {
+	id         span
+	t          float64
+	typ        int
+	agent      span
+	role       span
+	to         span
+	contentRef span
+	trusted    int8 // -1 absent, 0 false, 1 true
+	have       int
+	at         pos
+	idAt       pos
+	index      int
+}
+
+// event reads one event (the scanner is before its first byte).
+func (c *checker) event(i int) error {
+	ok, err := c.typeOK("object", 3)
+	if !ok || err != nil {
+		c.rep.countEvent(-1)
+		return err
+	}
+	ev := eventRecord{t: math.NaN(), typ: -1, trusted: -1, at: c.s.here()}
+	c.beginElem()
+	var ms members // on the stack: its writes need no write barriers
+	m := &ms
+	c.open(m, c.eventObj)
+	for {
+		more, err := c.next(m)
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		if m.bit == 0 {
+			err = c.skipMember(m, 4)
+		} else {
+			c.push(m.key)
+			err = c.eventValue(m.bit, &ev)
+			c.pop()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	c.endElem()
+	ev.have = int(m.keys.mask)
+	c.close(m)
+	if c.elemSchema > 0 {
+		c.recheck(true, ev.at)
+	}
+	c.inElem = false
+	c.rep.countEvent(ev.typ)
+	ev.index = i
+	c.feed.event(&ev)
+	return nil
+}
+
+// eventValue reads the value of declared event property bit into ev.
+// Strings are copied into the graph feed's current batch, which carries
+// them to the graph.
+func (c *checker) eventValue(bit int, ev *eventRecord) error {
+	switch {
+	case bit&evNumbers != 0:
+		v, ok, err := c.numberValue(bit&evNonNegative != 0, 4)
+		if ok && bit == evT {
+			ev.t = v
+		}
+		return err
+	case bit&evEnums != 0:
+		k, err := c.enumValue(c.eventTypes, eventTypeList, eventTypeCode, 4)
+		ev.typ = k
+		return err
+	case bit&evBooleans != 0:
+		v, ok, err := c.boolValue(4)
+		if ok && bit == evTrusted {
+			ev.trusted = 0
+			if v {
+				ev.trusted = 1
+			}
+		}
+		return err
+	}
+	if bit == evID {
+		ev.idAt, _ = c.peekPos()
+	}
+	ok, err := c.stringValue(bit&evNonEmpty != 0, 4)
+	if !ok || err != nil {
+		return err
+	}
+	switch {
+	case bit == evID:
+		ev.id = c.feed.keep(c.s.str)
+	case c.opts.FindingsOnly:
+		// Only the id reaches the graph.
+	case bit == evAgent:
+		ev.agent = c.feed.keep(c.s.str)
+	case bit == evRole:
+		ev.role = c.feed.keep(c.s.str)
+	case bit == evTo:
+		ev.to = c.feed.keep(c.s.str)
+	case bit == evContentRef:
+		ev.contentRef = c.feed.keep(c.s.str)
+	}
+	return nil
+}
+
+// edgesArray reads the edges array (the scanner is at its '[').
+func (c *checker) edgesArray() error {
+	at := c.s.here()
+	c.s.i++
+	if !c.s.first(']') {
+		if topEdges&topNonEmptyArrays != 0 {
+			c.schemaf(at, "minItems: got 0, want 1")
+		}
+		return nil
+	}
+	for i := 0; ; i++ {
+		c.pushIdx(i)
+		err := c.edge(i)
+		c.pop()
+		if err != nil {
+			return err
+		}
+		if more, err := c.s.more(']'); err != nil || !more {
+			return err
+		}
+	}
+}
+
+// edgeRecord is what the graph keeps of one edge.
+type edgeRecord struct {
+	index    int
+	src, dst span
+	srcAt    pos
+	// srcHash and dstHash are the ends' hashes in the graph's id table,
+	// computed on the scanner's goroutine, where the id is in the cache
+	// and which has time to spare while the graph resolves edges.
+	srcHash, dstHash uint64
+	dstAt            pos
+	at               pos
+	typ              int
+	ok               bool // src and dst are non-empty strings
+}
+
+// edge reads one edge.
+func (c *checker) edge(i int) error {
+	ok, err := c.typeOK("object", 3)
+	if !ok || err != nil {
+		c.rep.countEdge(-1)
+		c.feed.edge(&edgeRecord{index: i, typ: -1})
+		return err
+	}
+	ed := edgeRecord{index: i, typ: -1, at: c.s.here()}
+	c.beginElem()
+	var ms members
+	m := &ms
+	c.open(m, c.edgeObj)
+	srcOK, dstOK := false, false
+	for {
+		more, err := c.next(m)
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		if m.bit == 0 {
+			err = c.skipMember(m, 4)
+		} else {
+			c.push(m.key)
+			if m.bit&edEnums != 0 {
+				ed.typ, err = c.enumValue(c.edgeTypes, edgeTypeList, edgeTypeCode, 4)
+			} else {
+				vat, _ := c.peekPos()
+				var ok bool
+				ok, err = c.stringValue(m.bit&edNonEmpty != 0, 4)
+				if ok && len(c.s.str) > 0 {
+					v := c.feed.keep(c.s.str)
+					h := maphash.Bytes(c.idSeed, c.s.str)
+					switch m.bit {
+					case edSrc:
+						ed.src, ed.srcAt, ed.srcHash, srcOK = v, vat, h, true
+					case edDst:
+						ed.dst, ed.dstAt, ed.dstHash, dstOK = v, vat, h, true
+					}
+				}
+			}
+			c.pop()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	c.endElem()
+	c.close(m)
+	if c.elemSchema > 0 {
+		c.recheck(false, ed.at)
+	}
+	c.inElem = false
+	ed.ok = srcOK && dstOK
+	c.rep.countEdge(ed.typ)
+	c.feed.edge(&ed)
+	return nil
+}
+
+// beginElem starts an event or edge: its findings and raw bytes are
+// collected for the library.
+func (c *checker) beginElem() {
+	c.elemSchema, c.elemTainted, c.inElem = 0, false, true
+	c.elemPtrs = c.elemPtrs[:0]
+	c.s.startCapture(&c.elemBuf)
+}
+
+// endElem stops capturing the element's bytes; its findings stay attributed
+// to it until the caller has rechecked them.
+func (c *checker) endElem() { c.elem = c.s.endCapture() }
+
+// peekPos returns the position of the next value.
+func (c *checker) peekPos() (pos, bool) {
+	_, ok := c.s.peek()
+	return c.s.here(), ok
+}

@@ -1,0 +1,743 @@
+package otlp
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// event is one event of the orchestration trace under construction.
+type event struct {
+	span   int    // the span it comes from (content_ref)
+	suffix string // its id is SPANID/suffix
+	ns     uint64
+	typ    string
+	agent  string
+	from   string
+	to     string
+	tool   string
+	seq    int
+}
+
+type edge struct {
+	src, dst int
+	typ      string
+}
+
+// child is an agent invocation under another agent.
+type child struct {
+	span       int
+	spawn, ret int // events
+}
+
+// builder turns the spans of one OTel trace into one orchestration trace.
+type builder struct {
+	tid     [16]byte
+	thex    string
+	spans   []span
+	kinds   []kind
+	parent  []int // span index; -1 the root, -2 a detached reward span
+	owner   []int // the agent span whose timeline a span's events join
+	pagent  []int // for agent spans: the parent agent span
+	label   []string
+	root    int
+	files   []string
+	opts    Options
+	diags   []Diagnostic
+	events  []event
+	edges   []edge
+	edgeSet map[[2]int]bool
+	chains  map[int][]int // agent span -> its events in time order
+	own     [][2]int      // per span: first and last of its own events, -1 when none
+	kids    map[int][]child
+	stats   Stats
+}
+
+func (b *builder) warn(i int, format string, args ...any) {
+	s := &b.spans[i]
+	b.diags = append(b.diags, Diagnostic{Severity: Warning, File: b.files[s.file], Line: int(s.line),
+		TraceID: b.thex, SpanID: s.idHex(), Message: fmt.Sprintf(format, args...)})
+}
+
+// build maps the spans of trace tid. It returns nil when no span could be
+// mapped to an event (the schema requires one), with a warning saying so.
+func build(tid [16]byte, in []span, files []string, opts Options) (*Trace, []Diagnostic) {
+	b := &builder{tid: tid, thex: hex.EncodeToString(tid[:]), files: files, opts: opts,
+		edgeSet: make(map[[2]int]bool, 3*len(in)), chains: map[int][]int{}, kids: map[int][]child{},
+		events: make([]event, 0, 2*len(in)), edges: make([]edge, 0, 3*len(in))}
+	b.stats.Rewards = map[string]float64{}
+	b.dedupe(in)
+	b.structure()
+	b.makeEvents()
+	if len(b.events) == 0 {
+		b.warn(b.root, "no agent, tool, model or handoff span in trace %s: no orchestration trace written", b.thex)
+		return nil, b.diags
+	}
+	b.returns()
+	b.temporal()
+	b.spawnEdges()
+	b.handoffEdges()
+	b.links()
+	out := b.encode()
+	return &Trace{ID: b.thex, JSON: out, Spans: len(b.spans), Stats: b.stats}, b.diags
+}
+
+// dedupe sorts the spans by start time and id, and drops repeated span ids
+// (a collector retry can deliver a batch twice).
+func (b *builder) dedupe(in []span) {
+	// Sort indices, not the spans (a span is a few hundred bytes), then
+	// move each span once, in place: the trace's spans are not copied.
+	idx := make([]int32, len(in))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortFunc(idx, func(i, j int32) int {
+		x, y := &in[i], &in[j]
+		if c := cmp.Compare(x.start, y.start); c != 0 {
+			return c
+		}
+		if c := bytes.Compare(x.id[:], y.id[:]); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.seq, y.seq)
+	})
+	for first := range idx { // position k receives in[idx[k]]
+		if idx[first] < 0 || int(idx[first]) == first {
+			continue
+		}
+		tmp := in[first]
+		k := first
+		for {
+			src := int(idx[k])
+			idx[k] = -1
+			if src == first {
+				in[k] = tmp
+				break
+			}
+			in[k] = in[src]
+			k = src
+		}
+	}
+	// A span id given twice (a collector retry): keep the earliest.
+	seen := make(map[[8]byte]bool, len(in))
+	kept := in[:0]
+	for _, s := range in {
+		if seen[s.id] {
+			b.diags = append(b.diags, Diagnostic{Severity: Warning, File: b.files[s.file], Line: int(s.line),
+				TraceID: b.thex, SpanID: s.idHex(), Message: "span id given twice: the later copy is left out"})
+			continue
+		}
+		seen[s.id] = true
+		kept = append(kept, s)
+	}
+	b.spans = kept
+	for i := range b.spans {
+		if s := &b.spans[i]; s.end < s.start {
+			b.warn(i, "span ends before it starts: its end is taken as its start")
+			s.end = s.start
+		}
+	}
+}
+
+// structure finds the root, every span's parent, owner agent and label.
+func (b *builder) structure() {
+	n := len(b.spans)
+	b.kinds = make([]kind, n)
+	b.parent = make([]int, n)
+	byID := make(map[[8]byte]int, n)
+	for i := range b.spans {
+		b.kinds[i] = classify(&b.spans[i])
+		byID[b.spans[i].id] = i
+	}
+	b.root = -1
+	for i, s := range b.spans { // spans are sorted: the earliest parentless span
+		if !s.hasParent && b.kinds[i] != kReward {
+			b.root = i
+			break
+		}
+	}
+	if b.root < 0 {
+		for i, s := range b.spans {
+			if _, ok := byID[s.parent]; !ok && b.kinds[i] != kReward {
+				b.root = i
+				break
+			}
+		}
+	}
+	if b.root < 0 {
+		b.root = 0
+	}
+	for i, s := range b.spans {
+		p, ok := byID[s.parent]
+		switch {
+		case i == b.root:
+			b.parent[i] = -1
+			if s.hasParent {
+				b.warn(i, "parent span %s is not in the input: this span is taken as the root", hex.EncodeToString(s.parent[:]))
+			}
+		case s.hasParent && ok && p != i:
+			b.parent[i] = p
+		case b.kinds[i] == kReward:
+			b.parent[i] = -2
+		case s.hasParent:
+			b.parent[i] = b.root
+			b.warn(i, "parent span %s is not in the input: placed under the root span %s", hex.EncodeToString(s.parent[:]), b.spans[b.root].idHex())
+		default:
+			b.parent[i] = b.root
+			b.warn(i, "a second root span in trace %s: placed under the first, %s", b.thex, b.spans[b.root].idHex())
+		}
+	}
+	b.cutCycles()
+	agentLike := func(i int) bool { return i == b.root || b.kinds[i] == kAgent }
+	b.owner = make([]int, n)
+	for i := range b.owner {
+		b.owner[i] = -1
+	}
+	ownerOf := func(i int) int {
+		var path []int
+		j := i
+		for j >= 0 && b.owner[j] < 0 && !agentLike(j) {
+			path = append(path, j)
+			j = b.parent[j]
+		}
+		o := b.root
+		if j >= 0 {
+			if agentLike(j) {
+				o = j
+			} else {
+				o = b.owner[j]
+			}
+		}
+		for _, k := range path {
+			b.owner[k] = o
+		}
+		return o
+	}
+	for i := range b.spans {
+		if agentLike(i) {
+			b.owner[i] = i
+		} else {
+			ownerOf(i)
+		}
+	}
+	// The parent agent of an agent span: OpenInference's graph.node.parent_id
+	// when it names an agent span that is not inside this one, else the
+	// nearest agent above it.
+	byNode := map[string]int{}
+	for i, s := range b.spans {
+		if agentLike(i) && s.nodeID != "" {
+			if _, dup := byNode[s.nodeID]; !dup {
+				byNode[s.nodeID] = i
+			}
+		}
+	}
+	b.pagent = make([]int, n)
+	for i := range b.spans {
+		b.pagent[i] = -1
+		if i == b.root || b.kinds[i] != kAgent {
+			continue
+		}
+		b.pagent[i] = b.owner[b.parent[i]]
+		if np := b.spans[i].nodeParent; np != "" {
+			if c, ok := byNode[np]; ok && c != i && !b.inside(c, i) {
+				b.pagent[i] = c
+			}
+		}
+	}
+	b.labels(agentLike)
+}
+
+// cutCycles breaks parent loops (possible only in malformed input) by
+// placing the span where the loop closed under the root.
+func (b *builder) cutCycles() {
+	state := make([]uint8, len(b.spans)) // 0 new, 1 on the current path, 2 done
+	for i := range b.spans {
+		var path []int
+		j := i
+		for j >= 0 && state[j] == 0 {
+			state[j] = 1
+			path = append(path, j)
+			j = b.parent[j]
+		}
+		if j >= 0 && state[j] == 1 {
+			b.warn(j, "its parent chain loops back to it: placed under the root span")
+			b.parent[j] = b.root
+			if j == b.root {
+				b.parent[j] = -1
+			}
+		}
+		for _, k := range path {
+			state[k] = 2
+		}
+	}
+}
+
+// inside reports whether span c lies in the subtree of span a.
+func (b *builder) inside(c, a int) bool {
+	for steps := 0; c >= 0 && steps <= len(b.spans); steps++ {
+		if c == a {
+			return true
+		}
+		c = b.parent[c]
+	}
+	return false
+}
+
+// labels names every agent: gen_ai.agent.name or agent.name, else the
+// OpenInference graph node, else the span name; agents that share a name
+// but not a gen_ai.agent.id get the id appended.
+func (b *builder) labels(agentLike func(int) bool) {
+	b.label = make([]string, len(b.spans))
+	ids := map[string]map[string]bool{}
+	for i, s := range b.spans {
+		if !agentLike(i) {
+			continue
+		}
+		name := s.agentName
+		if name == "" {
+			name = s.nodeID
+		}
+		if name == "" && i == b.root && b.kinds[i] != kAgent {
+			name = s.workflow
+			if name == "" {
+				name = s.service
+			}
+		}
+		if name == "" {
+			name = s.name
+		}
+		if name == "" {
+			name = "agent"
+		}
+		b.label[i] = name
+		if ids[name] == nil {
+			ids[name] = map[string]bool{}
+		}
+		ids[name][s.agentID] = true
+	}
+	for i, s := range b.spans {
+		if agentLike(i) && s.agentID != "" && len(ids[b.label[i]]) > 1 {
+			b.label[i] += "#" + s.agentID
+		}
+	}
+}
+
+func (b *builder) newEvent(span int, suffix string, ns uint64, typ, agent string) int {
+	b.events = append(b.events, event{span: span, suffix: suffix, ns: ns, typ: typ, agent: agent, seq: len(b.events)})
+	return len(b.events) - 1
+}
+
+func (b *builder) join(agent, ev int) {
+	b.chains[agent] = append(b.chains[agent], ev)
+}
+
+func (b *builder) addEdge(src, dst int, typ string) {
+	if src == dst || b.edgeSet[[2]int{src, dst}] {
+		return
+	}
+	b.edgeSet[[2]int{src, dst}] = true
+	b.edges = append(b.edges, edge{src, dst, typ})
+}
+
+// makeEvents creates the events of every span, and collects rewards and
+// token counts.
+func (b *builder) makeEvents() {
+	b.own = make([][2]int, len(b.spans))
+	var scores []score
+	for i := range b.spans {
+		s := &b.spans[i]
+		b.own[i] = [2]int{-1, -1}
+		first := len(b.events)
+		o := b.owner[i]
+		switch b.kinds[i] {
+		case kAgent:
+			if i == b.root {
+				break
+			}
+			p := b.pagent[i]
+			sp := b.newEvent(i, "spawn", s.start, "spawn", b.label[p])
+			b.events[sp].to = b.label[i]
+			b.join(p, sp)
+			r := b.newEvent(i, "return", s.end, "return", b.label[i])
+			b.events[r].from, b.events[r].to = b.label[i], b.label[p]
+			b.join(i, r)
+			b.kids[p] = append(b.kids[p], child{span: i, spawn: sp, ret: r})
+			b.stats.Spawns++
+		case kTool:
+			name := toolName(s)
+			c := b.newEvent(i, "call", s.start, "tool_call", b.label[o])
+			b.events[c].tool = name
+			r := b.newEvent(i, "result", s.end, "tool_result", name)
+			b.events[r].tool = name
+			b.join(o, c)
+			b.join(o, r)
+			b.addEdge(c, r, "tool_dependency")
+			b.stats.ToolCalls++
+		case kHandoff:
+			m := b.newEvent(i, "handoff", s.start, "message", b.label[o])
+			b.events[m].from, b.events[m].to = b.label[o], s.transfer
+			b.join(o, m)
+			b.stats.Messages++
+		case kModel:
+			m := b.newEvent(i, "message", s.start, "message", b.label[o])
+			b.events[m].from, b.events[m].to = b.label[o], modelName(s)
+			b.join(o, m)
+			b.stats.Messages++
+		case kDecision:
+			b.join(o, b.newEvent(i, "decision", s.start, "orchestrator_decision", b.label[o]))
+		case kSafety:
+			b.join(o, b.newEvent(i, "safety", s.start, "safety_event", b.label[o]))
+		case kReward:
+			if len(s.rewards) == 0 {
+				b.warn(i, "reward span %q has no agentlightning.reward.N.value: no reward recorded", truncate(s.name, 80))
+			}
+		case kOther:
+			if i != b.root {
+				b.warn(i, "span %q is not an agent, tool, model, handoff, guardrail or reward span (no gen_ai.operation.name or openinference.span.kind the mapping knows): left out; the spans under it join the nearest agent", truncate(s.name, 80))
+				b.stats.DroppedWarnings++
+			}
+		}
+		if len(b.events) > first {
+			b.own[i] = [2]int{first, len(b.events) - 1}
+		}
+		scores = append(scores, s.evals...)
+		scores = append(scores, s.rewards...)
+		for _, note := range s.notes {
+			b.warn(i, "%s", note)
+		}
+		if len(s.otherEvents) > 0 {
+			b.warn(i, "span events not mapped: %s", strings.Join(s.otherEvents, ", "))
+		}
+	}
+	b.rewards(scores)
+	b.tokens()
+	var first, last uint64 = b.spans[0].start, 0
+	for _, s := range b.spans {
+		first = min(first, s.start)
+		last = max(last, s.end)
+	}
+	b.stats.WallClockS = seconds(last - first)
+	for k := range b.events {
+		b.events[k].ns -= first
+	}
+	for a, ch := range b.chains {
+		b.sortChain(ch)
+		b.chains[a] = ch
+	}
+	b.topology()
+}
+
+func seconds(ns uint64) float64 { return float64(ns) / 1e9 }
+
+func (b *builder) sortChain(ch []int) {
+	slices.SortFunc(ch, func(x, y int) int {
+		if c := cmp.Compare(b.events[x].ns, b.events[y].ns); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.events[x].seq, b.events[y].seq)
+	})
+}
+
+// rewards keeps, for every reward name, the value given last.
+func (b *builder) rewards(scores []score) {
+	count := map[string]int{}
+	at := map[string]uint64{}
+	for _, sc := range scores {
+		if math.IsNaN(sc.value) || math.IsInf(sc.value, 0) {
+			b.warn(b.root, "reward %q is not a finite number: left out", sc.name)
+			continue
+		}
+		count[sc.name]++
+		if prev, ok := at[sc.name]; !ok || sc.at >= prev {
+			at[sc.name] = sc.at
+			b.stats.Rewards[sc.name] = sc.value
+		}
+	}
+	for _, name := range slices.Sorted(mapsKeys(count)) {
+		if count[name] > 1 {
+			b.warn(b.root, "reward %q is given %d times: the latest value, %s, is kept", name, count[name],
+				strconv.FormatFloat(b.stats.Rewards[name], 'g', -1, 64))
+		}
+	}
+}
+
+func mapsKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// tokens sums input and output tokens over the spans that report usage
+// and have no descendant that does: an agent span's usage is often the
+// total of its model calls, and counting both would count twice.
+func (b *builder) tokens() {
+	n := len(b.spans)
+	kids := make([][]int, n)
+	var roots []int
+	for i, p := range b.parent {
+		if p >= 0 {
+			kids[p] = append(kids[p], i)
+		} else {
+			roots = append(roots, i)
+		}
+	}
+	below := make([]bool, n) // some descendant reports tokens
+	// Iterative post-order over the forest.
+	type frame struct{ i, k int }
+	for _, r := range roots {
+		stack := []frame{{r, 0}}
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			if f.k < len(kids[f.i]) {
+				c := kids[f.i][f.k]
+				f.k++
+				stack = append(stack, frame{c, 0})
+				continue
+			}
+			i := f.i
+			stack = stack[:len(stack)-1]
+			s := &b.spans[i]
+			if s.hasTokens && !below[i] {
+				b.stats.Tokens += s.in + s.out
+			}
+			if p := b.parent[i]; p >= 0 && (s.hasTokens || below[i]) {
+				below[p] = true
+			}
+		}
+	}
+}
+
+// topology is centralized when a root agent spawns agents that spawn
+// nobody, hierarchical when they do, swarm when agents only hand off to
+// each other, mixed with both, and unknown without either.
+func (b *builder) topology() {
+	depth := make([]int, len(b.spans))
+	for i := range depth {
+		depth[i] = -1
+	}
+	depthOf := func(i int) int {
+		var path []int
+		j := i
+		for j >= 0 && depth[j] < 0 && b.pagent[j] >= 0 && len(path) <= len(b.spans) {
+			path = append(path, j)
+			j = b.pagent[j]
+		}
+		d := 0
+		if j >= 0 && depth[j] >= 0 {
+			d = depth[j]
+		}
+		for k := len(path) - 1; k >= 0; k-- {
+			d++
+			depth[path[k]] = d
+		}
+		return d
+	}
+	maxDepth := 0
+	for i := range b.spans {
+		if b.kinds[i] == kAgent && b.pagent[i] >= 0 {
+			maxDepth = max(maxDepth, depthOf(i))
+		}
+	}
+	handoffs := 0
+	for _, k := range b.kinds {
+		if k == kHandoff {
+			handoffs++
+		}
+	}
+	switch {
+	case b.stats.Spawns == 0 && handoffs == 0:
+		b.stats.Topology = "unknown"
+	case b.stats.Spawns > 0 && handoffs > 0:
+		b.stats.Topology = "mixed"
+	case handoffs > 0:
+		b.stats.Topology = "swarm"
+	case maxDepth >= 2:
+		b.stats.Topology = "hierarchical"
+	default:
+		b.stats.Topology = "centralized"
+	}
+}
+
+// returns links every child agent's return event to the moment its parent
+// resumes: the parent's first event after the child's end. Where several
+// children end before that same event, the parent aggregates them: an
+// aggregate event, with an aggregate edge from each return.
+func (b *builder) returns() {
+	parents := slices.Sorted(func(yield func(int) bool) {
+		for p := range b.kids {
+			if !yield(p) {
+				return
+			}
+		}
+	})
+	for _, p := range parents {
+		ch := b.chains[p]
+		pos := make(map[int]int, len(ch))
+		for k, e := range ch {
+			pos[e] = k
+		}
+		groups := map[int][]child{}
+		for _, c := range b.kids[p] {
+			end := b.events[c.ret].ns
+			j := sort.Search(len(ch), func(k int) bool { return b.events[ch[k]].ns >= end })
+			j = max(j, pos[c.spawn]+1)
+			groups[j] = append(groups[j], c)
+		}
+		inserts := map[int]int{} // chain position -> aggregate event placed before it
+		for _, j := range slices.Sorted(func(yield func(int) bool) {
+			for j := range groups {
+				if !yield(j) {
+					return
+				}
+			}
+		}) {
+			g := groups[j]
+			if len(g) == 1 {
+				if j < len(ch) {
+					b.addEdge(g[0].ret, ch[j], "return")
+				}
+				continue
+			}
+			var t uint64
+			for _, c := range g {
+				t = max(t, b.events[c.ret].ns)
+			}
+			a := b.newEvent(p, "aggregate-"+strconv.Itoa(len(inserts)+1), t, "aggregate", b.label[p])
+			for _, c := range g {
+				b.addEdge(c.ret, a, "aggregate")
+			}
+			inserts[j] = a
+		}
+		if len(inserts) == 0 {
+			continue
+		}
+		out := make([]int, 0, len(ch)+len(inserts))
+		for k := 0; k <= len(ch); k++ {
+			if a, ok := inserts[k]; ok {
+				out = append(out, a)
+			}
+			if k < len(ch) {
+				out = append(out, ch[k])
+			}
+		}
+		b.chains[p] = out
+	}
+}
+
+// temporal links consecutive events of each agent's timeline.
+func (b *builder) temporal() {
+	for _, a := range b.sortedAgents() {
+		ch := b.chains[a]
+		for k := 1; k < len(ch); k++ {
+			b.addEdge(ch[k-1], ch[k], "temporal")
+		}
+	}
+}
+
+func (b *builder) sortedAgents() []int {
+	return slices.Sorted(func(yield func(int) bool) {
+		for a := range b.chains {
+			if !yield(a) {
+				return
+			}
+		}
+	})
+}
+
+// spawnEdges link each spawn to the child's first event.
+func (b *builder) spawnEdges() {
+	for _, p := range slices.Sorted(func(yield func(int) bool) {
+		for p := range b.kids {
+			if !yield(p) {
+				return
+			}
+		}
+	}) {
+		for _, c := range b.kids[p] {
+			if ch := b.chains[c.span]; len(ch) > 0 {
+				b.addEdge(c.spawn, ch[0], "spawn")
+			}
+		}
+	}
+}
+
+// handoffEdges link a handoff to the first event of the agent it hands
+// off to, when that agent's span is in the trace and starts no earlier.
+func (b *builder) handoffEdges() {
+	for i, k := range b.kinds {
+		if k != kHandoff || b.own[i][0] < 0 {
+			continue
+		}
+		h := b.own[i][0]
+		target := b.spans[i].transfer
+		for a := range b.spans {
+			if b.kinds[a] != kAgent || a == b.owner[i] || b.spans[a].start < b.spans[i].start {
+				continue
+			}
+			if b.spans[a].agentName != target && b.label[a] != target {
+				continue
+			}
+			if ch := b.chains[a]; len(ch) > 0 {
+				b.addEdge(h, ch[0], "message")
+			}
+			break
+		}
+	}
+}
+
+// spanEvents are the first and last events that stand for a span: an
+// agent's timeline, or the span's own events.
+func (b *builder) spanEvents(i int) (int, int) {
+	if ch := b.chains[i]; len(ch) > 0 && (i == b.root || b.kinds[i] == kAgent) {
+		return ch[0], ch[len(ch)-1]
+	}
+	return b.own[i][0], b.own[i][1]
+}
+
+// links maps span links inside the trace to temporal edges from the
+// linked span's last event (or, if that is later, its first) to the
+// linking span's first event.
+func (b *builder) links() {
+	byID := make(map[[8]byte]int, len(b.spans))
+	for i, s := range b.spans {
+		byID[s.id] = i
+	}
+	for i, s := range b.spans {
+		for _, l := range s.links {
+			if l.trace != b.tid {
+				b.warn(i, "link to span %x of trace %x: links between traces are not mapped", l.span, l.trace)
+				continue
+			}
+			j, ok := byID[l.span]
+			if !ok {
+				b.warn(i, "link to span %x, which is not in the input: not mapped", l.span)
+				continue
+			}
+			dst, _ := b.spanEvents(i)
+			jf, jl := b.spanEvents(j)
+			if dst < 0 || jf < 0 {
+				b.warn(i, "link to span %x: one of the two spans has no event: not mapped", l.span)
+				continue
+			}
+			src := jl
+			if b.events[src].ns > b.events[dst].ns {
+				src = jf
+			}
+			if b.events[src].ns > b.events[dst].ns {
+				b.warn(i, "link to span %x, which starts after this span: not mapped (an edge would go back in time)", l.span)
+				continue
+			}
+			b.addEdge(src, dst, "temporal")
+		}
+	}
+}

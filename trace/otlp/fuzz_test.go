@@ -1,0 +1,59 @@
+package otlp
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/masrl/masrl/trace"
+)
+
+// FuzzImport: no input makes the importer panic; every diagnostic is
+// placed in the input; every trace it writes has a safe id and no
+// validation error. Seeds are the first lines of the SDK-written fixtures
+// and the unit tests' shapes; run with go test ./trace/otlp -fuzz FuzzImport.
+func FuzzImport(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.otlp.jsonl"))
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		// The first two lines: whole files make each run slow.
+		f.Add(bytes.Join(bytes.SplitN(data, []byte("\n"), 3)[:2], []byte("\n")))
+	}
+	f.Add([]byte(line(agentSpan(tA, 1, 0, "boss", 0, 1000), agentSpan(tA, 2, 1, "w", 10, 100), toolSpan(tA, 3, 2, "a", 20, 30))))
+	f.Add([]byte("{\n \"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [{\"traceId\": \"" + tA + "\", \"spanId\": \"" + sid(1) + "\"}]}]}]\n}\n"))
+	f.Add([]byte(`{"resourceSpans":[}` + "\n" + `[1,2]` + "\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lines := bytes.Count(data, []byte("\n")) + 1
+		var traces []*Trace
+		im := NewImporter(Options{Window: 1, Workers: 1}, func(tr *Trace) error {
+			traces = append(traces, tr)
+			return nil
+		}, func(d Diagnostic) {
+			if d.File != "f" || d.Line < 1 || d.Line > lines || d.Message == "" {
+				t.Errorf("diagnostic not placed in the input (%d lines): %#v", lines, d)
+			}
+		})
+		if err := im.Read("f", bytes.NewReader(data)); err != nil {
+			t.Fatal(err)
+		}
+		if err := im.Close(); err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range traces {
+			if ParseTraceID(tr.ID) != nil {
+				t.Errorf("unsafe trace id %q", tr.ID)
+			}
+			res, err := trace.Validate(bytes.NewReader(tr.JSON), trace.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Valid() {
+				t.Errorf("invalid trace %s: %v\n%s", tr.ID, res.Findings, tr.JSON)
+			}
+		}
+	})
+}

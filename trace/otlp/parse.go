@@ -1,0 +1,573 @@
+package otlp
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// parser reads ExportTraceServiceRequest values token by token. It decodes
+// only ids, times and the attributes the mapping reads (wantAttr) and
+// skips every other value unread, so prompt and completion text never
+// becomes a Go string, and a line costs little more than a scan.
+type parser struct {
+	dec   jsontext.Decoder
+	file  int32
+	name  string
+	pos   func(off int64) (line, col int)
+	last  int64 // offset of the last value read by str or number
+	spans []span
+	diags []Diagnostic
+	tmp   []byte
+	// names interns the short strings that repeat from span to span
+	// (operation names, agent, tool and model names), so that each is
+	// allocated once per worker, not once per span.
+	names map[string]string
+	b64   [24]byte
+}
+
+// intern returns b as a string, shared with earlier equal strings.
+func (p *parser) intern(b []byte) string {
+	if len(b) > 64 {
+		return string(b)
+	}
+	if s, ok := p.names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if p.names == nil {
+		p.names = map[string]string{}
+	}
+	if len(p.names) < 1<<14 {
+		p.names[s] = s
+	}
+	return s
+}
+
+// decodeOptions: duplicate names and invalid UTF-8 are not the importer's
+// business (only the attributes it reads matter, and it writes valid UTF-8).
+func decodeOptions() []jsontext.Options {
+	return []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
+}
+
+// parseUnit reads one line (or one whole document) of requests. pos maps a
+// byte offset in data to a line and column of the file.
+func (p *parser) parseUnit(data []byte, pos func(off int64) (line, col int)) {
+	// The last unit's size is a good guess at this one's.
+	p.spans, p.diags, p.pos = make([]span, 0, len(p.spans)), nil, pos
+	p.dec.Reset(bytes.NewBuffer(data), decodeOptions()...)
+	for {
+		if p.dec.PeekKind() == 0 {
+			if _, err := p.dec.ReadToken(); err != nil && err != io.EOF {
+				p.syntax(err)
+			}
+			return
+		}
+		if err := p.request(); err != nil {
+			p.syntax(err)
+			return
+		}
+	}
+}
+
+// syntax records a malformed-JSON error at the offset the decoder reports.
+func (p *parser) syntax(err error) {
+	off := p.dec.InputOffset()
+	ptr := ""
+	var se *jsontext.SyntacticError
+	if errors.As(err, &se) {
+		off = se.ByteOffset
+		ptr = string(se.JSONPointer)
+		err = se.Err
+	}
+	line, col := p.pos(off)
+	msg := err.Error()
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		msg = "unexpected end of input: the JSON value is not complete"
+	}
+	p.diags = append(p.diags, Diagnostic{Severity: Error, File: p.name, Line: line, Col: col, Pointer: ptr,
+		Message: "malformed JSON: " + msg})
+}
+
+// fail records a well-formed value that is not what OTLP/JSON allows.
+func (p *parser) fail(off int64, format string, args ...any) {
+	line, col := p.pos(off)
+	p.diags = append(p.diags, Diagnostic{Severity: Error, File: p.name, Line: line, Col: col,
+		Pointer: string(p.dec.StackPointer()), Message: fmt.Sprintf(format, args...)})
+}
+
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "nothing"
+}
+
+// expect checks that the next value is of kind k. A null is absent (false,
+// nil); another kind is an error, and the value is skipped.
+func (p *parser) expect(k jsontext.Kind, what string) (bool, error) {
+	got := p.dec.PeekKind()
+	switch got {
+	case k:
+		return true, nil
+	case 'n':
+		_, err := p.dec.ReadToken()
+		return false, err
+	case 0, '}', ']':
+		// Not the start of a value: the decoder reports the syntax error.
+		if _, err := p.dec.ReadToken(); err != nil {
+			return false, err
+		}
+		return false, errors.New("expected a value")
+	}
+	p.fail(p.dec.InputOffset(), "%s must be %s, not %s", what, kindName(k), kindName(got))
+	return false, p.dec.SkipValue()
+}
+
+// object calls field for every member of an object; name is valid only
+// until field reads the value.
+func (p *parser) object(what string, field func(name []byte) error) error {
+	ok, err := p.expect('{', what)
+	if !ok || err != nil {
+		return err
+	}
+	if _, err := p.dec.ReadToken(); err != nil {
+		return err
+	}
+	for p.dec.PeekKind() != '}' {
+		v, err := p.dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		if err := field(p.unquoteRaw(v)); err != nil {
+			return err
+		}
+	}
+	_, err = p.dec.ReadToken()
+	return err
+}
+
+func (p *parser) array(what string, elem func() error) error {
+	ok, err := p.expect('[', what)
+	if !ok || err != nil {
+		return err
+	}
+	if _, err := p.dec.ReadToken(); err != nil {
+		return err
+	}
+	for p.dec.PeekKind() != ']' {
+		if err := elem(); err != nil {
+			return err
+		}
+	}
+	_, err = p.dec.ReadToken()
+	return err
+}
+
+// unquoteRaw returns the content of a JSON string without allocating when
+// it has no escapes.
+func (p *parser) unquoteRaw(v jsontext.Value) []byte {
+	if len(v) < 2 {
+		return nil
+	}
+	if bytes.IndexByte(v, '\\') < 0 {
+		return v[1 : len(v)-1]
+	}
+	p.tmp, _ = jsontext.AppendUnquote(p.tmp[:0], v)
+	return p.tmp
+}
+
+// str reads a string value (null is "").
+func (p *parser) str(what string) (string, error) {
+	ok, err := p.expect('"', what)
+	if !ok || err != nil {
+		return "", err
+	}
+	v, err := p.dec.ReadValue()
+	if err != nil {
+		return "", err
+	}
+	p.last = p.dec.InputOffset() - int64(len(v))
+	return p.intern(p.unquoteRaw(v)), nil
+}
+
+// number reads a number given as a JSON number or, as OTLP/JSON writes
+// 64-bit integers, a string. It returns the text of the number.
+func (p *parser) number(what string) (string, int64, bool, error) {
+	off := p.dec.InputOffset()
+	switch p.dec.PeekKind() {
+	case '0', '"':
+		v, err := p.dec.ReadValue()
+		if err != nil {
+			return "", off, false, err
+		}
+		off = p.dec.InputOffset() - int64(len(v))
+		if v[0] == '"' {
+			return string(p.unquoteRaw(v)), off, true, nil
+		}
+		return string(v), off, true, nil
+	case 'n':
+		_, err := p.dec.ReadToken()
+		return "", off, false, err
+	}
+	p.fail(off, "%s must be a number or a string holding one, not %s", what, kindName(p.dec.PeekKind()))
+	return "", off, false, p.dec.SkipValue()
+}
+
+// nanos reads a Unix time in nanoseconds.
+func (p *parser) nanos(what string, dst *uint64, bad *bool) error {
+	s, off, ok, err := p.number(what)
+	if err != nil || !ok {
+		return err
+	}
+	if n, err := strconv.ParseUint(s, 10, 64); err == nil {
+		*dst = n
+		return nil
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil && f >= 0 && f < math.MaxUint64 {
+		*dst = uint64(f)
+		return nil
+	}
+	p.fail(off, "%s %q is not a time in Unix nanoseconds (a non-negative integer)", what, s)
+	*bad = true
+	return nil
+}
+
+// id reads a trace or span id: hex, as the collector writes it, or base64,
+// as a plain protobuf-JSON encoder writes bytes. An empty id leaves dst
+// zero and returns false.
+func (p *parser) id(what string, dst []byte, bad *bool) (bool, error) {
+	ok, err := p.expect('"', what)
+	if !ok || err != nil {
+		return false, err
+	}
+	v, err := p.dec.ReadValue()
+	if err != nil {
+		return false, err
+	}
+	off := p.dec.InputOffset() - int64(len(v))
+	raw := p.unquoteRaw(v)
+	if len(raw) == 0 {
+		return false, nil
+	}
+	if len(raw) == 2*len(dst) {
+		if _, err := hex.Decode(dst, raw); err == nil {
+			return true, nil
+		}
+	} else if len(raw) <= 32 { // at most 24 bytes decoded, the size of b64
+		if n, err := base64.StdEncoding.Decode(p.b64[:], raw); err == nil && n == len(dst) {
+			copy(dst, p.b64[:n])
+			return true, nil
+		}
+	}
+	p.fail(off, "%s %q is not %d hex digits", what, truncate(string(raw), 80), 2*len(dst))
+	*bad = true
+	return false, nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// request reads one ExportTraceServiceRequest.
+func (p *parser) request() error {
+	return p.object("an ExportTraceServiceRequest", func(name []byte) error {
+		if string(name) == "resourceSpans" {
+			return p.array("resourceSpans", p.resourceSpans)
+		}
+		return p.dec.SkipValue()
+	})
+}
+
+func (p *parser) resourceSpans() error {
+	first := len(p.spans)
+	service := ""
+	err := p.object("a resourceSpans element", func(name []byte) error {
+		switch string(name) {
+		case "resource":
+			return p.object("resource", func(name []byte) error {
+				if string(name) != "attributes" {
+					return p.dec.SkipValue()
+				}
+				return p.attributes(func(key []byte) bool { return string(key) == "service.name" },
+					func(_ string, v attrValue) {
+						if v.kind == 's' {
+							service = v.s
+						}
+					})
+			})
+		case "scopeSpans", "instrumentationLibrarySpans":
+			return p.array("scopeSpans", func() error {
+				return p.object("a scopeSpans element", func(name []byte) error {
+					if string(name) != "spans" {
+						return p.dec.SkipValue()
+					}
+					return p.array("spans", p.span)
+				})
+			})
+		}
+		return p.dec.SkipValue()
+	})
+	for i := first; i < len(p.spans); i++ {
+		p.spans[i].service = service
+	}
+	return err
+}
+
+// attributes reads a list of {key, value}; set receives the values whose
+// key want accepts, the others are skipped undecoded.
+func (p *parser) attributes(want func(key []byte) bool, set func(key string, v attrValue)) error {
+	return p.array("attributes", func() error {
+		var key string
+		var haveKey, wanted bool
+		var early jsontext.Value // a value that came before its key
+		err := p.object("an attribute", func(name []byte) error {
+			switch string(name) {
+			case "key":
+				k, err := p.str("key")
+				if err != nil {
+					return err
+				}
+				key, haveKey, wanted = k, true, want([]byte(k))
+				return nil
+			case "value":
+				if !haveKey {
+					v, err := p.dec.ReadValue()
+					early = v.Clone()
+					return err
+				}
+				if !wanted {
+					return p.dec.SkipValue()
+				}
+				v, err := p.anyValue()
+				if err == nil {
+					set(key, v)
+				}
+				return err
+			}
+			return p.dec.SkipValue()
+		})
+		if err == nil && early != nil && haveKey && wanted {
+			set(key, p.rawAnyValue(early))
+		}
+		return err
+	})
+}
+
+// anyValue reads an OTLP AnyValue of the scalar kinds; arrays, key-value
+// lists and bytes are skipped (kind 0).
+func (p *parser) anyValue() (attrValue, error) {
+	var v attrValue
+	err := p.object("an attribute value", func(name []byte) error {
+		switch string(name) {
+		case "stringValue":
+			s, err := p.str("stringValue")
+			v = attrValue{kind: 's', s: s}
+			return err
+		case "intValue":
+			s, off, ok, err := p.number("intValue")
+			if err != nil || !ok {
+				return err
+			}
+			n, perr := strconv.ParseInt(s, 10, 64)
+			if perr != nil {
+				p.fail(off, "intValue %q is not a 64-bit integer", truncate(s, 40))
+				return nil
+			}
+			v = attrValue{kind: 'i', i: n}
+			return nil
+		case "doubleValue":
+			s, off, ok, err := p.number("doubleValue")
+			if err != nil || !ok {
+				return err
+			}
+			f, perr := strconv.ParseFloat(s, 64)
+			if perr != nil {
+				p.fail(off, "doubleValue %q is not a number", truncate(s, 40))
+				return nil
+			}
+			v = attrValue{kind: 'd', d: f}
+			return nil
+		case "boolValue":
+			if k := p.dec.PeekKind(); k == 't' || k == 'f' {
+				t, err := p.dec.ReadToken()
+				v = attrValue{kind: 'b', i: map[bool]int64{true: 1}[t.Bool()]}
+				return err
+			}
+		}
+		return p.dec.SkipValue()
+	})
+	return v, err
+}
+
+// rawAnyValue decodes a value that was read before its key.
+func (p *parser) rawAnyValue(raw jsontext.Value) attrValue {
+	sub := parser{name: p.name, pos: func(int64) (int, int) { return p.pos(p.dec.InputOffset()) }}
+	sub.dec.Reset(bytes.NewBuffer(raw), decodeOptions()...)
+	v, err := sub.anyValue()
+	p.diags = append(p.diags, sub.diags...)
+	if err != nil {
+		return attrValue{}
+	}
+	return v
+}
+
+// span reads one span and keeps it unless an id or time is malformed.
+func (p *parser) span() error {
+	off := p.dec.InputOffset()
+	var s span
+	var al alRewards
+	bad, haveTrace, haveID := false, false, false
+	err := p.object("a span", func(name []byte) error {
+		var err error
+		switch string(name) {
+		case "traceId":
+			haveTrace, err = p.id("traceId", s.trace[:], &bad)
+		case "spanId":
+			haveID, err = p.id("spanId", s.id[:], &bad)
+		case "parentSpanId":
+			s.hasParent, err = p.id("parentSpanId", s.parent[:], &bad)
+		case "name":
+			s.name, err = p.str("name")
+		case "startTimeUnixNano":
+			err = p.nanos("startTimeUnixNano", &s.start, &bad)
+		case "endTimeUnixNano":
+			err = p.nanos("endTimeUnixNano", &s.end, &bad)
+		case "attributes":
+			err = p.attributes(wantAttr, func(key string, v attrValue) { s.setAttr(key, v, &al) })
+		case "events":
+			err = p.array("events", func() error { return p.event(&s) })
+		case "links":
+			err = p.array("links", func() error { return p.link(&s) })
+		default:
+			err = p.dec.SkipValue()
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	line, _ := p.pos(off)
+	s.line = int32(min(line, math.MaxInt32))
+	s.file = p.file
+	if !haveTrace || !haveID {
+		missing := "traceId"
+		if haveTrace {
+			missing = "spanId"
+		}
+		if !bad {
+			p.fail(off, "span %q has no %s", truncate(s.name, 80), missing)
+		}
+		return nil
+	}
+	if bad {
+		return nil
+	}
+	s.rewards = al.scores(s.end)
+	p.spans = append(p.spans, s)
+	return nil
+}
+
+// contentEvent reports span events that carry prompt or completion text
+// (conventions 1.36 and earlier, and the newer message events): the
+// mapping leaves them out by design, content_ref points at the span.
+func contentEvent(name string) bool {
+	return strings.HasPrefix(name, "gen_ai.content.") || strings.HasSuffix(name, ".message") ||
+		name == "gen_ai.choice" || name == "gen_ai.client.inference.operation.details"
+}
+
+func (p *parser) event(s *span) error {
+	var name, evalName string
+	var at uint64
+	var val attrValue
+	bad := false
+	err := p.object("a span event", func(field []byte) error {
+		var err error
+		switch string(field) {
+		case "name":
+			name, err = p.str("name")
+		case "timeUnixNano":
+			err = p.nanos("timeUnixNano", &at, &bad)
+		case "attributes":
+			err = p.attributes(func(key []byte) bool {
+				return string(key) == "gen_ai.evaluation.name" || string(key) == "gen_ai.evaluation.score.value"
+			}, func(key string, v attrValue) {
+				if key == "gen_ai.evaluation.name" && v.kind == 's' {
+					evalName = v.s
+				} else if key == "gen_ai.evaluation.score.value" {
+					val = v
+				}
+			})
+		default:
+			err = p.dec.SkipValue()
+		}
+		return err
+	})
+	if err != nil || bad {
+		return err
+	}
+	switch {
+	case name == "gen_ai.evaluation.result":
+		f, ok := val.number()
+		if !ok {
+			s.notes = append(s.notes, "evaluation result without a numeric gen_ai.evaluation.score.value")
+			return nil
+		}
+		if evalName == "" {
+			s.notes = append(s.notes, "evaluation result without gen_ai.evaluation.name: recorded as reward \"evaluation\"")
+			evalName = "evaluation"
+		}
+		s.evals = append(s.evals, score{name: evalName, value: f, at: at})
+	case contentEvent(name):
+	default:
+		if slices.Contains(s.otherEvents, name) {
+			return nil
+		}
+		s.otherEvents = append(s.otherEvents, name)
+	}
+	return nil
+}
+
+func (p *parser) link(s *span) error {
+	var l link
+	var haveT, haveS, bad bool
+	err := p.object("a link", func(name []byte) error {
+		var err error
+		switch string(name) {
+		case "traceId":
+			haveT, err = p.id("traceId", l.trace[:], &bad)
+		case "spanId":
+			haveS, err = p.id("spanId", l.span[:], &bad)
+		default:
+			err = p.dec.SkipValue()
+		}
+		return err
+	})
+	if err == nil && haveT && haveS {
+		s.links = append(s.links, l)
+	}
+	return err
+}

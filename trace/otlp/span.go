@@ -1,0 +1,248 @@
+package otlp
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/hex"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// span is what the importer keeps of an OTel span: ids, times and the few
+// attributes the mapping reads. Everything else, prompt and completion text
+// above all, is skipped by the reader and never held.
+type span struct {
+	trace      [16]byte
+	id, parent [8]byte
+	hasParent  bool
+	start, end uint64 // Unix nanoseconds
+	name       string
+
+	op, oiKind, system string // gen_ai.operation.name, openinference.span.kind, gen_ai.system/provider.name
+	tlKind, tlName     string // OpenLLMetry's traceloop.span.kind and traceloop.entity.name
+	agentName, agentID string
+	toolName, model    string
+	transfer           string // gen_ai.transfer.target.name: a handoff
+	workflow           string
+	nodeID, nodeParent string // OpenInference graph.node.id / parent_id
+	in, out            int64
+	hasTokens          bool
+	evals              []score // gen_ai.evaluation.result span events
+	rewards            []score // Agent Lightning reward attributes
+	links              []link
+	otherEvents        []string // span events the mapping has no place for
+	service            string   // resource service.name
+	notes              []string // attributes that were present but unusable
+
+	file int32 // index into Importer.files
+	line int32
+	seq  int64 // arrival order, for deterministic tie breaks
+}
+
+type score struct {
+	name  string
+	value float64
+	at    uint64 // when it was given (event time or span end), for "latest wins"
+}
+
+type link struct {
+	trace [16]byte
+	span  [8]byte
+}
+
+func (s *span) traceHex() string { return hex.EncodeToString(s.trace[:]) }
+func (s *span) idHex() string    { return hex.EncodeToString(s.id[:]) }
+
+// attrValue is one decoded attribute value of the kinds the mapping reads.
+type attrValue struct {
+	kind byte // 's' string, 'i' integer, 'd' double, 'b' bool, 0 other
+	s    string
+	i    int64
+	d    float64
+}
+
+func (v attrValue) number() (float64, bool) {
+	switch v.kind {
+	case 'i':
+		return float64(v.i), true
+	case 'd':
+		return v.d, true
+	case 's':
+		f, err := strconv.ParseFloat(strings.TrimSpace(v.s), 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+func (v attrValue) integer() (int64, bool) {
+	switch v.kind {
+	case 'i':
+		return v.i, true
+	case 'd':
+		if v.d == float64(int64(v.d)) {
+			return int64(v.d), true
+		}
+	case 's':
+		n, err := strconv.ParseInt(strings.TrimSpace(v.s), 10, 64)
+		return n, err == nil
+	}
+	return 0, false
+}
+
+// wantAttr reports whether the mapping reads a span attribute; the reader
+// skips the value of every other key without decoding it.
+func wantAttr(key []byte) bool {
+	switch string(key) {
+	case "gen_ai.operation.name", "openinference.span.kind", "gen_ai.system", "gen_ai.provider.name",
+		"gen_ai.agent.name", "agent.name", "gen_ai.agent.id",
+		"gen_ai.tool.name", "tool.name",
+		"gen_ai.request.model", "gen_ai.response.model", "llm.model_name",
+		"gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens",
+		"gen_ai.usage.prompt_tokens", "gen_ai.usage.completion_tokens",
+		"llm.token_count.prompt", "llm.token_count.completion",
+		"gen_ai.transfer.target.name", "gen_ai.workflow.name",
+		"graph.node.id", "graph.node.parent_id",
+		"traceloop.span.kind", "traceloop.entity.name":
+		return true
+	}
+	return bytes.HasPrefix(key, []byte(rewardPrefix))
+}
+
+const rewardPrefix = "agentlightning.reward."
+
+// setAttr stores one wanted attribute. Values of the wrong type are noted:
+// the span is still mapped, without that attribute.
+func (s *span) setAttr(key string, v attrValue, al *alRewards) {
+	str := func(dst *string) {
+		if v.kind == 's' {
+			*dst = v.s
+		} else {
+			s.notes = append(s.notes, "attribute "+key+" is not a string")
+		}
+	}
+	tokens := func(dst *int64) {
+		n, ok := v.integer()
+		if !ok || n < 0 {
+			s.notes = append(s.notes, "attribute "+key+" is not a non-negative integer: its tokens are not counted")
+			return
+		}
+		*dst = n
+		s.hasTokens = true
+	}
+	switch key {
+	case "gen_ai.operation.name":
+		str(&s.op)
+	case "openinference.span.kind":
+		str(&s.oiKind)
+		s.oiKind = strings.ToUpper(s.oiKind)
+	case "gen_ai.system", "gen_ai.provider.name":
+		if s.system == "" {
+			str(&s.system)
+		}
+	case "gen_ai.agent.name", "agent.name":
+		str(&s.agentName)
+	case "gen_ai.agent.id":
+		str(&s.agentID)
+	case "gen_ai.tool.name", "tool.name":
+		str(&s.toolName)
+	case "gen_ai.request.model", "llm.model_name":
+		str(&s.model)
+	case "gen_ai.response.model":
+		if s.model == "" {
+			str(&s.model)
+		}
+	case "gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.token_count.prompt":
+		tokens(&s.in)
+	case "gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens", "llm.token_count.completion":
+		tokens(&s.out)
+	case "gen_ai.transfer.target.name":
+		str(&s.transfer)
+	case "gen_ai.workflow.name":
+		str(&s.workflow)
+	case "traceloop.span.kind":
+		str(&s.tlKind)
+	case "traceloop.entity.name":
+		str(&s.tlName)
+	case "graph.node.id":
+		str(&s.nodeID)
+	case "graph.node.parent_id":
+		str(&s.nodeParent)
+	default:
+		// Agent Lightning: agentlightning.reward.N.name / .N.value, or
+		// agentlightning.reward.primary.
+		rest := strings.TrimPrefix(key, rewardPrefix)
+		if rest == "primary" {
+			if f, ok := v.number(); ok {
+				al.set(-1, "primary", f, true)
+			}
+			return
+		}
+		idx, field, ok := strings.Cut(rest, ".")
+		n, err := strconv.Atoi(idx)
+		if !ok || err != nil || n < 0 {
+			return // metadata and other reward attributes carry no value
+		}
+		switch field {
+		case "name":
+			if v.kind == 's' {
+				al.set(n, v.s, 0, false)
+			}
+		case "value":
+			if f, ok := v.number(); ok {
+				al.set(n, "", f, true)
+			} else {
+				s.notes = append(s.notes, "attribute "+key+" is not a number")
+			}
+		}
+	}
+}
+
+// alRewards collects Agent Lightning's numbered reward attributes of one
+// span (agentlightning.reward.N.name and .N.value may come in any order).
+type alRewards struct {
+	entries []alReward
+}
+
+type alReward struct {
+	n        int
+	name     string
+	value    float64
+	hasValue bool
+}
+
+func (a *alRewards) set(n int, name string, value float64, hasValue bool) {
+	for i := range a.entries {
+		if a.entries[i].n == n {
+			if name != "" {
+				a.entries[i].name = name
+			}
+			if hasValue {
+				a.entries[i].value, a.entries[i].hasValue = value, true
+			}
+			return
+		}
+	}
+	a.entries = append(a.entries, alReward{n, name, value, hasValue})
+}
+
+// scores returns the rewards with a value, in attribute-index order; a
+// reward without a name is called "reward" (N = 0) or "reward_N".
+func (a *alRewards) scores(at uint64) []score {
+	var out []score
+	slices.SortFunc(a.entries, func(x, y alReward) int { return cmp.Compare(x.n, y.n) })
+	for _, e := range a.entries {
+		if !e.hasValue {
+			continue
+		}
+		name := e.name
+		if name == "" {
+			name = "reward"
+			if e.n > 0 {
+				name = "reward_" + strconv.Itoa(e.n)
+			}
+		}
+		out = append(out, score{name: name, value: e.value, at: at})
+	}
+	return out
+}
