@@ -156,7 +156,14 @@
   form.appendChild(exporter);
   var status = el("p", { id: "search-status", role: "status", "aria-live": "polite", "class": "search-status" });
   form.appendChild(status);
-  list.parentNode.insertBefore(form, list);
+  // The page keeps the form's place (search-slot, sized by reader.css
+  // when scripting is on), so that nothing moves when it appears.
+  var slot = document.getElementById("paper-search-slot");
+  if (slot) {
+    slot.appendChild(form);
+  } else {
+    list.parentNode.insertBefore(form, list);
+  }
 
   var loaded = null;
   var shownEntries = [];
