@@ -113,9 +113,12 @@ actionlint:
 	@command -v shellcheck >/dev/null || (apt-get update && apt-get install -y shellcheck)
 	$(GO) run $(ACTIONLINT)
 
-# node_modules holds the front-end packages the site serves from itself
-# (echarts) and the browser tests inject (axe-core), at the versions
-# package-lock.json pins. npm ci reinstalls only when the lock changed.
+# node_modules holds the front-end packages, at the versions
+# package-lock.json pins: echarts and esbuild, from which make echarts
+# rebuilds the chart library masrl embeds (TestBuild checks the bytes), and
+# what the browser tests run: axe-core, Lighthouse and the W3C Nu HTML
+# checker (vnu-jar, with the machine's java). npm ci reinstalls only when
+# the lock changed.
 node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch node_modules
@@ -173,3 +176,10 @@ bench-trace: build trace-file
 	$(GO) test -run '^$$' -bench . -benchmem ./trace
 	cd bench/trace && npm ci --no-audit --no-fund --silent
 	bench/trace/run.sh $(TRACE_FILE) $(abspath $(CORPUS))/reference/trace_schema.json
+
+# echarts rebuilds the chart library masrl embeds (site/chartlib) with the
+# pinned esbuild, after site/chartlib/entry.js or package-lock.json
+# changed; TestBuild fails until it is rebuilt.
+.PHONY: echarts
+echarts: node_modules
+	$(GO) test ./site/chartlib -count=1 -run TestBuild -update

@@ -52,12 +52,55 @@ type drawn struct {
 	Series []shape `json:"series"`
 }
 
+// drawAllCharts scrolls to every chart in turn, since charts.js draws a
+// chart only when it comes near the viewport, waits until each has drawn,
+// and scrolls back to the top.
+func drawAllCharts(t *testing.T, p *page) {
+	t.Helper()
+	var n int
+	p.eval(t, `document.querySelectorAll("div.chart").length`, &n)
+	for i := range n {
+		p.eval(t, fmt.Sprintf(`document.querySelectorAll("div.chart")[%d].scrollIntoView({block: "center"}), true`, i), new(bool))
+		p.waitFor(t, fmt.Sprintf(`!!document.querySelectorAll("div.chart")[%d].querySelector("canvas")`, i))
+	}
+	p.eval(t, `window.scrollTo(0, 0), true`, new(bool))
+}
+
+// checkLazyCharts asserts, on a page just opened, that a chart more than
+// two screens below the viewport is not drawn yet, and that the chart
+// library is not loaded while no chart is near.
+func checkLazyCharts(t *testing.T, p *page, where string) {
+	t.Helper()
+	var st struct {
+		Far     []string `json:"far"`
+		Drawn   []string `json:"drawn"`
+		Near    int      `json:"near"`
+		Library bool     `json:"library"`
+	}
+	p.eval(t, `(() => {
+	  const all = Array.from(document.querySelectorAll("div.chart"));
+	  const far = all.filter(d => d.getBoundingClientRect().top > 3 * innerHeight);
+	  return {
+	    far: far.map(d => d.id),
+	    drawn: far.filter(d => d.querySelector("canvas")).map(d => d.id),
+	    near: all.length - far.length,
+	    library: !!window.echarts,
+	  };
+	})()`, &st)
+	if len(st.Drawn) > 0 {
+		t.Errorf("%s: charts %v, far below the first screen, were drawn before the reader scrolled to them", where, st.Drawn)
+	}
+	if st.Near == 0 && st.Library {
+		t.Errorf("%s: the chart library loaded while no chart is near the viewport (far: %v)", where, st.Far)
+	}
+}
+
 // checkCharts asserts that every chart on the page drew and holds the
 // series the corpus says it must; want lists the charts this page must
 // have (by element ID), all lists every chart the site may draw.
 func checkCharts(t *testing.T, p *page, where string, want []string, all map[string][]shape) {
 	t.Helper()
-	p.waitFor(t, `Array.from(document.querySelectorAll("div.chart")).every(d => d.querySelector("canvas"))`)
+	drawAllCharts(t, p)
 	var got map[string]drawn
 	p.eval(t, drawnChartsJS, &got)
 	for _, id := range want {
@@ -84,8 +127,14 @@ func checkCharts(t *testing.T, p *page, where string, want []string, all map[str
 	}
 }
 
-// visibleKeysJS lists the keys of the entries a reader sees.
-const visibleKeysJS = `Array.from(document.querySelectorAll("#paper-list [data-key]"))
+// searchReadyJS holds once the papers page's search has loaded its index.
+// search.js loads it only when the reader turns to the search, so the
+// condition focuses the search box, as a reader would.
+const searchReadyJS = `(document.getElementById("paper-search-q") && document.getElementById("paper-search-q").focus(), document.querySelector("#paper-list[data-search-ready]") !== null)`
+
+// visibleKeysJS lists the keys of the entries a reader sees: the page's
+// own list, or, while a search is active, the results search.js draws.
+const visibleKeysJS = `Array.from(document.querySelectorAll("#paper-list [data-key], #search-results [data-key]"))
   .filter(e => !e.hidden && e.getClientRects().length > 0).map(e => e.getAttribute("data-key"))`
 
 // visibleKeys returns the keys of the visible entries, sorted: the page
@@ -109,7 +158,7 @@ func sorted(keys []string) []string {
 // half the entries share, preferring the rarest.
 func searchQuery(ix *search.Index) string {
 	best, bestN := "", len(ix.Entries)
-	for _, w := range strings.Fields(strings.ToLower(ix.Entries[0].Title)) {
+	for w := range strings.FieldsSeq(strings.ToLower(ix.Entries[0].Title)) {
 		w = strings.Trim(w, ":,.()")
 		if len(w) < 4 {
 			continue
@@ -130,7 +179,7 @@ func checkSearch(t *testing.T, p *page, path string, c *corpus.Corpus, v *corpus
 	t.Helper()
 	ix := search.Build(c, v, nil)
 	p.open(t, path)
-	p.waitFor(t, `document.querySelector("#paper-list[data-search-ready]") !== null`)
+	p.waitFor(t, searchReadyJS)
 	all := p.visibleKeys(t)
 	if len(all) != len(c.Papers) {
 		t.Fatalf("%s: %d entries visible before searching, want %d", path, len(all), len(c.Papers))
@@ -226,7 +275,7 @@ func checkSearch(t *testing.T, p *page, path string, c *corpus.Corpus, v *corpus
 	var shared string
 	p.eval(t, `location.href`, &shared)
 	p.open(t, strings.TrimPrefix(shared, p.b.base))
-	p.waitFor(t, `document.querySelector("#paper-list[data-search-ready]") !== null`)
+	p.waitFor(t, searchReadyJS)
 	if got := p.visibleKeys(t); !slices.Equal(got, before) {
 		t.Errorf("reloading %s shows %v, want %v", shared, got, before)
 	}

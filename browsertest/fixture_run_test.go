@@ -19,6 +19,7 @@ func TestAssetsFixture(t *testing.T) {
 
 	t.Run("charts", func(t *testing.T) {
 		p.open(t, "index.html")
+		checkLazyCharts(t, p, "fixture charts")
 		checkCharts(t, p, "fixture charts", ids, shapes)
 		checkAxe(t, p, "fixture charts")
 		// Show the tooltips of the hostile chart and a heatmap, then look

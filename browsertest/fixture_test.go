@@ -11,6 +11,7 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/site/chart"
+	"github.com/masrl/masrl/site/chartlib"
 	"github.com/masrl/masrl/site/search"
 )
 
@@ -46,8 +47,6 @@ const hostileText = `<img src=x onerror="window.__hostile=1">{a}</script><script
 func fixtureSite(t *testing.T, c *corpus.Corpus, v *corpus.Vocabulary) (dir string, ids []string) {
 	t.Helper()
 	root := repoRoot(t)
-	echartsJS, err := os.ReadFile(filepath.Join(root, "node_modules", "echarts", "dist", "echarts.min.js"))
-	need(t, err == nil, "echarts not installed: %v (run make node_modules)", err)
 	dir = t.TempDir()
 	must := func(err error) {
 		t.Helper()
@@ -56,7 +55,7 @@ func fixtureSite(t *testing.T, c *corpus.Corpus, v *corpus.Vocabulary) (dir stri
 		}
 	}
 	must(os.MkdirAll(filepath.Join(dir, "assets"), 0o755))
-	must(os.WriteFile(filepath.Join(dir, "assets", "echarts.min.js"), echartsJS, 0o644))
+	must(os.WriteFile(filepath.Join(dir, "assets", "echarts.min.js"), chartlib.Library(), 0o644))
 	for _, a := range []string{"charts.js", "search.js"} {
 		b, err := os.ReadFile(filepath.Join(root, "site", "assets", a))
 		must(err)
@@ -113,7 +112,7 @@ func fixtureSite(t *testing.T, c *corpus.Corpus, v *corpus.Vocabulary) (dir stri
 	for _, f := range figs {
 		page.WriteString(string(f))
 	}
-	page.WriteString(`</main><script src="assets/echarts.min.js"></script><script src="assets/charts.js"></script></body></html>`)
+	page.WriteString(`</main><script src="assets/charts.js" defer></script></body></html>`)
 	must(os.WriteFile(filepath.Join(dir, "index.html"), page.Bytes(), 0o644))
 
 	ix := search.Build(c, v, func(k string) string { return "papers/" + k + "/" })

@@ -107,7 +107,12 @@ func TestSite(t *testing.T) {
 		for _, page := range pages {
 			p.open(t, page)
 			if pageType(page) == "papers" {
-				p.waitFor(t, `document.querySelector("#paper-list[data-search-ready]") !== null`)
+				var early bool
+				p.eval(t, `performance.getEntriesByType("resource").some(e => e.name.endsWith("/search-index.json"))`, &early)
+				if early {
+					t.Errorf("%s loaded the search index before the reader turned to the search", page)
+				}
+				p.waitFor(t, searchReadyJS)
 			}
 			var nCharts int
 			p.eval(t, `document.querySelectorAll("div.chart").length`, &nCharts)
@@ -122,6 +127,7 @@ func TestSite(t *testing.T) {
 				}
 			}
 			if nCharts > 0 || len(want) > 0 {
+				checkLazyCharts(t, p, page)
 				checkCharts(t, p, page, want, shapes)
 			}
 			p.check(t, page)
@@ -162,6 +168,11 @@ func TestSite(t *testing.T) {
 		screenshot(t, p, "papers-filtered", "light")
 		screenshot(t, p, "papers-filtered", "dark")
 		screenshot(t, p, "papers-filtered", "light")
+	})
+
+	t.Run("export", func(t *testing.T) {
+		checkExport(t, p, "papers/", c, v)
+		p.check(t, "papers/ export")
 	})
 
 	t.Run("bibtex download", func(t *testing.T) {
@@ -275,7 +286,7 @@ func TestSite(t *testing.T) {
 		if err := chromedp.Do(p.ctx, chromedp.Click(`main a[href*="papers/?credit_granularity="]`, chromedp.NodeVisible)); err != nil {
 			t.Fatal(err)
 		}
-		p.waitFor(t, `location.pathname.endsWith("/papers/") && document.querySelector("#paper-list[data-search-ready]") !== null`)
+		p.waitFor(t, `location.pathname.endsWith("/papers/") && `+searchReadyJS)
 		if got, want := p.visibleKeys(t), sorted(h.Cells[best].Keys); !slices.Equal(got, want) {
 			t.Errorf("the %s page's filter link shows %v, want %v", h.Cells[best].Value, got, want)
 		}
@@ -288,7 +299,7 @@ func TestSite(t *testing.T) {
 		for _, page := range []string{"", "papers/", entry, term, "coverage/"} {
 			p.open(t, page)
 			if page == "papers/" {
-				p.waitFor(t, `document.querySelector("#paper-list[data-search-ready]") !== null`)
+				p.waitFor(t, searchReadyJS)
 			}
 			checkAxe(t, p, "/"+page)
 			p.check(t, "/"+page)
@@ -298,7 +309,7 @@ func TestSite(t *testing.T) {
 	t.Run("screenshots", func(t *testing.T) {
 		for _, s := range []struct{ name, page string }{{"home", ""}, {"coverage", "coverage/"}} {
 			p.open(t, s.page)
-			p.waitFor(t, `Array.from(document.querySelectorAll("div.chart")).every(d => d.querySelector("canvas"))`)
+			drawAllCharts(t, p)
 			screenshot(t, p, s.name, "light")
 			if os.Getenv("MASRL_CHART_SHOTS") != "" {
 				screenshotTiles(t, p, s.name+"-light", 12)

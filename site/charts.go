@@ -8,15 +8,18 @@ import (
 	"strings"
 
 	"github.com/masrl/masrl/site/chart"
+	"github.com/masrl/masrl/site/chartlib"
 	"github.com/masrl/masrl/site/search"
 )
 
 // EChartsAsset is where the chart library is published, from the root.
 const EChartsAsset = "assets/echarts.min.js"
 
-// DefaultECharts is where `npm ci` (make node_modules) puts the chart
-// library, relative to the repository root.
-const DefaultECharts = "node_modules/echarts/dist/echarts.min.js"
+// DefaultECharts, as Options.ECharts, publishes the chart library masrl
+// embeds (package site/chartlib: echarts with only the chart types the
+// site draws), so an installed masrl needs no node_modules. Any other
+// non-empty value is the path of a library to publish instead.
+const DefaultECharts = "builtin"
 
 // readerCSS styles the charts and the search.
 const readerCSS = "assets/reader.css"
@@ -32,7 +35,11 @@ type HomeCharts struct {
 
 // loadECharts reads the chart library when the build draws charts.
 func (r *renderer) loadECharts(path string) error {
-	if path == "" {
+	switch path {
+	case "":
+		return nil
+	case DefaultECharts:
+		r.echarts = chartlib.Library()
 		return nil
 	}
 	b, err := os.ReadFile(path)
@@ -137,7 +144,7 @@ func (r *renderer) homeCharts(root string) (*HomeCharts, error) {
 
 // searchIndex writes the papers page's search index.
 func (r *renderer) searchIndex() error {
-	return r.generate(SearchIndexFile, func(w io.Writer) error {
+	err := r.generate(SearchIndexFile, func(w io.Writer) error {
 		ix := search.Build(r.c, r.v, func(key string) string {
 			if ev := r.byKey[key]; ev != nil {
 				return ev.Href
@@ -146,6 +153,17 @@ func (r *renderer) searchIndex() error {
 		})
 		r.sinceFacet(ix)
 		b, err := ix.JSON()
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return r.generate(search.BibFile, func(w io.Writer) error {
+		b, err := search.Bib(r.c)
 		if err != nil {
 			return err
 		}

@@ -40,6 +40,8 @@ func (r *renderer) entryPage(ev *EntryView) *entryPage {
 	}
 	root := ep.Root
 	ep.Description = ev.OneLiner
+	ep.Scholar = scholarMeta(e, r.c.BibFor(e))
+	ep.LinkedData = scholarlyArticle(ep.Scholar, ev, ep.URL)
 	ep.Scripts = []string{"assets/site.js"}
 	ep.Edit, ep.Report = repoLinks(r.opt.Repository, ev.Entry, ep.URL)
 	ep.BibHref, ep.ClaimsHref = root+"papers.bib", root+"claims/"

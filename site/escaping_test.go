@@ -23,8 +23,9 @@ var hostileRows = []string{
 }
 
 // siteScript is a script element the site writes itself: an external
-// script of its own, never inline code.
-var siteScript = regexp.MustCompile(`<script src="[^"<>]*"></script>|<script type="application/json" id="[a-z-]+">`)
+// script of its own, a JSON data island or the page's JSON-LD (data, not
+// code), never inline code.
+var siteScript = regexp.MustCompile(`<script src="[^"<>]*"( defer)?></script>|<script type="application/json" id="[a-z-]+">|<script type="application/ld\+json">`)
 
 // TestHostileRows renders a whole site from rows that never passed the
 // check and holds every page to the escaping rules: no markup or script

@@ -35,6 +35,7 @@ func (r *renderer) home() error {
 	if r.site.Feed {
 		hp.Downloads = append(hp.Downloads, Link{Text: "feed.xml (Atom)", URL: "feed.xml"})
 	}
+	hp.LinkedData = dataset(r.site.Title, hp.Description, hp.Downloads, r.absURL)
 	if r.charts() {
 		figs, err := r.homeCharts(hp.Root)
 		if err != nil {
@@ -43,18 +44,6 @@ func (r *renderer) home() error {
 		hp.Figures, hp.Charts, hp.Styles = figs, true, []string{readerCSS}
 	}
 	return r.render("home", &hp.Page, hp)
-}
-
-func (r *renderer) papers() error {
-	pp := &papersPage{Page: r.newPage("papers/", "Papers", "papers"), Total: len(r.entries)}
-	pp.Scripts = []string{"assets/search.js"}
-	pp.Styles = []string{readerCSS}
-	pp.SearchIndex = pp.Root + SearchIndexFile
-	for _, t := range r.categoryGroups() {
-		es := r.entriesOf(t.Keys)
-		pp.Groups = append(pp.Groups, paperGroup{Term: t, Entries: es, List: r.entryList(pp.Root, es)})
-	}
-	return r.render("papers", &pp.Page, pp)
 }
 
 func (r *renderer) taxonomy() error {
@@ -76,11 +65,20 @@ func (r *renderer) taxonomy() error {
 		}
 		for _, tv := range fv.Terms {
 			title := fv.Label + ": " + tv.Label
-			tp := &termPage{Page: r.newPage(tv.Href, title, "taxonomy"), Term: tv}
 			if fv.Entries {
-				tp.Entries = r.entriesOf(tv.Keys)
-				tp.List = r.briefList(tp.Root, tp.Entries)
-			} else {
+				all := r.entriesOf(tv.Keys)
+				err := r.briefPages(tv.Href, title, "taxonomy", len(all), func(p Page, lo, hi int, pg *Pager) error {
+					tp := &termPage{Page: p, Term: tv, Entries: all[lo:hi], Pager: pg}
+					tp.List = r.briefList(tp.Root, tp.Entries)
+					return r.render("term", &tp.Page, tp)
+				})
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			tp := &termPage{Page: r.newPage(tv.Href, title, "taxonomy"), Term: tv}
+			{
 				for _, rec := range r.records {
 					if rec.Value(fv.Name) == tv.Value {
 						tp.Records = append(tp.Records, rec)
@@ -131,9 +129,12 @@ func (r *renderer) coverage() error {
 					continue
 				}
 				title := fmt.Sprintf("%s: %s × %s: %s", tv.Rows.Label, cell.Row.Label, tv.Cols.Label, cell.Col.Label)
-				pp := &cellPage{Page: r.newPage(cell.Href, title, "coverage"), Cell: cell}
-				pp.List = r.briefList(pp.Root, cell.Entries)
-				if err := r.render("cell", &pp.Page, pp); err != nil {
+				err := r.briefPages(cell.Href, title, "coverage", len(cell.Entries), func(p Page, lo, hi int, pg *Pager) error {
+					pp := &cellPage{Page: p, Cell: cell, Pager: pg}
+					pp.List = r.briefList(pp.Root, cell.Entries[lo:hi])
+					return r.render("cell", &pp.Page, pp)
+				})
+				if err != nil {
 					return err
 				}
 			}

@@ -69,9 +69,10 @@ type Options struct {
 	Data fs.FS
 	// Today is passed to corpus.Check; zero means now.
 	Today time.Time
-	// ECharts is the path of echarts.min.js (DefaultECharts after make
-	// node_modules). The site publishes it and draws charts on the pages
-	// that have them; empty means no charts (the numbers stay as tables).
+	// ECharts is the chart library: DefaultECharts for the one masrl
+	// embeds, or the path of an echarts.min.js to publish instead. The site
+	// draws charts on the pages that have them; empty means no charts (the
+	// numbers stay as tables).
 	ECharts string
 	// TraceExample is the path of an example orchestration trace. The
 	// traces page offers it for download and counts its types; it must be

@@ -32,6 +32,12 @@ type Page struct {
 	// and the search's, only where they are used.
 	Styles []string
 	Site   *SiteInfo
+	// Scholar is an entry page's citation_* tags for Google Scholar
+	// (scholar.go); nil on other pages.
+	Scholar *ScholarMeta
+	// LinkedData is the page's schema.org JSON-LD (scholar.go), any value
+	// encoding/json writes; nil: none.
+	LinkedData any
 	// NavItems is the main navigation's items, rendered once per root and
 	// section.
 	NavItems template.HTML
@@ -216,14 +222,17 @@ type homePage struct {
 
 type papersPage struct {
 	Page
-	Groups      []paperGroup
+	Groups      []paperGroup // the categories on this page, with this page's entries
+	Categories  []categoryLink
 	Total       int
 	SearchIndex string // the search index's URL from this page
+	Pager       *Pager // nil: the whole list is on one page
 }
 
 type paperGroup struct {
 	Term    *TermView
-	Entries []*EntryView
+	Entries []*EntryView // on this page
+	Count   int          // in the whole list
 	List    EntryList
 }
 
@@ -292,6 +301,7 @@ type termPage struct {
 	Entries []*EntryView
 	List    EntryList // Entries as the page lists them
 	Records []*ExclusionView
+	Pager   *Pager // nil: all the term's entries are on one page
 }
 
 type orchestrationPage struct {
@@ -311,8 +321,9 @@ type coveragePage struct {
 
 type cellPage struct {
 	Page
-	Cell *CellView
-	List EntryList // Cell.Entries as the page lists them
+	Cell  *CellView
+	List  EntryList // Cell.Entries (this page's) as the page lists them
+	Pager *Pager    // nil: all the cell's entries are on one page
 }
 
 type excludedPage struct {

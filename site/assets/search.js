@@ -1,10 +1,12 @@
 // search.js adds free-text search and facets to the papers page.
 //
-// Without it the page lists every entry in #paper-list; each entry element
-// carries data-key="KEY". With it, a search form appears above the list and
-// entries that do not match are hidden. The rules are those of the Go
-// package site/search (Index.Match), which the browser tests use to know
-// the right answer:
+// Without it the page lists its entries in #paper-list; each entry element
+// carries data-key="KEY". With it, a search form appears above the list;
+// while a query or filter is active, the entries that match are drawn from
+// the index into a results list in the list's place (the first 200, then
+// more on demand), so that the page stays fast whatever the corpus' size.
+// The rules are those of the Go package site/search (Index.Match), which
+// the browser tests use to know the right answer:
 //   - free text: the query is split on white space, lower-cased; every term
 //     must occur in the title, authors, key, venue, one-liner or notes;
 //   - facets: OR within a field, AND across fields.
@@ -13,13 +15,20 @@
 // (?q=…&credit_granularity=message), so a view can be bookmarked and is
 // restored on reload. All text from the index is untrusted and is inserted
 // with textContent only.
+//
+// Three buttons download the entries shown, in index (CSV) order, built
+// here from the index: BibTeX (each entry's source from search-bib.json,
+// fetched on the first click; entries without BibTeX are named in a
+// comment), CSV and JSON. The file name carries the filter, e.g.
+// papers-q-grpo__credit_granularity-message.csv.
 (function () {
   "use strict";
   var list = document.getElementById("paper-list");
   if (!list || !window.fetch || !window.URLSearchParams) {
     return;
   }
-  var indexURL = list.getAttribute("data-search-index") || "search-index.json";
+  var indexURL = new URL(list.getAttribute("data-search-index") || "search-index.json", window.location.href);
+  var bibURL = new URL("search-bib.json", indexURL);
 
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
@@ -40,30 +49,146 @@
     return [e.title, e.authors, e.key, e.venue, e.one_liner, e.notes].join("\n").toLowerCase();
   }
 
-  function start(index) {
-    var entries = index.entries;
-    var hay = {};
-    var byKey = {};
-    entries.forEach(function (e) {
-      hay[e.key] = haystack(e);
-      byKey[e.key] = e;
+  // fileStem names a download after the filter: the query's terms and
+  // each field's selected values, reduced to safe file-name characters.
+  function fileStem(ts, sel) {
+    var parts = [];
+    if (ts.length > 0) {
+      parts.push("q-" + ts.join("-"));
+    }
+    Object.keys(sel).forEach(function (f) {
+      if (sel[f].length > 0) {
+        parts.push(f + "-" + sel[f].join("-"));
+      }
     });
-    var rows = Array.prototype.slice.call(list.querySelectorAll("[data-key]"));
-    // Groups (e.g. one section per category) hide when none of their
-    // entries is shown, so no empty heading is left behind.
-    var groups = Array.prototype.slice.call(list.children).filter(function (g) {
-      return !g.hasAttribute("data-key") && g.querySelector("[data-key]");
-    });
+    var s = parts.join("__").toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[-_]+|[-_]+$/g, "");
+    if (s.length > 100) {
+      s = s.slice(0, 100).replace(/[-_]+$/, "");
+    }
+    return "papers-" + (s || "all");
+  }
 
-    // The form: a search box, one fieldset of checkboxes per field, a
-    // reset button and a live region with the result count.
-    var form = el("form", { id: "paper-search", role: "search", "class": "paper-search" });
-    form.addEventListener("submit", function (ev) { ev.preventDefault(); });
-    var qid = "paper-search-q";
-    form.appendChild(el("label", { "for": qid, "class": "search-label" }, "Search titles, authors, venues, notes"));
-    var qbox = el("input", { id: qid, type: "search", name: "q", autocomplete: "off", spellcheck: "false" });
-    form.appendChild(qbox);
-    var facets = el("div", { "class": "facets" });
+  // exported is an index entry as the JSON and CSV downloads give it, its
+  // page's address made absolute.
+  function exported(e) {
+    var out = {};
+    Object.keys(e).forEach(function (k) { out[k] = e[k]; });
+    out.url = e.url ? new URL(e.url, indexURL).href : "";
+    return out;
+  }
+
+  // csvCell quotes a cell (RFC 4180) and defuses a formula: a spreadsheet
+  // would run a cell that starts with =, +, -, @, tab or CR, so such a
+  // cell gets a leading apostrophe.
+  function csvCell(v) {
+    var s = v === undefined || v === null ? "" : String(v);
+    if (/^[=+\-@\t\r]/.test(s)) {
+      s = "'" + s;
+    }
+    return /[",\r\n]/.test(s) ? "\"" + s.replace(/"/g, "\"\"") + "\"" : s;
+  }
+
+  var csvColumns = ["key", "title", "authors", "year", "venue", "url", "one_liner", "notes"];
+
+  function toCSV(list) {
+    var fields = loaded.fields.map(function (f) { return f.name; });
+    var lines = [csvColumns.concat(fields).join(",")];
+    list.forEach(function (e) {
+      var x = exported(e);
+      lines.push(csvColumns.map(function (c) { return csvCell(x[c]); })
+        .concat(fields.map(function (f) { return csvCell(e.tags[f]); })).join(","));
+    });
+    return lines.join("\r\n") + "\r\n";
+  }
+
+  var bibPromise = null;
+  function bibTeX() {
+    if (!bibPromise) {
+      bibPromise = window.fetch(bibURL.href, { credentials: "same-origin" }).then(function (r) {
+        if (!r.ok) {
+          throw new Error("BibTeX: HTTP " + r.status);
+        }
+        return r.json();
+      });
+      bibPromise.catch(function () { bibPromise = null; });
+    }
+    return bibPromise;
+  }
+
+  // save offers text as a download named after the button's filter.
+  function save(button, type, text) {
+    var url = URL.createObjectURL(new Blob([text], { type: type + ";charset=utf-8" }));
+    var a = el("a", { href: url, download: button.getAttribute("data-filename") });
+    a.hidden = true;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    window.setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+  }
+
+  // The form is built at once, before the index has loaded, so that the
+  // list does not move when the index is ready: the facets fill the closed
+  // "Filter by tag" group then. The form: a search box, one fieldset of
+  // checkboxes per field (in the group), a reset button, the downloads and
+  // a live region with the result count.
+  var form = el("form", { id: "paper-search", role: "search", "class": "paper-search" });
+  form.addEventListener("submit", function (ev) { ev.preventDefault(); });
+  var qid = "paper-search-q";
+  form.appendChild(el("label", { "for": qid, "class": "search-label" }, "Search titles, authors, venues, notes"));
+  var qbox = el("input", { id: qid, type: "search", name: "q", autocomplete: "off", spellcheck: "false" });
+  form.appendChild(qbox);
+  var facets = el("div", { "class": "facets" });
+  var filters = el("details", { "class": "facet-group" });
+  filters.appendChild(el("summary", null, "Filter by tag"));
+  filters.appendChild(facets);
+  form.appendChild(filters);
+  var reset = el("button", { type: "button", "class": "search-reset" }, "Clear search and filters");
+  form.appendChild(reset);
+  var exporter = el("div", { "class": "search-export", role: "group", "aria-labelledby": "search-export-label" });
+  exporter.appendChild(el("span", { id: "search-export-label", "class": "search-export-label" }, "Download the entries shown:"));
+  var downloads = {};
+  [["bib", "BibTeX"], ["csv", "CSV"], ["json", "JSON"]].forEach(function (f) {
+    var b = el("button", { type: "button", "class": "search-download", "data-format": f[0] }, f[1]);
+    exporter.appendChild(document.createTextNode(" "));
+    exporter.appendChild(b);
+    downloads[f[0]] = b;
+  });
+  form.appendChild(exporter);
+  var status = el("p", { id: "search-status", role: "status", "aria-live": "polite", "class": "search-status" });
+  form.appendChild(status);
+  // The page keeps the form's place (search-slot, sized by reader.css
+  // when scripting is on), so that nothing moves when it appears.
+  var slot = document.getElementById("paper-search-slot");
+  if (slot) {
+    slot.appendChild(form);
+  } else {
+    list.parentNode.insertBefore(form, list);
+  }
+
+  var loaded = null;
+  var shownEntries = [];
+
+  // resultLimit is how many results are drawn at once: the list of a
+  // 100,000-entry corpus is never put into the page whole. "Show more"
+  // draws the next ones.
+  var resultLimit = 200;
+
+  function start(index) {
+    loaded = index;
+    var entries = index.entries;
+    var hay = entries.map(haystack);
+    var fieldNames = index.fields.map(function (f) { return f.name; });
+    // Without a query or filter the page shows its own list, grouped by
+    // category; with one, the entries that match are drawn from the index
+    // into a results list in its place, in index (CSV) order.
+    var results = el("ul", { id: "search-results", "class": "entries search-results" });
+    results.hidden = true;
+    var more = el("button", { type: "button", "class": "search-more" }, "Show more");
+    more.hidden = true;
+    list.parentNode.insertBefore(more, list.nextSibling);
+    list.parentNode.insertBefore(results, more);
+    var limit = resultLimit;
+
     var boxes = {}; // field -> [{input, count, value}]
     index.fields.forEach(function (f) {
       var fs = el("fieldset", { "class": "facet", "data-field": f.name });
@@ -84,15 +209,6 @@
       });
       facets.appendChild(fs);
     });
-    var filters = el("details", { "class": "facet-group" });
-    filters.appendChild(el("summary", null, "Filter by tag"));
-    filters.appendChild(facets);
-    form.appendChild(filters);
-    var reset = el("button", { type: "button", "class": "search-reset" }, "Clear search and filters");
-    form.appendChild(reset);
-    var status = el("p", { id: "search-status", role: "status", "aria-live": "polite", "class": "search-status" });
-    form.appendChild(status);
-    list.parentNode.insertBefore(form, list);
 
     function selection() {
       var sel = {};
@@ -100,26 +216,6 @@
         sel[f.name] = boxes[f.name].filter(function (b) { return b.input.checked; }).map(function (b) { return b.value; });
       });
       return sel;
-    }
-
-    function textMatch(key, ts) {
-      var h = hay[key];
-      for (var i = 0; i < ts.length; i++) {
-        if (h.indexOf(ts[i]) < 0) {
-          return false;
-        }
-      }
-      return true;
-    }
-
-    // facetMatch checks every field with a selection but skip.
-    function facetMatch(e, sel, skip) {
-      for (var f in sel) {
-        if (f !== skip && sel[f].length > 0 && sel[f].indexOf(e.tags[f]) < 0) {
-          return false;
-        }
-      }
-      return true;
     }
 
     function writeURL(q, sel) {
@@ -135,52 +231,109 @@
       window.history.replaceState(null, "", url);
     }
 
+    // item draws one result as the page's own list does: title linked to
+    // the entry's page, then year, venue and authors. Text only.
+    function item(e) {
+      var li = el("li", { "class": "entry", "data-key": e.key });
+      var h = el("h3", { "class": "entry-title" });
+      var a = el("a", { href: e.url ? new URL(e.url, indexURL).href : "#" }, e.title);
+      h.appendChild(a);
+      li.appendChild(h);
+      li.appendChild(el("p", { "class": "meta" }, [e.year || "", e.venue, e.authors].filter(function (x) { return x !== ""; }).join(" · ")));
+      return li;
+    }
+
+    function draw(active) {
+      list.hidden = active;
+      results.hidden = !active;
+      results.textContent = "";
+      if (!active) {
+        more.hidden = true;
+        return;
+      }
+      var frag = document.createDocumentFragment();
+      shownEntries.slice(0, limit).forEach(function (e) { frag.appendChild(item(e)); });
+      results.appendChild(frag);
+      more.hidden = shownEntries.length <= limit;
+      more.textContent = "Show more (" + (shownEntries.length - Math.min(limit, shownEntries.length)) + " left)";
+    }
+
+    // update filters in one pass over the index: an entry that matches the
+    // query and every selected field is shown and counts for every field;
+    // one that fails exactly one selected field counts for that field only
+    // (the count beside a value is what checking it would leave).
     function update(writeState) {
       var q = qbox.value;
       var ts = terms(q);
       var sel = selection();
-      var active = ts.length > 0 || Object.keys(sel).some(function (f) { return sel[f].length > 0; });
-      var shown = 0;
-      rows.forEach(function (row) {
-        var e = byKey[row.getAttribute("data-key")];
-        var ok = e ? textMatch(e.key, ts) && facetMatch(e, sel, null) : !active;
-        row.hidden = !ok;
-        if (ok) {
-          shown++;
-        }
+      var picked = fieldNames.filter(function (f) { return sel[f].length > 0; });
+      var want = {};
+      picked.forEach(function (f) {
+        want[f] = {};
+        sel[f].forEach(function (v) { want[f][v] = true; });
       });
-      groups.forEach(function (g) {
-        var visible = g.querySelectorAll("[data-key]:not([hidden])").length;
-        g.hidden = visible === 0;
-        // A group heading's count says how many of its entries are shown.
-        var count = g.querySelector(".count");
-        if (count) {
-          if (!count.hasAttribute("data-all")) {
-            count.setAttribute("data-all", count.textContent);
+      var active = ts.length > 0 || picked.length > 0;
+      var counts = {};
+      fieldNames.forEach(function (f) { counts[f] = {}; });
+      var shown = [];
+      for (var i = 0; i < entries.length; i++) {
+        var h = hay[i];
+        var ok = true;
+        for (var k = 0; k < ts.length; k++) {
+          if (h.indexOf(ts[k]) < 0) {
+            ok = false;
+            break;
           }
-          count.textContent = active ? visible + " of " + count.getAttribute("data-all") : count.getAttribute("data-all");
         }
-      });
-      index.fields.forEach(function (f) {
-        var n = {};
-        entries.forEach(function (e) {
-          if (textMatch(e.key, ts) && facetMatch(e, sel, f.name)) {
-            n[e.tags[f.name]] = (n[e.tags[f.name]] || 0) + 1;
+        if (!ok) {
+          continue;
+        }
+        var e = entries[i];
+        var failed = null;
+        var nfail = 0;
+        for (var j = 0; j < picked.length && nfail < 2; j++) {
+          if (!want[picked[j]][e.tags[picked[j]]]) {
+            failed = picked[j];
+            nfail++;
           }
-        });
-        boxes[f.name].forEach(function (b) {
-          var c = n[b.value] || 0;
+        }
+        if (nfail === 0) {
+          shown.push(e);
+          for (var m = 0; m < fieldNames.length; m++) {
+            var c = counts[fieldNames[m]];
+            var v = e.tags[fieldNames[m]];
+            c[v] = (c[v] || 0) + 1;
+          }
+        } else if (nfail === 1) {
+          counts[failed][e.tags[failed]] = (counts[failed][e.tags[failed]] || 0) + 1;
+        }
+      }
+      fieldNames.forEach(function (f) {
+        boxes[f].forEach(function (b) {
+          var c = counts[f][b.value] || 0;
           b.count.textContent = "(" + c + ")";
           b.wrap.classList.toggle("facet-empty", c === 0);
         });
       });
+      shownEntries = shown;
+      limit = resultLimit;
+      draw(active);
+      var stem = fileStem(ts, sel);
+      Object.keys(downloads).forEach(function (f) {
+        downloads[f].setAttribute("data-filename", stem + "." + f);
+      });
       status.textContent = active
-        ? "Showing " + shown + " of " + rows.length + " entries."
-        : "Showing all " + rows.length + " entries.";
+        ? "Showing " + shown.length + " of " + entries.length + " entries."
+        : "Showing all " + entries.length + " entries.";
       if (writeState) {
         writeURL(q, sel);
       }
     }
+
+    more.addEventListener("click", function () {
+      limit += resultLimit;
+      draw(true);
+    });
 
     // Restore the state from the URL.
     var params = new URLSearchParams(window.location.search);
@@ -197,10 +350,42 @@
       filters.open = true;
     }
 
-    var timer = 0;
+    downloads.json.addEventListener("click", function () {
+      save(downloads.json, "application/json", JSON.stringify(shownEntries.map(exported), null, 2) + "\n");
+    });
+    downloads.csv.addEventListener("click", function () {
+      save(downloads.csv, "text/csv", toCSV(shownEntries));
+    });
+    downloads.bib.addEventListener("click", function () {
+      var picked = shownEntries.slice();
+      bibTeX().then(function (bib) {
+        var missing = [];
+        var out = [];
+        picked.forEach(function (e) {
+          if (Object.prototype.hasOwnProperty.call(bib, e.key)) {
+            out.push(bib[e.key]);
+          } else {
+            missing.push(e.key);
+          }
+        });
+        var text = missing.length > 0 ? "% No BibTeX for: " + missing.join(", ") + "\n\n" : "";
+        save(downloads.bib, "application/x-bibtex", text + out.join("\n\n") + "\n");
+      }).catch(function (err) {
+        window.console.error(String(err));
+      });
+    });
+
+    // Typing updates at once; keystrokes that arrive while an update is
+    // pending are folded into it.
+    var pending = false;
     qbox.addEventListener("input", function () {
-      window.clearTimeout(timer);
-      timer = window.setTimeout(function () { update(true); }, 150);
+      if (!pending) {
+        pending = true;
+        window.setTimeout(function () {
+          pending = false;
+          update(true);
+        }, 0);
+      }
     });
     facets.addEventListener("change", function () { update(true); });
     reset.addEventListener("click", function () {
@@ -215,16 +400,34 @@
     list.setAttribute("data-search-ready", "true");
   }
 
-  window.fetch(indexURL, { credentials: "same-origin" })
-    .then(function (r) {
-      if (!r.ok) {
-        throw new Error("search index: HTTP " + r.status);
-      }
-      return r.json();
-    })
-    .then(start)
-    .catch(function (err) {
-      // The page still lists every entry; report for the browser tests.
-      window.console.error(String(err));
-    });
+  // The index (52 MB at 100,000 entries) loads only when the reader turns
+  // to the search: the form is focused, pointed at or its filters opened,
+  // or the address already carries a search.
+  var requested = false;
+  function load() {
+    if (requested) {
+      return;
+    }
+    requested = true;
+    status.textContent = "Loading the search index…";
+    window.fetch(indexURL.href, { credentials: "same-origin" })
+      .then(function (r) {
+        if (!r.ok) {
+          throw new Error("search index: HTTP " + r.status);
+        }
+        return r.json();
+      })
+      .then(start)
+      .catch(function (err) {
+        // The page still lists its entries; report for the browser tests.
+        status.textContent = "The search index could not be loaded.";
+        window.console.error(String(err));
+      });
+  }
+  form.addEventListener("focusin", load);
+  form.addEventListener("pointerover", load);
+  filters.addEventListener("toggle", load);
+  if (window.location.search !== "") {
+    load();
+  }
 })();

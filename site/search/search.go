@@ -148,3 +148,28 @@ func (ix *Index) Match(query string, facets map[string][]string) []string {
 	}
 	return keys
 }
+
+// BibFile is the papers page's BibTeX by entry key, from the root: the
+// export of the filtered list loads it only when a reader asks for BibTeX,
+// so the search index stays small.
+const BibFile = "search-bib.json"
+
+// Bib encodes, for every retained entry with BibTeX, its key and the
+// entry's exact BibTeX source, trimmed. Like JSON, it is HTML-safe and
+// deterministic (encoding/json sorts map keys).
+func Bib(c *corpus.Corpus) ([]byte, error) {
+	m := map[string]string{}
+	for i := range c.Papers {
+		if b := c.BibFor(&c.Papers[i]); b != nil {
+			m[c.Papers[i].Key] = strings.TrimSpace(b.Raw)
+		}
+	}
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	json.HTMLEscape(&b, raw)
+	b.WriteByte('\n')
+	return b.Bytes(), nil
+}

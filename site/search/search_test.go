@@ -111,3 +111,37 @@ func TestJSONEscapesHTML(t *testing.T) {
 		t.Fatalf("unescaped markup in %s", b)
 	}
 }
+
+// TestBib checks the export's BibTeX map: one entry per retained entry
+// with BibTeX, each the corpus' exact source, and HTML-safe bytes.
+func TestBib(t *testing.T) {
+	c, _ := load(t)
+	b, err := Bib(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.ContainsAny(b, "<>&") {
+		t.Error("the BibTeX map is not HTML-safe")
+	}
+	var m map[string]string
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for i := range c.Papers {
+		e := &c.Papers[i]
+		bib := c.BibFor(e)
+		got, ok := m[e.Key]
+		switch {
+		case bib == nil && ok:
+			t.Errorf("%s has no BibTeX but the map gives %q", e.Key, got)
+		case bib != nil && got != strings.TrimSpace(bib.Raw):
+			t.Errorf("%s: map gives %q, want the source %q", e.Key, got, bib.Raw)
+		case bib != nil:
+			n++
+		}
+	}
+	if n == 0 || len(m) != n {
+		t.Errorf("%d map entries for %d entries with BibTeX", len(m), n)
+	}
+}

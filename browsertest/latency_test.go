@@ -1,0 +1,103 @@
+package browsertest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/masrl/masrl/site"
+)
+
+// keystrokeJS types one more character into the papers search box and
+// resolves with the milliseconds until the results are painted: the status
+// line is rewritten by every update, and a frame after that mutation the
+// list has been laid out and drawn.
+const keystrokeJS = `new Promise(resolve => {
+  const box = document.getElementById("paper-search-q");
+  const status = document.getElementById("search-status");
+  const t0 = performance.now();
+  const mo = new MutationObserver(() => {
+    mo.disconnect();
+    requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
+  });
+  mo.observe(status, {childList: true, characterData: true, subtree: true});
+  box.value = %q;
+  box.dispatchEvent(new Event("input", {bubbles: true}));
+})`
+
+// TestSearchLatency measures keystroke-to-results on the papers page of
+// synthetic corpora (cmd/synth) of the sizes MASRL_SEARCH_SIZES lists,
+// e.g. "10000,100000", and the weight of the largest HTML page. It
+// reports; it asserts only that search works, since times depend on the
+// machine (BENCHMARKS.md records them with the load they were taken
+// under). Without the variable it skips: each size builds a site.
+func TestSearchLatency(t *testing.T) {
+	sizes := os.Getenv("MASRL_SEARCH_SIZES")
+	if sizes == "" {
+		t.Skip("set MASRL_SEARCH_SIZES=10000,100000 to measure search latency on synthetic corpora")
+	}
+	root := repoRoot(t)
+	for s := range strings.SplitSeq(sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n <= 0 {
+			t.Fatalf("MASRL_SEARCH_SIZES: %q is not a size", s)
+		}
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			dir := t.TempDir()
+			corpusDir := filepath.Join(dir, "corpus")
+			cmd := exec.Command("go", "run", "./cmd/synth", "corpus", "-entries", strconv.Itoa(n), "-seed", "1", "-out", corpusDir)
+			cmd.Dir = root
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("synth: %v\n%s", err, out)
+			}
+			pub := filepath.Join(dir, "public")
+			if _, err := site.Build(site.Options{CorpusDir: corpusDir, ECharts: ""}, pub); err != nil {
+				t.Fatalf("build: %v", err)
+			}
+			largest, largestPage := largestHTML(t, pub)
+			b := startBrowser(t, pub)
+			p := b.newPage(t)
+			start := time.Now()
+			p.open(t, "papers/")
+			p.waitFor(t, searchReadyJS)
+			ready := time.Since(start)
+			var times []float64
+			for _, q := range []string{"a", "ag", "age", "agen", "agent", "agent ", "agent l", "agent le", "agent lea", "agent lear"} {
+				var ms float64
+				p.eval(t, fmt.Sprintf(keystrokeJS, q), &ms)
+				times = append(times, ms)
+			}
+			var status string
+			p.eval(t, `document.getElementById("search-status").textContent`, &status)
+			if !strings.HasPrefix(status, "Showing ") {
+				t.Errorf("search status after typing: %q", status)
+			}
+			slices.Sort(times)
+			t.Logf("%d entries: largest page %s %.1f MB; papers/ ready in %v; keystroke to results: median %.0f ms, max %.0f ms (%d keystrokes); %s",
+				n, largestPage, float64(largest)/1e6, ready.Round(time.Millisecond), times[len(times)/2], times[len(times)-1], len(times), status)
+		})
+	}
+}
+
+// largestHTML returns the size and path of the largest HTML page of dir.
+func largestHTML(t *testing.T, dir string) (int64, string) {
+	t.Helper()
+	var size int64
+	var page string
+	for _, p := range sitePages(t, dir) {
+		fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Size() > size {
+			size, page = fi.Size(), p
+		}
+	}
+	return size, page
+}

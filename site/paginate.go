@@ -1,0 +1,140 @@
+package site
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// papersPerPage is how many entries one page of the papers list holds. A
+// list item weighs about 1.5 KB, so a page stays near 400 KB whatever the
+// corpus' size (one page for all of 100,000 entries weighed 148 MB). The
+// first page is papers/, the others papers/page/N/: stable addresses, as
+// Hugo's pagination gives, so that readers without JavaScript (and
+// crawlers) reach every entry by following the page links. With
+// JavaScript, search.js searches the whole corpus from the index.
+const papersPerPage = 250
+
+// Pager is the navigation between the pages of a list; nil or a Count of
+// one: a single page, no navigation.
+type Pager struct {
+	Number, Count int
+	Prev, Next    string // links from this page, "" at either end
+	Pages         []pagerLink
+}
+
+// pagerLink is one page of a list, linked from the current page.
+type pagerLink struct {
+	Href, Label string
+	Current     bool
+}
+
+// listPageDir is the directory of page n (from 1) of the list at dir.
+func listPageDir(dir string, n int) string {
+	if n <= 1 {
+		return dir
+	}
+	return dir + "page/" + strconv.Itoa(n) + "/"
+}
+
+// pager links page n of count pages of the list at dir from a page whose
+// root is root.
+func pager(dir, root string, n, count int) *Pager {
+	p := &Pager{Number: n, Count: count}
+	for i := 1; i <= count; i++ {
+		p.Pages = append(p.Pages, pagerLink{Href: root + listPageDir(dir, i), Label: strconv.Itoa(i), Current: i == n})
+	}
+	if n > 1 {
+		p.Prev = root + listPageDir(dir, n-1)
+	}
+	if n < count {
+		p.Next = root + listPageDir(dir, n+1)
+	}
+	return p
+}
+
+// categoryLink is one line of the papers list's table of contents: a
+// category, its number of entries, and where its entries start.
+type categoryLink struct {
+	Href, Label string
+	Count       int
+}
+
+// papers renders the papers list, papersPerPage entries a page, grouped by
+// category in the list's order, newest first within a category.
+func (r *renderer) papers() error {
+	type span struct {
+		term   *TermView
+		es     []*EntryView
+		offset int // index of the category's first entry in the whole list
+	}
+	var spans []span
+	total := 0
+	for _, t := range r.categoryGroups() {
+		es := r.entriesOf(t.Keys)
+		spans = append(spans, span{term: t, es: es, offset: total})
+		total += len(es)
+	}
+	count := max(1, (total+papersPerPage-1)/papersPerPage)
+	for n := 1; n <= count; n++ {
+		dir := listPageDir("papers/", n)
+		title := "Papers"
+		if n > 1 {
+			title = fmt.Sprintf("Papers, page %d of %d", n, count)
+		}
+		pp := &papersPage{Page: r.newPage(dir, title, "papers"), Total: total}
+		pp.Scripts = []string{"assets/search.js"}
+		pp.Styles = []string{readerCSS}
+		pp.SearchIndex = pp.Root + SearchIndexFile
+		lo, hi := (n-1)*papersPerPage, min(n*papersPerPage, total)
+		for _, s := range spans {
+			// The table of contents links each category where its first
+			// entry is: on this page, or on the page that holds it.
+			href := "#cat-" + s.term.Value
+			if first := s.offset/papersPerPage + 1; len(s.es) > 0 && first != n {
+				href = pp.Root + listPageDir("papers/", first) + href
+			}
+			pp.Categories = append(pp.Categories, categoryLink{Href: href, Label: s.term.Label, Count: len(s.es)})
+			a, b := max(lo, s.offset), min(hi, s.offset+len(s.es))
+			if a >= b && !(count == 1) {
+				continue
+			}
+			es := s.es[max(0, a-s.offset):max(0, b-s.offset)]
+			pp.Groups = append(pp.Groups, paperGroup{Term: s.term, Entries: es, Count: len(s.es), List: r.entryList(pp.Root, es)})
+		}
+		if count > 1 {
+			pp.Pager = pager("papers/", pp.Root, n, count)
+		}
+		if err := r.render("papers", &pp.Page, pp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// briefsPerPage is how many brief items (about 250 bytes each) a term or
+// cell page lists: a value that most of 100,000 entries carry made a page
+// of 25 MB.
+const briefsPerPage = 2000
+
+// briefPages renders the list of n entries at dir as pages of
+// briefsPerPage: page calls render with the page's frame, the range of
+// entries it lists and its navigation (nil for a single page). Page 1 is
+// dir itself, and keeps title; the others add their number to it.
+func (r *renderer) briefPages(dir, title, section string, n int, render func(p Page, lo, hi int, pg *Pager) error) error {
+	count := max(1, (n+briefsPerPage-1)/briefsPerPage)
+	for k := 1; k <= count; k++ {
+		t := title
+		if k > 1 {
+			t = fmt.Sprintf("%s, page %d of %d", title, k, count)
+		}
+		p := r.newPage(listPageDir(dir, k), t, section)
+		var pg *Pager
+		if count > 1 {
+			pg = pager(dir, p.Root, k, count)
+		}
+		if err := render(p, (k-1)*briefsPerPage, min(k*briefsPerPage, n), pg); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,104 @@
+package site
+
+import (
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/masrl/masrl/corpus"
+)
+
+// largeEntries is the size of the synthetic corpus TestLargeCorpus builds:
+// large enough that the papers list, the term pages of common values and
+// the big coverage cells all span several pages.
+const largeEntries = 10000
+
+var (
+	dataKeyPattern = regexp.MustCompile(`<li class="entry" id="entry-[^"]*" data-key="([^"]*)"`)
+	nextPattern    = regexp.MustCompile(`<a rel="next" href="([^"]*)">`)
+)
+
+// TestLargeCorpus builds a synthetic corpus of largeEntries entries
+// (cmd/synth) and checks that no HTML page is over 1 MB, and that a reader
+// without JavaScript reaches every entry by following the papers list's
+// "Next page" links from papers/.
+func TestLargeCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a site of 10,000 entries; not in -short")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "corpus")
+	cmd := exec.Command("go", "run", "./cmd/synth", "corpus", "-entries", strconv.Itoa(largeEntries), "-seed", "1", "-out", src)
+	cmd.Dir = ".."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("synth: %v\n%s", err, out)
+	}
+	out := filepath.Join(dir, "public")
+	if _, err := Build(Options{CorpusDir: src, Today: today}, out); err != nil {
+		t.Fatal(err)
+	}
+	const limit = 1 << 20
+	pages := 0
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
+			return err
+		}
+		pages++
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if fi.Size() > limit {
+			t.Errorf("%s is %d bytes, over 1 MB", p, fi.Size())
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pages < largeEntries {
+		t.Fatalf("only %d pages for %d entries", pages, largeEntries)
+	}
+
+	c, err := corpus.Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	page, hops := filepath.Join(out, "papers", "index.html"), 0
+	for {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range dataKeyPattern.FindAllSubmatch(b, -1) {
+			seen = append(seen, string(m[1]))
+		}
+		m := nextPattern.FindSubmatch(b)
+		if m == nil {
+			break
+		}
+		if hops++; hops > largeEntries {
+			t.Fatal("the papers list's next links loop")
+		}
+		page = filepath.Join(filepath.Dir(page), filepath.FromSlash(string(m[1])), "index.html")
+	}
+	if want := (largeEntries + papersPerPage - 1) / papersPerPage; hops+1 != want {
+		t.Errorf("the papers list has %d pages, want %d of %d entries", hops+1, want, papersPerPage)
+	}
+	var keys []string
+	for i := range c.Papers {
+		keys = append(keys, c.Papers[i].Key)
+	}
+	slices.Sort(keys)
+	slices.Sort(seen)
+	if !slices.Equal(seen, keys) {
+		t.Errorf("following the papers list's pages reaches %d entries (%d distinct), want all %d", len(seen), len(slices.Compact(slices.Clone(seen))), len(keys))
+	}
+}
