@@ -6,7 +6,7 @@ CORPUS ?= ../shared/corpus
 GO     ?= go
 BIN    := bin/masrl
 
-.PHONY: all site test bench bench-quick bench-peers serve build clean chromium browsertest
+.PHONY: all site test bench bench-quick bench-peers serve build clean browsertest
 
 all: site
 
@@ -14,7 +14,9 @@ all: site
 # templates, data, assets and the example trace), so that make rebuilds
 # bin/masrl and the WebAssembly validator only when one of them changed;
 # a second make site is then the site build alone.
-GO_SRC := go.mod go.sum $(shell find cmd corpus data internal site siteconfig templates trace -type f -not -name '*_test.go' 2>/dev/null)
+# Every top-level directory counts but those that are output, tests or
+# benchmarks, so a new package needs no edit here.
+GO_SRC := go.mod go.sum $(shell find $(filter-out bench/ bin/ browsertest/ node_modules/ public/,$(wildcard */)) -type f -not -name '*_test.go')
 
 # The WebAssembly validator the traces page runs: the module, Go's loader
 # for it (from the Go that built it) and the page's script, side by side.
@@ -38,7 +40,7 @@ ADDR     ?= 127.0.0.1:8080
 # site builds public/ with the WebAssembly validator on the traces page.
 # DOWNLOADS=$(DIST) after make dist adds the native binaries.
 DOWNLOADS ?= $(VALIDATOR)
-site: $(BIN) $(VALIDATOR_FILES) node_modules
+site: $(BIN) $(VALIDATOR_FILES)
 	./$(BIN) build --corpus $(CORPUS) --out public $(if $(BASE_URL),--base-url $(BASE_URL)) --downloads $(DOWNLOADS)
 
 $(VALIDATOR)/masrl.wasm: $(GO_SRC)
@@ -79,11 +81,11 @@ $(DIST)/SHA256SUMS: $(GO_SRC) $(VALIDATOR_FILES)
 serve: $(BIN) $(VALIDATOR_FILES) node_modules
 	./$(BIN) serve --corpus $(CORPUS) --out public --addr $(ADDR) --templates templates --data data --downloads $(DOWNLOADS)
 
-# test builds the site and installs Chromium first: the browser tests in
+# test builds the site and installs what the tests need first (Debian's
+# chromium and shellcheck, the npm packages): the browser tests in
 # browsertest/ load public/ and, with MASRL_BROWSER set, fail rather than
-# skip when anything they need is missing.
-test: site chromium actionlint
-	$(GO) vet ./...
+# skip when anything they need is missing. lint and actionlint run first.
+test: site debian node_modules lint actionlint
 	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test ./...
 	$(GO) run ./cmd/masrl readme README.md --check --corpus $(CORPUS)
 
@@ -105,12 +107,11 @@ lint:
 # actionlint checks the workflows in .github/workflows (syntax, expressions,
 # action inputs and, through Debian's shellcheck, their scripts), pinned
 # like staticcheck. Without shellcheck it would skip the scripts silently,
-# so it is installed first when missing, as chromium is.
+# so make debian installs it first when missing.
 ACTIONLINT ?= github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 
 .PHONY: actionlint
-actionlint:
-	@command -v shellcheck >/dev/null || (apt-get update && apt-get install -y shellcheck)
+actionlint: debian
 	$(GO) run $(ACTIONLINT)
 
 # node_modules holds the front-end packages, at the versions
@@ -123,13 +124,20 @@ node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch node_modules
 
-# chromium installs Debian's Chromium for the browser tests when missing
-# (the tests run as root on CI). See DEVELOPERS.md for the flags it runs with.
-chromium:
-	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+# debian installs the Debian packages the tests use when one is missing,
+# with one apt-get update: chromium for the browser tests (see
+# DEVELOPERS.md for the flags it runs with), shellcheck for actionlint and
+# a Java runtime for the Nu HTML checker. The tests run as root on CI.
+.PHONY: debian
+debian:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v shellcheck >/dev/null 2>&1 || missing="$$missing shellcheck"; \
+	command -v java >/dev/null 2>&1 || missing="$$missing default-jre-headless"; \
+	if [ -n "$$missing" ]; then apt-get update && apt-get install -y $$missing; fi
 
 # browsertest runs only the browser tests, verbosely, on a fresh build.
-browsertest: site chromium
+browsertest: site debian node_modules
 	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test -count=1 -v ./browsertest/
 
 clean:
