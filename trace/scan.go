@@ -230,13 +230,18 @@ func (s *scanner) errorf(format string, args ...any) *syntaxError {
 }
 
 // peek skips white space and returns the next byte without consuming it;
-// ok is false at the end of the input.
+// ok is false at the end of the input. The common case, no white space,
+// is small enough to be inlined into the callers; peekSlow does the rest.
 func (s *scanner) peek() (c byte, ok bool) {
 	if s.i < s.n {
 		if c = s.buf[s.i]; c > ' ' {
 			return c, true
 		}
 	}
+	return s.peekSlow()
+}
+
+func (s *scanner) peekSlow() (c byte, ok bool) {
 	for {
 		for s.i < s.n {
 			c = s.buf[s.i]
@@ -272,13 +277,18 @@ func (s *scanner) unexpected(want string) *syntaxError {
 	return s.errorf("unexpected %q, want %s", c, want)
 }
 
-// expect consumes the byte c after optional white space.
+// expect consumes the byte c after optional white space. Like peek, its
+// common case is inlined.
 func (s *scanner) expect(c byte, want string) error {
 	if s.i < s.n && s.buf[s.i] == c {
 		s.i++
 		return nil
 	}
-	if d, ok := s.peek(); !ok || d != c {
+	return s.expectSlow(c, want)
+}
+
+func (s *scanner) expectSlow(c byte, want string) error {
+	if d, ok := s.peekSlow(); !ok || d != c {
 		return s.unexpected(want)
 	}
 	s.i++
@@ -292,6 +302,10 @@ func (s *scanner) more(closing byte) (bool, error) {
 		s.i++
 		return true, nil
 	}
+	return s.moreSlow(closing)
+}
+
+func (s *scanner) moreSlow(closing byte) (bool, error) {
 	c, ok := s.peek()
 	if ok && c == ',' {
 		s.i++
