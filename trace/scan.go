@@ -216,8 +216,11 @@ func (s *scanner) endCapture() []byte {
 }
 
 // here returns the position of the next unread byte.
-func (s *scanner) here() pos {
-	off := s.base + int64(s.i)
+func (s *scanner) here() pos { return s.posAt(s.i) }
+
+// posAt returns the position of buf[j], on the current line.
+func (s *scanner) posAt(j int) pos {
+	off := s.base + int64(j)
 	return pos{off: off, line: s.line, col: int(off-s.lineStart) + 1}
 }
 
@@ -501,10 +504,21 @@ func (s *scanner) readNumber() (number, error) {
 			break
 		}
 	}
-	start := s.i
-	j := s.i
-	end := s.n
-	b := s.buf
+	n, j, want := parseNumber(s.buf[:s.n], s.i)
+	s.i = j
+	if want != "" {
+		return number{}, s.unexpected(want)
+	}
+	return n, nil
+}
+
+// parseNumber parses the number token that starts at b[j], which must lie
+// whole in b. It returns the number and the index after it, or, when the
+// token breaks the grammar, the index of the offending byte and what was
+// wanted there.
+func parseNumber(b []byte, j int) (n number, next int, want string) {
+	start := j
+	end := len(b)
 	nonzero := false
 	neg := false
 	// The digits are also gathered into mant, so that a short decimal
@@ -527,14 +541,12 @@ func (s *scanner) readNumber() (number, error) {
 		}
 		nonzero = true
 	default:
-		s.i = j
-		return number{}, s.unexpected("digit")
+		return number{}, j, "digit"
 	}
 	if j < end && b[j] == '.' {
 		j++
 		if j >= end || b[j] < '0' || b[j] > '9' {
-			s.i = j
-			return number{}, s.unexpected("digit after decimal point")
+			return number{}, j, "digit after decimal point"
 		}
 		for j < end && '0' <= b[j] && b[j] <= '9' {
 			if b[j] != '0' {
@@ -554,16 +566,14 @@ func (s *scanner) readNumber() (number, error) {
 			j++
 		}
 		if j >= end || b[j] < '0' || b[j] > '9' {
-			s.i = j
-			return number{}, s.unexpected("digit in exponent")
+			return number{}, j, "digit in exponent"
 		}
 		for j < end && '0' <= b[j] && b[j] <= '9' {
 			j++
 		}
 	}
 	text := b[start:j]
-	s.i = j
-	n := number{negative: neg && nonzero}
+	n = number{negative: neg && nonzero}
 	if simple {
 		// Mantissa and power of ten are both exact float64 values, so
 		// their quotient is correctly rounded, as ParseFloat's would be.
@@ -575,14 +585,14 @@ func (s *scanner) readNumber() (number, error) {
 			f = -f
 		}
 		n.val = f
-		return n, nil
+		return n, j, ""
 	}
 	f, err := strconv.ParseFloat(bytesToString(text), 64)
 	if err != nil {
 		n.tooLarge = true
 	}
 	n.val = f
-	return n, nil
+	return n, j, ""
 }
 
 // plainRun returns the index of the first byte at or after j in the
@@ -725,9 +735,20 @@ func newWordMatcher(names []string) *wordMatcher {
 // escapes). A name has no quote, backslash or control byte, so finding the
 // closing quote and comparing every byte before it is enough.
 func (s *scanner) match(m *wordMatcher) int {
-	i := s.i + 1 // after the quote
+	code, next := s.matchAt(s.i, m)
+	if code != 0 {
+		s.i = next
+	}
+	return code
+}
+
+// matchAt is match for the string whose opening quote is at buf[j]; it
+// returns the code and the index after the closing quote, and moves
+// nothing.
+func (s *scanner) matchAt(j int, m *wordMatcher) (code, next int) {
+	i := j + 1 // after the quote
 	if m == nil || i+16 > s.n {
-		return 0
+		return 0, 0
 	}
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	v0 := binary.LittleEndian.Uint64(s.buf[i:])
@@ -747,8 +768,7 @@ func (s *scanner) match(m *wordMatcher) int {
 	w1 := v1 & (1<<(8*uint(max(n-8, 0))) - 1)
 	e := &m.slots[m.slot(w0, w1)]
 	if e.code == 0 || e.n != n || e.w0 != w0 || e.w1 != w1 {
-		return 0
+		return 0, 0
 	}
-	s.i = i + n + 1
-	return e.code
+	return e.code, i + n + 1
 }

@@ -1,0 +1,212 @@
+package trace
+
+import "math"
+
+// The plain path: most events and edges of a trace are written plainly
+// (declared properties only, ASCII strings without escapes, short numbers,
+// no line breaks) and are valid, and on a large trace reading them is most
+// of the work. plainObject reads such an object straight from the buffer
+// with the same generated tables the member loop uses, and gives up on
+// anything else: an undeclared or repeated key, a value that would be a
+// finding, a string with an escape or a non-ASCII byte, a line break, an
+// object that runs past the buffer. It consumes nothing when it gives up,
+// so the member loop then reads the object from its start and reports what
+// it finds there; the plain path never reports anything, and a trace it
+// accepts an object of gets the same findings as without it (the
+// differential and fuzz tests compare both with the library, and reads of
+// a few bytes at a time, which leave most objects to the member loop).
+
+// plainKinds are an object schema's property sets as plainObject reads
+// them, from the generated tables.
+type plainKinds struct {
+	strings, enums, numbers, booleans int
+	nonEmpty, nonNegative             int
+	// enum matches the values of the object's enumeration (there is one
+	// per object in the schema, as eventValue also assumes); code maps a
+	// value the matcher leaves out (longer than 15 bytes) to its index.
+	enum *wordMatcher
+	code func(string) int
+}
+
+// plainMember is one member read by plainObject: its bit, where its value
+// starts in the buffer, and the value.
+type plainMember struct {
+	bit  int
+	at   int
+	str  []byte // a string, a view of the buffer
+	num  float64
+	code int // an enumeration's index
+	flag bool
+}
+
+// maxPlainMembers bounds the members plainObject reads; an object with more
+// (only repeated or undeclared keys could make one) goes to the member loop.
+const maxPlainMembers = 16
+
+// plainObj is plainObject's result, kept in the checker so that reading an
+// object does not clear a fresh array.
+type plainObj struct {
+	m    [maxPlainMembers]plainMember
+	n    int
+	mask int
+	end  int // the index after the closing '}'
+}
+
+// plainObject reads the object at the scanner's '{' into o if it is written
+// plainly, lies within the buffer and is valid by spec and kinds; it moves
+// nothing.
+func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj) bool {
+	b := s.buf[:s.n]
+	j := skipBlanks(b, s.i+1)
+	o.n, o.mask = 0, 0
+	for {
+		if j >= len(b) || b[j] != '"' || o.n == maxPlainMembers {
+			return false
+		}
+		code, k := s.matchAt(j, spec.keys)
+		if code == 0 {
+			return false
+		}
+		bit := 1 << (code - 1)
+		if o.mask&bit != 0 {
+			return false
+		}
+		o.mask |= bit
+		j = skipBlanks(b, k)
+		if j >= len(b) || b[j] != ':' {
+			return false
+		}
+		j = skipBlanks(b, j+1)
+		if j >= len(b) {
+			return false
+		}
+		m := &o.m[o.n]
+		m.bit, m.at = bit, j
+		switch {
+		case bit&kinds.strings != 0:
+			if b[j] != '"' {
+				return false
+			}
+			e := s.plainRun(j + 1)
+			if e >= len(b) || b[e] != '"' || bit&kinds.nonEmpty != 0 && e == j+1 {
+				return false
+			}
+			m.str = b[j+1 : e : e]
+			j = e + 1
+		case bit&kinds.enums != 0:
+			if b[j] != '"' {
+				return false
+			}
+			c, e := s.matchAt(j, kinds.enum)
+			if c == 0 {
+				end := s.plainRun(j + 1)
+				if end >= len(b) || b[end] != '"' {
+					return false
+				}
+				c, e = kinds.code(bytesToString(b[j+1:end]))+1, end+1
+				if c == 0 {
+					return false
+				}
+			}
+			m.code = c - 1
+			j = e
+		case bit&kinds.numbers != 0:
+			n, e, want := parseNumber(b, j)
+			// A number that ends the buffer may go on in the next read.
+			if want != "" || e >= len(b) || n.tooLarge || bit&kinds.nonNegative != 0 && n.negative {
+				return false
+			}
+			m.num = n.val
+			j = e
+		case bit&kinds.booleans != 0:
+			switch {
+			case len(b)-j >= 4 && string(b[j:j+4]) == "true":
+				m.flag = true
+				j += 4
+			case len(b)-j >= 5 && string(b[j:j+5]) == "false":
+				m.flag = false
+				j += 5
+			default:
+				return false
+			}
+		default:
+			return false
+		}
+		o.n++
+		j = skipBlanks(b, j)
+		if j >= len(b) {
+			return false
+		}
+		switch b[j] {
+		case ',':
+			j = skipBlanks(b, j+1)
+			continue
+		case '}':
+			if spec.required&^uint64(o.mask) != 0 {
+				return false
+			}
+			o.end = j + 1
+			return true
+		}
+		return false
+	}
+}
+
+// skipBlanks skips spaces and tabs, the white space that does not move to
+// a new line.
+func skipBlanks(b []byte, j int) int {
+	for j < len(b) && (b[j] == ' ' || b[j] == '\t') {
+		j++
+	}
+	return j
+}
+
+// plainEvent reads event i if plainObject can; it reports whether it did.
+func (c *checker) plainEvent(i int) bool {
+	o := &c.plainObj
+	if !c.s.plainObject(c.eventObj, &c.eventKinds, o) {
+		return false
+	}
+	ev := eventRecord{t: math.NaN(), typ: -1, trusted: -1, at: c.s.here(), have: o.mask, index: i}
+	for k := range o.n {
+		m := &o.m[k]
+		switch {
+		case m.bit&evNumbers != 0:
+			c.eventNumber(&ev, m.bit, m.num)
+		case m.bit&evEnums != 0:
+			ev.typ = m.code
+		case m.bit&evBooleans != 0:
+			c.eventBool(&ev, m.bit, m.flag)
+		default:
+			c.eventString(&ev, m.bit, m.str, c.s.posAt(m.at))
+		}
+	}
+	c.s.i = o.end
+	c.rep.countEvent(ev.typ)
+	c.feed.event(&ev)
+	return true
+}
+
+// plainEdge reads edge i if plainObject can; it reports whether it did.
+func (c *checker) plainEdge(i int) bool {
+	o := &c.plainObj
+	if !c.s.plainObject(c.edgeObj, &c.edgeKinds, o) {
+		return false
+	}
+	ed := edgeRecord{index: i, typ: -1, at: c.s.here()}
+	srcOK, dstOK := false, false
+	for k := range o.n {
+		m := &o.m[k]
+		if m.bit&edEnums != 0 {
+			ed.typ = m.code
+			continue
+		}
+		s, d := c.edgeString(&ed, m.bit, m.str, c.s.posAt(m.at))
+		srcOK, dstOK = srcOK || s, dstOK || d
+	}
+	ed.ok = srcOK && dstOK
+	c.s.i = o.end
+	c.rep.countEdge(ed.typ)
+	c.feed.edge(&ed)
+	return true
+}
