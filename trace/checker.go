@@ -48,6 +48,9 @@ type checker struct {
 
 	// plainObj holds what the plain path read of the current event or edge.
 	plainObj plainObj
+	// eventKeys and edgeKeys are the keys the plain path found, by place,
+	// in the last event and edge.
+	eventKeys, edgeKeys [maxPlainMembers]*matchWord
 
 	g    graph
 	feed *graphFeed

@@ -55,7 +55,10 @@ type plainObj struct {
 // plainObject reads the object at the scanner's '{' into o if it is written
 // plainly, lies within the buffer and is valid by spec and kinds; it moves
 // nothing.
-func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj) bool {
+//
+// pred holds, for each place in the object, the key found there last
+// time (nil if none), which plainObject updates.
+func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj, pred *[maxPlainMembers]*matchWord) bool {
 	b := s.buf[:s.n]
 	j := skipBlanks(b, s.i+1)
 	o.n, o.mask = 0, 0
@@ -63,9 +66,17 @@ func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj) 
 		if j >= len(b) || b[j] != '"' || o.n == maxPlainMembers {
 			return false
 		}
-		code, k := s.matchAt(j, spec.keys)
-		if code == 0 {
-			return false
+		// Objects of one kind mostly list their keys in the same order:
+		// the key at this place in the last object is tried first.
+		var code, k int
+		if w := pred[o.n]; w != nil && s.isAt(j+1, w) {
+			code, k = w.code, j+2+w.n
+		} else {
+			code, k = s.matchAt(j, spec.keys)
+			if code == 0 {
+				return false
+			}
+			pred[o.n] = spec.keys.word(code)
 		}
 		bit := 1 << (code - 1)
 		if o.mask&bit != 0 {
@@ -164,7 +175,7 @@ func skipBlanks(b []byte, j int) int {
 // plainEvent reads event i if plainObject can; it reports whether it did.
 func (c *checker) plainEvent(i int) bool {
 	o := &c.plainObj
-	if !c.s.plainObject(c.eventObj, &c.eventKinds, o) {
+	if !c.s.plainObject(c.eventObj, &c.eventKinds, o, &c.eventKeys) {
 		return false
 	}
 	ev := eventRecord{t: math.NaN(), typ: -1, trusted: -1, at: c.s.here(), have: o.mask, index: i}
@@ -190,7 +201,7 @@ func (c *checker) plainEvent(i int) bool {
 // plainEdge reads edge i if plainObject can; it reports whether it did.
 func (c *checker) plainEdge(i int) bool {
 	o := &c.plainObj
-	if !c.s.plainObject(c.edgeObj, &c.edgeKinds, o) {
+	if !c.s.plainObject(c.edgeObj, &c.edgeKinds, o, &c.edgeKeys) {
 		return false
 	}
 	ed := edgeRecord{index: i, typ: -1, at: c.s.here()}

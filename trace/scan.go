@@ -678,12 +678,17 @@ func bytesToString(b []byte) string {
 type wordMatcher struct {
 	slots [64]matchWord // code 0: empty
 	mul   uint64
+	words []matchWord // the strings matched, in code order
 }
 
 type matchWord struct {
 	w0, w1 uint64 // the string's bytes, little-endian, zero-padded
 	n      int    // its length
 	code   int
+	// q0 and q1 are the string's bytes and its closing quote, k0 and k1
+	// the masks of those bytes: the string is at i if the 16 bytes there,
+	// masked, equal them (see scanner.isAt).
+	q0, q1, k0, k1 uint64
 }
 
 func (m *wordMatcher) slot(w0, w1 uint64) int {
@@ -700,11 +705,18 @@ func newWordMatcher(names []string) *wordMatcher {
 		if name == "" || len(name) > 15 {
 			continue
 		}
-		var b [16]byte
+		var b, q, k [16]byte
 		copy(b[:], name)
+		copy(q[:], name)
+		q[len(name)] = '"'
+		for j := range len(name) + 1 {
+			k[j] = 0xff
+		}
+		le := binary.LittleEndian
 		words = append(words, matchWord{
-			w0: binary.LittleEndian.Uint64(b[:8]), w1: binary.LittleEndian.Uint64(b[8:]),
+			w0: le.Uint64(b[:8]), w1: le.Uint64(b[8:]),
 			n: len(name), code: i + 1,
+			q0: le.Uint64(q[:8]), q1: le.Uint64(q[8:]), k0: le.Uint64(k[:8]), k1: le.Uint64(k[8:]),
 		})
 	}
 	m := &wordMatcher{}
@@ -721,11 +733,32 @@ func newWordMatcher(names []string) *wordMatcher {
 			*e = mw
 		}
 		if ok {
+			m.words = words
 			return m
 		}
 	}
 	m.slots = [64]matchWord{}
 	return m
+}
+
+// word returns the string with code c, nil if m leaves it out.
+func (m *wordMatcher) word(c int) *matchWord {
+	for k := range m.words {
+		if m.words[k].code == c {
+			return &m.words[k]
+		}
+	}
+	return nil
+}
+
+// isAt reports whether the string w, with its closing quote, is at buf[i]
+// (after an opening quote), with 16 bytes of the buffer there.
+func (s *scanner) isAt(i int, w *matchWord) bool {
+	if i+16 > s.n {
+		return false
+	}
+	b := s.buf[i : i+16 : i+16]
+	return binary.LittleEndian.Uint64(b[:8])&w.k0 == w.q0 && binary.LittleEndian.Uint64(b[8:])&w.k1 == w.q1
 }
 
 // match is called at a string's opening quote. If the string is one of
