@@ -87,8 +87,7 @@ func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj, 
 		if j >= len(b) || b[j] != ':' {
 			return false
 		}
-		j = skipBlanks(b, j+1)
-		if j >= len(b) {
+		if j = skipBlanks(b, j+1); j >= len(b) {
 			return false
 		}
 		m := &o.m[o.n]
@@ -144,8 +143,7 @@ func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj, 
 			return false
 		}
 		o.n++
-		j = skipBlanks(b, j)
-		if j >= len(b) {
+		if j = skipBlanks(b, j); j >= len(b) {
 			return false
 		}
 		switch b[j] {
@@ -164,8 +162,15 @@ func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj, 
 }
 
 // skipBlanks skips spaces and tabs, the white space that does not move to
-// a new line.
+// a new line. Most objects have none, so the first test is inlined.
 func skipBlanks(b []byte, j int) int {
+	if j < len(b) && b[j] > ' ' {
+		return j
+	}
+	return skipBlanksSlow(b, j)
+}
+
+func skipBlanksSlow(b []byte, j int) int {
 	for j < len(b) && (b[j] == ' ' || b[j] == '\t') {
 		j++
 	}

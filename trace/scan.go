@@ -246,19 +246,23 @@ func (s *scanner) peek() (c byte, ok bool) {
 
 func (s *scanner) peekSlow() (c byte, ok bool) {
 	for {
-		for s.i < s.n {
-			c = s.buf[s.i]
-			switch c {
-			case ' ', '\t', '\r':
-				s.i++
-			case '\n':
-				s.i++
+		// The loop works on locals; the fields are written once.
+		buf, i, n := s.buf, s.i, s.n
+		for i < n && i < len(buf) {
+			c = buf[i]
+			switch {
+			case c == ' ' || c == '\t' || c == '\r':
+				i++
+			case c == '\n':
+				i++
 				s.line++
-				s.lineStart = s.base + int64(s.i)
+				s.lineStart = s.base + int64(i)
 			default:
+				s.i = i
 				return c, true
 			}
 		}
+		s.i = i
 		if !s.fill() {
 			return 0, false
 		}
