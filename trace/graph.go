@@ -222,14 +222,14 @@ const (
 // edge whose ends exist. It keeps what the graph checks and Table 13's
 // trace-determined measures need, in columns.
 type graph struct {
-	ids     idTable
+	ids idTable
+	// Node columns; with findingsOnly only t is kept.
 	t       column[float64]
 	typ     column[int8]
 	agent   column[int32]
 	trusted column[int8]
 
 	src, dst column[int32] // node index, -1 unresolved, -2 invalid
-	etyp     column[int8]
 	eline    column[int32]
 	ecol     column[int32]
 	pending  []pendingRef
@@ -284,7 +284,7 @@ func (g *graph) init(sizeHint int64) {
 		// than grow into it.
 		first := int(min(n, 1<<chunkBits))
 		g.t.first, g.typ.first, g.agent.first, g.trusted.first = first, first, first, first
-		g.src.first, g.dst.first, g.etyp.first, g.eline.first, g.ecol.first = first, first, first, first, first
+		g.src.first, g.dst.first, g.eline.first, g.ecol.first = first, first, first, first
 		g.ids.ends.first = first
 	}
 	g.agents = newIDTable()
@@ -367,6 +367,11 @@ func (g *graph) addEvent(ev *eventRecord, b *graphBatch, h *eventHashes) {
 		return
 	}
 	g.t.add(ev.t)
+	if g.findingsOnly {
+		// The checks need only the times; the other columns feed the
+		// measures.
+		return
+	}
 	g.typ.add(int8(ev.typ))
 	g.agent.add(agent)
 	tr := int8(-1)
@@ -460,7 +465,6 @@ func (g *graph) addEdge(ed *edgeRecord, b *graphBatch) {
 	}
 	g.src.add(src)
 	g.dst.add(dst)
-	g.etyp.add(int8(ed.typ))
 	g.eline.add(int32(ed.at.line))
 	g.ecol.add(int32(ed.at.col))
 }
