@@ -385,5 +385,7 @@ func fuzzSeeds(f *testing.F) [][]byte {
 		}
 		out = append(out, data)
 	}
-	return out
+	// A generated trace: its events and edges sit one per line, as the
+	// plain path reads them (example.json spreads them over lines).
+	return append(out, synthTrace(f, 6, 1))
 }
