@@ -31,13 +31,16 @@ type plainKinds struct {
 // plainMember is one member read by plainObject: its bit, where its value
 // starts in the buffer, and the value.
 type plainMember struct {
-	bit  int
-	at   int
-	str  []byte // a string, a view of the buffer
+	bit int
+	at  int
+	end int // a string's closing quote
+	// code is an enumeration's index, or a boolean's value (1 for true).
+	code int
 	num  float64
-	code int // an enumeration's index
-	flag bool
 }
+
+// str returns the member's string, a view of buf.
+func (m *plainMember) str(buf []byte) []byte { return buf[m.at+1 : m.end : m.end] }
 
 // maxPlainMembers bounds the members plainObject reads; an object with more
 // (only repeated or undeclared keys could make one) goes to the member loop.
@@ -60,6 +63,10 @@ type plainObj struct {
 // time (nil if none), which plainObject updates.
 func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj, pred *[maxPlainMembers]*matchWord) bool {
 	b := s.buf[:s.n]
+	// The property sets in locals: the stores below would make the
+	// compiler load them again from kinds on every member.
+	strs, enums, nums, bools := kinds.strings, kinds.enums, kinds.numbers, kinds.booleans
+	nonEmpty, nonNeg := kinds.nonEmpty, kinds.nonNegative
 	j := skipBlanks(b, s.i+1)
 	o.n, o.mask = 0, 0
 	for {
@@ -93,17 +100,17 @@ func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj, 
 		m := &o.m[o.n]
 		m.bit, m.at = bit, j
 		switch {
-		case bit&kinds.strings != 0:
+		case bit&strs != 0:
 			if b[j] != '"' {
 				return false
 			}
 			e := s.plainRun(j + 1)
-			if e >= len(b) || b[e] != '"' || bit&kinds.nonEmpty != 0 && e == j+1 {
+			if e >= len(b) || b[e] != '"' || bit&nonEmpty != 0 && e == j+1 {
 				return false
 			}
-			m.str = b[j+1 : e : e]
+			m.end = e
 			j = e + 1
-		case bit&kinds.enums != 0:
+		case bit&enums != 0:
 			if b[j] != '"' {
 				return false
 			}
@@ -120,21 +127,21 @@ func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj, 
 			}
 			m.code = c - 1
 			j = e
-		case bit&kinds.numbers != 0:
+		case bit&nums != 0:
 			n, e, want := parseNumber(b, j)
 			// A number that ends the buffer may go on in the next read.
-			if want != "" || e >= len(b) || n.tooLarge || bit&kinds.nonNegative != 0 && n.negative {
+			if want != "" || e >= len(b) || n.tooLarge || bit&nonNeg != 0 && n.negative {
 				return false
 			}
 			m.num = n.val
 			j = e
-		case bit&kinds.booleans != 0:
+		case bit&bools != 0:
 			switch {
 			case len(b)-j >= 4 && string(b[j:j+4]) == "true":
-				m.flag = true
+				m.code = 1
 				j += 4
 			case len(b)-j >= 5 && string(b[j:j+5]) == "false":
-				m.flag = false
+				m.code = 0
 				j += 5
 			default:
 				return false
@@ -192,9 +199,9 @@ func (c *checker) plainEvent(i int) bool {
 		case m.bit&evEnums != 0:
 			ev.typ = m.code
 		case m.bit&evBooleans != 0:
-			c.eventBool(&ev, m.bit, m.flag)
+			c.eventBool(&ev, m.bit, m.code == 1)
 		default:
-			c.eventString(&ev, m.bit, m.str, c.s.posAt(m.at))
+			c.eventString(&ev, m.bit, m.str(c.s.buf), c.s.posAt(m.at))
 		}
 	}
 	c.s.i = o.end
@@ -217,7 +224,7 @@ func (c *checker) plainEdge(i int) bool {
 			ed.typ = m.code
 			continue
 		}
-		s, d := c.edgeString(&ed, m.bit, m.str, c.s.posAt(m.at))
+		s, d := c.edgeString(&ed, m.bit, m.str(c.s.buf), c.s.posAt(m.at))
 		srcOK, dstOK = srcOK || s, dstOK || d
 	}
 	ed.ok = srcOK && dstOK
