@@ -683,6 +683,8 @@ type wordMatcher struct {
 	slots [64]matchWord // code 0: empty
 	mul   uint64
 	words []matchWord // the strings matched, in code order
+	// prefix[n] keeps the first n bytes of two little-endian words.
+	prefix [17][2]uint64
 }
 
 type matchWord struct {
@@ -724,6 +726,11 @@ func newWordMatcher(names []string) *wordMatcher {
 		})
 	}
 	m := &wordMatcher{}
+	for n := range m.prefix {
+		for k := range n {
+			m.prefix[n][k/8] |= 0xff << (8 * (k % 8))
+		}
+	}
 	for try := range uint64(1000) {
 		m.mul = 0x2545f4914f6cdd1d + 2*try
 		m.slots = [64]matchWord{}
@@ -788,21 +795,19 @@ func (s *scanner) matchAt(j int, m *wordMatcher) (code, next int) {
 		return 0, 0
 	}
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	v0 := binary.LittleEndian.Uint64(s.buf[i:])
-	v1 := binary.LittleEndian.Uint64(s.buf[i+8:])
+	buf := s.buf[i : i+16 : i+16]
+	v0 := binary.LittleEndian.Uint64(buf[:8])
+	v1 := binary.LittleEndian.Uint64(buf[8:])
 	x0, x1 := v0^'"'*ones, v1^'"'*ones
-	// Offsets of the first quote in each word, 8 if none: the string's
-	// length n is the first of the two, or 16 if it is longer than 15.
-	n0 := bits.TrailingZeros64((x0-ones)&^x0&highs) >> 3
-	n1 := bits.TrailingZeros64((x1-ones)&^x1&highs) >> 3
-	n := n0
-	if n0 == 8 {
-		n = 8 + n1
+	// The quotes in each word: the string's length n is the offset of the
+	// first, 16 if there is none (it is longer than 15).
+	q0, q1 := (x0-ones)&^x0&highs, (x1-ones)&^x1&highs
+	n := bits.TrailingZeros64(q0) >> 3
+	if q0 == 0 {
+		n = 8 + bits.TrailingZeros64(q1)>>3
 	}
-	// A shift by 64 or more gives 0 in Go, so the masks keep all of v0
-	// when n >= 8, and none of v1 when n <= 8.
-	w0 := v0 & (1<<(8*uint(n)) - 1)
-	w1 := v1 & (1<<(8*uint(max(n-8, 0))) - 1)
+	mask := &m.prefix[n]
+	w0, w1 := v0&mask[0], v1&mask[1]
 	e := &m.slots[m.slot(w0, w1)]
 	if e.code == 0 || e.n != n || e.w0 != w0 || e.w1 != w1 {
 		return 0, 0
