@@ -38,8 +38,6 @@ type eventRecord struct {
 	to         span
 	contentRef span
 	trusted    int8 // -1 absent, 0 false, 1 true
-	have       int
-	at         pos
 	idAt       pos
 	index      int
 }
@@ -54,7 +52,8 @@ func (c *checker) event(i int) error {
 		c.rep.countEvent(-1)
 		return err
 	}
-	ev := eventRecord{t: math.NaN(), typ: -1, trusted: -1, at: c.s.here()}
+	at := c.s.here()
+	ev := eventRecord{t: math.NaN(), typ: -1, trusted: -1}
 	c.beginElem()
 	var ms members // on the stack: its writes need no write barriers
 	m := &ms
@@ -79,10 +78,9 @@ func (c *checker) event(i int) error {
 		}
 	}
 	c.endElem()
-	ev.have = int(m.keys.mask)
 	c.close(m)
 	if c.elemSchema > 0 {
-		c.recheck(true, ev.at)
+		c.recheck(true, at)
 	}
 	c.inElem = false
 	c.rep.countEvent(ev.typ)

@@ -190,7 +190,7 @@ func (c *checker) plainEvent(i int) bool {
 	if !c.s.plainObject(c.eventObj, &c.eventKinds, o, &c.eventKeys) {
 		return false
 	}
-	ev := eventRecord{t: math.NaN(), typ: -1, trusted: -1, at: c.s.here(), have: o.mask, index: i}
+	ev := eventRecord{t: math.NaN(), typ: -1, trusted: -1, index: i}
 	for k := range o.n {
 		m := &o.m[k]
 		switch {
