@@ -85,7 +85,7 @@ func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj, 
 			}
 			pred[o.n] = spec.keys.word(code)
 		}
-		bit := 1 << (code - 1)
+		bit := 1 << ((code - 1) & 63) // codes are 1 to 64: no shift check
 		if o.mask&bit != 0 {
 			return false
 		}
