@@ -282,7 +282,9 @@ func (g *graph) init(sizeHint int64) {
 		g.ids.reserve(int(n))
 		// Columns of a large trace start at their chunk size rather
 		// than grow into it.
-		first := int(min(n, 1<<chunkBits))
+		// Twice the estimate, so that a small trace's columns (a line of
+		// a batch; edges outnumber events) are allocated once.
+		first := int(min(2*n, 1<<chunkBits))
 		g.t.first, g.typ.first, g.agent.first, g.trusted.first = first, first, first, first
 		g.src.first, g.dst.first, g.eline.first, g.ecol.first = first, first, first, first
 		g.ids.ends.first = first
