@@ -48,9 +48,9 @@ type checker struct {
 
 	// plainObj holds what the plain path read of the current event or edge.
 	plainObj plainObj
-	// eventKeys and edgeKeys are the keys the plain path found, by place,
-	// in the last event and edge.
-	eventKeys, edgeKeys [maxPlainMembers]*matchWord
+	// eventKeys and edgeKeys are the last two keys the plain path found
+	// at each place of an event and of an edge.
+	eventKeys, edgeKeys [maxPlainMembers][2]*matchWord
 
 	g    graph
 	feed *graphFeed

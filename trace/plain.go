@@ -59,9 +59,9 @@ type plainObj struct {
 // plainly, lies within the buffer and is valid by spec and kinds; it moves
 // nothing.
 //
-// pred holds, for each place in the object, the key found there last
-// time (nil if none), which plainObject updates.
-func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj, pred *[maxPlainMembers]*matchWord) bool {
+// pred holds, for each place in the object, the last two keys found there
+// (nil if none), which plainObject updates.
+func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj, pred *[maxPlainMembers][2]*matchWord) bool {
 	b := s.buf[:s.n]
 	// The property sets in locals: the stores below would make the
 	// compiler load them again from kinds on every member.
@@ -73,17 +73,23 @@ func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj, 
 		if j >= len(b) || b[j] != '"' || o.n == maxPlainMembers {
 			return false
 		}
-		// Objects of one kind mostly list their keys in the same order:
-		// the key at this place in the last object is tried first.
+		// Objects of one kind mostly list their keys in the same order,
+		// with optional ones left out: the last two keys found at this
+		// place are tried first, the latest first.
 		var code, k int
-		if w := pred[o.n]; w != nil && s.isAt(j+1, w) {
-			code, k = w.code, j+2+w.n
-		} else {
+		p := &pred[o.n]
+		switch {
+		case p[0] != nil && s.isAt(j+1, p[0]):
+			code, k = p[0].code, j+2+p[0].n
+		case p[1] != nil && s.isAt(j+1, p[1]):
+			code, k = p[1].code, j+2+p[1].n
+			p[0], p[1] = p[1], p[0]
+		default:
 			code, k = s.matchAt(j, spec.keys)
 			if code == 0 {
 				return false
 			}
-			pred[o.n] = spec.keys.word(code)
+			p[0], p[1] = spec.keys.word(code), p[0]
 		}
 		bit := 1 << ((code - 1) & 63) // codes are 1 to 64: no shift check
 		if o.mask&bit != 0 {

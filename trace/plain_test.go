@@ -16,7 +16,7 @@ func TestPlainObject(t *testing.T) {
 	// keys carries the key order from one object to the next, as in a
 	// trace: the cases mix orders, so they take both the guessed and the
 	// matched way.
-	var keys [maxPlainMembers]*matchWord
+	var keys [maxPlainMembers][2]*matchWord
 	for _, tc := range []struct {
 		in   string
 		take bool
