@@ -11,10 +11,10 @@ import "math"
 // finding, a string with an escape or a non-ASCII byte, a line break, an
 // object that runs past the buffer. It consumes nothing when it gives up,
 // so the member loop then reads the object from its start and reports what
-// it finds there; the plain path never reports anything, and a trace it
-// accepts an object of gets the same findings as without it (the
-// differential and fuzz tests compare both with the library, and reads of
-// a few bytes at a time, which leave most objects to the member loop).
+// it finds there. The plain path never reports anything, so a trace gets
+// the same findings and measures with it as without it: TestDifferential
+// and FuzzValidate compare the two (Options.memberLoopOnly), and reads of
+// a few bytes at a time leave most objects to the member loop.
 
 // plainKinds are an object schema's property sets as plainObject reads
 // them, from the generated tables.
