@@ -46,6 +46,12 @@ type checker struct {
 	// goroutine starts, so that the scanner can hash edge ends for it.
 	idSeed maphash.Seed
 
+	// plainObj holds what the plain path read of the current event or edge.
+	plainObj plainObj
+	// eventKeys and edgeKeys are the last two keys the plain path found
+	// at each place of an event and of an edge.
+	eventKeys, edgeKeys [maxPlainMembers][2]*matchWord
+
 	g    graph
 	feed *graphFeed
 	rep  *Report
@@ -57,13 +63,25 @@ type checker struct {
 type tables struct {
 	topObj, eventObj, edgeObj, costsObj, numbersObj *objectSpec
 	eventTypes, edgeTypes                           *wordMatcher
+	// eventKinds and edgeKinds are the property sets the plain path
+	// (plain.go) reads events and edges with.
+	eventKinds, edgeKinds plainKinds
 }
 
 func newTables() *tables {
-	return &tables{
+	t := &tables{
 		topObj: topSpec(), eventObj: eventSpec(), edgeObj: edgeSpec(), costsObj: costsSpec(), numbersObj: numbersSpec(),
 		eventTypes: newWordMatcher(eventTypeList()), edgeTypes: newWordMatcher(edgeTypeList()),
 	}
+	t.eventKinds = plainKinds{
+		strings: evStrings, enums: evEnums, numbers: evNumbers, booleans: evBooleans,
+		nonEmpty: evNonEmpty, nonNegative: evNonNegative, enum: t.eventTypes, code: eventTypeCode,
+	}
+	t.edgeKinds = plainKinds{
+		strings: edStrings, enums: edEnums, numbers: edNumbers, booleans: edBooleans,
+		nonEmpty: edNonEmpty, nonNegative: edNonNegative, enum: t.edgeTypes, code: edgeTypeCode,
+	}
+	return t
 }
 
 // newChecker returns a checker; the caller sets its scanner, then calls

@@ -42,10 +42,16 @@ func syntaxClean(res *Result) bool {
 }
 
 // compareWithLibrary requires the fast path alone, the hybrid and the
-// library alone to agree on the verdict and the locations of schema errors.
+// library alone to agree on the verdict and the locations of schema errors,
+// and the fast path to give the same result (findings and measures) with
+// and without its plain path.
 func compareWithLibrary(t *testing.T, data []byte) {
 	t.Helper()
 	fast := check(t, data, Options{fastOnly: true, MaxFindings: 1 << 20})
+	loop := check(t, data, Options{fastOnly: true, MaxFindings: 1 << 20, memberLoopOnly: true})
+	if !reflect.DeepEqual(fast, loop) {
+		t.Fatalf("plain path and member loop differ:\n%v\n%v\ninput: %s", fast.Findings, loop.Findings, data)
+	}
 	if !syntaxClean(fast) {
 		return
 	}
@@ -305,7 +311,7 @@ func FuzzDifferential(f *testing.F) {
 // FuzzValidate requires Validate never to panic, to report findings in
 // order, and to treat every input as JSON or report why not; and to give
 // the same result whether it scans the input in memory or streams it
-// through the readahead's chunks, and the same findings when a Validator
+// through the readahead's chunks, with or without the plain path, and the same findings when a Validator
 // scans it in place (as a line of a batch) and without measures.
 func FuzzValidate(f *testing.F) {
 	for _, p := range fuzzSeeds(f) {
@@ -322,6 +328,15 @@ func FuzzValidate(f *testing.F) {
 		}
 		if !reflect.DeepEqual(res, streamed) {
 			t.Fatalf("in memory and streamed results differ:\n%v\n%v", res.Findings, streamed.Findings)
+		}
+		// Every event and edge read by the member loop: the same result
+		// as with the plain path.
+		loop, err := Validate(bytes.NewReader(data), Options{memberLoopOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(res, loop) {
+			t.Fatalf("plain path and member loop differ:\n%v\n%v", res.Findings, loop.Findings)
 		}
 		// In place (a line of a batch), and findings only, with the graph
 		// filed inline: the same findings.
@@ -370,5 +385,7 @@ func fuzzSeeds(f *testing.F) [][]byte {
 		}
 		out = append(out, data)
 	}
-	return out
+	// A generated trace: its events and edges sit one per line, as the
+	// plain path reads them (example.json spreads them over lines).
+	return append(out, synthTrace(f, 6, 1))
 }

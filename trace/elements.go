@@ -38,20 +38,22 @@ type eventRecord struct {
 	to         span
 	contentRef span
 	trusted    int8 // -1 absent, 0 false, 1 true
-	have       int
-	at         pos
 	idAt       pos
 	index      int
 }
 
 // event reads one event (the scanner is before its first byte).
 func (c *checker) event(i int) error {
+	if ch, ok := c.s.peek(); ok && ch == '{' && !c.opts.memberLoopOnly && c.plainEvent(i) {
+		return nil
+	}
 	ok, err := c.typeOK("object", 3)
 	if !ok || err != nil {
 		c.rep.countEvent(-1)
 		return err
 	}
-	ev := eventRecord{t: math.NaN(), typ: -1, trusted: -1, at: c.s.here()}
+	at := c.s.here()
+	ev := eventRecord{t: math.NaN(), typ: -1, trusted: -1}
 	c.beginElem()
 	var ms members // on the stack: its writes need no write barriers
 	m := &ms
@@ -76,10 +78,9 @@ func (c *checker) event(i int) error {
 		}
 	}
 	c.endElem()
-	ev.have = int(m.keys.mask)
 	c.close(m)
 	if c.elemSchema > 0 {
-		c.recheck(true, ev.at)
+		c.recheck(true, at)
 	}
 	c.inElem = false
 	c.rep.countEvent(ev.typ)
@@ -95,8 +96,8 @@ func (c *checker) eventValue(bit int, ev *eventRecord) error {
 	switch {
 	case bit&evNumbers != 0:
 		v, ok, err := c.numberValue(bit&evNonNegative != 0, 4)
-		if ok && bit == evT {
-			ev.t = v
+		if ok {
+			c.eventNumber(ev, bit, v)
 		}
 		return err
 	case bit&evEnums != 0:
@@ -105,36 +106,57 @@ func (c *checker) eventValue(bit int, ev *eventRecord) error {
 		return err
 	case bit&evBooleans != 0:
 		v, ok, err := c.boolValue(4)
-		if ok && bit == evTrusted {
-			ev.trusted = 0
-			if v {
-				ev.trusted = 1
-			}
+		if ok {
+			c.eventBool(ev, bit, v)
 		}
 		return err
 	}
-	if bit == evID {
-		ev.idAt, _ = c.peekPos()
-	}
+	at, _ := c.peekPos()
 	ok, err := c.stringValue(bit&evNonEmpty != 0, 4)
 	if !ok || err != nil {
+		if bit == evID {
+			ev.idAt = at
+		}
 		return err
 	}
+	c.eventString(ev, bit, c.s.str, at)
+	return nil
+}
+
+// eventNumber, eventBool and eventString keep what the graph and the
+// report need of an event's values (the member loop and the plain path
+// both file them here).
+func (c *checker) eventNumber(ev *eventRecord, bit int, v float64) {
+	if bit == evT {
+		ev.t = v
+	}
+}
+
+func (c *checker) eventBool(ev *eventRecord, bit int, v bool) {
+	if bit == evTrusted {
+		ev.trusted = 0
+		if v {
+			ev.trusted = 1
+		}
+	}
+}
+
+func (c *checker) eventString(ev *eventRecord, bit int, str []byte, at pos) {
 	switch {
 	case bit == evID:
-		ev.id = c.feed.keep(c.s.str)
+		ev.idAt = at
+		ev.id = c.feed.keep(str)
 	case c.opts.FindingsOnly:
 		// Only the id reaches the graph.
 	case bit == evAgent:
-		ev.agent = c.feed.keep(c.s.str)
+		ev.agent = c.feed.keep(str)
 	case bit == evRole:
-		ev.role = c.feed.keep(c.s.str)
+		ev.role = c.feed.keep(str)
 	case bit == evTo:
-		ev.to = c.feed.keep(c.s.str)
+		ev.to = c.feed.keep(str)
 	case bit == evContentRef:
-		ev.contentRef = c.feed.keep(c.s.str)
+		ev.contentRef = c.feed.keep(str)
 	}
-	return nil
 }
 
 // edgesArray reads the edges array (the scanner is at its '[').
@@ -177,6 +199,9 @@ type edgeRecord struct {
 
 // edge reads one edge.
 func (c *checker) edge(i int) error {
+	if ch, ok := c.s.peek(); ok && ch == '{' && !c.opts.memberLoopOnly && c.plainEdge(i) {
+		return nil
+	}
 	ok, err := c.typeOK("object", 3)
 	if !ok || err != nil {
 		c.rep.countEdge(-1)
@@ -207,15 +232,9 @@ func (c *checker) edge(i int) error {
 				vat, _ := c.peekPos()
 				var ok bool
 				ok, err = c.stringValue(m.bit&edNonEmpty != 0, 4)
-				if ok && len(c.s.str) > 0 {
-					v := c.feed.keep(c.s.str)
-					h := maphash.Bytes(c.idSeed, c.s.str)
-					switch m.bit {
-					case edSrc:
-						ed.src, ed.srcAt, ed.srcHash, srcOK = v, vat, h, true
-					case edDst:
-						ed.dst, ed.dstAt, ed.dstHash, dstOK = v, vat, h, true
-					}
+				if ok {
+					s, d := c.edgeString(&ed, m.bit, c.s.str, vat)
+					srcOK, dstOK = srcOK || s, dstOK || d
 				}
 			}
 			c.pop()
@@ -234,6 +253,25 @@ func (c *checker) edge(i int) error {
 	c.rep.countEdge(ed.typ)
 	c.feed.edge(&ed)
 	return nil
+}
+
+// edgeString keeps an end of an edge (the member loop and the plain path
+// both file them here); it reports whether str is a usable src or dst.
+func (c *checker) edgeString(ed *edgeRecord, bit int, str []byte, at pos) (src, dst bool) {
+	if len(str) == 0 {
+		return false, false
+	}
+	v := c.feed.keep(str)
+	h := maphash.Bytes(c.idSeed, str)
+	switch bit {
+	case edSrc:
+		ed.src, ed.srcAt, ed.srcHash = v, at, h
+		return true, false
+	case edDst:
+		ed.dst, ed.dstAt, ed.dstHash = v, at, h
+		return false, true
+	}
+	return false, false
 }
 
 // beginElem starts an event or edge: its findings and raw bytes are

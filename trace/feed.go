@@ -67,10 +67,10 @@ func startGraphFeed(g *graph, maxFindings int, sizeHint int64, pool *sync.Pool) 
 		batch:  batch,
 		g:      g,
 		pool:   pool,
-		in:     make(chan *graphBatch, 2),
-		free:   make(chan *graphBatch, 3),
-		done:   make(chan struct{}),
 		max:    maxFindings,
+	}
+	if !f.inline {
+		f.in, f.free, f.done = make(chan *graphBatch, 2), make(chan *graphBatch, 3), make(chan struct{})
 	}
 	g.report = func(at pos, ptr string, sev Severity, rule, msg string) {
 		if len(f.found) >= f.max {

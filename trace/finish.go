@@ -29,10 +29,23 @@ func (g *graph) finish(c *checker, complete bool) {
 	n, m := g.ids.n, g.src.n
 
 	side := g.startSideScan(n, m)
-	off, adj, indeg := g.adjacency(n, m)
-	order, level := topoOrder(n, off, adj, indeg)
-	backward, flags := side()
+	var off, adj, indeg, order, level []int32
+	if !g.findingsOnly {
+		off, adj, indeg = g.adjacency(n, m)
+		order, level = topoOrder(n, off, adj, indeg)
+	}
+	backward, flags, forward := side()
 	g.reportBackward(c, backward)
+	if g.findingsOnly {
+		// Without measures the order is needed only to find a cycle, and
+		// when every edge goes forward in time there is none: around a
+		// cycle, t would have to grow back to where it started.
+		if forward {
+			return
+		}
+		off, adj, indeg = g.adjacency(n, m)
+		order, _ = topoOrder(n, off, adj, indeg)
+	}
 
 	if len(order) < n {
 		r.Graph.Cyclic = true
@@ -72,20 +85,30 @@ func (g *graph) resolvePending() {
 // goroutine does it while the caller orders the graph (on a million events,
 // a third of finish's time); the warnings are reported afterwards in edge
 // order, as if found in sequence. Both goroutines only read the columns.
-// The returned function waits for the scan and returns its results.
-func (g *graph) startSideScan(n, m int) func() (backward []int32, flags []uint8) {
+// The returned function waits for the scan and returns its results;
+// forward reports whether every edge between two events goes strictly
+// forward in time. Without measures (findingsOnly) the caller has nothing
+// to do meanwhile, so the scan runs on its goroutine.
+func (g *graph) startSideScan(n, m int) func() (backward []int32, flags []uint8, forward bool) {
 	var backward []int32
-	flags := make([]uint8, n)
+	var flags []uint8
+	forward := true
 	scan := func() {
 		for k := range m {
 			s, d := g.src.at(k), g.dst.at(k)
-			if s >= 0 && d >= 0 && g.t.at(int(d)) < g.t.at(int(s)) {
+			if s < 0 || d < 0 {
+				continue
+			}
+			ts, td := g.t.at(int(s)), g.t.at(int(d))
+			if td < ts {
 				backward = append(backward, int32(k))
 			}
+			forward = forward && ts < td
 		}
 		if g.findingsOnly {
 			return
 		}
+		flags = make([]uint8, n)
 		for i := range n {
 			if g.trusted.at(i) == 0 {
 				flags[i] |= flagUntrusted
@@ -95,18 +118,18 @@ func (g *graph) startSideScan(n, m int) func() (backward []int32, flags []uint8)
 			}
 		}
 	}
-	if n+m < inlineSideScan {
+	if n+m < inlineSideScan || g.findingsOnly {
 		scan()
-		return func() ([]int32, []uint8) { return backward, flags }
+		return func() ([]int32, []uint8, bool) { return backward, flags, forward }
 	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		scan()
 	}()
-	return func() ([]int32, []uint8) {
+	return func() ([]int32, []uint8, bool) {
 		<-done
-		return backward, flags
+		return backward, flags, forward
 	}
 }
 

@@ -222,14 +222,14 @@ const (
 // edge whose ends exist. It keeps what the graph checks and Table 13's
 // trace-determined measures need, in columns.
 type graph struct {
-	ids     idTable
+	ids idTable
+	// Node columns; with findingsOnly only t is kept.
 	t       column[float64]
 	typ     column[int8]
 	agent   column[int32]
 	trusted column[int8]
 
 	src, dst column[int32] // node index, -1 unresolved, -2 invalid
-	etyp     column[int8]
 	eline    column[int32]
 	ecol     column[int32]
 	pending  []pendingRef
@@ -282,9 +282,11 @@ func (g *graph) init(sizeHint int64) {
 		g.ids.reserve(int(n))
 		// Columns of a large trace start at their chunk size rather
 		// than grow into it.
-		first := int(min(n, 1<<chunkBits))
+		// Twice the estimate, so that a small trace's columns (a line of
+		// a batch; edges outnumber events) are allocated once.
+		first := int(min(2*n, 1<<chunkBits))
 		g.t.first, g.typ.first, g.agent.first, g.trusted.first = first, first, first, first
-		g.src.first, g.dst.first, g.etyp.first, g.eline.first, g.ecol.first = first, first, first, first, first
+		g.src.first, g.dst.first, g.eline.first, g.ecol.first = first, first, first, first
 		g.ids.ends.first = first
 	}
 	g.agents = newIDTable()
@@ -367,6 +369,11 @@ func (g *graph) addEvent(ev *eventRecord, b *graphBatch, h *eventHashes) {
 		return
 	}
 	g.t.add(ev.t)
+	if g.findingsOnly {
+		// The checks need only the times; the other columns feed the
+		// measures.
+		return
+	}
 	g.typ.add(int8(ev.typ))
 	g.agent.add(agent)
 	tr := int8(-1)
@@ -460,7 +467,6 @@ func (g *graph) addEdge(ed *edgeRecord, b *graphBatch) {
 	}
 	g.src.add(src)
 	g.dst.add(dst)
-	g.etyp.add(int8(ed.typ))
 	g.eline.add(int32(ed.at.line))
 	g.ecol.add(int32(ed.at.col))
 }

@@ -129,7 +129,8 @@ type Derived struct {
 }
 
 func newReport() *Report {
-	r := &Report{Roles: []Count{}, Rewards: []Channel{}, Metrics: []Channel{}, Costs: Costs{Other: []Channel{}}}
+	r := &Report{Roles: []Count{}, Rewards: []Channel{}, Metrics: []Channel{}, Costs: Costs{Other: []Channel{}},
+		EventTypes: make([]Count, 0, numEventTypes), EdgeTypes: make([]Count, 0, numEdgeTypes)}
 	for _, t := range EventTypes() {
 		r.EventTypes = append(r.EventTypes, Count{Name: t})
 	}

@@ -216,8 +216,11 @@ func (s *scanner) endCapture() []byte {
 }
 
 // here returns the position of the next unread byte.
-func (s *scanner) here() pos {
-	off := s.base + int64(s.i)
+func (s *scanner) here() pos { return s.posAt(s.i) }
+
+// posAt returns the position of buf[j], on the current line.
+func (s *scanner) posAt(j int) pos {
+	off := s.base + int64(j)
 	return pos{off: off, line: s.line, col: int(off-s.lineStart) + 1}
 }
 
@@ -230,27 +233,36 @@ func (s *scanner) errorf(format string, args ...any) *syntaxError {
 }
 
 // peek skips white space and returns the next byte without consuming it;
-// ok is false at the end of the input.
+// ok is false at the end of the input. The common case, no white space,
+// is small enough to be inlined into the callers; peekSlow does the rest.
 func (s *scanner) peek() (c byte, ok bool) {
 	if s.i < s.n {
 		if c = s.buf[s.i]; c > ' ' {
 			return c, true
 		}
 	}
+	return s.peekSlow()
+}
+
+func (s *scanner) peekSlow() (c byte, ok bool) {
 	for {
-		for s.i < s.n {
-			c = s.buf[s.i]
-			switch c {
-			case ' ', '\t', '\r':
-				s.i++
-			case '\n':
-				s.i++
+		// The loop works on locals; the fields are written once.
+		buf, i, n := s.buf, s.i, s.n
+		for i < n && i < len(buf) {
+			c = buf[i]
+			switch {
+			case c == ' ' || c == '\t' || c == '\r':
+				i++
+			case c == '\n':
+				i++
 				s.line++
-				s.lineStart = s.base + int64(s.i)
+				s.lineStart = s.base + int64(i)
 			default:
+				s.i = i
 				return c, true
 			}
 		}
+		s.i = i
 		if !s.fill() {
 			return 0, false
 		}
@@ -272,13 +284,18 @@ func (s *scanner) unexpected(want string) *syntaxError {
 	return s.errorf("unexpected %q, want %s", c, want)
 }
 
-// expect consumes the byte c after optional white space.
+// expect consumes the byte c after optional white space. Like peek, its
+// common case is inlined.
 func (s *scanner) expect(c byte, want string) error {
 	if s.i < s.n && s.buf[s.i] == c {
 		s.i++
 		return nil
 	}
-	if d, ok := s.peek(); !ok || d != c {
+	return s.expectSlow(c, want)
+}
+
+func (s *scanner) expectSlow(c byte, want string) error {
+	if d, ok := s.peekSlow(); !ok || d != c {
 		return s.unexpected(want)
 	}
 	s.i++
@@ -292,6 +309,10 @@ func (s *scanner) more(closing byte) (bool, error) {
 		s.i++
 		return true, nil
 	}
+	return s.moreSlow(closing)
+}
+
+func (s *scanner) moreSlow(closing byte) (bool, error) {
 	c, ok := s.peek()
 	if ok && c == ',' {
 		s.i++
@@ -487,10 +508,21 @@ func (s *scanner) readNumber() (number, error) {
 			break
 		}
 	}
-	start := s.i
-	j := s.i
-	end := s.n
-	b := s.buf
+	n, j, want := parseNumber(s.buf[:s.n], s.i)
+	s.i = j
+	if want != "" {
+		return number{}, s.unexpected(want)
+	}
+	return n, nil
+}
+
+// parseNumber parses the number token that starts at b[j], which must lie
+// whole in b. It returns the number and the index after it, or, when the
+// token breaks the grammar, the index of the offending byte and what was
+// wanted there.
+func parseNumber(b []byte, j int) (n number, next int, want string) {
+	start := j
+	end := len(b)
 	nonzero := false
 	neg := false
 	// The digits are also gathered into mant, so that a short decimal
@@ -513,14 +545,12 @@ func (s *scanner) readNumber() (number, error) {
 		}
 		nonzero = true
 	default:
-		s.i = j
-		return number{}, s.unexpected("digit")
+		return number{}, j, "digit"
 	}
 	if j < end && b[j] == '.' {
 		j++
 		if j >= end || b[j] < '0' || b[j] > '9' {
-			s.i = j
-			return number{}, s.unexpected("digit after decimal point")
+			return number{}, j, "digit after decimal point"
 		}
 		for j < end && '0' <= b[j] && b[j] <= '9' {
 			if b[j] != '0' {
@@ -540,16 +570,14 @@ func (s *scanner) readNumber() (number, error) {
 			j++
 		}
 		if j >= end || b[j] < '0' || b[j] > '9' {
-			s.i = j
-			return number{}, s.unexpected("digit in exponent")
+			return number{}, j, "digit in exponent"
 		}
 		for j < end && '0' <= b[j] && b[j] <= '9' {
 			j++
 		}
 	}
 	text := b[start:j]
-	s.i = j
-	n := number{negative: neg && nonzero}
+	n = number{negative: neg && nonzero}
 	if simple {
 		// Mantissa and power of ten are both exact float64 values, so
 		// their quotient is correctly rounded, as ParseFloat's would be.
@@ -561,14 +589,14 @@ func (s *scanner) readNumber() (number, error) {
 			f = -f
 		}
 		n.val = f
-		return n, nil
+		return n, j, ""
 	}
 	f, err := strconv.ParseFloat(bytesToString(text), 64)
 	if err != nil {
 		n.tooLarge = true
 	}
 	n.val = f
-	return n, nil
+	return n, j, ""
 }
 
 // plainRun returns the index of the first byte at or after j in the
@@ -654,12 +682,19 @@ func bytesToString(b []byte) string {
 type wordMatcher struct {
 	slots [64]matchWord // code 0: empty
 	mul   uint64
+	words []matchWord // the strings matched, in code order
+	// prefix[n] keeps the first n bytes of two little-endian words.
+	prefix [17][2]uint64
 }
 
 type matchWord struct {
 	w0, w1 uint64 // the string's bytes, little-endian, zero-padded
 	n      int    // its length
 	code   int
+	// q0 and q1 are the string's bytes and its closing quote, k0 and k1
+	// the masks of those bytes: the string is at i if the 16 bytes there,
+	// masked, equal them (see scanner.isAt).
+	q0, q1, k0, k1 uint64
 }
 
 func (m *wordMatcher) slot(w0, w1 uint64) int {
@@ -676,14 +711,26 @@ func newWordMatcher(names []string) *wordMatcher {
 		if name == "" || len(name) > 15 {
 			continue
 		}
-		var b [16]byte
+		var b, q, k [16]byte
 		copy(b[:], name)
+		copy(q[:], name)
+		q[len(name)] = '"'
+		for j := range len(name) + 1 {
+			k[j] = 0xff
+		}
+		le := binary.LittleEndian
 		words = append(words, matchWord{
-			w0: binary.LittleEndian.Uint64(b[:8]), w1: binary.LittleEndian.Uint64(b[8:]),
+			w0: le.Uint64(b[:8]), w1: le.Uint64(b[8:]),
 			n: len(name), code: i + 1,
+			q0: le.Uint64(q[:8]), q1: le.Uint64(q[8:]), k0: le.Uint64(k[:8]), k1: le.Uint64(k[8:]),
 		})
 	}
 	m := &wordMatcher{}
+	for n := range m.prefix {
+		for k := range n {
+			m.prefix[n][k/8] |= 0xff << (8 * (k % 8))
+		}
+	}
 	for try := range uint64(1000) {
 		m.mul = 0x2545f4914f6cdd1d + 2*try
 		m.slots = [64]matchWord{}
@@ -697,11 +744,32 @@ func newWordMatcher(names []string) *wordMatcher {
 			*e = mw
 		}
 		if ok {
+			m.words = words
 			return m
 		}
 	}
 	m.slots = [64]matchWord{}
 	return m
+}
+
+// word returns the string with code c, nil if m leaves it out.
+func (m *wordMatcher) word(c int) *matchWord {
+	for k := range m.words {
+		if m.words[k].code == c {
+			return &m.words[k]
+		}
+	}
+	return nil
+}
+
+// isAt reports whether the string w, with its closing quote, is at buf[i]
+// (after an opening quote), with 16 bytes of the buffer there.
+func (s *scanner) isAt(i int, w *matchWord) bool {
+	if i+16 > s.n {
+		return false
+	}
+	b := s.buf[i : i+16 : i+16]
+	return binary.LittleEndian.Uint64(b[:8])&w.k0 == w.q0 && binary.LittleEndian.Uint64(b[8:])&w.k1 == w.q1
 }
 
 // match is called at a string's opening quote. If the string is one of
@@ -711,30 +779,38 @@ func newWordMatcher(names []string) *wordMatcher {
 // escapes). A name has no quote, backslash or control byte, so finding the
 // closing quote and comparing every byte before it is enough.
 func (s *scanner) match(m *wordMatcher) int {
-	i := s.i + 1 // after the quote
+	code, next := s.matchAt(s.i, m)
+	if code != 0 {
+		s.i = next
+	}
+	return code
+}
+
+// matchAt is match for the string whose opening quote is at buf[j]; it
+// returns the code and the index after the closing quote, and moves
+// nothing.
+func (s *scanner) matchAt(j int, m *wordMatcher) (code, next int) {
+	i := j + 1 // after the quote
 	if m == nil || i+16 > s.n {
-		return 0
+		return 0, 0
 	}
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	v0 := binary.LittleEndian.Uint64(s.buf[i:])
-	v1 := binary.LittleEndian.Uint64(s.buf[i+8:])
+	buf := s.buf[i : i+16 : i+16]
+	v0 := binary.LittleEndian.Uint64(buf[:8])
+	v1 := binary.LittleEndian.Uint64(buf[8:])
 	x0, x1 := v0^'"'*ones, v1^'"'*ones
-	// Offsets of the first quote in each word, 8 if none: the string's
-	// length n is the first of the two, or 16 if it is longer than 15.
-	n0 := bits.TrailingZeros64((x0-ones)&^x0&highs) >> 3
-	n1 := bits.TrailingZeros64((x1-ones)&^x1&highs) >> 3
-	n := n0
-	if n0 == 8 {
-		n = 8 + n1
+	// The quotes in each word: the string's length n is the offset of the
+	// first, 16 if there is none (it is longer than 15).
+	q0, q1 := (x0-ones)&^x0&highs, (x1-ones)&^x1&highs
+	n := bits.TrailingZeros64(q0) >> 3
+	if q0 == 0 {
+		n = 8 + bits.TrailingZeros64(q1)>>3
 	}
-	// A shift by 64 or more gives 0 in Go, so the masks keep all of v0
-	// when n >= 8, and none of v1 when n <= 8.
-	w0 := v0 & (1<<(8*uint(n)) - 1)
-	w1 := v1 & (1<<(8*uint(max(n-8, 0))) - 1)
+	mask := &m.prefix[n]
+	w0, w1 := v0&mask[0], v1&mask[1]
 	e := &m.slots[m.slot(w0, w1)]
 	if e.code == 0 || e.n != n || e.w0 != w0 || e.w1 != w1 {
-		return 0
+		return 0, 0
 	}
-	s.i = i + n + 1
-	return e.code
+	return e.code, i + n + 1
 }

@@ -27,6 +27,10 @@ type Options struct {
 	// fastOnly leaves the library out, so that tests can compare the fast
 	// path with it.
 	fastOnly bool
+	// memberLoopOnly reads every event and edge with the member loop,
+	// leaving the plain path (plain.go) out, so that tests can require
+	// the same results with and without it.
+	memberLoopOnly bool
 	// FindingsOnly checks the trace without measuring it: the graph rules
 	// (unique ids, edge ends, edges in time, cycles) are checked as
 	// always, but agents, roles, trust labels and content references are

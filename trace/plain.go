@@ -1,0 +1,241 @@
+package trace
+
+import "math"
+
+// The plain path: most events and edges of a trace are written plainly
+// (declared properties only, ASCII strings without escapes, short numbers,
+// no line breaks) and are valid, and on a large trace reading them is most
+// of the work. plainObject reads such an object straight from the buffer
+// with the same generated tables the member loop uses, and gives up on
+// anything else: an undeclared or repeated key, a value that would be a
+// finding, a string with an escape or a non-ASCII byte, a line break, an
+// object that runs past the buffer. It consumes nothing when it gives up,
+// so the member loop then reads the object from its start and reports what
+// it finds there. The plain path never reports anything, so a trace gets
+// the same findings and measures with it as without it: TestDifferential
+// and FuzzValidate compare the two (Options.memberLoopOnly), and reads of
+// a few bytes at a time leave most objects to the member loop.
+
+// plainKinds are an object schema's property sets as plainObject reads
+// them, from the generated tables.
+type plainKinds struct {
+	strings, enums, numbers, booleans int
+	nonEmpty, nonNegative             int
+	// enum matches the values of the object's enumeration (there is one
+	// per object in the schema, as eventValue also assumes); code maps a
+	// value the matcher leaves out (longer than 15 bytes) to its index.
+	enum *wordMatcher
+	code func(string) int
+}
+
+// plainMember is one member read by plainObject: its bit, where its value
+// starts in the buffer, and the value.
+type plainMember struct {
+	bit int
+	at  int
+	end int // a string's closing quote
+	// code is an enumeration's index, or a boolean's value (1 for true).
+	code int
+	num  float64
+}
+
+// str returns the member's string, a view of buf.
+func (m *plainMember) str(buf []byte) []byte { return buf[m.at+1 : m.end : m.end] }
+
+// maxPlainMembers bounds the members plainObject reads; an object with more
+// (only repeated or undeclared keys could make one) goes to the member loop.
+const maxPlainMembers = 16
+
+// plainObj is plainObject's result, kept in the checker so that reading an
+// object does not clear a fresh array.
+type plainObj struct {
+	m    [maxPlainMembers]plainMember
+	n    int
+	mask int
+	end  int // the index after the closing '}'
+}
+
+// plainObject reads the object at the scanner's '{' into o if it is written
+// plainly, lies within the buffer and is valid by spec and kinds; it moves
+// nothing.
+//
+// pred holds, for each place in the object, the last two keys found there
+// (nil if none), which plainObject updates.
+func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj, pred *[maxPlainMembers][2]*matchWord) bool {
+	b := s.buf[:s.n]
+	// The property sets in locals: the stores below would make the
+	// compiler load them again from kinds on every member.
+	strs, enums, nums, bools := kinds.strings, kinds.enums, kinds.numbers, kinds.booleans
+	nonEmpty, nonNeg := kinds.nonEmpty, kinds.nonNegative
+	j := skipBlanks(b, s.i+1)
+	o.n, o.mask = 0, 0
+	for {
+		if j >= len(b) || b[j] != '"' || o.n == maxPlainMembers {
+			return false
+		}
+		// Objects of one kind mostly list their keys in the same order,
+		// with optional ones left out: the last two keys found at this
+		// place are tried first, the latest first.
+		var code, k int
+		p := &pred[o.n]
+		switch {
+		case p[0] != nil && s.isAt(j+1, p[0]):
+			code, k = p[0].code, j+2+p[0].n
+		case p[1] != nil && s.isAt(j+1, p[1]):
+			code, k = p[1].code, j+2+p[1].n
+			p[0], p[1] = p[1], p[0]
+		default:
+			code, k = s.matchAt(j, spec.keys)
+			if code == 0 {
+				return false
+			}
+			p[0], p[1] = spec.keys.word(code), p[0]
+		}
+		bit := 1 << ((code - 1) & 63) // codes are 1 to 64: no shift check
+		if o.mask&bit != 0 {
+			return false
+		}
+		o.mask |= bit
+		j = skipBlanks(b, k)
+		if j >= len(b) || b[j] != ':' {
+			return false
+		}
+		if j = skipBlanks(b, j+1); j >= len(b) {
+			return false
+		}
+		m := &o.m[o.n]
+		m.bit, m.at = bit, j
+		switch {
+		case bit&strs != 0:
+			if b[j] != '"' {
+				return false
+			}
+			e := s.plainRun(j + 1)
+			if e >= len(b) || b[e] != '"' || bit&nonEmpty != 0 && e == j+1 {
+				return false
+			}
+			m.end = e
+			j = e + 1
+		case bit&enums != 0:
+			if b[j] != '"' {
+				return false
+			}
+			c, e := s.matchAt(j, kinds.enum)
+			if c == 0 {
+				end := s.plainRun(j + 1)
+				if end >= len(b) || b[end] != '"' {
+					return false
+				}
+				c, e = kinds.code(bytesToString(b[j+1:end]))+1, end+1
+				if c == 0 {
+					return false
+				}
+			}
+			m.code = c - 1
+			j = e
+		case bit&nums != 0:
+			n, e, want := parseNumber(b, j)
+			// A number that ends the buffer may go on in the next read.
+			if want != "" || e >= len(b) || n.tooLarge || bit&nonNeg != 0 && n.negative {
+				return false
+			}
+			m.num = n.val
+			j = e
+		case bit&bools != 0:
+			switch {
+			case len(b)-j >= 4 && string(b[j:j+4]) == "true":
+				m.code = 1
+				j += 4
+			case len(b)-j >= 5 && string(b[j:j+5]) == "false":
+				m.code = 0
+				j += 5
+			default:
+				return false
+			}
+		default:
+			return false
+		}
+		o.n++
+		if j = skipBlanks(b, j); j >= len(b) {
+			return false
+		}
+		switch b[j] {
+		case ',':
+			j = skipBlanks(b, j+1)
+			continue
+		case '}':
+			if spec.required&^uint64(o.mask) != 0 {
+				return false
+			}
+			o.end = j + 1
+			return true
+		}
+		return false
+	}
+}
+
+// skipBlanks skips spaces and tabs, the white space that does not move to
+// a new line. Most objects have none, so the first test is inlined.
+func skipBlanks(b []byte, j int) int {
+	if j < len(b) && b[j] > ' ' {
+		return j
+	}
+	return skipBlanksSlow(b, j)
+}
+
+func skipBlanksSlow(b []byte, j int) int {
+	for j < len(b) && (b[j] == ' ' || b[j] == '\t') {
+		j++
+	}
+	return j
+}
+
+// plainEvent reads event i if plainObject can; it reports whether it did.
+func (c *checker) plainEvent(i int) bool {
+	o := &c.plainObj
+	if !c.s.plainObject(c.eventObj, &c.eventKinds, o, &c.eventKeys) {
+		return false
+	}
+	ev := eventRecord{t: math.NaN(), typ: -1, trusted: -1, index: i}
+	for k := range o.n {
+		m := &o.m[k]
+		switch {
+		case m.bit&evNumbers != 0:
+			c.eventNumber(&ev, m.bit, m.num)
+		case m.bit&evEnums != 0:
+			ev.typ = m.code
+		case m.bit&evBooleans != 0:
+			c.eventBool(&ev, m.bit, m.code == 1)
+		default:
+			c.eventString(&ev, m.bit, m.str(c.s.buf), c.s.posAt(m.at))
+		}
+	}
+	c.s.i = o.end
+	c.rep.countEvent(ev.typ)
+	c.feed.event(&ev)
+	return true
+}
+
+// plainEdge reads edge i if plainObject can; it reports whether it did.
+func (c *checker) plainEdge(i int) bool {
+	o := &c.plainObj
+	if !c.s.plainObject(c.edgeObj, &c.edgeKinds, o, &c.edgeKeys) {
+		return false
+	}
+	ed := edgeRecord{index: i, typ: -1, at: c.s.here()}
+	srcOK, dstOK := false, false
+	for k := range o.n {
+		m := &o.m[k]
+		if m.bit&edEnums != 0 {
+			ed.typ = m.code
+			continue
+		}
+		s, d := c.edgeString(&ed, m.bit, m.str(c.s.buf), c.s.posAt(m.at))
+		srcOK, dstOK = srcOK || s, dstOK || d
+	}
+	ed.ok = srcOK && dstOK
+	c.s.i = o.end
+	c.rep.countEdge(ed.typ)
+	c.feed.edge(&ed)
+	return true
+}
