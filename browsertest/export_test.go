@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/site/search"
 )
 
@@ -65,6 +66,18 @@ func checkExport(t *testing.T, p *page, path string, c *corpus.Corpus, v *corpus
 	for i := range ix.Entries {
 		byKey[ix.Entries[i].Key] = &ix.Entries[i]
 	}
+	// The site's index also tags each entry with its place in the survey's
+	// pool (data/survey-pool.yaml): "survey", or "added" since.
+	claims, err := corpus.LoadClaimsFS(data.FS, v)
+	if err != nil || claims.Pool == nil {
+		t.Fatalf("the survey's pool: %v", err)
+	}
+	since := func(key string) string {
+		if claims.Pool.HasKey(key) {
+			return "survey"
+		}
+		return "added"
+	}
 
 	name, text := download(t, p, "json")
 	var got []search.Entry
@@ -82,7 +95,7 @@ func checkExport(t *testing.T, p *page, path string, c *corpus.Corpus, v *corpus
 			continue
 		}
 		if e.Title != w.Title || e.Authors != w.Authors || e.Year != w.Year || e.Venue != w.Venue || e.URL != p.b.base+w.URL ||
-			len(e.Tags) != len(w.Tags) || e.Tags["credit_granularity"] != w.Tags["credit_granularity"] {
+			len(e.Tags) != len(w.Tags)+1 || e.Tags["credit_granularity"] != w.Tags["credit_granularity"] || e.Tags["since"] != since(e.Key) {
 			t.Errorf("JSON export of %s: %+v, want %+v with the URL under %s", e.Key, e, *w, p.b.base)
 		}
 	}

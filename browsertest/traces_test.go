@@ -94,7 +94,17 @@ func TestTraces(t *testing.T) {
 	b := startBrowser(t, dir)
 	p := b.newPage(t)
 	p.open(t, "traces/")
-	p.waitFor(t, `(() => { const b = document.querySelector("#masrl-validator button"); return !!b && !b.disabled; })()`)
+	// The module is fetched only when the reader turns to the validator.
+	p.mu.Lock()
+	early := slices.Sorted(maps.Values(p.requests))
+	p.mu.Unlock()
+	if slices.ContainsFunc(early, func(u string) bool { return strings.HasSuffix(u, "masrl.wasm") }) {
+		t.Errorf("the page fetched the validator's module before the reader turned to it: %v", early)
+	}
+	if err := chromedp.Do(p.ctx, chromedp.Focus(chromedp.CSS("#masrl-validator textarea"))); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor(t, `document.querySelector("#masrl-validator").dataset.state === "ready"`)
 	p.mu.Lock()
 	loaded := slices.Sorted(maps.Values(p.requests))
 	p.mu.Unlock()

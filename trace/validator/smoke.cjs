@@ -25,6 +25,7 @@ class El {
     this.value = "";
     this.checked = false;
     this.disabled = false;
+    this.dataset = {};
   }
   setAttribute(k, v) {
     this.attrs[k] = v;
@@ -82,8 +83,18 @@ async function main() {
   const list = byClass("masrl-findings");
   const table = byClass("masrl-stats");
   const button = controls.children.find((c) => c.tag === "button");
-  for (let i = 0; i < 100 && button.disabled; i++) await sleep(50);
-  if (button.disabled) fail("the module did not load: " + status.textContent);
+  // The module loads when the reader turns to the validator, not before.
+  let fetched = false;
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = async (url) => {
+    fetched = true;
+    return realFetch(url);
+  };
+  await sleep(100);
+  if (fetched || root.dataset.state) fail("the module was fetched before the reader turned to the validator");
+  root.listeners.focusin();
+  for (let i = 0; i < 100 && root.dataset.state !== "ready"; i++) await sleep(50);
+  if (root.dataset.state !== "ready") fail("the module did not load: " + status.textContent);
   const run = async (file) => {
     input.value = fs.readFileSync(file, "utf8");
     status.textContent = "";

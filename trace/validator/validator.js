@@ -49,7 +49,7 @@
   const file = el("input", { type: "file", accept: ".json,.jsonl,application/json", "aria-label": "Trace or OTLP file" });
   const strictBox = el("input", { type: "checkbox", id: "masrl-strict" });
   const strictLabel = el("label", { for: "masrl-strict" }, " strict (warnings count as errors)");
-  const button = el("button", { type: "button", disabled: "" }, "Loading validator…");
+  const button = el("button", { type: "button" }, "Validate");
   const status = el("p", { role: "status" });
   const findingsList = el("ol", { class: "masrl-findings" });
   const statsTable = el("table", { class: "masrl-stats" });
@@ -158,6 +158,7 @@
 
   function validate(text) {
     if (!ready) {
+      loadOnce().then(() => validate(text), () => {});
       return;
     }
     if (isOTLP(text)) {
@@ -259,6 +260,35 @@
     readFile(e.dataTransfer.files[0]);
   });
 
+  // The module (several MB) is fetched and started only when the reader
+  // turns to the validator: a focus, a pointer or a dragged file inside
+  // it, a picked file or the button. Loading it with the page would cost
+  // every reader of the page its first seconds on a phone. The root's
+  // data-state says where loading is: loading, ready or failed.
+  let loading = null;
+  function loadOnce() {
+    if (!loading) {
+      root.dataset.state = "loading";
+      button.disabled = true;
+      button.textContent = "Loading validator…";
+      loading = load().then(
+        () => {
+          root.dataset.state = "ready";
+        },
+        (e) => {
+          root.dataset.state = "failed";
+          button.textContent = "Validator unavailable";
+          status.textContent = "Cannot load the validator: " + e.message;
+          throw e;
+        },
+      );
+    }
+    return loading;
+  }
+  for (const type of ["focusin", "pointerdown", "dragenter"]) {
+    root.addEventListener(type, () => loadOnce().catch(() => {}), { once: true, passive: true });
+  }
+
   async function load() {
     if (typeof Go !== "function") {
       throw new Error("wasm_exec.js is not loaded");
@@ -280,9 +310,4 @@
     button.disabled = false;
     button.textContent = "Validate";
   }
-
-  load().catch((e) => {
-    button.textContent = "Validator unavailable";
-    status.textContent = "Cannot load the validator: " + e.message;
-  });
 })();
