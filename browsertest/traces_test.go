@@ -94,9 +94,18 @@ func TestTraces(t *testing.T) {
 	b := startBrowser(t, dir)
 	p := b.newPage(t)
 	p.open(t, "traces/")
-	p.waitFor(t, `(() => { const b = document.querySelector("#masrl-validator button"); return !!b && !b.disabled; })()`)
+	// The module is fetched only when the reader turns to the validator.
+	p.waitFor(t, `document.readyState === "complete" && !!document.querySelector("#masrl-validator button")`)
 	p.mu.Lock()
 	loaded := slices.Sorted(maps.Values(p.requests))
+	p.mu.Unlock()
+	if slices.ContainsFunc(loaded, func(u string) bool { return strings.HasSuffix(u, "masrl.wasm") }) {
+		t.Errorf("the page fetched masrl.wasm before the reader turned to the validator: %v", loaded)
+	}
+	p.eval(t, `document.querySelector("#masrl-validator textarea").focus(), true`, new(bool))
+	p.waitFor(t, `document.getElementById("masrl-validator").dataset.ready === "true"`)
+	p.mu.Lock()
+	loaded = slices.Sorted(maps.Values(p.requests))
 	p.mu.Unlock()
 	for _, want := range []string{"traces/validator/masrl.wasm", "traces/validator/wasm_exec.js", "traces/validator/validator.js"} {
 		if !slices.ContainsFunc(loaded, func(u string) bool { return strings.HasSuffix(u, want) }) {

@@ -25,6 +25,7 @@ class El {
     this.value = "";
     this.checked = false;
     this.disabled = false;
+    this.dataset = {};
   }
   setAttribute(k, v) {
     this.attrs[k] = v;
@@ -58,7 +59,9 @@ globalThis.document = {
   currentScript: { src: "http://site.test/traces/validator.js" },
   baseURI: "http://site.test/traces/",
 };
+let fetched = 0;
 globalThis.fetch = async (url) => {
+  fetched++;
   if (String(url) !== "http://site.test/traces/masrl.wasm") throw new Error(`fetched ${url}`);
   const b = fs.readFileSync(path.resolve(binDir, "masrl.wasm"));
   return { ok: true, arrayBuffer: async () => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) };
@@ -82,8 +85,12 @@ async function main() {
   const list = byClass("masrl-findings");
   const table = byClass("masrl-stats");
   const button = controls.children.find((c) => c.tag === "button");
-  for (let i = 0; i < 100 && button.disabled; i++) await sleep(50);
-  if (button.disabled) fail("the module did not load: " + status.textContent);
+  // The module loads only when the reader turns to the validator.
+  await sleep(50);
+  if (fetched !== 0) fail("the module was fetched before the reader turned to the validator");
+  root.listeners.focusin();
+  for (let i = 0; i < 200 && !root.dataset.ready; i++) await sleep(50);
+  if (!root.dataset.ready || button.disabled) fail("the module did not load: " + status.textContent);
   const run = async (file) => {
     input.value = fs.readFileSync(file, "utf8");
     status.textContent = "";

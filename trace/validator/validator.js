@@ -19,6 +19,11 @@
 // masrlImport, the same mapping as `masrl trace import`; the import's
 // warnings are listed, and each imported trace can be picked and is
 // validated like a pasted one.
+//
+// The WebAssembly module (several megabytes, and its compilation one long
+// task) is fetched only when the reader turns to the validator: focus or a
+// press inside it, a file dragged over the box, or Validate. A reader who
+// only reads the page costs nothing, and its load stays responsive.
 (function () {
   "use strict";
 
@@ -49,7 +54,7 @@
   const file = el("input", { type: "file", accept: ".json,.jsonl,application/json", "aria-label": "Trace or OTLP file" });
   const strictBox = el("input", { type: "checkbox", id: "masrl-strict" });
   const strictLabel = el("label", { for: "masrl-strict" }, " strict (warnings count as errors)");
-  const button = el("button", { type: "button", disabled: "" }, "Loading validator…");
+  const button = el("button", { type: "button" }, "Validate");
   const status = el("p", { role: "status" });
   const findingsList = el("ol", { class: "masrl-findings" });
   const statsTable = el("table", { class: "masrl-stats" });
@@ -158,6 +163,11 @@
 
   function validate(text) {
     if (!ready) {
+      status.textContent = "Loading the validator…";
+      start().then(
+        () => validate(text),
+        () => {},
+      );
       return;
     }
     if (isOTLP(text)) {
@@ -277,12 +287,23 @@
     }
     go.run(result.instance); // never resolves: the module stays alive
     ready = true;
-    button.disabled = false;
-    button.textContent = "Validate";
+    root.dataset.ready = "true";
   }
 
-  load().catch((e) => {
-    button.textContent = "Validator unavailable";
-    status.textContent = "Cannot load the validator: " + e.message;
-  });
+  // start loads the module once, at the first sign the reader will use it.
+  let loading = null;
+  function start() {
+    if (!loading) {
+      loading = load();
+      loading.catch((e) => {
+        button.disabled = true;
+        button.textContent = "Validator unavailable";
+        status.textContent = "Cannot load the validator: " + e.message;
+      });
+    }
+    return loading;
+  }
+  root.addEventListener("focusin", start);
+  root.addEventListener("pointerdown", start);
+  input.addEventListener("dragenter", start);
 })();
