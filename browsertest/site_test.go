@@ -225,6 +225,9 @@ func TestSite(t *testing.T) {
 		}
 		p.open(t, "coverage/")
 		id := chartID("coverage", "reward_type", "credit_granularity")
+		// The heatmap follows its table, below the first screen: a reader
+		// scrolls to it, and that draws it.
+		p.eval(t, fmt.Sprintf(`document.getElementById(%q).scrollIntoView({block: "center"}), true`, id), new(bool))
 		p.waitFor(t, fmt.Sprintf(`document.querySelector("#%s canvas") !== null`, id))
 		var at struct{ X, Y float64 }
 		p.eval(t, fmt.Sprintf(`(() => {

@@ -95,18 +95,17 @@ func TestTraces(t *testing.T) {
 	p := b.newPage(t)
 	p.open(t, "traces/")
 	// The module is fetched only when the reader turns to the validator.
-	p.mu.Lock()
-	early := slices.Sorted(maps.Values(p.requests))
-	p.mu.Unlock()
-	if slices.ContainsFunc(early, func(u string) bool { return strings.HasSuffix(u, "masrl.wasm") }) {
-		t.Errorf("the page fetched the validator's module before the reader turned to it: %v", early)
-	}
-	if err := chromedp.Do(p.ctx, chromedp.Focus(chromedp.CSS("#masrl-validator textarea"))); err != nil {
-		t.Fatal(err)
-	}
-	p.waitFor(t, `document.querySelector("#masrl-validator").dataset.state === "ready"`)
+	p.waitFor(t, `document.readyState === "complete" && !!document.querySelector("#masrl-validator button")`)
 	p.mu.Lock()
 	loaded := slices.Sorted(maps.Values(p.requests))
+	p.mu.Unlock()
+	if slices.ContainsFunc(loaded, func(u string) bool { return strings.HasSuffix(u, "masrl.wasm") }) {
+		t.Errorf("the page fetched masrl.wasm before the reader turned to the validator: %v", loaded)
+	}
+	p.eval(t, `document.querySelector("#masrl-validator textarea").focus(), true`, new(bool))
+	p.waitFor(t, `document.getElementById("masrl-validator").dataset.ready === "true"`)
+	p.mu.Lock()
+	loaded = slices.Sorted(maps.Values(p.requests))
 	p.mu.Unlock()
 	for _, want := range []string{"traces/validator/masrl.wasm", "traces/validator/wasm_exec.js", "traces/validator/validator.js"} {
 		if !slices.ContainsFunc(loaded, func(u string) bool { return strings.HasSuffix(u, want) }) {

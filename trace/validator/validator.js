@@ -19,6 +19,11 @@
 // masrlImport, the same mapping as `masrl trace import`; the import's
 // warnings are listed, and each imported trace can be picked and is
 // validated like a pasted one.
+//
+// The WebAssembly module (several megabytes, and its compilation one long
+// task) is fetched only when the reader turns to the validator: focus or a
+// press inside it, a file dragged over the box, or Validate. A reader who
+// only reads the page costs nothing, and its load stays responsive.
 (function () {
   "use strict";
 
@@ -158,7 +163,11 @@
 
   function validate(text) {
     if (!ready) {
-      loadOnce().then(() => validate(text), () => {});
+      status.textContent = "Loading the validator…";
+      start().then(
+        () => validate(text),
+        () => {},
+      );
       return;
     }
     if (isOTLP(text)) {
@@ -260,35 +269,6 @@
     readFile(e.dataTransfer.files[0]);
   });
 
-  // The module (several MB) is fetched and started only when the reader
-  // turns to the validator: a focus, a pointer or a dragged file inside
-  // it, a picked file or the button. Loading it with the page would cost
-  // every reader of the page its first seconds on a phone. The root's
-  // data-state says where loading is: loading, ready or failed.
-  let loading = null;
-  function loadOnce() {
-    if (!loading) {
-      root.dataset.state = "loading";
-      button.disabled = true;
-      button.textContent = "Loading validator…";
-      loading = load().then(
-        () => {
-          root.dataset.state = "ready";
-        },
-        (e) => {
-          root.dataset.state = "failed";
-          button.textContent = "Validator unavailable";
-          status.textContent = "Cannot load the validator: " + e.message;
-          throw e;
-        },
-      );
-    }
-    return loading;
-  }
-  for (const type of ["focusin", "pointerdown", "dragenter"]) {
-    root.addEventListener(type, () => loadOnce().catch(() => {}), { once: true, passive: true });
-  }
-
   async function load() {
     if (typeof Go !== "function") {
       throw new Error("wasm_exec.js is not loaded");
@@ -307,7 +287,23 @@
     }
     go.run(result.instance); // never resolves: the module stays alive
     ready = true;
-    button.disabled = false;
-    button.textContent = "Validate";
+    root.dataset.ready = "true";
   }
+
+  // start loads the module once, at the first sign the reader will use it.
+  let loading = null;
+  function start() {
+    if (!loading) {
+      loading = load();
+      loading.catch((e) => {
+        button.disabled = true;
+        button.textContent = "Validator unavailable";
+        status.textContent = "Cannot load the validator: " + e.message;
+      });
+    }
+    return loading;
+  }
+  root.addEventListener("focusin", start);
+  root.addEventListener("pointerdown", start);
+  input.addEventListener("dragenter", start);
 })();
