@@ -79,7 +79,7 @@ func TestCoverageViews(t *testing.T) {
 		if !strings.Contains(body, `<a href="`+root+view.other+`">`) {
 			t.Errorf("%s: no link to the other view %s", view.dir, view.other)
 		}
-		want := fmt.Sprintf("all %d entries", len(c.Papers))
+		want := fmt.Sprintf("all %d entries, the survey's %d and the %d added since", len(c.Papers), len(pool.Restrict(c).Papers), len(pool.Added(c)))
 		if view.c != c {
 			want = fmt.Sprintf("the %d entries of arXiv:0000.00000v1", len(view.c.Papers))
 		}
