@@ -36,9 +36,19 @@ func download(t *testing.T, p *page, format string) (name, text string) {
 // checks the three downloads against the corpus: the entries the Go twin
 // of the search leaves, in CSV order, with the corpus' own texts and
 // BibTeX, in files named after the filter.
-func checkExport(t *testing.T, p *page, path string, c *corpus.Corpus, v *corpus.Vocabulary) {
+func checkExport(t *testing.T, p *page, path string, c *corpus.Corpus, v *corpus.Vocabulary, pool *corpus.Pool) {
 	t.Helper()
 	ix := search.Build(c, v, func(k string) string { return "papers/" + k + "/" })
+	// With a pool, each entry also carries the papers page's Survey facet:
+	// in the survey's pool, or added since.
+	for i := range ix.Entries {
+		if e := &ix.Entries[i]; pool != nil {
+			e.Tags["since"] = "survey"
+			if !pool.HasKey(e.Key) {
+				e.Tags["since"] = "added"
+			}
+		}
+	}
 	facet := map[string][]string{"credit_granularity": {"message", "turn"}}
 	q := ""
 	for _, w := range []string{"agent", "multi", "learning", "llm"} {
@@ -82,7 +92,7 @@ func checkExport(t *testing.T, p *page, path string, c *corpus.Corpus, v *corpus
 			continue
 		}
 		if e.Title != w.Title || e.Authors != w.Authors || e.Year != w.Year || e.Venue != w.Venue || e.URL != p.b.base+w.URL ||
-			len(e.Tags) != len(w.Tags) || e.Tags["credit_granularity"] != w.Tags["credit_granularity"] {
+			len(e.Tags) != len(w.Tags) || e.Tags["credit_granularity"] != w.Tags["credit_granularity"] || e.Tags["since"] != w.Tags["since"] {
 			t.Errorf("JSON export of %s: %+v, want %+v with the URL under %s", e.Key, e, *w, p.b.base)
 		}
 	}
