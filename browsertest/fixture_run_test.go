@@ -12,7 +12,7 @@ import (
 func TestAssetsFixture(t *testing.T) {
 	c, v := loadCorpus(t)
 	dir, ids := fixtureSite(t, c, v)
-	shapes := corpusShapes(c, v)
+	shapes := corpusShapes(c, v, nil)
 	shapes["chart-hostile"] = []shape{{Type: "bar", Points: 2, Sum: 4}}
 	b := startBrowser(t, dir)
 	p := b.newPage(t)

@@ -27,9 +27,10 @@ func chartID(parts ...string) string {
 // corpusShapes computes, from the corpus' own counting and without the
 // chart package, every chart the site may draw and what it must hold:
 // a bar chart per controlled field, a heatmap per pair of papers.csv
-// fields, the screening flow, entries per year by category, and the
-// credit-unit ladder.
-func corpusShapes(c *corpus.Corpus, v *corpus.Vocabulary) map[string][]shape {
+// fields (and, with a pool, the same over the pool's restriction of the
+// corpus, as coverage-survey-…), the screening flow, entries per year by
+// category, and the credit-unit ladder.
+func corpusShapes(c *corpus.Corpus, v *corpus.Vocabulary, pool *corpus.Pool) map[string][]shape {
 	out := map[string][]shape{}
 	sum := func(cells []corpus.Cell) float64 {
 		n := 0
@@ -50,6 +51,10 @@ func corpusShapes(c *corpus.Corpus, v *corpus.Vocabulary) map[string][]shape {
 			}
 			x := c.CrossTab(v, rf.Name, cf.Name)
 			out[chartID("coverage", rf.Name, cf.Name)] = []shape{{Type: "heatmap", Points: len(rf.Values) * len(cf.Values), Sum: float64(x.Total)}}
+			if pool != nil {
+				x := pool.Restrict(c).CrossTab(v, rf.Name, cf.Name)
+				out[chartID("coverage", "survey", rf.Name, cf.Name)] = []shape{{Type: "heatmap", Points: len(rf.Values) * len(cf.Values), Sum: float64(x.Total)}}
+			}
 		}
 	}
 	fn := c.Funnel(v)

@@ -47,6 +47,8 @@ func pageType(p string) string {
 		return "home"
 	case p == "404.html":
 		return "404"
+	case p == "coverage/survey/index.html": // the survey's pool's coverage
+		return "coverage"
 	case len(parts) == 2:
 		return parts[0] // papers, taxonomy, coverage, excluded, orchestration, about, ...
 	case parts[0] == "papers":
@@ -66,9 +68,21 @@ func pageType(p string) string {
 // wantCharts returns the charts a page must draw, by element ID, computed
 // from the vocabulary: the home page has the years, the ladder, the flow and
 // a bar chart per field; a field page its field's chart; the exclusion log
-// the flow. The coverage page is checked against its own tables.
+// the flow; a coverage page a heatmap per default cross-tab, named for its
+// view (coverage-survey-… for the survey's pool), and as many as its own
+// tables.
 func wantCharts(page string, v *corpus.Vocabulary) []string {
 	switch pageType(page) {
+	case "coverage":
+		var ids []string
+		for _, rc := range corpus.StatsCrossTabs() {
+			if strings.HasPrefix(page, "coverage/survey/") {
+				ids = append(ids, chartID("coverage", "survey", rc[0], rc[1]))
+			} else {
+				ids = append(ids, chartID("coverage", rc[0], rc[1]))
+			}
+		}
+		return ids
 	case "home":
 		ids := []string{chartID("years"), chartID("credit_ladder"), chartID("screening")}
 		for _, f := range v.Fields {
@@ -89,7 +103,11 @@ var crosstabPattern = regexp.MustCompile(`<table class="crosstab">`)
 func TestSite(t *testing.T) {
 	dir := publicDir(t)
 	c, v := loadCorpus(t)
-	shapes := corpusShapes(c, v)
+	pool, err := corpus.LoadPool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shapes := corpusShapes(c, v, pool)
 	b := startBrowser(t, dir)
 	p := b.newPage(t)
 	pages := sitePages(t, dir)
@@ -171,7 +189,7 @@ func TestSite(t *testing.T) {
 	})
 
 	t.Run("export", func(t *testing.T) {
-		checkExport(t, p, "papers/", c, v)
+		checkExport(t, p, "papers/", c, v, pool)
 		p.check(t, "papers/ export")
 	})
 

@@ -1,7 +1,10 @@
 package corpus
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -132,5 +135,46 @@ func TestLoadClaimsFS(t *testing.T) {
 	missing := fstest.MapFS{"claims.yaml": {Data: []byte("pool: nonesuch.yaml\n" + claims)}}
 	if _, err := LoadClaimsFS(missing, v); err == nil || !strings.Contains(err.Error(), "nonesuch.yaml") {
 		t.Errorf("a missing pool file: %v, want an error naming it", err)
+	}
+}
+
+// TestStreamStatsPool counts a pool of two of the base corpus' three rows
+// and one of its two exclusions: the streamed report equals the report of
+// the corpus restricted to the pool, and differs from the whole one.
+func TestStreamStatsPool(t *testing.T) {
+	dir := filepath.Join("testdata", "base")
+	v, err := DefaultVocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ParsePool("pool", []byte("paper: p\nretained: [alpha, gamma]\nexcluded: [E002]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, countsOnly := range []bool{false, true} {
+		got, err := StreamStats(dir, v, StatsOptions{Pool: p, CountsOnly: countsOnly})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ComputeStats(p.Restrict(c), v)
+		if got.Retained != 2 || got.Excluded != 1 {
+			t.Errorf("countsOnly=%v: %d retained, %d excluded; want 2 and 1", countsOnly, got.Retained, got.Excluded)
+		}
+		if countsOnly {
+			continue // want keeps keys
+		}
+		gj, _ := json.Marshal(got)
+		wj, _ := json.Marshal(want)
+		if !bytes.Equal(gj, wj) {
+			t.Errorf("streamed pool stats differ from the restricted corpus':\n%s\n%s", gj, wj)
+		}
+		whole, _ := json.Marshal(ComputeStats(c, v))
+		if bytes.Equal(gj, whole) {
+			t.Error("the pool's stats equal the whole corpus'")
+		}
 	}
 }

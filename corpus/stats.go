@@ -70,6 +70,10 @@ type StatsOptions struct {
 	// CountsOnly leaves the Keys of every cell empty: a report that prints
 	// counts alone need not keep a million keys eleven times over.
 	CountsOnly bool
+	// Pool, when set, counts the survey's pool only, as Pool.Restrict
+	// does: the retained rows whose key it holds and the excluded records
+	// it names. Rows outside it are still read and checked as Load does.
+	Pool *Pool
 }
 
 // StreamStats computes the report of ComputeStats for the corpus in dir
@@ -91,6 +95,9 @@ func streamStats(dir string, v *Vocabulary, opt StatsOptions, chunkSize int) (St
 		return Stats{}, err
 	}
 	t.countsOnly = opt.CountsOnly
+	if opt.Pool != nil {
+		t.keep = opt.Pool.HasKey
+	}
 	c := &Corpus{Dir: dir}
 	countFile := func(name string, r io.Reader, size int64) error {
 		ra, ok := r.(io.ReaderAt)
@@ -107,6 +114,9 @@ func streamStats(dir string, v *Vocabulary, opt StatsOptions, chunkSize int) (St
 	if err := c.loadDir(LoadOptions{SkipBib: true}, countFile); err != nil {
 		return Stats{}, err
 	}
+	if opt.Pool != nil {
+		c = opt.Pool.Restrict(c)
+	}
 	return t.stats(c, v), nil
 }
 
@@ -117,6 +127,8 @@ type statsTally struct {
 	hists      []*Histogram
 	xtabs      []*CrossTab
 	countsOnly bool
+	// keep, when set, says which keys to count (StatsOptions.Pool).
+	keep func(key string) bool
 
 	// fields are the distinct controlled columns the histograms and
 	// cross-tabs read; lookup finds a value's index in each one's
@@ -250,10 +262,18 @@ func newRecordCounter(t *statsTally, header []string) *recordCounter {
 // add counts one record; a field missing from a short record is empty.
 func (rc *recordCounter) add(rec []string) {
 	t := rc.t
-	t.retained++
 	key := ""
-	if !t.countsOnly && rc.keyCol >= 0 && rc.keyCol < len(rec) {
-		key = strings.Clone(rec[rc.keyCol])
+	if rc.keyCol >= 0 && rc.keyCol < len(rec) {
+		key = rec[rc.keyCol]
+	}
+	if t.keep != nil && !t.keep(key) {
+		return
+	}
+	t.retained++
+	if t.countsOnly {
+		key = ""
+	} else {
+		key = strings.Clone(key)
 	}
 	for f, c := range rc.cols {
 		v := ""

@@ -56,8 +56,9 @@ func (r *renderer) loadECharts(path string) error {
 func (r *renderer) charts() bool { return r.echarts != nil }
 
 // ChartName returns the chart names the site uses, so that tests can find
-// each chart: field-FIELD, coverage-ROWS-COLS, screening, years and
-// credit-ladder, with underscores turned into hyphens.
+// each chart: field-FIELD, coverage-ROWS-COLS, coverage-survey-ROWS-COLS
+// (the survey's pool), screening, years and credit-ladder, with
+// underscores turned into hyphens.
 func ChartName(parts ...string) string {
 	return strings.ReplaceAll(strings.Join(parts, "-"), "_", "-")
 }
@@ -86,10 +87,14 @@ func (r *renderer) termLink(fv *FieldView, root string) func(string) string {
 }
 
 // tableChart is the heatmap of one coverage table; a cell links to its
-// entry list, empty cells to nothing.
+// entry list, empty cells to nothing. It draws the counts the table
+// prints, of the table's view.
 func (r *renderer) tableChart(tv *TableView, root string) (template.HTML, error) {
-	x := r.c.CrossTab(r.v, tv.Rows.Name, tv.Cols.Name)
-	spec := chart.CrossTabHeatmap(ChartName("coverage", tv.ID), tv.Rows.Field, tv.Cols.Field, x, func(row, col string) string {
+	name := ChartName("coverage", tv.ID)
+	if tv.View.Survey {
+		name = ChartName("coverage", "survey", tv.ID)
+	}
+	spec := chart.CrossTabHeatmap(name, tv.Rows.Field, tv.Cols.Field, tv.x, func(row, col string) string {
 		for _, line := range tv.Lines {
 			for _, cell := range line.Cells {
 				if cell.Row.Value == row && cell.Col.Value == col && cell.Href != "" {

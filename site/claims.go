@@ -86,7 +86,8 @@ func (r *renderer) prepareClaims() error {
 
 // claimHref returns the page listing every entry a claim counts: the term
 // page of a count or set claim's value, the cell page of a cell claim on
-// one of the coverage tables; "" for other claims.
+// one of the coverage tables; "" for other claims. A cell claim counts the
+// survey's pool, so it links the pool's cell page when there is a pool.
 func (r *renderer) claimHref(cl *corpus.Claim) string {
 	switch cl.Kind {
 	case corpus.KindCount, corpus.KindSet:
@@ -96,7 +97,7 @@ func (r *renderer) claimHref(cl *corpus.Claim) string {
 			}
 		}
 	case corpus.KindCell:
-		for _, tv := range r.tables {
+		for _, tv := range r.coverageViews[len(r.coverageViews)-1].Tables {
 			if tv.Rows.Name != cl.Rows || tv.Cols.Name != cl.Cols {
 				continue
 			}

@@ -107,11 +107,35 @@ func (r *renderer) orchestration() error {
 	return nil
 }
 
+// coverage renders the coverage pages: the whole current list at
+// coverage/ and, when data holds the survey's pool, the pool at
+// coverage/survey/, each with its tables, heatmaps and cell pages, linking
+// to the other. Without a pool file there is one page and no link. A pool
+// equal to the list still gets its page, with a note that both count the
+// same entries, so that links to it hold before the first paper is added.
 func (r *renderer) coverage() error {
-	cp := &coveragePage{Page: r.newPage("coverage/", "Coverage", "coverage"), Tables: r.tables}
+	for i, cv := range r.coverageViews {
+		title := "Coverage"
+		if cv.Survey {
+			title = "Coverage of the survey's pool"
+		}
+		cp := &coveragePage{Page: r.newPage(cv.Href, title, "coverage"), View: cv}
+		if len(r.coverageViews) > 1 {
+			cp.Other = r.coverageViews[1-i]
+			cp.Survey, cp.Added, cp.Paper = r.coverageViews[1].Entries, len(r.pool.Added(r.c)), r.pool.Paper
+		}
+		if err := r.coveragePage(cp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// coveragePage renders one coverage view's page and its cell pages.
+func (r *renderer) coveragePage(cp *coveragePage) error {
 	if r.charts() {
 		cp.Charts, cp.Styles = true, []string{readerCSS}
-		for _, tv := range r.tables {
+		for _, tv := range cp.View.Tables {
 			h, err := r.tableChart(tv, cp.Root)
 			if err != nil {
 				return err
@@ -122,13 +146,16 @@ func (r *renderer) coverage() error {
 	if err := r.render("coverage", &cp.Page, cp); err != nil {
 		return err
 	}
-	for _, tv := range r.tables {
+	for _, tv := range cp.View.Tables {
 		for _, line := range tv.Lines {
 			for _, cell := range line.Cells {
 				if cell.Href == "" {
 					continue
 				}
 				title := fmt.Sprintf("%s: %s × %s: %s", tv.Rows.Label, cell.Row.Label, tv.Cols.Label, cell.Col.Label)
+				if tv.View.Survey {
+					title += " (survey's pool)"
+				}
 				err := r.briefPages(cell.Href, title, "coverage", len(cell.Entries), func(p Page, lo, hi int, pg *Pager) error {
 					pp := &cellPage{Page: p, Cell: cell, Pager: pg}
 					pp.List = r.briefList(pp.Root, cell.Entries[lo:hi])

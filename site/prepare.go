@@ -94,34 +94,16 @@ func (r *renderer) prepare() error {
 		r.subs = append(r.subs, sv)
 	}
 
-	for _, rc := range corpus.StatsCrossTabs() {
-		x := r.c.CrossTab(r.v, rc[0], rc[1])
-		if x == nil {
-			return fmt.Errorf("vocabulary: cannot cross %s with %s", rc[0], rc[1])
-		}
-		rows, cols := r.field(rc[0]), r.field(rc[1])
-		id := rc[0] + "-" + rc[1]
-		tv := &TableView{
-			ID: id, Title: rows.Label + " × " + cols.Label, Rows: rows, Cols: cols,
-			Href: "coverage/" + id + "/", ColTotal: x.ColTotals, Total: x.Total,
-		}
-		for i, rt := range rows.Terms {
-			line := TableRow{Term: rt, Total: x.RowTotals[i]}
-			for j, ct := range cols.Terms {
-				cell := &CellView{Table: tv, Row: rt, Col: ct, Count: x.Cells[i][j].Count}
-				if cell.Count > 0 {
-					cell.Href = tv.Href + path.Base(rt.Href) + "-" + path.Base(ct.Href) + "/"
-					for _, k := range x.Cells[i][j].Keys {
-						cell.Entries = append(cell.Entries, r.byKey[k])
-					}
-					sortEntries(cell.Entries)
-				}
-				line.Cells = append(line.Cells, cell)
-			}
-			tv.Lines = append(tv.Lines, line)
-		}
-		r.tables = append(r.tables, tv)
+	r.coverageViews = []*CoverageView{{Href: "coverage/", Corpus: r.c}}
+	if r.pool != nil {
+		r.coverageViews = append(r.coverageViews, &CoverageView{Href: surveyCoverageDir, Survey: true, Corpus: r.pool.Restrict(r.c)})
 	}
+	for _, cv := range r.coverageViews {
+		if err := r.prepareTables(cv); err != nil {
+			return err
+		}
+	}
+	r.tables = r.coverageViews[0].Tables
 	// Entry pages show the entry's reward × credit cell, the first table.
 	r.audits = make(map[string]*corpus.Audit, len(r.c.Audits))
 	for i := range r.c.Audits {
@@ -150,6 +132,47 @@ func (r *renderer) prepare() error {
 		return err
 	}
 	r.citation = citationBlock(string(cite))
+	return nil
+}
+
+// surveyCoverageDir is the coverage page of the survey's pool. A table's
+// ID always holds a hyphen (ROWS-COLS), so no table of the whole list's
+// page can take this directory.
+const surveyCoverageDir = "coverage/survey/"
+
+// prepareTables derives the cross-tabs of one coverage view from the
+// corpus it counts, each cell with its entries and its page under the
+// view's directory.
+func (r *renderer) prepareTables(cv *CoverageView) error {
+	cv.Entries = len(cv.Corpus.Papers)
+	for _, rc := range corpus.StatsCrossTabs() {
+		x := cv.Corpus.CrossTab(r.v, rc[0], rc[1])
+		if x == nil {
+			return fmt.Errorf("vocabulary: cannot cross %s with %s", rc[0], rc[1])
+		}
+		rows, cols := r.field(rc[0]), r.field(rc[1])
+		id := rc[0] + "-" + rc[1]
+		tv := &TableView{
+			ID: id, Title: rows.Label + " × " + cols.Label, Rows: rows, Cols: cols, View: cv,
+			Href: cv.Href + id + "/", ColTotal: x.ColTotals, Total: x.Total, x: x,
+		}
+		for i, rt := range rows.Terms {
+			line := TableRow{Term: rt, Total: x.RowTotals[i]}
+			for j, ct := range cols.Terms {
+				cell := &CellView{Table: tv, Row: rt, Col: ct, Count: x.Cells[i][j].Count}
+				if cell.Count > 0 {
+					cell.Href = tv.Href + path.Base(rt.Href) + "-" + path.Base(ct.Href) + "/"
+					for _, k := range x.Cells[i][j].Keys {
+						cell.Entries = append(cell.Entries, r.byKey[k])
+					}
+					sortEntries(cell.Entries)
+				}
+				line.Cells = append(line.Cells, cell)
+			}
+			tv.Lines = append(tv.Lines, line)
+		}
+		cv.Tables = append(cv.Tables, tv)
+	}
 	return nil
 }
 

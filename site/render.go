@@ -27,27 +27,30 @@ type renderer struct {
 	site  *SiteInfo
 	md    goldmark.Markdown
 
-	fields     []*FieldView
-	entries    []*EntryView // papers.csv order
-	byKey      map[string]*EntryView
-	subs       []*SubdecisionView
-	tables     []*TableView
-	cellOf     map[string]*CellView // key -> its reward_type × credit_granularity cell
-	claims     []*ClaimView
-	claimSet   *corpus.Claims           // data/claims.yaml with the survey's pool
-	pool       *corpus.Pool             // the survey's pinned pool; nil: no pool file in data
-	claimsOf   map[string][]*ClaimView  // key -> the claims it takes part in
-	audits     map[string]*corpus.Audit // key -> its spot-check; corpus.Audit scans
-	records    []*ExclusionView
-	pages      []string // page directories for the sitemap, in creation order
-	citation   string
-	warnings   corpus.Diagnostics
-	jobs       []renderJob
-	cache      pieceCache         // pieces many pages share, rendered once (items.go)
-	tags       map[[2]string]*Tag // (field, value) -> the Tag entries share
-	proseNames []string           // names of data/pages/*.md, in navigation order
-	echarts    []byte             // the chart library; nil: no charts
-	opt        Options
+	fields  []*FieldView
+	entries []*EntryView // papers.csv order
+	byKey   map[string]*EntryView
+	subs    []*SubdecisionView
+	tables  []*TableView // the whole list's coverage tables
+	// coverageViews are the coverage pages: the whole list, then, with a
+	// pool file, the survey's pool.
+	coverageViews []*CoverageView
+	cellOf        map[string]*CellView // key -> its reward_type × credit_granularity cell
+	claims        []*ClaimView
+	claimSet      *corpus.Claims           // data/claims.yaml with the survey's pool
+	pool          *corpus.Pool             // the survey's pinned pool; nil: no pool file in data
+	claimsOf      map[string][]*ClaimView  // key -> the claims it takes part in
+	audits        map[string]*corpus.Audit // key -> its spot-check; corpus.Audit scans
+	records       []*ExclusionView
+	pages         []string // page directories for the sitemap, in creation order
+	citation      string
+	warnings      corpus.Diagnostics
+	jobs          []renderJob
+	cache         pieceCache         // pieces many pages share, rendered once (items.go)
+	tags          map[[2]string]*Tag // (field, value) -> the Tag entries share
+	proseNames    []string           // names of data/pages/*.md, in navigation order
+	echarts       []byte             // the chart library; nil: no charts
+	opt           Options
 }
 
 // Render builds every file of the site in memory and returns it with the

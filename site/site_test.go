@@ -722,7 +722,7 @@ func TestChartsHook(t *testing.T) {
 	p.Charts = true
 	r.frame("coverage", &p)
 	var buf bytes.Buffer
-	if err := r.tmpl["coverage"].ExecuteTemplate(&buf, "layout", &coveragePage{Page: p, Tables: r.tables}); err != nil {
+	if err := r.tmpl["coverage"].ExecuteTemplate(&buf, "layout", &coveragePage{Page: p, View: r.coverageViews[0]}); err != nil {
 		t.Fatal(err)
 	}
 	if want := `<script src="../assets/charts.js" defer></script>`; !strings.Contains(buf.String(), want) {

@@ -168,17 +168,30 @@ type SubdecisionEntry struct {
 	Note   string
 }
 
+// CoverageView is one set of coverage tables and the entries it counts:
+// the whole current list (coverage/) or, with a pool file, the survey's
+// pool (coverage/survey/), which leaves out the entries added since.
+type CoverageView struct {
+	Href    string // "coverage/" or "coverage/survey/"
+	Survey  bool   // counts the survey's pool only
+	Entries int    // the entries the tables count
+	Tables  []*TableView
+	Corpus  *corpus.Corpus // what the view counts: the corpus or its pool's restriction
+}
+
 // TableView is one coverage cross-tab.
 type TableView struct {
-	ID       string // "reward_type-credit_granularity"
+	ID       string // "reward_type-credit_granularity", the anchor on its view's page
 	Title    string
 	Rows     *FieldView
 	Cols     *FieldView
-	Href     string // "coverage/ID/"
+	View     *CoverageView
+	Href     string // "coverage/ID/" or "coverage/survey/ID/"
 	Lines    []TableRow
 	ColTotal []int
 	Total    int
 	Chart    template.HTML // the table's heatmap, "" without charts
+	x        *corpus.CrossTab
 }
 
 // TableRow is one row of a cross-tab.
@@ -316,7 +329,13 @@ type subdecisionPage struct {
 
 type coveragePage struct {
 	Page
-	Tables []*TableView
+	View *CoverageView
+	// Other is the page's sibling view, nil without a pool file; Survey is
+	// the size of the survey's pool as the corpus holds it, Added the
+	// entries added since.
+	Other         *CoverageView
+	Survey, Added int
+	Paper         string // the paper version the pool belongs to
 }
 
 type cellPage struct {

@@ -37,10 +37,11 @@ func (c *crosstabFlags) Set(s string) error {
 }
 
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("stats", "stats [--corpus DIR] [--format markdown|json|csv] [--crosstab FIELD,FIELD]... [--present-only]", stderr)
+	fs := newFlagSet("stats", "stats [--corpus DIR] [--format markdown|json|csv] [--crosstab FIELD,FIELD]... [--present-only] [--survey]", stderr)
 	dir := corpusFlag(fs)
 	format := fs.String("format", "markdown", "output `format`: markdown, json or csv")
 	presentOnly := fs.Bool("present-only", false, "leave out values no row uses")
+	survey := fs.Bool("survey", false, "count the survey's pool only ("+corpus.PoolFile+"): the records of the paper's version, not those added since")
 	var extra crosstabFlags
 	fs.Var(&extra, "crosstab", "add a cross-tab of two controlled fields of one file, as `ROWS,COLS` (repeatable)")
 	if code, ok := parseFlags(fs, args); !ok {
@@ -68,7 +69,14 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	// Streamed: the rows are counted as they are read, so a corpus of
 	// millions of rows needs memory for its keys only, and none when the
 	// markdown tables, which print counts, are all that is asked for.
-	s, err := corpus.StreamStats(*dir, v, corpus.StatsOptions{Extra: extra, CountsOnly: *format == "markdown"})
+	opt := corpus.StatsOptions{Extra: extra, CountsOnly: *format == "markdown"}
+	if *survey {
+		if opt.Pool, err = corpus.LoadPool(); err != nil {
+			fmt.Fprintf(stderr, "masrl stats: %v\n", err)
+			return exitUsage
+		}
+	}
+	s, err := corpus.StreamStats(*dir, v, opt)
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl stats: %v\n", err)
 		return exitUsage
