@@ -118,7 +118,14 @@ func (h *harness) hugoSite(n int, corpusDir string) (string, error) {
 func (h *harness) traceFile(n int) (string, error) {
 	path := filepath.Join(h.cfg.work, fmt.Sprintf("trace-%d.json", n))
 	args := []string{"trace", "-events", strconv.Itoa(n), "-seed", strconv.FormatUint(h.cfg.seed, 10)}
-	st := stamp([]byte(strings.Join(args, " ")), h.readOrEmpty("internal/synth/trace.go"))
+	return h.synthFile(path, args, h.readOrEmpty("internal/synth/trace.go"))
+}
+
+// synthFile writes the output of cmd/synth with args to path, unless path
+// already holds it: the stamp covers the arguments and the generator's
+// sources. The command is listed among the generated inputs either way.
+func (h *harness) synthFile(path string, args []string, sources ...[]byte) (string, error) {
+	st := stamp(append([][]byte{[]byte(strings.Join(args, " "))}, sources...)...)
 	h.generatedInput = append(h.generatedInput, h.shown(append([]string{h.synth}, args...))+" > "+h.rel(path))
 	if fresh(path, st) {
 		fmt.Fprintf(h.log, "reusing %s\n", h.rel(path))
@@ -138,7 +145,7 @@ func (h *harness) traceFile(n int) (string, error) {
 		err = cerr
 	}
 	if err != nil {
-		return "", fmt.Errorf("synth trace: %v: %s", err, stderr.String())
+		return "", fmt.Errorf("synth %s: %v: %s", args[0], err, stderr.String())
 	}
 	return path, setStamp(path, st)
 }

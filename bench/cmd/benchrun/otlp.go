@@ -13,29 +13,7 @@ import (
 func (h *harness) otlpFile(n int) (string, error) {
 	path := filepath.Join(h.cfg.work, fmt.Sprintf("otlp-%d.jsonl", n))
 	args := []string{"otlp", "-spans", strconv.Itoa(n), "-seed", strconv.FormatUint(h.cfg.seed, 10)}
-	st := stamp([]byte(strings.Join(args, " ")), h.readOrEmpty("cmd/synth/otlp.go"))
-	h.generatedInput = append(h.generatedInput, h.shown(append([]string{h.synth}, args...))+" > "+h.rel(path))
-	if fresh(path, st) {
-		fmt.Fprintf(h.log, "reusing %s\n", h.rel(path))
-		return path, nil
-	}
-	fmt.Fprintf(h.log, "generating %s\n", h.rel(path))
-	f, err := os.Create(path)
-	if err != nil {
-		return "", err
-	}
-	c := h.cmd(h.synth, args...)
-	c.Stdout = f
-	var stderr bytes.Buffer
-	c.Stderr = &stderr
-	err = c.Run()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return "", fmt.Errorf("synth otlp: %v: %s", err, stderr.String())
-	}
-	return path, setStamp(path, st)
+	return h.synthFile(path, args, h.readOrEmpty("cmd/synth/otlp.go"))
 }
 
 // otlpSection times masrl trace import on n spans and on n/10: the spans

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 )
 
 // The trace-batch section: a JSON Lines file of many small traces
@@ -21,29 +18,7 @@ import (
 func (h *harness) traceBatchFile(n int) (string, error) {
 	path := filepath.Join(h.cfg.work, fmt.Sprintf("traces-%d.jsonl", n))
 	args := []string{"traces", "-traces", strconv.Itoa(n), "-events", "100", "-seed", strconv.FormatUint(h.cfg.seed, 10)}
-	st := stamp([]byte(strings.Join(args, " ")), h.readOrEmpty("internal/synth/trace.go"), h.readOrEmpty("internal/synth/tracelines.go"))
-	h.generatedInput = append(h.generatedInput, h.shown(append([]string{h.synth}, args...))+" > "+h.rel(path))
-	if fresh(path, st) {
-		fmt.Fprintf(h.log, "reusing %s\n", h.rel(path))
-		return path, nil
-	}
-	fmt.Fprintf(h.log, "generating %s\n", h.rel(path))
-	f, err := os.Create(path)
-	if err != nil {
-		return "", err
-	}
-	c := h.cmd(h.synth, args...)
-	c.Stdout = f
-	var stderr bytes.Buffer
-	c.Stderr = &stderr
-	err = c.Run()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return "", fmt.Errorf("synth traces: %v: %s", err, stderr.String())
-	}
-	return path, setStamp(path, st)
+	return h.synthFile(path, args, h.readOrEmpty("internal/synth/trace.go"), h.readOrEmpty("internal/synth/tracelines.go"))
 }
 
 // busy keeps one core busy until the returned function is called: a shell
