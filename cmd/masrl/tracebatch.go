@@ -76,159 +76,219 @@ type batchOptions struct {
 	jsonl bool // every file, stdin included, is JSON Lines
 }
 
-// maxInFlight is how many traces per worker may be read ahead of the one
-// being reported: enough to keep every core busy while a slow trace holds
-// up the output, few enough that memory stays bounded.
+// maxInFlight is how many traces per worker may be checked ahead of the
+// one to be reported next: enough to keep every core busy while a slow
+// trace holds up the output, few enough that memory stays bounded.
 const maxInFlight = 16
 
 // eachTrace validates every trace of names on all cores and calls emit
-// with each result, in input order, on the calling goroutine.
+// with each result, in input order and never concurrently (emit may run
+// on any worker).
+//
+// The workers read the input themselves: the one that needs the next
+// trace reads it, under the source's lock, into a buffer of its own, so
+// no goroutine stands between the file and the checks and a line is
+// copied once. With a reader goroutine feeding the workers, every trace
+// took two handoffs between goroutines and the two cores of the
+// benchmark machine were busy only three quarters of the time.
 func eachTrace(ctx context.Context, names []string, bo batchOptions, tio traceIO, emit func(*unitResult)) {
-	workers := runtime.GOMAXPROCS(0)
-	v := trace.NewValidator()
-	type job struct {
-		seq int
-		u   traceUnit
-	}
-	type done struct {
-		seq int
-		r   *unitResult
-	}
-	// Lines are read into buffers that come back once their trace is
-	// checked (the result keeps nothing of them).
-	var lineBufs sync.Pool
-	jobs := make(chan job)
-	results := make(chan done, workers)
-	slots := make(chan struct{}, workers*maxInFlight)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-
+	workers := runtime.GOMAXPROCS(0)
+	v := trace.NewValidator()
+	src := &unitSource{ctx: ctx, names: names, jsonl: bo.jsonl, tio: tio}
+	out := &inOrder{emit: emit, pending: map[int]*unitResult{}}
+	// A slot is taken before a trace is read and given back once its
+	// result is emitted, which bounds the results waiting for a slow one.
+	slots := make(chan struct{}, workers*maxInFlight)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			for j := range jobs {
-				r := checkUnit(ctx, v, j.u, bo.check, tio)
-				if j.u.data != nil {
-					putLineBuf(&lineBufs, j.u.data)
+			var buf []byte
+			for {
+				select {
+				case slots <- struct{}{}:
+				case <-ctx.Done():
+					return
 				}
-				results <- done{j.seq, r}
+				u, seq, ok := src.next(buf)
+				if !ok {
+					<-slots
+					return
+				}
+				if u.data != nil {
+					buf = u.data // the check keeps nothing of the line
+				}
+				r := checkUnit(ctx, v, u, bo.check, tio)
+				out.put(seq, r, slots)
 			}
 		})
 	}
-	total := make(chan int, 1)
-	go func() {
-		seq := 0
-		send := func(u traceUnit) bool {
-			select {
-			case slots <- struct{}{}:
-			case <-ctx.Done():
-				return false
-			}
-			jobs <- job{seq, u}
-			seq++
-			return true
-		}
-		listUnits(ctx, names, bo, tio, &lineBufs, send)
-		close(jobs)
-		total <- seq
-	}()
-	go func() { wg.Wait(); close(results) }()
-
-	pending := map[int]*unitResult{}
-	next := 0
-	for d := range results {
-		pending[d.seq] = d.r
-		for r, ok := pending[next]; ok; r, ok = pending[next] {
-			delete(pending, next)
-			emit(r)
-			<-slots
-			next++
-		}
-	}
-	<-total
+	wg.Wait()
+	src.close()
 }
 
-// listUnits calls send with every trace of names, in order, until send
-// returns false.
-func listUnits(ctx context.Context, names []string, bo batchOptions, tio traceIO, bufs *sync.Pool, send func(traceUnit) bool) {
-	stdinUsed := false
-	for _, n := range names {
-		if n == "-" {
-			if stdinUsed {
-				if !send(traceUnit{file: n, err: errors.New("standard input can be read only once")}) {
-					return
-				}
-				continue
-			}
-			stdinUsed = true
-		}
-		files := []string{n}
-		if n != "-" {
-			if sub, isDir, err := tio.dir(n); err != nil {
-				if !send(traceUnit{file: n, err: err}) {
-					return
-				}
-				continue
-			} else if isDir {
-				files = sub
-			}
-		}
-		for _, f := range files {
-			if !(bo.jsonl || isJSONLines(f)) {
-				if !send(traceUnit{file: f}) {
-					return
-				}
-				continue
-			}
-			if !sendLines(ctx, f, tio, bufs, send) {
-				return
-			}
-		}
+// inOrder hands results to emit in input order.
+type inOrder struct {
+	mu      sync.Mutex
+	next    int
+	pending map[int]*unitResult
+	emit    func(*unitResult)
+}
+
+// put files the result of trace seq and emits every result that is now
+// next in line, giving back a slot for each.
+func (o *inOrder) put(seq int, r *unitResult, slots chan struct{}) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.pending[seq] = r
+	for r, ok := o.pending[o.next]; ok; r, ok = o.pending[o.next] {
+		delete(o.pending, o.next)
+		o.emit(r)
+		<-slots
+		o.next++
 	}
 }
 
-// sendLines sends every non-blank line of the JSON Lines file name. A
-// line may be of any length; it is read whole, as its trace is checked
-// from memory.
-func sendLines(ctx context.Context, name string, tio traceIO, bufs *sync.Pool, send func(traceUnit) bool) bool {
-	var r io.Reader
-	if name == "-" {
-		r = tio.stdin
-	} else {
+// unitSource lists the traces of a batch, in order, one at a time, for
+// the workers that ask for them.
+type unitSource struct {
+	mu        sync.Mutex
+	ctx       context.Context
+	names     []string // arguments not yet listed
+	files     []string // files of the current argument not yet listed
+	lines     *lineReader
+	jsonl     bool // every file, stdin included, is JSON Lines
+	tio       traceIO
+	stdinUsed bool
+	seq       int
+}
+
+// next returns the batch's next trace and its number in the batch; ok is
+// false when there are no more. A JSON Lines trace is read into buf's
+// memory (grown as needed).
+func (s *unitSource) next(buf []byte) (u traceUnit, seq int, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for {
+		if s.ctx.Err() != nil {
+			return traceUnit{}, 0, false
+		}
+		switch {
+		case s.lines != nil:
+			u, ok := s.lines.next(buf)
+			if !ok {
+				s.lines.close()
+				s.lines = nil
+				continue
+			}
+			if u.err != nil {
+				s.lines.close()
+				s.lines = nil
+			}
+			return s.number(u)
+		case len(s.files) > 0:
+			f := s.files[0]
+			s.files = s.files[1:]
+			if !(s.jsonl || isJSONLines(f)) {
+				return s.number(traceUnit{file: f})
+			}
+			lr, err := openLines(s.ctx, f, s.tio)
+			if err != nil {
+				return s.number(traceUnit{file: f, err: err})
+			}
+			s.lines = lr
+		case len(s.names) > 0:
+			n := s.names[0]
+			s.names = s.names[1:]
+			if n == "-" {
+				if s.stdinUsed {
+					return s.number(traceUnit{file: n, err: errors.New("standard input can be read only once")})
+				}
+				s.stdinUsed = true
+				s.files = []string{n}
+				continue
+			}
+			sub, isDir, err := s.tio.dir(n)
+			switch {
+			case err != nil:
+				return s.number(traceUnit{file: n, err: err})
+			case isDir:
+				s.files = sub
+			default:
+				s.files = []string{n}
+			}
+		default:
+			return traceUnit{}, 0, false
+		}
+	}
+}
+
+// number gives u the next number in the batch.
+func (s *unitSource) number(u traceUnit) (traceUnit, int, bool) {
+	s.seq++
+	return u, s.seq - 1, true
+}
+
+// close closes the JSON Lines file being read, if any.
+func (s *unitSource) close() {
+	if s.lines != nil {
+		s.lines.close()
+		s.lines = nil
+	}
+}
+
+// lineReader reads the non-blank lines of a JSON Lines file. A line may
+// be of any length; it is read whole, as its trace is checked from
+// memory.
+type lineReader struct {
+	name string
+	br   *bufio.Reader
+	c    io.Closer // nil for standard input
+	line int
+}
+
+// openLines opens the JSON Lines file name ("-" is standard input).
+func openLines(ctx context.Context, name string, tio traceIO) (*lineReader, error) {
+	lr := &lineReader{name: name}
+	var r io.Reader = tio.stdin
+	if name != "-" {
 		f, err := tio.open(name)
 		if err != nil {
-			return send(traceUnit{file: name, err: err})
+			return nil, err
 		}
-		defer f.Close()
-		r = f
+		r, lr.c = f, f
 	}
-	br := bufio.NewReaderSize(ctxReader{ctx, r}, 1<<20)
-	for line := 1; ; line++ {
-		var buf []byte
-		if p, ok := bufs.Get().(*[]byte); ok {
-			buf = *p
-		}
-		data, err := readLine(br, buf)
-		if len(bytes.TrimSpace(data)) > 0 {
-			if !send(traceUnit{file: name, line: line, data: data}) {
-				return false
-			}
-		} else {
-			putLineBuf(bufs, data)
-		}
-		if err == io.EOF {
-			return true
-		}
-		if err != nil {
-			return send(traceUnit{file: name, line: line, err: fmt.Errorf("line %d: %w", line, err)})
-		}
-	}
+	lr.br = bufio.NewReaderSize(ctxReader{ctx, r}, 1<<20)
+	return lr, nil
 }
 
-// putLineBuf returns a line's buffer to the pool.
-func putLineBuf(bufs *sync.Pool, b []byte) {
-	b = b[:0]
-	bufs.Put(&b)
+// next returns the file's next non-blank line, read into buf's memory, or
+// the error that ended the file; ok is false at its end.
+func (lr *lineReader) next(buf []byte) (u traceUnit, ok bool) {
+	for lr.br != nil {
+		lr.line++
+		data, err := readLine(lr.br, buf)
+		buf = data
+		if err != nil && err != io.EOF {
+			lr.br = nil
+			return traceUnit{file: lr.name, line: lr.line, err: fmt.Errorf("line %d: %w", lr.line, err)}, true
+		}
+		if err == io.EOF {
+			lr.br = nil
+		}
+		if len(bytes.TrimSpace(data)) > 0 {
+			return traceUnit{file: lr.name, line: lr.line, data: data}, true
+		}
+	}
+	return traceUnit{}, false
+}
+
+// close closes the file.
+func (lr *lineReader) close() {
+	if lr.c != nil {
+		lr.c.Close()
+	}
 }
 
 // readLine appends the next line, without its end, to out[:0].
