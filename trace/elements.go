@@ -7,17 +7,28 @@ import (
 
 // eventsArray reads the events array (the scanner is at its '[').
 func (c *checker) eventsArray() error {
+	return c.elementsArray(topEvents&topNonEmptyArrays != 0, c.event)
+}
+
+// edgesArray reads the edges array (the scanner is at its '[').
+func (c *checker) edgesArray() error {
+	return c.elementsArray(topEdges&topNonEmptyArrays != 0, c.edge)
+}
+
+// elementsArray reads an array of events or edges (the scanner is at its
+// '['), each element with elem.
+func (c *checker) elementsArray(nonEmpty bool, elem func(i int) error) error {
 	at := c.s.here()
 	c.s.i++
 	if !c.s.first(']') {
-		if topEvents&topNonEmptyArrays != 0 {
+		if nonEmpty {
 			c.schemaf(at, "minItems: got 0, want 1")
 		}
 		return nil
 	}
 	for i := 0; ; i++ {
 		c.pushIdx(i)
-		err := c.event(i)
+		err := elem(i)
 		c.pop()
 		if err != nil {
 			return err
@@ -54,35 +65,9 @@ func (c *checker) event(i int) error {
 	}
 	at := c.s.here()
 	ev := eventRecord{t: math.NaN(), typ: -1, trusted: -1}
-	c.beginElem()
-	var ms members // on the stack: its writes need no write barriers
-	m := &ms
-	c.open(m, c.eventObj)
-	for {
-		more, err := c.next(m)
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		if m.bit == 0 {
-			err = c.skipMember(m, 4)
-		} else {
-			c.push(m.key)
-			err = c.eventValue(m.bit, &ev)
-			c.pop()
-		}
-		if err != nil {
-			return err
-		}
+	if err := c.elementMembers(c.eventObj, true, at, func(bit int) error { return c.eventValue(bit, &ev) }); err != nil {
+		return err
 	}
-	c.endElem()
-	c.close(m)
-	if c.elemSchema > 0 {
-		c.recheck(true, at)
-	}
-	c.inElem = false
 	c.rep.countEvent(ev.typ)
 	ev.index = i
 	c.feed.event(&ev)
@@ -159,29 +144,6 @@ func (c *checker) eventString(ev *eventRecord, bit int, str []byte, at pos) {
 	}
 }
 
-// edgesArray reads the edges array (the scanner is at its '[').
-func (c *checker) edgesArray() error {
-	at := c.s.here()
-	c.s.i++
-	if !c.s.first(']') {
-		if topEdges&topNonEmptyArrays != 0 {
-			c.schemaf(at, "minItems: got 0, want 1")
-		}
-		return nil
-	}
-	for i := 0; ; i++ {
-		c.pushIdx(i)
-		err := c.edge(i)
-		c.pop()
-		if err != nil {
-			return err
-		}
-		if more, err := c.s.more(']'); err != nil || !more {
-			return err
-		}
-	}
-}
-
 // edgeRecord is what the graph keeps of one edge.
 type edgeRecord struct {
 	index    int
@@ -209,46 +171,24 @@ func (c *checker) edge(i int) error {
 		return err
 	}
 	ed := edgeRecord{index: i, typ: -1, at: c.s.here()}
-	c.beginElem()
-	var ms members
-	m := &ms
-	c.open(m, c.edgeObj)
 	srcOK, dstOK := false, false
-	for {
-		more, err := c.next(m)
-		if err != nil {
+	err = c.elementMembers(c.edgeObj, false, ed.at, func(bit int) error {
+		if bit&edEnums != 0 {
+			var err error
+			ed.typ, err = c.enumValue(c.edgeTypes, edgeTypeList, edgeTypeCode, 4)
 			return err
 		}
-		if !more {
-			break
+		at, _ := c.peekPos()
+		ok, err := c.stringValue(bit&edNonEmpty != 0, 4)
+		if ok {
+			s, d := c.edgeString(&ed, bit, c.s.str, at)
+			srcOK, dstOK = srcOK || s, dstOK || d
 		}
-		if m.bit == 0 {
-			err = c.skipMember(m, 4)
-		} else {
-			c.push(m.key)
-			if m.bit&edEnums != 0 {
-				ed.typ, err = c.enumValue(c.edgeTypes, edgeTypeList, edgeTypeCode, 4)
-			} else {
-				vat, _ := c.peekPos()
-				var ok bool
-				ok, err = c.stringValue(m.bit&edNonEmpty != 0, 4)
-				if ok {
-					s, d := c.edgeString(&ed, m.bit, c.s.str, vat)
-					srcOK, dstOK = srcOK || s, dstOK || d
-				}
-			}
-			c.pop()
-		}
-		if err != nil {
-			return err
-		}
+		return err
+	})
+	if err != nil {
+		return err
 	}
-	c.endElem()
-	c.close(m)
-	if c.elemSchema > 0 {
-		c.recheck(false, ed.at)
-	}
-	c.inElem = false
 	ed.ok = srcOK && dstOK
 	c.rep.countEdge(ed.typ)
 	c.feed.edge(&ed)
@@ -272,6 +212,43 @@ func (c *checker) edgeString(ed *edgeRecord, bit int, str []byte, at pos) (src, 
 		return false, true
 	}
 	return false, false
+}
+
+// elementMembers reads the members of an event or edge object (event
+// tells which) that starts at at: declared ones with value, called with
+// the member's key on the path, others skipped. An element in which a
+// schema violation was found is handed to the library too.
+func (c *checker) elementMembers(obj *objectSpec, event bool, at pos, value func(bit int) error) error {
+	c.beginElem()
+	var ms members // on the stack: its writes need no write barriers
+	m := &ms
+	c.open(m, obj)
+	for {
+		more, err := c.next(m)
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		if m.bit == 0 {
+			err = c.skipMember(m, 4)
+		} else {
+			c.push(m.key)
+			err = value(m.bit)
+			c.pop()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	c.endElem()
+	c.close(m)
+	if c.elemSchema > 0 {
+		c.recheck(event, at)
+	}
+	c.inElem = false
+	return nil
 }
 
 // beginElem starts an event or edge: its findings and raw bytes are
