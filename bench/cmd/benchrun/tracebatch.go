@@ -9,9 +9,10 @@ import (
 
 // The trace-batch section: a JSON Lines file of many small traces
 // validated by masrl (in parallel, on all cores) and by Ajv line by line
-// (bench/trace/ajv-validate-lines.mjs), and the 1,000,000-event trace of
-// the trace section again, with the second core kept busy by a spinning
-// process, because the margin over Ajv must hold on a loaded machine too.
+// (bench/trace/ajv-validate.mjs reads a .jsonl file so), and the
+// 1,000,000-event trace of the trace section again, with the second core
+// kept busy by a spinning process, because the margin over Ajv must hold
+// on a loaded machine too.
 
 // traceBatchFile returns a synthetic JSON Lines file of n traces of about
 // 100 events each (about 19 kB a line).
@@ -42,7 +43,7 @@ func (h *harness) traceBatchSection(traces, events int) (string, []target, error
 	}
 	b := []*result{
 		h.measure("masrl trace validate", traces, nil, h.masrl, "trace", "validate", batch),
-		h.measure("ajv (node), line by line", traces, nil, "node", filepath.Join(h.traceScripts, "ajv-validate-lines.mjs"), h.traceSchema, batch),
+		h.measure("ajv (node), line by line", traces, nil, "node", filepath.Join(h.traceScripts, "ajv-validate.mjs"), h.traceSchema, batch),
 	}
 	one, err := h.traceFile(events)
 	if err != nil {
