@@ -112,7 +112,7 @@ func writeSummaryText(w io.Writer, s trace.Summary, invalid int) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 	group := func(title string, d trace.Distribution) {
-		fmt.Fprintf(tw, "%s (%d traces)\n", title, d.Traces)
+		fmt.Fprintf(tw, "%s (%s)\n", title, nTraces(d.Traces))
 		fmt.Fprintf(tw, "  measure\tn\tmedian\tp90\tmax\n")
 		for _, m := range d.Measures {
 			if m.N == 0 {

@@ -56,7 +56,7 @@ func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer,
 	}
 	if format.value == "text" && errs+warns > 0 {
 		if batch {
-			fmt.Fprintf(stderr, "%d errors, %d warnings in %d traces\n", errs, warns, traces)
+			fmt.Fprintf(stderr, "%d errors, %d warnings in %s\n", errs, warns, nTraces(traces))
 		} else {
 			fmt.Fprintf(stderr, "%d errors, %d warnings in %d files\n", errs, warns, len(files))
 		}
