@@ -156,33 +156,27 @@ func (r *renderer) navItems(root, section string) template.HTML {
 
 // tagItems returns an entry page's tags.
 func (r *renderer) tagItems(root string, ts []*Tag) pieces {
-	p := make(pieces, len(ts))
-	for i, t := range ts {
-		p[i] = cached(&r.cache.mu, &r.cache.tags, rootTag{root, t}, func() template.HTML {
-			return r.piece("home", "tag-item", rootTag{root, t})
-		})
-	}
-	return p
+	return cachedItems(r, &r.cache.tags, "tag-item", ts, func(t *Tag) rootTag { return rootTag{root, t} })
 }
 
 // claimItems returns the claims an entry page lists.
 func (r *renderer) claimItems(root string, cs []*ClaimView) pieces {
-	p := make(pieces, len(cs))
-	for i, c := range cs {
-		p[i] = cached(&r.cache.mu, &r.cache.claims, rootClaim{root, c}, func() template.HTML {
-			return r.piece("home", "entry-claim", rootClaim{root, c})
-		})
-	}
-	return p
+	return cachedItems(r, &r.cache.claims, "entry-claim", cs, func(c *ClaimView) rootClaim { return rootClaim{root, c} })
 }
 
 // neighbourItems returns the cell neighbours an entry page lists.
 func (r *renderer) neighbourItems(root string, es []*EntryView) pieces {
-	p := make(pieces, len(es))
-	for i, e := range es {
-		p[i] = cached(&r.cache.mu, &r.cache.neighbours, rootEntry{root, e}, func() template.HTML {
-			return r.piece("home", "cell-neighbour", rootEntry{root, e})
-		})
+	return cachedItems(r, &r.cache.neighbours, "cell-neighbour", es, func(e *EntryView) rootEntry { return rootEntry{root, e} })
+}
+
+// cachedItems renders each of xs with the home template's piece name, given
+// the item's key (its root-relative view) as data, once per key for the
+// whole build.
+func cachedItems[T any, K comparable](r *renderer, m *map[K]template.HTML, name string, xs []T, key func(T) K) pieces {
+	p := make(pieces, len(xs))
+	for i, x := range xs {
+		k := key(x)
+		p[i] = cached(&r.cache.mu, m, k, func() template.HTML { return r.piece("home", name, k) })
 	}
 	return p
 }
