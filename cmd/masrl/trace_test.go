@@ -85,24 +85,7 @@ func TestTraceValidateOrder(t *testing.T) {
 // outputs of trace_cli.txtar).
 func TestTraceScripts(t *testing.T) {
 	runIn := func(ts *testscript.TestScript, neg bool, stdin io.Reader, args []string) {
-		open := func(name string) (io.ReadCloser, error) {
-			f, err := os.Open(ts.MkAbs(name))
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				pe.Path = name // as the real command would say it
-			}
-			return f, err
-		}
-		dir := func(name string) ([]string, bool, error) {
-			files, isDir, err := osTraceDir(ts.MkAbs(name))
-			for i, f := range files {
-				// Back to the name as the script wrote it.
-				rel, _ := filepath.Rel(ts.MkAbs(name), f)
-				files[i] = filepath.Join(name, rel)
-			}
-			return files, isDir, err
-		}
-		tio := traceIO{stdin: stdin, open: open, dir: dir}
+		tio := scriptTraceIO(ts, stdin)
 		if len(args) == 0 || args[0] != "trace" {
 			ts.Fatalf("only the trace command runs in these scripts")
 		}
@@ -156,6 +139,30 @@ func mustGlob(t *testing.T, pattern string) []string {
 		t.Fatalf("no files match %s", pattern)
 	}
 	return m
+}
+
+// scriptTraceIO is the trace commands' file access inside a test script:
+// names are relative to the script's directory, and an error or a file
+// found below a directory names it as the script wrote it, as the real
+// command would.
+func scriptTraceIO(ts *testscript.TestScript, stdin io.Reader) traceIO {
+	open := func(name string) (io.ReadCloser, error) {
+		f, err := os.Open(ts.MkAbs(name))
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Path = name
+		}
+		return f, err
+	}
+	dir := func(name string) ([]string, bool, error) {
+		files, isDir, err := osTraceDir(ts.MkAbs(name))
+		for i, f := range files {
+			rel, _ := filepath.Rel(ts.MkAbs(name), f)
+			files[i] = filepath.Join(name, rel)
+		}
+		return files, isDir, err
+	}
+	return traceIO{stdin: stdin, open: open, dir: dir}
 }
 
 // TestTraceBatchManyLines validates a 500-trace JSON Lines file with four
