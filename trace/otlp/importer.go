@@ -33,8 +33,11 @@ type Options struct {
 	Task string
 	// Compact writes each trace on one line (for JSON Lines output).
 	Compact bool
-	// Workers is how many lines are decoded at once; zero means GOMAXPROCS.
+	// Workers is how many lines (or protobuf records) are decoded at once;
+	// zero means GOMAXPROCS.
 	Workers int
+	// Format is the input's format; FormatAuto tells it by its content.
+	Format Format
 }
 
 // Trace is one imported orchestration trace.
@@ -66,7 +69,7 @@ type Importer struct {
 	emit   func(*Trace) error
 	report func(Diagnostic)
 
-	files   []string
+	files   []source
 	open    map[[16]byte]*pending
 	order   [][16]byte // open traces in order of first arrival
 	rooted  []rootMark // traces whose root arrived, in order
@@ -88,7 +91,7 @@ type Importer struct {
 type buildJob struct {
 	id    [16]byte
 	spans []span
-	files []string
+	files []source
 	t     *Trace
 	diags []Diagnostic
 	done  chan struct{}
@@ -128,11 +131,14 @@ func (im *Importer) diag(d Diagnostic) {
 	im.report(d)
 }
 
-// unit is one line, or one whole document, of an input.
+// unit is one line, or one whole document, of OTLP/JSON, or one record of
+// OTLP protobuf.
 type unit struct {
 	data  []byte
-	line  int // first line of data in the file
+	line  int // first line of data in the file, or the record's number
+	off   int64
 	doc   bool
+	rec   bool // a protobuf record
 	file  int32
 	name  string
 	spans []span
@@ -147,8 +153,20 @@ func (im *Importer) Read(name string, r io.Reader) error {
 	if im.err != nil {
 		return im.err
 	}
+	br := bufio.NewReaderSize(r, 1<<20)
+	format, auto := im.opts.Format, im.opts.Format == FormatAuto
+	if auto {
+		var err error
+		if format, err = detect(br); err != nil {
+			return err
+		}
+	}
 	file := int32(len(im.files))
-	im.files = append(im.files, name)
+	im.files = append(im.files, source{name: name, proto: format == FormatProto})
+	if format == FormatProto && !protoBuild {
+		im.diag(Diagnostic{Severity: Error, File: name, Record: 1, Message: errNoProto})
+		return nil
+	}
 	units := make(chan *unit, 2*im.opts.Workers)
 	work := make(chan *unit)
 	var wg sync.WaitGroup
@@ -157,16 +175,25 @@ func (im *Importer) Read(name string, r io.Reader) error {
 			var p parser
 			for u := range work {
 				p.file, p.name = file, name
-				if u.doc {
-					starts := lineStarts(u.data)
-					p.parseUnit(u.data, func(off int64) (int, int) {
-						i := sort.Search(len(starts), func(i int) bool { return int64(starts[i]) > off }) - 1
-						return u.line + i, int(off-int64(starts[i])) + 1
-					})
-				} else {
-					p.parseUnit(u.data, func(off int64) (int, int) { return u.line, int(off) + 1 })
+				if u.diags == nil { // else a framing error, found by the splitter
+					switch {
+					case u.rec:
+						p.parseRecord(u.data, u.line, u.off)
+					case u.doc:
+						starts := lineStarts(u.data)
+						p.parseUnit(u.data, func(off int64) (int, int) {
+							i := sort.Search(len(starts), func(i int) bool { return int64(starts[i]) > off }) - 1
+							return u.line + i, int(off-int64(starts[i])) + 1
+						})
+					default:
+						p.parseUnit(u.data, func(off int64) (int, int) { return u.line, int(off) + 1 })
+					}
+					u.spans, u.diags = p.spans, p.diags
+					if auto && u.rec && u.line == 1 && len(u.spans) == 0 && len(u.diags) > 0 {
+						u.diags[0].Message += detectedProto
+					}
 				}
-				u.spans, u.diags, u.data = p.spans, p.diags, nil
+				u.data = nil
 				close(u.done)
 			}
 		})
@@ -177,7 +204,7 @@ func (im *Importer) Read(name string, r io.Reader) error {
 	quit := make(chan struct{})
 	var readErr error
 	go func() {
-		readErr = split(r, file, name, func(u *unit) bool {
+		send := func(u *unit) bool {
 			u.done = make(chan struct{})
 			select {
 			case work <- u:
@@ -186,7 +213,12 @@ func (im *Importer) Read(name string, r io.Reader) error {
 			}
 			units <- u
 			return true
-		})
+		}
+		if format == FormatProto {
+			readErr = splitRecords(br, file, name, auto, send)
+		} else {
+			readErr = split(br, file, name, send)
+		}
 		close(units)
 		close(work)
 	}()
@@ -211,8 +243,7 @@ func (im *Importer) Read(name string, r io.Reader) error {
 // split cuts the input into lines, or into one document when the first
 // non-blank line is not a JSON value by itself (a pretty-printed request),
 // and stops when send returns false.
-func split(r io.Reader, file int32, name string, send func(*unit) bool) error {
-	br := bufio.NewReaderSize(r, 1<<20)
+func split(br *bufio.Reader, file int32, name string, send func(*unit) bool) error {
 	lineNo := 0
 	first := true
 	for {
@@ -279,8 +310,8 @@ func (im *Importer) consume(u *unit) {
 		im.seq++
 		s.seq = im.seq
 		if _, done := im.written[s.trace]; done {
-			im.diag(Diagnostic{Severity: Warning, File: u.name, Line: int(s.line), TraceID: s.traceHex(), SpanID: s.idHex(),
-				Message: "span arrived after its trace was written (more than --window spans after its root span): left out"})
+			im.diag(place(im.files, s, Diagnostic{Severity: Warning, TraceID: s.traceHex(), SpanID: s.idHex(),
+				Message: "span arrived after its trace was written (more than --window spans after its root span): left out"}))
 			continue
 		}
 		p := im.open[s.trace]
