@@ -74,10 +74,10 @@ const detectedProto = " (the input does not start with '{', so it was read as OT
 // errNoProto is the diagnostic of a build without the protobuf reader.
 const errNoProto = "this build reads OTLP/JSON only: import OTLP protobuf with masrl trace import"
 
-// maxChunk is how much of a record is read before the buffer grows: a
-// length that promises more than the input holds costs no more memory
-// than the input.
-const maxChunk = 1 << 20
+// minChunk is how much of a record is read, at least, before the buffer
+// grows (doubling): a length that promises more than the input holds
+// costs no more memory than the input.
+const minChunk = 64 << 10
 
 // splitRecords cuts the collector's protobuf stream into records and
 // stops when send returns false. A length cut short, or one that runs
@@ -106,7 +106,7 @@ func splitRecords(br *bufio.Reader, file int32, name string, auto bool, send fun
 			return err
 		}
 		size := int64(binary.BigEndian.Uint32(hdr[:]))
-		data := make([]byte, 0, min(size, maxChunk))
+		data := make([]byte, 0, min(size, int64(max(br.Buffered(), minChunk))))
 		for int64(len(data)) < size {
 			if len(data) == cap(data) {
 				data = slices.Grow(data, int(min(int64(cap(data)), size-int64(len(data)))))
