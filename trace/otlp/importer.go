@@ -20,10 +20,10 @@ const DefaultWindow = 10000
 type Options struct {
 	// Window is how many further spans a trace stays open after its root
 	// span (the span without a parent) arrived; it is written at the end
-	// of the line on which the count is reached. The SDKs export a span
-	// when it ends and a root ends after its children, so the root usually
-	// comes last; the window catches children exported late by another
-	// process. Counting spans, not lines, bounds the spans held for
+	// of the line (or protobuf record) on which the count is reached. The
+	// SDKs export a span when it ends and a root ends after its children,
+	// so the root usually comes last; the window catches children exported
+	// late by another process. Counting spans, not lines, bounds the spans held for
 	// finished traces whatever the exporter's batch size. A span that
 	// arrives after its trace was written is reported, not lost silently.
 	// Zero means DefaultWindow; traces without a root are written when the
@@ -61,7 +61,7 @@ type Stats struct {
 	DroppedWarnings int // warnings about spans left out
 }
 
-// Importer groups the spans of one or more OTLP/JSON inputs by trace id
+// Importer groups the spans of one or more OTLP inputs by trace id
 // and hands every finished trace to Emit, in an order that depends only on
 // the input. Diagnostics go to Report in input order.
 type Importer struct {
