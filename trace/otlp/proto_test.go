@@ -181,6 +181,8 @@ func TestProtoBadInput(t *testing.T) {
 			"f:record 1 (byte 0): error: /resourceSpans/0/scopeSpans/1/spans/1: traceId is 3 bytes, not 16",
 			"f:record 1 (byte 0): warning: span " + sid(1) + ": no agent, tool, model or handoff span in trace " + tB + ": no orchestration trace written",
 		}},
+		{"a string that is not UTF-8", slices.Concat(frame([]byte{0x0a, 0x07, 0x12, 0x05, 0x12, 0x03, 0x2a, 0x01, 0xff}), good), FormatProto, 1,
+			[]string{"f:record 1 (byte 0): error: malformed protobuf: the record is not an ExportTraceServiceRequest (string field contains invalid UTF-8)"}},
 		{"empty records", slices.Concat(frame(nil), good, frame(nil)), FormatProto, 1, nil},
 		{"text is neither", []byte("hello\n"), FormatAuto, 0, []string{
 			"f:record 1 (byte 0): error: the record's length is 1751477356 bytes, but the input ends 2 bytes after it" + detectedProto}},
