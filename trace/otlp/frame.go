@@ -83,7 +83,7 @@ const minChunk = 64 << 10
 // stops when send returns false. A length cut short, or one that runs
 // past the end of the input, is reported as an error of that record; all
 // records before it are read.
-func splitRecords(br *bufio.Reader, file int32, name string, auto bool, send func(*unit) bool) error {
+func splitRecords(br *bufio.Reader, name string, auto bool, send func(*unit) bool) error {
 	var off int64
 	for rec := 1; ; rec++ {
 		fail := func(format string, args ...any) error {
@@ -91,7 +91,7 @@ func splitRecords(br *bufio.Reader, file int32, name string, auto bool, send fun
 			if auto && rec == 1 {
 				msg += detectedProto
 			}
-			send(&unit{rec: true, line: rec, off: off, file: file, name: name,
+			send(&unit{rec: true, line: rec, off: off,
 				diags: []Diagnostic{{Severity: Error, File: name, Record: rec, Byte: off, Message: msg}}})
 			return nil
 		}
@@ -120,7 +120,7 @@ func splitRecords(br *bufio.Reader, file int32, name string, auto bool, send fun
 				return err
 			}
 		}
-		if !send(&unit{data: data, rec: true, line: rec, off: off, file: file, name: name}) {
+		if !send(&unit{data: data, rec: true, line: rec, off: off}) {
 			return nil
 		}
 		off += 4 + size

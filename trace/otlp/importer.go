@@ -139,8 +139,6 @@ type unit struct {
 	off   int64
 	doc   bool
 	rec   bool // a protobuf record
-	file  int32
-	name  string
 	spans []span
 	diags []Diagnostic
 	done  chan struct{}
@@ -176,9 +174,10 @@ func (im *Importer) Read(name string, r io.Reader) error {
 			for u := range work {
 				p.file, p.name = file, name
 				if u.diags == nil { // else a framing error, found by the splitter
+					decoded := true
 					switch {
 					case u.rec:
-						p.parseRecord(u.data, u.line, u.off)
+						decoded = p.parseRecord(u.data, u.line, u.off)
 					case u.doc:
 						starts := lineStarts(u.data)
 						p.parseUnit(u.data, func(off int64) (int, int) {
@@ -189,7 +188,7 @@ func (im *Importer) Read(name string, r io.Reader) error {
 						p.parseUnit(u.data, func(off int64) (int, int) { return u.line, int(off) + 1 })
 					}
 					u.spans, u.diags = p.spans, p.diags
-					if auto && u.rec && u.line == 1 && len(u.spans) == 0 && len(u.diags) > 0 {
+					if auto && u.line == 1 && !decoded {
 						u.diags[0].Message += detectedProto
 					}
 				}
@@ -215,9 +214,9 @@ func (im *Importer) Read(name string, r io.Reader) error {
 			return true
 		}
 		if format == FormatProto {
-			readErr = splitRecords(br, file, name, auto, send)
+			readErr = splitRecords(br, name, auto, send)
 		} else {
-			readErr = split(br, file, name, send)
+			readErr = split(br, send)
 		}
 		close(units)
 		close(work)
@@ -243,7 +242,7 @@ func (im *Importer) Read(name string, r io.Reader) error {
 // split cuts the input into lines, or into one document when the first
 // non-blank line is not a JSON value by itself (a pretty-printed request),
 // and stops when send returns false.
-func split(br *bufio.Reader, file int32, name string, send func(*unit) bool) error {
+func split(br *bufio.Reader, send func(*unit) bool) error {
 	lineNo := 0
 	first := true
 	for {
@@ -259,11 +258,11 @@ func split(br *bufio.Reader, file int32, name string, send func(*unit) bool) err
 			if first && !bytes.HasSuffix(trimmed, []byte("}")) && !jsontext.Value(trimmed).IsValid(decodeOptions()...) {
 				rest, rerr := io.ReadAll(br)
 				doc := append(line, rest...)
-				send(&unit{data: doc, line: lineNo, doc: true, file: file, name: name})
+				send(&unit{data: doc, line: lineNo, doc: true})
 				return rerr
 			}
 			first = false
-			if !send(&unit{data: line, line: lineNo, file: file, name: name}) {
+			if !send(&unit{data: line, line: lineNo}) {
 				return nil
 			}
 		}

@@ -19,10 +19,11 @@ import (
 const protoBuild = true
 
 // parseRecord decodes one protobuf record (number rec, at byte off) into
-// the same spans the JSON reader makes. The message is decoded whole with
-// the official types, prompt text included, but a span keeps only what
-// the mapping reads, as from JSON.
-func (p *parser) parseRecord(data []byte, rec int, off int64) {
+// the same spans the JSON reader makes, and reports whether the record was
+// a message at all. The message is decoded whole with the official types,
+// prompt text included, but a span keeps only what the mapping reads, as
+// from JSON.
+func (p *parser) parseRecord(data []byte, rec int, off int64) bool {
 	p.spans, p.diags = make([]span, 0, len(p.spans)), nil
 	fail := func(ptr, format string, args ...any) {
 		p.diags = append(p.diags, Diagnostic{Severity: Error, File: p.name, Record: rec, Byte: off, Pointer: ptr,
@@ -33,7 +34,7 @@ func (p *parser) parseRecord(data []byte, rec int, off int64) {
 		// protobuf-go varies the blank after "proto:" on purpose.
 		msg := strings.TrimLeft(strings.TrimPrefix(err.Error(), "proto:"), " \u00a0")
 		fail("", "malformed protobuf: the record is not an ExportTraceServiceRequest (%s)", msg)
-		return
+		return false
 	}
 	for i, rs := range req.ResourceSpans {
 		service := ""
@@ -49,6 +50,7 @@ func (p *parser) parseRecord(data []byte, rec int, off int64) {
 			}
 		}
 	}
+	return true
 }
 
 // protoSpan maps one span; fail reports what makes it unusable.

@@ -9,7 +9,8 @@ package otlp
 
 const protoBuild = false
 
-func (p *parser) parseRecord([]byte, int, int64) {
+func (p *parser) parseRecord([]byte, int, int64) bool {
 	p.spans = nil
 	p.diags = []Diagnostic{{Severity: Error, File: p.name, Message: errNoProto}}
+	return false
 }

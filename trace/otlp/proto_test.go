@@ -176,7 +176,7 @@ func TestProtoBadInput(t *testing.T) {
 			[]string{"f:record 2 (byte " + g + "): error: the record's length is 1000 bytes, but the input ends 10 bytes after it"}},
 		{"bad message, then a good one", slices.Concat(frame([]byte{0x0a, 0x05, 0x01}), good), FormatProto, 1,
 			[]string{"f:record 1 (byte 0): error: malformed protobuf: the record is not an ExportTraceServiceRequest (cannot parse invalid wire-format data)"}},
-		{"bad span ids", slices.Concat(noTrace, good), FormatProto, 1, []string{
+		{"bad span ids, detected", slices.Concat(noTrace, good), FormatAuto, 1, []string{
 			`f:record 1 (byte 0): error: /resourceSpans/0/scopeSpans/1/spans/0: span "lost" has no traceId`,
 			"f:record 1 (byte 0): error: /resourceSpans/0/scopeSpans/1/spans/1: traceId is 3 bytes, not 16",
 			"f:record 1 (byte 0): warning: span " + sid(1) + ": no agent, tool, model or handoff span in trace " + tB + ": no orchestration trace written",
