@@ -72,7 +72,7 @@ func detect(br *bufio.Reader) (Format, error) {
 const detectedProto = " (the input does not start with '{', so it was read as OTLP protobuf as the collector's file exporter writes it: records of a 4-byte big-endian length and a protobuf ExportTraceServiceRequest)"
 
 // errNoProto is the diagnostic of a build without the protobuf reader.
-const errNoProto = "this build reads OTLP/JSON only: import OTLP protobuf with masrl trace import"
+const errNoProto = "this build reads OTLP/JSON only, not protobuf: import the collector's protobuf records with masrl trace import"
 
 // minChunk is how much of a record is read, at least, before the buffer
 // grows (doubling): a length that promises more than the input holds

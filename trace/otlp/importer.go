@@ -162,7 +162,11 @@ func (im *Importer) Read(name string, r io.Reader) error {
 	file := int32(len(im.files))
 	im.files = append(im.files, source{name: name, proto: format == FormatProto})
 	if format == FormatProto && !protoBuild {
-		im.diag(Diagnostic{Severity: Error, File: name, Record: 1, Message: errNoProto})
+		msg := errNoProto
+		if auto {
+			msg = "the input does not start with '{': " + msg
+		}
+		im.diag(Diagnostic{Severity: Error, File: name, Record: 1, Message: msg})
 		return nil
 	}
 	units := make(chan *unit, 2*im.opts.Workers)
