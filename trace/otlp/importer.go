@@ -23,9 +23,10 @@ type Options struct {
 	// of the line (or protobuf record) on which the count is reached. The
 	// SDKs export a span when it ends and a root ends after its children,
 	// so the root usually comes last; the window catches children exported
-	// late by another process. Counting spans, not lines, bounds the spans held for
-	// finished traces whatever the exporter's batch size. A span that
-	// arrives after its trace was written is reported, not lost silently.
+	// late by another process. Counting spans, not lines, bounds the spans
+	// held for finished traces whatever the exporter's batch size. A span
+	// that arrives after its trace was written is reported, not lost
+	// silently.
 	// Zero means DefaultWindow; traces without a root are written when the
 	// input ends.
 	Window int
