@@ -36,9 +36,12 @@ const maxImportedTraces = 1000
 
 // importJSON imports OTLP/JSON text (the collector's file exporter
 // output). Like validateJSON it is free of syscall/js and tested natively.
+// The format is JSON, not told by content: the page passes text, the
+// WebAssembly build has no protobuf reader, and text that is not JSON is
+// then reported as malformed JSON at a line, as the page shows positions.
 func importJSON(text string) string {
 	rep := importReport{Traces: []importedTrace{}, Diagnostics: []otlpDiagnostic{}}
-	im := otlp.NewImporter(otlp.Options{Workers: 1}, func(t *otlp.Trace) error {
+	im := otlp.NewImporter(otlp.Options{Workers: 1, Format: otlp.FormatJSON}, func(t *otlp.Trace) error {
 		if len(rep.Traces) < maxImportedTraces {
 			rep.Traces = append(rep.Traces, importedTrace{TraceID: t.ID, Spans: t.Spans, JSON: string(t.JSON)})
 		} else {

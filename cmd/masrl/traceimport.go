@@ -24,14 +24,16 @@ type importIO struct {
 // trace: two traces in one JSON document would not be a trace.
 var errManyTraces = errors.New("the input holds more than one trace: use --out DIR or --jsonl")
 
-// traceImport is "masrl trace import": OTLP/JSON in, one orchestration
-// trace per OTel trace id out.
+// traceImport is "masrl trace import": OTLP/JSON or the collector's OTLP
+// protobuf records in, one orchestration trace per OTel trace id out.
 func traceImport(ctx context.Context, args []string, stdout, stderr io.Writer, iio importIO) int {
-	fs := newFlagSet("trace import", "trace import [--out DIR | --jsonl] [--window SPANS] [--task ID] FILE...", stderr)
+	fs := newFlagSet("trace import", "trace import [--out DIR | --jsonl] [--format auto|json|proto] [--window SPANS] [--task ID] FILE...", stderr)
 	out := fs.String("out", "", "write each trace to `DIR`/TRACE_ID.json (default: the one trace to standard output)")
 	jsonl := fs.Bool("jsonl", false, "write every trace to standard output, one per line (JSON Lines)")
 	window := fs.Int("window", otlp.DefaultWindow, "`spans` read after a trace's root span before the trace is written (children exported late)")
 	task := fs.String("task", "", "task_id of every trace (default: the name of the trace's root span)")
+	formatName := fs.String("format", "auto", "input `format`: json (OTLP/JSON), proto (the collector's file exporter with format: proto: "+
+		"4-byte big-endian lengths, each followed by an ExportTraceServiceRequest), or auto: JSON when the first byte that is not blank is '{', else proto")
 	files, code, ok := parseInterspersed(fs, args)
 	if !ok {
 		return code
@@ -46,6 +48,11 @@ func traceImport(ctx context.Context, args []string, stdout, stderr io.Writer, i
 		return exitUsage
 	case *window < 1:
 		fmt.Fprintln(stderr, "masrl trace import: --window must be at least 1")
+		return exitUsage
+	}
+	format, err := otlp.ParseFormat(*formatName)
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl trace import: --%v\n", err)
 		return exitUsage
 	}
 	if *out != "" {
@@ -84,7 +91,7 @@ func traceImport(ctx context.Context, args []string, stdout, stderr io.Writer, i
 		}
 		dw.WriteString(d.String() + "\n")
 	}
-	im := otlp.NewImporter(otlp.Options{Window: *window, Task: *task, Compact: *jsonl}, emit, report)
+	im := otlp.NewImporter(otlp.Options{Window: *window, Task: *task, Compact: *jsonl, Format: format}, emit, report)
 	var failed error
 	stdinUsed := false
 	for _, name := range files {

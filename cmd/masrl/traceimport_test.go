@@ -23,8 +23,8 @@ const otlpFixtures = "../../trace/otlp/testdata"
 // ARGS" runs the validator on what it wrote); "import-stdin FILE trace import
 // ARGS" feeds FILE to standard input. A non-zero exit code is appended to
 // stderr as "[exit status N]". The work directory starts with the OTLP
-// fixtures of trace/otlp (genai, legacy, openinference .otlp.jsonl) and
-// their golden traces under golden/.
+// fixtures of trace/otlp (genai, legacy, openinference .otlp.jsonl and
+// their protobuf form .otlp.binpb) and their golden traces under golden/.
 func TestTraceImportScripts(t *testing.T) {
 	runIn := func(ts *testscript.TestScript, neg bool, stdin io.Reader, args []string) {
 		open := func(name string) (io.ReadCloser, error) {
@@ -64,6 +64,7 @@ func TestTraceImportScripts(t *testing.T) {
 		Files: mustGlob(t, filepath.Join("testdata", "import-script", "*.txtar")),
 		Setup: func(env *testscript.Env) error {
 			files := mustGlob(t, filepath.Join(otlpFixtures, "*.otlp.jsonl"))
+			files = append(files, mustGlob(t, filepath.Join(otlpFixtures, "*.otlp.binpb"))...)
 			files = append(files, mustGlob(t, filepath.Join(otlpFixtures, "golden", "*", "*.json"))...)
 			for _, f := range files {
 				data, err := os.ReadFile(f)

@@ -47,7 +47,7 @@ type builder struct {
 	pagent  []int // for agent spans: the parent agent span
 	label   []string
 	root    int
-	files   []string
+	files   []source
 	opts    Options
 	diags   []Diagnostic
 	events  []event
@@ -61,13 +61,13 @@ type builder struct {
 
 func (b *builder) warn(i int, format string, args ...any) {
 	s := &b.spans[i]
-	b.diags = append(b.diags, Diagnostic{Severity: Warning, File: b.files[s.file], Line: int(s.line),
-		TraceID: b.thex, SpanID: s.idHex(), Message: fmt.Sprintf(format, args...)})
+	b.diags = append(b.diags, place(b.files, s, Diagnostic{Severity: Warning,
+		TraceID: b.thex, SpanID: s.idHex(), Message: fmt.Sprintf(format, args...)}))
 }
 
 // build maps the spans of trace tid. It returns nil when no span could be
 // mapped to an event (the schema requires one), with a warning saying so.
-func build(tid [16]byte, in []span, files []string, opts Options) (*Trace, []Diagnostic) {
+func build(tid [16]byte, in []span, files []source, opts Options) (*Trace, []Diagnostic) {
 	b := &builder{tid: tid, thex: hex.EncodeToString(tid[:]), files: files, opts: opts,
 		edgeSet: make(map[[2]int]bool, 3*len(in)), chains: map[int][]int{}, kids: map[int][]child{},
 		events: make([]event, 0, 2*len(in)), edges: make([]edge, 0, 3*len(in))}
@@ -129,8 +129,8 @@ func (b *builder) dedupe(in []span) {
 	kept := in[:0]
 	for _, s := range in {
 		if seen[s.id] {
-			b.diags = append(b.diags, Diagnostic{Severity: Warning, File: b.files[s.file], Line: int(s.line),
-				TraceID: b.thex, SpanID: s.idHex(), Message: "span id given twice: the later copy is left out"})
+			b.diags = append(b.diags, place(b.files, &s, Diagnostic{Severity: Warning,
+				TraceID: b.thex, SpanID: s.idHex(), Message: "span id given twice: the later copy is left out"}))
 			continue
 		}
 		seen[s.id] = true

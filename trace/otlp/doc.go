@@ -5,8 +5,11 @@
 // Lightning's reward spans); reading what they write is cheaper for a user
 // than writing traces in our schema by hand.
 //
-// The input is OTLP/JSON as the OTel collector's file exporter writes it:
-// one ExportTraceServiceRequest per line, or one whole document. One OTel
+// The input is what the OTel collector's file exporter writes: OTLP/JSON,
+// one ExportTraceServiceRequest per line or one whole document, or, with
+// `format: proto`, protobuf records (a 4-byte length, then the message),
+// which are mapped to the same span records (proto.go, left out of the
+// WebAssembly build to keep the protobuf runtime out of it). One OTel
 // trace's spans may be spread over many lines, so an Importer groups spans
 // by trace id and writes a trace once it is complete (see Options.Window),
 // which keeps memory bounded by the traces in flight rather than by the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -44,29 +45,39 @@ func importAll(t testing.TB, name string, data []byte, opts Options) (map[string
 // TestFixturesAreGenerated checks that the committed fixtures are what the
 // OTel SDK run of fixturegen writes (go test -update rewrites them).
 func TestFixturesAreGenerated(t *testing.T) {
-	for _, d := range fixturegen.Dialects() {
-		var b bytes.Buffer
-		if err := fixturegen.Write(&b, d); err != nil {
+	forms := []struct {
+		ext   string
+		write func(io.Writer, string) error
+	}{{".otlp.jsonl", fixturegen.Write}, {".otlp.binpb", fixturegen.WriteProto}}
+	for _, form := range forms {
+		for _, d := range fixturegen.Dialects() {
+			checkFixture(t, filepath.Join("testdata", d+form.ext), d, form.write)
+		}
+	}
+}
+
+func checkFixture(t *testing.T, path, d string, write func(io.Writer, string) error) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := write(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join("testdata", d+".otlp.jsonl")
-		if *update {
-			if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(b.Bytes(), want) {
-			t.Errorf("%s differs from what fixturegen writes; run go test ./trace/otlp -update", path)
-		}
-		var again bytes.Buffer
-		if err := fixturegen.Write(&again, d); err != nil || !bytes.Equal(again.Bytes(), b.Bytes()) {
-			t.Errorf("%s: two runs of fixturegen differ (%v)", d, err)
-		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b.Bytes(), want) {
+		t.Errorf("%s differs from what fixturegen writes; run go test ./trace/otlp -update", path)
+	}
+	var again bytes.Buffer
+	if err := write(&again, d); err != nil || !bytes.Equal(again.Bytes(), b.Bytes()) {
+		t.Errorf("%s: two runs of fixturegen differ (%v)", path, err)
 	}
 }
 

@@ -2,6 +2,7 @@ package otlp
 
 import (
 	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"testing"
@@ -26,34 +27,58 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte(line(agentSpan(tA, 1, 0, "boss", 0, 1000), agentSpan(tA, 2, 1, "w", 10, 100), toolSpan(tA, 3, 2, "a", 20, 30))))
 	f.Add([]byte("{\n \"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [{\"traceId\": \"" + tA + "\", \"spanId\": \"" + sid(1) + "\"}]}]}]\n}\n"))
 	f.Add([]byte(`{"resourceSpans":[}` + "\n" + `[1,2]` + "\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		lines := bytes.Count(data, []byte("\n")) + 1
-		var traces []*Trace
-		im := NewImporter(Options{Window: 1, Workers: 1}, func(tr *Trace) error {
-			traces = append(traces, tr)
-			return nil
-		}, func(d Diagnostic) {
-			if d.File != "f" || d.Line < 1 || d.Line > lines || d.Message == "" {
-				t.Errorf("diagnostic not placed in the input (%d lines): %#v", lines, d)
-			}
-		})
-		if err := im.Read("f", bytes.NewReader(data)); err != nil {
-			t.Fatal(err)
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzImport(t, data, FormatAuto) })
+}
+
+// fuzzImport imports data and checks that nothing panics, that every
+// diagnostic is placed at a line of the input or at the start of one of
+// its protobuf records, and that every trace has a safe id and validates.
+func fuzzImport(t *testing.T, data []byte, format Format) {
+	lines := bytes.Count(data, []byte("\n")) + 1
+	records := recordStarts(data)
+	var traces []*Trace
+	im := NewImporter(Options{Window: 1, Workers: 1, Format: format}, func(tr *Trace) error {
+		traces = append(traces, tr)
+		return nil
+	}, func(d Diagnostic) {
+		placed := d.Line >= 1 && d.Line <= lines && d.Record == 0
+		if d.Record > 0 {
+			placed = d.Line == 0 && d.Record <= len(records) && d.Byte == records[d.Record-1]
 		}
-		if err := im.Close(); err != nil {
-			t.Fatal(err)
-		}
-		for _, tr := range traces {
-			if ParseTraceID(tr.ID) != nil {
-				t.Errorf("unsafe trace id %q", tr.ID)
-			}
-			res, err := trace.Validate(bytes.NewReader(tr.JSON), trace.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !res.Valid() {
-				t.Errorf("invalid trace %s: %v\n%s", tr.ID, res.Findings, tr.JSON)
-			}
+		if d.File != "f" || !placed || d.Message == "" {
+			t.Errorf("diagnostic not placed in the input (%d lines, records at %v): %#v", lines, records, d)
 		}
 	})
+	if err := im.Read("f", bytes.NewReader(data)); err != nil {
+		t.Fatal(err)
+	}
+	if err := im.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range traces {
+		if ParseTraceID(tr.ID) != nil {
+			t.Errorf("unsafe trace id %q", tr.ID)
+		}
+		res, err := trace.Validate(bytes.NewReader(tr.JSON), trace.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Valid() {
+			t.Errorf("invalid trace %s: %v\n%s", tr.ID, res.Findings, tr.JSON)
+		}
+	}
+}
+
+// recordStarts lists where the collector's protobuf records of data
+// begin, the last one perhaps cut short.
+func recordStarts(data []byte) []int64 {
+	var starts []int64
+	for off := int64(0); off < int64(len(data)); {
+		starts = append(starts, off)
+		if off+4 > int64(len(data)) {
+			break
+		}
+		off += 4 + int64(binary.BigEndian.Uint32(data[off:]))
+	}
+	return starts
 }

@@ -20,12 +20,13 @@ const DefaultWindow = 10000
 type Options struct {
 	// Window is how many further spans a trace stays open after its root
 	// span (the span without a parent) arrived; it is written at the end
-	// of the line on which the count is reached. The SDKs export a span
-	// when it ends and a root ends after its children, so the root usually
-	// comes last; the window catches children exported late by another
-	// process. Counting spans, not lines, bounds the spans held for
-	// finished traces whatever the exporter's batch size. A span that
-	// arrives after its trace was written is reported, not lost silently.
+	// of the line (or protobuf record) on which the count is reached. The
+	// SDKs export a span when it ends and a root ends after its children,
+	// so the root usually comes last; the window catches children exported
+	// late by another process. Counting spans, not lines, bounds the spans
+	// held for finished traces whatever the exporter's batch size. A span
+	// that arrives after its trace was written is reported, not lost
+	// silently.
 	// Zero means DefaultWindow; traces without a root are written when the
 	// input ends.
 	Window int
@@ -33,8 +34,11 @@ type Options struct {
 	Task string
 	// Compact writes each trace on one line (for JSON Lines output).
 	Compact bool
-	// Workers is how many lines are decoded at once; zero means GOMAXPROCS.
+	// Workers is how many lines (or protobuf records) are decoded at once;
+	// zero means GOMAXPROCS.
 	Workers int
+	// Format is the input's format; FormatAuto tells it by its content.
+	Format Format
 }
 
 // Trace is one imported orchestration trace.
@@ -58,7 +62,7 @@ type Stats struct {
 	DroppedWarnings int // warnings about spans left out
 }
 
-// Importer groups the spans of one or more OTLP/JSON inputs by trace id
+// Importer groups the spans of one or more OTLP inputs by trace id
 // and hands every finished trace to Emit, in an order that depends only on
 // the input. Diagnostics go to Report in input order.
 type Importer struct {
@@ -66,7 +70,7 @@ type Importer struct {
 	emit   func(*Trace) error
 	report func(Diagnostic)
 
-	files   []string
+	files   []source
 	open    map[[16]byte]*pending
 	order   [][16]byte // open traces in order of first arrival
 	rooted  []rootMark // traces whose root arrived, in order
@@ -88,7 +92,7 @@ type Importer struct {
 type buildJob struct {
 	id    [16]byte
 	spans []span
-	files []string
+	files []source
 	t     *Trace
 	diags []Diagnostic
 	done  chan struct{}
@@ -128,13 +132,14 @@ func (im *Importer) diag(d Diagnostic) {
 	im.report(d)
 }
 
-// unit is one line, or one whole document, of an input.
+// unit is one line, or one whole document, of OTLP/JSON, or one record of
+// OTLP protobuf.
 type unit struct {
 	data  []byte
-	line  int // first line of data in the file
+	line  int // first line of data in the file, or the record's number
+	off   int64
 	doc   bool
-	file  int32
-	name  string
+	rec   bool // a protobuf record
 	spans []span
 	diags []Diagnostic
 	done  chan struct{}
@@ -147,8 +152,24 @@ func (im *Importer) Read(name string, r io.Reader) error {
 	if im.err != nil {
 		return im.err
 	}
+	br := bufio.NewReaderSize(r, 1<<20)
+	format, auto := im.opts.Format, im.opts.Format == FormatAuto
+	if auto {
+		var err error
+		if format, err = detect(br); err != nil {
+			return err
+		}
+	}
 	file := int32(len(im.files))
-	im.files = append(im.files, name)
+	im.files = append(im.files, source{name: name, proto: format == FormatProto})
+	if format == FormatProto && !protoBuild {
+		msg := errNoProto
+		if auto {
+			msg = "the input does not start with '{': " + msg
+		}
+		im.diag(Diagnostic{Severity: Error, File: name, Record: 1, Message: msg})
+		return nil
+	}
 	units := make(chan *unit, 2*im.opts.Workers)
 	work := make(chan *unit)
 	var wg sync.WaitGroup
@@ -157,16 +178,26 @@ func (im *Importer) Read(name string, r io.Reader) error {
 			var p parser
 			for u := range work {
 				p.file, p.name = file, name
-				if u.doc {
-					starts := lineStarts(u.data)
-					p.parseUnit(u.data, func(off int64) (int, int) {
-						i := sort.Search(len(starts), func(i int) bool { return int64(starts[i]) > off }) - 1
-						return u.line + i, int(off-int64(starts[i])) + 1
-					})
-				} else {
-					p.parseUnit(u.data, func(off int64) (int, int) { return u.line, int(off) + 1 })
+				if u.diags == nil { // else a framing error, found by the splitter
+					decoded := true
+					switch {
+					case u.rec:
+						decoded = p.parseRecord(u.data, u.line, u.off)
+					case u.doc:
+						starts := lineStarts(u.data)
+						p.parseUnit(u.data, func(off int64) (int, int) {
+							i := sort.Search(len(starts), func(i int) bool { return int64(starts[i]) > off }) - 1
+							return u.line + i, int(off-int64(starts[i])) + 1
+						})
+					default:
+						p.parseUnit(u.data, func(off int64) (int, int) { return u.line, int(off) + 1 })
+					}
+					u.spans, u.diags = p.spans, p.diags
+					if auto && u.line == 1 && !decoded {
+						u.diags[0].Message += detectedProto
+					}
 				}
-				u.spans, u.diags, u.data = p.spans, p.diags, nil
+				u.data = nil
 				close(u.done)
 			}
 		})
@@ -177,7 +208,7 @@ func (im *Importer) Read(name string, r io.Reader) error {
 	quit := make(chan struct{})
 	var readErr error
 	go func() {
-		readErr = split(r, file, name, func(u *unit) bool {
+		send := func(u *unit) bool {
 			u.done = make(chan struct{})
 			select {
 			case work <- u:
@@ -186,7 +217,12 @@ func (im *Importer) Read(name string, r io.Reader) error {
 			}
 			units <- u
 			return true
-		})
+		}
+		if format == FormatProto {
+			readErr = splitRecords(br, name, auto, send)
+		} else {
+			readErr = split(br, send)
+		}
 		close(units)
 		close(work)
 	}()
@@ -211,8 +247,7 @@ func (im *Importer) Read(name string, r io.Reader) error {
 // split cuts the input into lines, or into one document when the first
 // non-blank line is not a JSON value by itself (a pretty-printed request),
 // and stops when send returns false.
-func split(r io.Reader, file int32, name string, send func(*unit) bool) error {
-	br := bufio.NewReaderSize(r, 1<<20)
+func split(br *bufio.Reader, send func(*unit) bool) error {
 	lineNo := 0
 	first := true
 	for {
@@ -228,11 +263,11 @@ func split(r io.Reader, file int32, name string, send func(*unit) bool) error {
 			if first && !bytes.HasSuffix(trimmed, []byte("}")) && !jsontext.Value(trimmed).IsValid(decodeOptions()...) {
 				rest, rerr := io.ReadAll(br)
 				doc := append(line, rest...)
-				send(&unit{data: doc, line: lineNo, doc: true, file: file, name: name})
+				send(&unit{data: doc, line: lineNo, doc: true})
 				return rerr
 			}
 			first = false
-			if !send(&unit{data: line, line: lineNo, file: file, name: name}) {
+			if !send(&unit{data: line, line: lineNo}) {
 				return nil
 			}
 		}
@@ -279,8 +314,8 @@ func (im *Importer) consume(u *unit) {
 		im.seq++
 		s.seq = im.seq
 		if _, done := im.written[s.trace]; done {
-			im.diag(Diagnostic{Severity: Warning, File: u.name, Line: int(s.line), TraceID: s.traceHex(), SpanID: s.idHex(),
-				Message: "span arrived after its trace was written (more than --window spans after its root span): left out"})
+			im.diag(place(im.files, s, Diagnostic{Severity: Warning, TraceID: s.traceHex(), SpanID: s.idHex(),
+				Message: "span arrived after its trace was written (more than --window spans after its root span): left out"}))
 			continue
 		}
 		p := im.open[s.trace]

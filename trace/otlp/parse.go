@@ -8,9 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -44,6 +42,23 @@ func (p *parser) intern(b []byte) string {
 		return s
 	}
 	s := string(b)
+	if p.names == nil {
+		p.names = map[string]string{}
+	}
+	if len(p.names) < 1<<14 {
+		p.names[s] = s
+	}
+	return s
+}
+
+// internString is intern for a string decoded elsewhere (protobuf).
+func (p *parser) internString(s string) string {
+	if len(s) > 64 {
+		return s
+	}
+	if t, ok := p.names[s]; ok {
+		return t
+	}
 	if p.names == nil {
 		p.names = map[string]string{}
 	}
@@ -312,7 +327,7 @@ func (p *parser) resourceSpans() error {
 				if string(name) != "attributes" {
 					return p.dec.SkipValue()
 				}
-				return p.attributes(func(key []byte) bool { return string(key) == "service.name" },
+				return p.attributes(func(key string) bool { return key == "service.name" },
 					func(_ string, v attrValue) {
 						if v.kind == 's' {
 							service = v.s
@@ -339,7 +354,7 @@ func (p *parser) resourceSpans() error {
 
 // attributes reads a list of {key, value}; set receives the values whose
 // key want accepts, the others are skipped undecoded.
-func (p *parser) attributes(want func(key []byte) bool, set func(key string, v attrValue)) error {
+func (p *parser) attributes(want func(key string) bool, set func(key string, v attrValue)) error {
 	return p.array("attributes", func() error {
 		var key string
 		var haveKey, wanted bool
@@ -351,7 +366,7 @@ func (p *parser) attributes(want func(key []byte) bool, set func(key string, v a
 				if err != nil {
 					return err
 				}
-				key, haveKey, wanted = k, true, want([]byte(k))
+				key, haveKey, wanted = k, true, want(k)
 				return nil
 			case "value":
 				if !haveKey {
@@ -474,12 +489,8 @@ func (p *parser) span() error {
 	s.line = int32(min(line, math.MaxInt32))
 	s.file = p.file
 	if !haveTrace || !haveID {
-		missing := "traceId"
-		if haveTrace {
-			missing = "spanId"
-		}
 		if !bad {
-			p.fail(off, "span %q has no %s", truncate(s.name, 80), missing)
+			p.fail(off, "%s", missingID(s.name, haveTrace))
 		}
 		return nil
 	}
@@ -491,18 +502,10 @@ func (p *parser) span() error {
 	return nil
 }
 
-// contentEvent reports span events that carry prompt or completion text
-// (conventions 1.36 and earlier, and the newer message events): the
-// mapping leaves them out by design, content_ref points at the span.
-func contentEvent(name string) bool {
-	return strings.HasPrefix(name, "gen_ai.content.") || strings.HasSuffix(name, ".message") ||
-		name == "gen_ai.choice" || name == "gen_ai.client.inference.operation.details"
-}
-
 func (p *parser) event(s *span) error {
-	var name, evalName string
+	var name string
 	var at uint64
-	var val attrValue
+	var attrs eventAttrs
 	bad := false
 	err := p.object("a span event", func(field []byte) error {
 		var err error
@@ -512,15 +515,7 @@ func (p *parser) event(s *span) error {
 		case "timeUnixNano":
 			err = p.nanos("timeUnixNano", &at, &bad)
 		case "attributes":
-			err = p.attributes(func(key []byte) bool {
-				return string(key) == "gen_ai.evaluation.name" || string(key) == "gen_ai.evaluation.score.value"
-			}, func(key string, v attrValue) {
-				if key == "gen_ai.evaluation.name" && v.kind == 's' {
-					evalName = v.s
-				} else if key == "gen_ai.evaluation.score.value" {
-					val = v
-				}
-			})
+			err = p.attributes(wantEventAttr, attrs.set)
 		default:
 			err = p.dec.SkipValue()
 		}
@@ -529,25 +524,7 @@ func (p *parser) event(s *span) error {
 	if err != nil || bad {
 		return err
 	}
-	switch {
-	case name == "gen_ai.evaluation.result":
-		f, ok := val.number()
-		if !ok {
-			s.notes = append(s.notes, "evaluation result without a numeric gen_ai.evaluation.score.value")
-			return nil
-		}
-		if evalName == "" {
-			s.notes = append(s.notes, "evaluation result without gen_ai.evaluation.name: recorded as reward \"evaluation\"")
-			evalName = "evaluation"
-		}
-		s.evals = append(s.evals, score{name: evalName, value: f, at: at})
-	case contentEvent(name):
-	default:
-		if slices.Contains(s.otherEvents, name) {
-			return nil
-		}
-		s.otherEvents = append(s.otherEvents, name)
-	}
+	s.addEvent(name, at, attrs)
 	return nil
 }
 

@@ -1,9 +1,9 @@
 package otlp
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/hex"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,7 +36,8 @@ type span struct {
 	notes              []string // attributes that were present but unusable
 
 	file int32 // index into Importer.files
-	line int32
+	line int32 // the line of OTLP/JSON, or the record of protobuf
+	off  int64 // protobuf: the record's byte offset
 	seq  int64 // arrival order, for deterministic tie breaks
 }
 
@@ -92,8 +93,8 @@ func (v attrValue) integer() (int64, bool) {
 
 // wantAttr reports whether the mapping reads a span attribute; the reader
 // skips the value of every other key without decoding it.
-func wantAttr(key []byte) bool {
-	switch string(key) {
+func wantAttr(key string) bool {
+	switch key {
 	case "gen_ai.operation.name", "openinference.span.kind", "gen_ai.system", "gen_ai.provider.name",
 		"gen_ai.agent.name", "agent.name", "gen_ai.agent.id",
 		"gen_ai.tool.name", "tool.name",
@@ -106,7 +107,7 @@ func wantAttr(key []byte) bool {
 		"traceloop.span.kind", "traceloop.entity.name":
 		return true
 	}
-	return bytes.HasPrefix(key, []byte(rewardPrefix))
+	return strings.HasPrefix(key, rewardPrefix)
 }
 
 const rewardPrefix = "agentlightning.reward."
@@ -245,4 +246,64 @@ func (a *alRewards) scores(at uint64) []score {
 		out = append(out, score{name: name, value: e.value, at: at})
 	}
 	return out
+}
+
+// wantEventAttr reports whether the mapping reads a span event attribute.
+func wantEventAttr(key string) bool {
+	return key == "gen_ai.evaluation.name" || key == "gen_ai.evaluation.score.value"
+}
+
+// eventAttrs are the attributes of one span event the mapping reads.
+type eventAttrs struct {
+	evalName string
+	score    attrValue
+}
+
+func (e *eventAttrs) set(key string, v attrValue) {
+	if key == "gen_ai.evaluation.name" && v.kind == 's' {
+		e.evalName = v.s
+	} else if key == "gen_ai.evaluation.score.value" {
+		e.score = v
+	}
+}
+
+// contentEvent reports span events that carry prompt or completion text
+// (conventions 1.36 and earlier, and the newer message events): the
+// mapping leaves them out by design, content_ref points at the span.
+func contentEvent(name string) bool {
+	return strings.HasPrefix(name, "gen_ai.content.") || strings.HasSuffix(name, ".message") ||
+		name == "gen_ai.choice" || name == "gen_ai.client.inference.operation.details"
+}
+
+// addEvent maps one span event given at time at: an evaluation result
+// becomes a score, content events are left out by design, and any other
+// event is noted once by name.
+func (s *span) addEvent(name string, at uint64, e eventAttrs) {
+	switch {
+	case name == "gen_ai.evaluation.result":
+		f, ok := e.score.number()
+		if !ok {
+			s.notes = append(s.notes, "evaluation result without a numeric gen_ai.evaluation.score.value")
+			return
+		}
+		if e.evalName == "" {
+			s.notes = append(s.notes, "evaluation result without gen_ai.evaluation.name: recorded as reward \"evaluation\"")
+			e.evalName = "evaluation"
+		}
+		s.evals = append(s.evals, score{name: e.evalName, value: f, at: at})
+	case contentEvent(name):
+	default:
+		if !slices.Contains(s.otherEvents, name) {
+			s.otherEvents = append(s.otherEvents, name)
+		}
+	}
+}
+
+// missingID is the error for a span without a trace or span id.
+func missingID(name string, haveTrace bool) string {
+	missing := "traceId"
+	if haveTrace {
+		missing = "spanId"
+	}
+	return fmt.Sprintf("span %q has no %s", truncate(name, 80), missing)
 }

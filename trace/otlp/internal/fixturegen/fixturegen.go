@@ -1,12 +1,15 @@
-// Package fixturegen writes the OTLP/JSON fixtures of package otlp with
-// the OpenTelemetry Go SDK, so that the importer is tested on what a real
+// Package fixturegen writes the OTLP fixtures of package otlp with the
+// OpenTelemetry Go SDK, so that the importer is tested on what a real
 // client emits rather than on JSON written by hand. It drives a small
 // simulated multi-agent run (an orchestrator spawning two workers that
 // chat and call tools, an evaluation, and a second trace with a handoff
 // and an Agent Lightning reward span) in one of three attribute dialects,
 // exports the spans through the SDK's OTLP exporter with a client that
 // writes each batch as one line of JSON, the way the collector's file
-// exporter does (hex ids, 64-bit integers as strings).
+// exporter does (hex ids, 64-bit integers as strings), or, with
+// WriteProto, as one protobuf record the way the file exporter does with
+// `format: proto` (a 4-byte big-endian length, then the message). Both
+// forms of a dialect hold the same spans in the same batches.
 //
 // Every prompt, completion and tool argument carries Secret, so that tests
 // can check that none of it reaches an orchestration trace.
@@ -21,6 +24,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -32,6 +36,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 )
 
 // Secret is planted in every prompt, completion and tool argument.
@@ -46,13 +51,19 @@ func Dialects() []string { return []string{"genai", "legacy", "openinference"} }
 const SpansPerLine = 3
 
 // Write runs the simulation in dialect and writes OTLP/JSON lines to w.
-func Write(w io.Writer, dialect string) error {
+func Write(w io.Writer, dialect string) error { return run(w, dialect, jsonLine) }
+
+// WriteProto runs the simulation in dialect and writes the collector's
+// protobuf records to w.
+func WriteProto(w io.Writer, dialect string) error { return run(w, dialect, protoRecord) }
+
+func run(w io.Writer, dialect string, encode func(*tracepb.TracesData) ([]byte, error)) error {
 	d, ok := dialects()[dialect]
 	if !ok {
 		return fmt.Errorf("unknown dialect %q", dialect)
 	}
 	ctx := context.Background()
-	client := &lineClient{w: w}
+	client := &lineClient{w: w, encode: encode}
 	exp, err := otlptrace.New(ctx, client)
 	if err != nil {
 		return err
@@ -102,12 +113,12 @@ func (g *counterIDs) NewSpanID(context.Context, trace.TraceID) trace.SpanID {
 	return s
 }
 
-// lineClient is an otlptrace.Client that writes ExportTraceServiceRequest
-// JSON lines instead of sending them: protojson, with the byte ids turned
-// from base64 into hex as OTLP/JSON requires.
+// lineClient is an otlptrace.Client that writes each batch of
+// ExportTraceServiceRequest as encode makes it instead of sending it.
 type lineClient struct {
 	mu      sync.Mutex
 	w       io.Writer
+	encode  func(*tracepb.TracesData) ([]byte, error)
 	pending []*tracepb.ResourceSpans
 	err     error
 }
@@ -135,11 +146,35 @@ func (c *lineClient) flush() {
 	if len(c.pending) == 0 || c.err != nil {
 		return
 	}
-	b, err := protojson.MarshalOptions{UseEnumNumbers: true}.Marshal(&tracepb.TracesData{ResourceSpans: c.pending})
+	b, err := c.encode(&tracepb.TracesData{ResourceSpans: c.pending})
 	c.pending = nil
 	if err != nil {
 		c.err = err
 		return
+	}
+	_, c.err = c.w.Write(b)
+}
+
+// protoRecord is one record of the collector's file exporter with
+// `format: proto`: the message's length as 4 bytes, big-endian, then the
+// message. TracesData has the wire layout of ExportTraceServiceRequest.
+func protoRecord(td *tracepb.TracesData) ([]byte, error) {
+	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(td)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > math.MaxUint32 {
+		return nil, fmt.Errorf("a record of %d bytes does not fit a 4-byte length", len(b))
+	}
+	return append(binary.BigEndian.AppendUint32(nil, uint32(len(b))), b...), nil
+}
+
+// jsonLine is one line of OTLP/JSON: protojson, with the byte ids turned
+// from base64 into hex as OTLP/JSON requires.
+func jsonLine(td *tracepb.TracesData) ([]byte, error) {
+	b, err := protojson.MarshalOptions{UseEnumNumbers: true}.Marshal(td)
+	if err != nil {
+		return nil, err
 	}
 	// protojson varies its whitespace on purpose; re-encoding through a
 	// generic value makes the bytes stable and converts the ids.
@@ -147,19 +182,16 @@ func (c *lineClient) flush() {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		c.err = err
-		return
+		return nil, err
 	}
 	if err := hexIDs(v); err != nil {
-		c.err = err
-		return
+		return nil, err
 	}
 	out, err := json.Marshal(v)
 	if err != nil {
-		c.err = err
-		return
+		return nil, err
 	}
-	_, c.err = c.w.Write(append(out, '\n'))
+	return append(out, '\n'), nil
 }
 
 // hexIDs rewrites traceId, spanId and parentSpanId from base64 to hex.

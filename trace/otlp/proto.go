@@ -1,0 +1,137 @@
+//go:build !(js && wasm)
+
+package otlp
+
+import (
+	"fmt"
+	"strings"
+
+	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+// This file is left out of the WebAssembly build: the protobuf runtime and
+// the OTLP descriptors would make the module megabytes larger, and the
+// page hands the module text, not bytes.
+
+// protoBuild says that this build reads OTLP protobuf.
+const protoBuild = true
+
+// parseRecord decodes one protobuf record (number rec, at byte off) into
+// the same spans the JSON reader makes, and reports whether the record was
+// a message at all. The message is decoded whole with the official types,
+// prompt text included, but a span keeps only what the mapping reads, as
+// from JSON.
+func (p *parser) parseRecord(data []byte, rec int, off int64) bool {
+	p.spans, p.diags = make([]span, 0, len(p.spans)), nil
+	fail := func(ptr, format string, args ...any) {
+		p.diags = append(p.diags, Diagnostic{Severity: Error, File: p.name, Record: rec, Byte: off, Pointer: ptr,
+			Message: fmt.Sprintf(format, args...)})
+	}
+	var req tracepb.TracesData // the wire layout of ExportTraceServiceRequest
+	if err := (proto.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(data, &req); err != nil {
+		// protobuf-go varies the blank after "proto:" on purpose.
+		msg := strings.TrimLeft(strings.TrimPrefix(err.Error(), "proto:"), " \u00a0")
+		fail("", "malformed protobuf: the record is not an ExportTraceServiceRequest (%s)", msg)
+		return false
+	}
+	for i, rs := range req.ResourceSpans {
+		service := ""
+		for _, kv := range rs.GetResource().GetAttributes() {
+			if v := protoValue(kv.GetValue()); kv.GetKey() == "service.name" && v.kind == 's' {
+				service = v.s
+			}
+		}
+		for j, ss := range rs.GetScopeSpans() {
+			for k, ps := range ss.GetSpans() {
+				ptr := fmt.Sprintf("/resourceSpans/%d/scopeSpans/%d/spans/%d", i, j, k)
+				p.protoSpan(ps, service, rec, off, func(format string, args ...any) { fail(ptr, format, args...) })
+			}
+		}
+	}
+	return true
+}
+
+// protoSpan maps one span; fail reports what makes it unusable.
+func (p *parser) protoSpan(ps *tracepb.Span, service string, rec int, off int64, fail func(string, ...any)) {
+	s := span{name: p.internString(ps.GetName()), start: ps.GetStartTimeUnixNano(), end: ps.GetEndTimeUnixNano(),
+		service: service, file: p.file, line: int32(min(rec, 1<<31-1)), off: off}
+	bad, badLink := false, false
+	id := func(what string, src, dst []byte, bad *bool) bool {
+		switch len(src) {
+		case 0:
+			return false
+		case len(dst):
+			copy(dst, src)
+			return true
+		}
+		fail("%s is %d bytes, not %d", what, len(src), len(dst))
+		*bad = true
+		return false
+	}
+	haveTrace := id("traceId", ps.GetTraceId(), s.trace[:], &bad)
+	haveID := id("spanId", ps.GetSpanId(), s.id[:], &bad)
+	s.hasParent = id("parentSpanId", ps.GetParentSpanId(), s.parent[:], &bad)
+	var al alRewards
+	for _, kv := range ps.GetAttributes() {
+		if key := kv.GetKey(); wantAttr(key) {
+			s.setAttr(p.internString(key), p.protoAttr(kv.GetValue()), &al)
+		}
+	}
+	for _, e := range ps.GetEvents() {
+		var attrs eventAttrs
+		for _, kv := range e.GetAttributes() {
+			if wantEventAttr(kv.GetKey()) {
+				attrs.set(kv.GetKey(), p.protoAttr(kv.GetValue()))
+			}
+		}
+		s.addEvent(p.internString(e.GetName()), e.GetTimeUnixNano(), attrs)
+	}
+	for _, l := range ps.GetLinks() {
+		var lk link
+		// A bad link id drops the link, not the span, as from JSON.
+		if id("link traceId", l.GetTraceId(), lk.trace[:], &badLink) && id("link spanId", l.GetSpanId(), lk.span[:], &badLink) {
+			s.links = append(s.links, lk)
+		}
+	}
+	if !haveTrace || !haveID {
+		if !bad {
+			fail("%s", missingID(s.name, haveTrace))
+		}
+		return
+	}
+	if bad {
+		return
+	}
+	s.rewards = al.scores(s.end)
+	p.spans = append(p.spans, s)
+}
+
+// protoAttr is protoValue with its string interned.
+func (p *parser) protoAttr(v *commonpb.AnyValue) attrValue {
+	a := protoValue(v)
+	if a.kind == 's' {
+		a.s = p.internString(a.s)
+	}
+	return a
+}
+
+// protoValue reads an AnyValue of the scalar kinds; arrays, key-value
+// lists and bytes are kind 0, as from JSON.
+func protoValue(v *commonpb.AnyValue) attrValue {
+	switch x := v.GetValue().(type) {
+	case *commonpb.AnyValue_StringValue:
+		return attrValue{kind: 's', s: x.StringValue}
+	case *commonpb.AnyValue_IntValue:
+		return attrValue{kind: 'i', i: x.IntValue}
+	case *commonpb.AnyValue_DoubleValue:
+		return attrValue{kind: 'd', d: x.DoubleValue}
+	case *commonpb.AnyValue_BoolValue:
+		if x.BoolValue {
+			return attrValue{kind: 'b', i: 1}
+		}
+		return attrValue{kind: 'b'}
+	}
+	return attrValue{}
+}

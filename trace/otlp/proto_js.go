@@ -1,0 +1,16 @@
+//go:build js && wasm
+
+package otlp
+
+// The WebAssembly build leaves out the protobuf reader (proto.go): the
+// protobuf runtime would make the module megabytes larger, and the page
+// hands the module text, not bytes. Read reports protobuf input with
+// errNoProto instead.
+
+const protoBuild = false
+
+func (p *parser) parseRecord([]byte, int, int64) bool {
+	p.spans = nil
+	p.diags = []Diagnostic{{Severity: Error, File: p.name, Message: errNoProto}}
+	return false
+}
