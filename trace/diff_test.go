@@ -355,6 +355,15 @@ func FuzzValidate(f *testing.F) {
 		if !reflect.DeepEqual(res.Findings, only.Findings) {
 			t.Fatalf("findings only and with measures differ:\n%v\n%v", only.Findings, res.Findings)
 		}
+		// Again, with the checker the last two checks left for reuse: the
+		// same result as the first time.
+		again, err := v.ValidateBytes(data, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(inPlace, again) {
+			t.Fatalf("a reused checker differs:\n%v %+v\n%v %+v", again.Findings, again.Report, inPlace.Findings, inPlace.Report)
+		}
 		if !slices.IsSortedFunc(res.Findings, func(a, b Finding) int {
 			if a.Line != b.Line {
 				return a.Line - b.Line

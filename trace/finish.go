@@ -77,7 +77,7 @@ func (g *graph) resolvePending() {
 		}
 	}
 	g.pending = nil
-	g.ids.slots = nil // every id is resolved; the hash table can go
+	g.ids.spare, g.ids.slots = g.ids.slots, nil // every id is resolved; the hash table can go
 }
 
 // startSideScan finds the edges back in time and each node's own flags,

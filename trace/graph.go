@@ -17,6 +17,18 @@ type column[T any] struct {
 	chunks [][]T
 	n      int
 	first  int // capacity of the first chunk; 0 is 64
+	// spare is the first chunk of the column's last trace, emptied by
+	// reset, for the next trace's first chunk.
+	spare []T
+}
+
+// reset empties the column for another trace, keeping its first chunk.
+func (c *column[T]) reset() {
+	if len(c.chunks) > 0 {
+		c.spare = c.chunks[0][:0]
+	}
+	clear(c.chunks)
+	*c = column[T]{chunks: c.chunks[:0], spare: c.spare}
 }
 
 func (c *column[T]) add(v T) {
@@ -25,10 +37,15 @@ func (c *column[T]) add(v T) {
 		// small trace (a line of a batch) does not pay for 64 Ki entries
 		// per column; the others are allocated whole.
 		size := 1 << chunkBits
+		var chunk []T
 		if c.n == 0 {
 			size = cmp.Or(c.first, 64)
+			chunk, c.spare = c.spare, nil
 		}
-		c.chunks = append(c.chunks, make([]T, 0, size))
+		if cap(chunk) < size {
+			chunk = make([]T, 0, size)
+		}
+		c.chunks = append(c.chunks, chunk)
 	}
 	last := len(c.chunks) - 1
 	c.chunks[last] = append(c.chunks[last], v)
@@ -51,9 +68,21 @@ type idTable struct {
 	ends  column[uint32] // ends[i] is the end of id i in arena
 	slots []uint64       // 0 is empty, otherwise hash<<32 | index+1
 	n     int
+	// spare holds the slots of the last trace once it has no more use for
+	// them, for reuse.
+	spare []uint64
 }
 
 func newIDTable() idTable { return idTable{seed: maphash.MakeSeed()} }
+
+// reset empties the table for another trace, keeping its memory.
+func (t *idTable) reset() {
+	if t.slots != nil {
+		t.spare = t.slots
+	}
+	t.ends.reset()
+	*t = idTable{seed: t.seed, arena: t.arena[:0], ends: t.ends, spare: t.spare}
+}
 
 func fnv64(b []byte) uint64 {
 	h := uint64(14695981039346656037)
@@ -137,8 +166,17 @@ func (t *idTable) reserve(n int) {
 	for 4*(n+1) > 3*size {
 		size *= 2
 	}
-	t.slots = make([]uint64, size)
-	t.arena = make([]byte, 0, 8*n)
+	if cap(t.spare) >= size {
+		// The whole spare table (its size is a power of two), so that
+		// traces like the last one need not grow it.
+		t.slots, t.spare = t.spare[:cap(t.spare)], nil
+		clear(t.slots)
+	} else {
+		t.slots = make([]uint64, size)
+	}
+	if cap(t.arena) < 8*n {
+		t.arena = make([]byte, 0, 8*n)
+	}
 }
 
 func (t *idTable) grow() {
@@ -276,8 +314,26 @@ type pendingRef struct {
 // trace; too low, a growth of the table near the end.
 const bytesPerEvent = 200
 
+// reuse empties the graph for another trace, keeping the memory of its id
+// table and columns (Validator reuses the checkers of small traces).
+func (g *graph) reuse() {
+	g.ids.reset()
+	g.t.reset()
+	g.typ.reset()
+	g.agent.reset()
+	g.trusted.reset()
+	g.src.reset()
+	g.dst.reset()
+	g.eline.reset()
+	g.ecol.reset()
+	*g = graph{ids: g.ids, t: g.t, typ: g.typ, agent: g.agent, trusted: g.trusted,
+		src: g.src, dst: g.dst, eline: g.eline, ecol: g.ecol}
+}
+
 func (g *graph) init(sizeHint int64) {
-	g.ids = newIDTable()
+	if g.ids.seed == (maphash.Seed{}) {
+		g.ids = newIDTable()
+	}
 	if n := sizeHint / bytesPerEvent; n > 0 && n < 1<<30 {
 		g.ids.reserve(int(n))
 		// Columns of a large trace start at their chunk size rather

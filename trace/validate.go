@@ -96,11 +96,12 @@ func Validate(r io.Reader, opts Options) (*Result, error) {
 // generated tables. It is safe for concurrent use; a batch of traces
 // shares one, so that the setup is paid once, not per trace.
 type Validator struct {
-	tables  *tables
-	batches sync.Pool // *graphBatch
-	libOnce sync.Once
-	lib     *library
-	libErr  error
+	tables   *tables
+	batches  sync.Pool // *graphBatch
+	checkers sync.Pool // *checker
+	libOnce  sync.Once
+	lib      *library
+	libErr   error
 }
 
 // NewValidator returns a Validator.
@@ -129,7 +130,11 @@ func (v *Validator) ValidateBytes(data []byte, opts Options) (*Result, error) {
 	}
 	c := newChecker(v, opts)
 	c.s = newBytesScanner(data)
-	return c.run()
+	res, err := c.run()
+	if opts.SizeHint < inlineGraphMax {
+		v.checkers.Put(c)
+	}
+	return res, err
 }
 
 // run checks the trace the checker's scanner reads.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -334,9 +335,12 @@ func TestHugeNumber(t *testing.T) {
 }
 
 // TestValidatorShared checks traces concurrently with one Validator, in
-// place and as streams, and requires the findings of checking each alone.
+// place and as streams, with and without measures, and requires the
+// results (findings and report) of checking each alone with a Validator
+// of its own: a Validator reuses the checkers of small traces, and nothing
+// of one trace may reach the next.
 func TestValidatorShared(t *testing.T) {
-	inputs := [][]byte{synthTrace(t, 30, 1), synthTrace(t, 3000, 2)}
+	inputs := [][]byte{synthTrace(t, 30, 1), synthTrace(t, 3000, 2), synthTrace(t, 5, 3)}
 	invalid, _ := filepath.Glob(filepath.Join("testdata", "invalid", "*.json"))
 	for _, p := range invalid {
 		data, err := os.ReadFile(p)
@@ -345,36 +349,42 @@ func TestValidatorShared(t *testing.T) {
 		}
 		inputs = append(inputs, data)
 	}
-	want := make([]string, len(inputs))
-	for i, data := range inputs {
-		want[i] = render(check(t, data, Options{}))
-	}
-	v := NewValidator()
-	errs := make(chan error, 4*len(inputs))
-	var wg sync.WaitGroup
-	for w := range 4 {
-		wg.Go(func() {
-			for i, data := range inputs {
-				var res *Result
-				var err error
-				if (w+i)%2 == 0 {
-					res, err = v.ValidateBytes(data, Options{})
-				} else {
-					res, err = v.Validate(bytes.NewReader(data), Options{})
-				}
-				if err != nil {
-					errs <- err
-					continue
-				}
-				if got := render(res); got != want[i] {
-					errs <- fmt.Errorf("input %d: shared validator gave\n%s\nalone\n%s", i, got, want[i])
-				}
+	for _, opts := range []Options{{}, {FindingsOnly: true}} {
+		type alone struct{ inPlace, streamed *Result }
+		want := make([]alone, len(inputs))
+		for i, data := range inputs {
+			inPlace, err := NewValidator().ValidateBytes(data, opts)
+			if err != nil {
+				t.Fatal(err)
 			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
+			want[i] = alone{inPlace, check(t, data, opts)}
+		}
+		v := NewValidator()
+		errs := make(chan error, 4*len(inputs))
+		var wg sync.WaitGroup
+		for worker := range 4 {
+			wg.Go(func() {
+				for i, data := range inputs {
+					res, err := v.ValidateBytes(data, opts)
+					alone := want[i].inPlace
+					if (worker+i)%2 == 1 {
+						res, err = v.Validate(bytes.NewReader(data), opts)
+						alone = want[i].streamed
+					}
+					if err != nil {
+						errs <- err
+						continue
+					}
+					if !reflect.DeepEqual(res, alone) {
+						errs <- fmt.Errorf("input %d (%+v): shared validator gave\n%s%+v\nalone\n%s%+v", i, opts, render(res), res.Report, render(alone), alone.Report)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
 	}
 }
