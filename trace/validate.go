@@ -118,7 +118,9 @@ func (v *Validator) Validate(r io.Reader, opts Options) (*Result, error) {
 	default:
 		c.s = newScanner(r)
 	}
-	return c.run()
+	res, err := c.run()
+	v.release(c)
+	return res, err
 }
 
 // ValidateBytes validates a trace held in memory, such as a line of a JSON
@@ -131,10 +133,24 @@ func (v *Validator) ValidateBytes(data []byte, opts Options) (*Result, error) {
 	c := newChecker(v, opts)
 	c.s = newBytesScanner(data)
 	res, err := c.run()
-	if opts.SizeHint < inlineGraphMax {
+	v.release(c)
+	return res, err
+}
+
+// maxReusedElems and maxReusedBytes bound the events and edges of a trace
+// whose checker is kept for reuse, and the bytes of its buffers, and so
+// the memory a Validator holds between traces.
+const (
+	maxReusedElems = 1 << 14
+	maxReusedBytes = 1 << 20
+)
+
+// release keeps c for the next trace if its trace was small.
+func (v *Validator) release(c *checker) {
+	bufs := cap(c.g.ids.arena) + cap(c.elemBuf) + cap(c.skeleton) + cap(c.memberBuf)
+	if c.g.ids.n+c.g.src.n <= maxReusedElems && bufs <= maxReusedBytes {
 		v.checkers.Put(c)
 	}
-	return res, err
 }
 
 // run checks the trace the checker's scanner reads.
