@@ -3,10 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,26 +25,10 @@ const otlpFixtures = "../../trace/otlp/testdata"
 // their protobuf form .otlp.binpb) and their golden traces under golden/.
 func TestTraceImportScripts(t *testing.T) {
 	runIn := func(ts *testscript.TestScript, neg bool, stdin io.Reader, args []string) {
-		open := func(name string) (io.ReadCloser, error) {
-			f, err := os.Open(ts.MkAbs(name))
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				pe.Path = name
-			}
-			return f, err
-		}
 		if len(args) < 2 || args[0] != "trace" {
 			ts.Fatalf("only the trace command runs in these scripts")
 		}
-		dir := func(name string) ([]string, bool, error) {
-			files, isDir, err := osTraceDir(ts.MkAbs(name))
-			for i, f := range files {
-				rel, _ := filepath.Rel(ts.MkAbs(name), f)
-				files[i] = filepath.Join(name, rel)
-			}
-			return files, isDir, err
-		}
-		tio := traceIO{stdin: stdin, open: open, dir: dir}
+		tio := scriptTraceIO(ts, stdin)
 		var code int
 		if args[1] == "import" {
 			code = traceImport(context.Background(), args[2:], ts.Stdout(), ts.Stderr(), importIO{traceIO: tio, path: ts.MkAbs})
