@@ -42,4 +42,19 @@ func TestImportJSON(t *testing.T) {
 	if len(rep.Traces) != 0 || rep.Errors != 1 || rep.Diagnostics[0].Line != 1 || !strings.Contains(rep.Diagnostics[0].Message, "malformed JSON") {
 		t.Errorf("malformed input: %+v", rep)
 	}
+
+	// Text that is not JSON is read as JSON all the same (the page has no
+	// protobuf reader), and placed at a line, not at a protobuf record.
+	rep = importReport{}
+	if err := json.Unmarshal([]byte(importJSON("hello\n")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Errors != 1 || len(rep.Diagnostics) != 1 || !strings.Contains(rep.Diagnostics[0].Message, "malformed JSON") {
+		t.Errorf("text that is not JSON: %+v", rep)
+	}
+	for _, d := range rep.Diagnostics {
+		if d.Line != 1 || d.Record != 0 {
+			t.Errorf("diagnostic placed at line %d, record %d, want line 1: %+v", d.Line, d.Record, d)
+		}
+	}
 }

@@ -378,3 +378,18 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	c.n += int64(n)
 	return n, err
 }
+
+// TestNotJSONOnce: a line that is not JSON at all (no value starts with
+// its first byte) is one malformed-JSON error at its line and column, and
+// the lines around it are read.
+func TestNotJSONOnce(t *testing.T) {
+	in := line(agentSpan(tA, 1, 0, "boss", 0, 100)) + "hello\n" + line(toolSpan(tA, 2, 1, "t", 10, 20))
+	traces, _, diags := importAll(t, "n.jsonl", []byte(in), Options{Format: FormatJSON})
+	mustValidate(t, traces)
+	if len(diags) != 1 || diags[0].String() != "n.jsonl:2:1: error: malformed JSON: invalid character 'h' at start of value" {
+		t.Fatalf("diagnostics %v", diags)
+	}
+	if len(traces) != 1 || types(t, traces[tA])["event:tool_call"] == 0 {
+		t.Errorf("the lines around the bad one were not imported: %d traces", len(traces))
+	}
+}

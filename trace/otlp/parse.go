@@ -148,15 +148,17 @@ func (p *parser) expect(k jsontext.Kind, what string) (bool, error) {
 	case 'n':
 		_, err := p.dec.ReadToken()
 		return false, err
-	case 0, '}', ']':
-		// Not the start of a value: the decoder reports the syntax error.
-		if _, err := p.dec.ReadToken(); err != nil {
-			return false, err
-		}
-		return false, errors.New("expected a value")
+	case '{', '[', '"', '0', 't', 'f':
+		p.fail(p.dec.InputOffset(), "%s must be %s, not %s", what, kindName(k), kindName(got))
+		return false, p.dec.SkipValue()
 	}
-	p.fail(p.dec.InputOffset(), "%s must be %s, not %s", what, kindName(k), kindName(got))
-	return false, p.dec.SkipValue()
+	// Not the start of a value (the end of input, '}', ']', or a byte no
+	// value starts with, which PeekKind also returns): the decoder reports
+	// the syntax error, and nothing else is said of it.
+	if _, err := p.dec.ReadToken(); err != nil {
+		return false, err
+	}
+	return false, errors.New("expected a value")
 }
 
 // object calls field for every member of an object; name is valid only
