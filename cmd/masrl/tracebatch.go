@@ -86,11 +86,9 @@ const maxInFlight = 16
 // on any worker).
 //
 // The workers read the input themselves: the one that needs the next
-// trace reads it, under the source's lock, into a buffer of its own, so
-// no goroutine stands between the file and the checks and a line is
-// copied once. With a reader goroutine feeding the workers, every trace
-// took two handoffs between goroutines and the two cores of the
-// benchmark machine were busy only three quarters of the time.
+// trace reads it, under the source's lock, into a buffer of its own that
+// it reuses for its next line, so no goroutine stands between the file and
+// the checks and no pool of line buffers is needed.
 func eachTrace(ctx context.Context, names []string, bo batchOptions, tio traceIO, emit func(*unitResult)) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
