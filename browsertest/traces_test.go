@@ -169,7 +169,7 @@ func TestTraces(t *testing.T) {
 		st := paste(t, string(src))
 		var imported string
 		p.eval(t, `document.querySelector("#masrl-validator .masrl-import").textContent`, &imported)
-		if imported != "OpenTelemetry import: 2 traces, 0 errors, 1 warnings." || !strings.HasPrefix(st.Status, "Valid trace. 0 errors, 0 warnings") {
+		if imported != "OpenTelemetry import: 2 traces, 0 errors, 1 warning." || !strings.HasPrefix(st.Status, "Valid trace. 0 errors, 0 warnings") {
 			t.Errorf("import %q, status %q", imported, st.Status)
 		}
 		for i, tr := range traces {

@@ -173,7 +173,7 @@ func reportBuild(w io.Writer, prog string, res *site.Result, err error) int {
 				fmt.Fprintln(w, d.String())
 			}
 		}
-		fmt.Fprintf(w, "%s: the corpus has %d errors; the previous site was left as it was\n", prog, ds.Count(corpus.Error))
+		fmt.Fprintf(w, "%s: the corpus has %s; the previous site was left as it was\n", prog, count(ds.Count(corpus.Error), "error"))
 		return exitFindings
 	}
 	fmt.Fprintf(w, "%s: %v\n", prog, err)

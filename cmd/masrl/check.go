@@ -116,8 +116,8 @@ func writeCheckReport(w io.Writer, format string, rep checkReport) {
 			io.WriteString(w, d.String()+"\n")
 		}
 	}
-	fmt.Fprintf(w, "%s: %d entries, %d exclusions: %d errors, %d warnings",
-		rep.Corpus, rep.Entries, rep.Exclusions, rep.Errors, rep.Warnings)
+	fmt.Fprintf(w, "%s: %s, %s: %s, %s",
+		rep.Corpus, count(rep.Entries, "entry"), count(rep.Exclusions, "exclusion"), count(rep.Errors, "error"), count(rep.Warnings, "warning"))
 	if s := rep.Survey; s != nil {
 		fmt.Fprintf(w, "; survey pool %s: %d in the survey", s.Paper, s.Pool)
 		if len(s.Missing) > 0 {

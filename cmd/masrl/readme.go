@@ -54,9 +54,9 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			}
 		}
 		if *standalone {
-			fmt.Fprintf(stderr, "masrl readme: the corpus has %d errors; no list printed\n", ds.Count(corpus.Error))
+			fmt.Fprintf(stderr, "masrl readme: the corpus has %s; no list printed\n", count(ds.Count(corpus.Error), "error"))
 		} else {
-			fmt.Fprintf(stderr, "masrl readme: the corpus has %d errors; %s was not changed\n", ds.Count(corpus.Error), file)
+			fmt.Fprintf(stderr, "masrl readme: the corpus has %s; %s was not changed\n", count(ds.Count(corpus.Error), "error"), file)
 		}
 		return exitFindings
 	}

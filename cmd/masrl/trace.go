@@ -131,14 +131,6 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	return c.r.Read(p)
 }
 
-// nTraces counts traces in words: "1 trace", "2 traces".
-func nTraces(n int) string {
-	if n == 1 {
-		return "1 trace"
-	}
-	return fmt.Sprintf("%d traces", n)
-}
-
 func displayName(name string) string {
 	if name == "-" {
 		return "<stdin>"

@@ -113,7 +113,7 @@ func traceImport(ctx context.Context, args []string, stdout, stderr io.Writer, i
 	if err := w.Flush(); failed == nil {
 		failed = err
 	}
-	fmt.Fprintf(dw, "imported %d traces from %d spans; %d errors, %d warnings\n", traces, spans, im.Errors(), warnings)
+	fmt.Fprintf(dw, "imported %s from %s; %s, %s\n", count(traces, "trace"), count(spans, "span"), count(im.Errors(), "error"), count(warnings, "warning"))
 	dw.Flush()
 	switch {
 	case failed != nil:

@@ -84,9 +84,9 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 	}
 	if invalid > 0 {
 		if sum == nil {
-			fmt.Fprintf(stderr, "masrl trace stats: %s has %d errors; the figures above may be incomplete\n", unitName(first), first.res.Errors)
+			fmt.Fprintf(stderr, "masrl trace stats: %s has %s; the figures above may be incomplete\n", unitName(first), count(first.res.Errors, "error"))
 		} else {
-			fmt.Fprintf(stderr, "masrl trace stats: %d of %d traces have errors and are left out of the figures above\n", invalid, traces)
+			fmt.Fprintf(stderr, "masrl trace stats: %d of %s have errors and are left out of the figures above\n", invalid, count(traces, "trace"))
 		}
 		return exitFindings
 	}
@@ -112,7 +112,7 @@ func writeSummaryText(w io.Writer, s trace.Summary, invalid int) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 	group := func(title string, d trace.Distribution) {
-		fmt.Fprintf(tw, "%s (%s)\n", title, nTraces(d.Traces))
+		fmt.Fprintf(tw, "%s (%s)\n", title, count(d.Traces, "trace"))
 		fmt.Fprintf(tw, "  measure\tn\tmedian\tp90\tmax\n")
 		for _, m := range d.Measures {
 			if m.N == 0 {

@@ -56,9 +56,9 @@ func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer,
 	}
 	if format.value == "text" && errs+warns > 0 {
 		if batch {
-			fmt.Fprintf(stderr, "%d errors, %d warnings in %s\n", errs, warns, nTraces(traces))
+			fmt.Fprintf(stderr, "%s, %s in %s\n", count(errs, "error"), count(warns, "warning"), count(traces, "trace"))
 		} else {
-			fmt.Fprintf(stderr, "%d errors, %d warnings in %d files\n", errs, warns, len(files))
+			fmt.Fprintf(stderr, "%s, %s in %s\n", count(errs, "error"), count(warns, "warning"), count(len(files), "file"))
 		}
 	}
 	switch {

@@ -47,6 +47,11 @@
     return e;
   }
 
+  // count says how many of noun there are: "1 error", "2 errors".
+  function count(n, noun) {
+    return n === 1 ? `1 ${noun}` : `${n} ${noun}s`;
+  }
+
   // The form.
   const input = el("textarea", { rows: "12", cols: "80", spellcheck: "false", "aria-label": "Trace JSON" });
   input.placeholder =
@@ -82,7 +87,7 @@
       return;
     }
     const verdict = report.valid ? "Valid trace." : "Invalid trace.";
-    let summary = `${verdict} ${report.errors} errors, ${report.warnings} warnings.`;
+    let summary = `${verdict} ${count(report.errors, "error")}, ${count(report.warnings, "warning")}.`;
     if (report.omitted > 0) {
       summary += ` The first ${report.findings.length - 1} findings are listed; ${report.omitted} more are not.`;
     }
@@ -198,7 +203,7 @@
         importList.append(li);
       }
       imported = rep.traces;
-      let summary = `OpenTelemetry import: ${imported.length} traces, ${rep.errors || 0} errors, ${rep.warnings || 0} warnings.`;
+      let summary = `OpenTelemetry import: ${count(imported.length, "trace")}, ${count(rep.errors || 0, "error")}, ${count(rep.warnings || 0, "warning")}.`;
       if (rep.omitted > 0) {
         summary += ` ${rep.omitted} more traces are not listed; masrl trace import writes them all.`;
       }
