@@ -345,8 +345,8 @@ func FuzzValidate(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(res.Findings, inPlace.Findings) {
-			t.Fatalf("in place and read results differ:\n%v\n%v", inPlace.Findings, res.Findings)
+		if !reflect.DeepEqual(res, inPlace) {
+			t.Fatalf("in place and read results differ:\n%v %+v\n%v %+v", inPlace.Findings, inPlace.Report, res.Findings, res.Report)
 		}
 		only, err := v.ValidateBytes(data, Options{FindingsOnly: true})
 		if err != nil {

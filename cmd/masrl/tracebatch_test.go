@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // FuzzLineReader splits arbitrary input into JSON Lines units and
@@ -54,4 +55,27 @@ func FuzzLineReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadInto: a file read in place is read whole, also when it holds
+// more than its size said (it grew since it was opened) or less, into the
+// memory of the buffer given; a read error is returned.
+func TestReadInto(t *testing.T) {
+	text := strings.Repeat("0123456789", 1000)
+	buf := make([]byte, 0, 64)
+	for _, size := range []int64{0, 10, int64(len(text)), 2 * int64(len(text))} {
+		got, err := readInto(iotest.HalfReader(strings.NewReader(text)), buf, size)
+		if err != nil || string(got) != text {
+			t.Fatalf("size %d: %d bytes, %v", size, len(got), err)
+		}
+		buf = got
+	}
+	small := make([]byte, 0, 2*len(text))
+	got, err := readInto(strings.NewReader("{}"), small, 2)
+	if err != nil || string(got) != "{}" || &got[:1][0] != &small[:1][0] {
+		t.Fatalf("%q, %v: not read into the buffer given", got, err)
+	}
+	if _, err := readInto(iotest.ErrReader(io.ErrUnexpectedEOF), nil, 10); err != io.ErrUnexpectedEOF {
+		t.Fatalf("error %v, want %v", err, io.ErrUnexpectedEOF)
+	}
 }
