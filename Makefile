@@ -85,8 +85,12 @@ serve: $(BIN) $(VALIDATOR_FILES) node_modules
 # chromium and shellcheck, the npm packages): the browser tests in
 # browsertest/ load public/ and, with MASRL_BROWSER set, fail rather than
 # skip when anything they need is missing. lint and actionlint run first.
+# The packages the page's WebAssembly module is built from are tested again
+# as that build (GOOS=js, run by Node through Go's go_js_wasm_exec), since
+# files built only there (trace/otlp/proto_js.go) are tested only there.
 test: site debian node_modules lint actionlint
 	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test ./...
+	GOOS=js GOARCH=wasm $(GO) test -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./trace/... ./cmd/masrl-wasm
 	$(GO) run ./cmd/masrl readme README.md --check --corpus $(CORPUS)
 
 # lint runs the checks the Go community already trusts, pinned: gofmt, go
