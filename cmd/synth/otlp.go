@@ -24,16 +24,21 @@ func runOTLP(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	batch := fs.Int("batch", 512, "spans per line (the collector batch processor's default size)")
 	concurrent := fs.Int("concurrent", 8, "traces running at once, whose spans interleave")
 	seed := fs.Uint64("seed", 1, "random seed; the same flags give the same bytes")
+	format := fs.String("format", "json", "`format` of the output: json (OTLP/JSON, a request per line) or proto (the collector's protobuf records: a 4-byte big-endian length, then an ExportTraceServiceRequest)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() > 0 || *spans < 1 || *perTrace < 2 || *batch < 1 || *concurrent < 1 {
-		fmt.Fprintln(stderr, "usage: synth otlp [-spans N] [-trace-spans N] [-batch N] [-concurrent N] [-seed S]")
+	if fs.NArg() > 0 || *spans < 1 || *perTrace < 2 || *batch < 1 || *concurrent < 1 || *format != "json" && *format != "proto" {
+		fmt.Fprintln(stderr, "usage: synth otlp [-spans N] [-trace-spans N] [-batch N] [-concurrent N] [-seed S] [-format json|proto]")
 		return 2
 	}
 	w := bufio.NewWriterSize(stdout, 1<<20)
 	g := otlpGen{rng: rand.New(rand.NewPCG(*seed, 0x6f746c70)), seed: *seed}
-	if err := g.write(w, *spans, *perTrace, *batch, *concurrent); err != nil {
+	var out otlpSink = &jsonSink{w: w}
+	if *format == "proto" {
+		out = &protoSink{w: w}
+	}
+	if err := g.write(out, *spans, *perTrace, *batch, *concurrent); err != nil {
 		fmt.Fprintln(stderr, "synth otlp:", err)
 		return 2
 	}
@@ -102,21 +107,18 @@ func (g *otlpGen) newTrace(n int, t0 int64) *genTrace {
 	return tr
 }
 
-func (g *otlpGen) write(w *bufio.Writer, total, perTrace, batch, concurrent int) error {
+// otlpSink writes spans in one of the two formats: add appends a span to
+// the current batch, flush writes the batch (nothing if it is empty).
+type otlpSink interface {
+	add(tr *genTrace, s genSpan, attrs []genAttr, base int64)
+	flush() error
+}
+
+func (g *otlpGen) write(out otlpSink, total, perTrace, batch, concurrent int) error {
 	const base = int64(1767323045000000000) // 2026-01-02T03:04:05Z
 	var running []*genTrace
 	planned, written := 0, 0
-	var line []byte
-	inLine := 0
-	flush := func() error {
-		if inLine == 0 {
-			return nil
-		}
-		line = append(line, "]}]}]}\n"...)
-		_, err := w.Write(line)
-		line, inLine = line[:0], 0
-		return err
-	}
+	inBatch := 0
 	var clock int64
 	for written < total {
 		for len(running) < concurrent && planned < total {
@@ -135,21 +137,17 @@ func (g *otlpGen) write(w *bufio.Writer, total, perTrace, batch, concurrent int)
 		if tr.next == len(tr.spans) {
 			running = append(running[:i], running[i+1:]...)
 		}
-		if inLine == 0 {
-			line = append(line, `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"synth-agents"}}]},"scopeSpans":[{"scope":{"name":"synth"},"spans":[`...)
-		} else {
-			line = append(line, ',')
-		}
-		line = g.appendSpan(line, tr, s, base)
-		inLine++
+		out.add(tr, s, g.attrs(s), base)
+		inBatch++
 		written++
-		if inLine == batch {
-			if err := flush(); err != nil {
+		if inBatch == batch {
+			if err := out.flush(); err != nil {
 				return err
 			}
+			inBatch = 0
 		}
 	}
-	return flush()
+	return out.flush()
 }
 
 // prompt is prompt-sized text, so that lines weigh what real ones do.
@@ -158,7 +156,53 @@ const prompt = "Summarise the findings of the previous step and decide what to d
 	"Summarise the findings of the previous step and decide what to do next. " +
 	"Summarise the findings of the previous step and decide what to do next. "
 
-func (g *otlpGen) appendSpan(b []byte, tr *genTrace, s genSpan, base int64) []byte {
+// genAttr is one attribute of a synthetic span, a string or an integer.
+type genAttr struct {
+	key   string
+	s     string
+	i     int64
+	isInt bool
+}
+
+// attrs returns span s's GenAI attributes, drawing its token counts.
+func (g *otlpGen) attrs(s genSpan) []genAttr {
+	str := func(k, v string) genAttr { return genAttr{key: k, s: v} }
+	switch s.kind {
+	case 'r', 'w':
+		return []genAttr{str("gen_ai.operation.name", "invoke_agent"), str("gen_ai.agent.name", s.name),
+			str("gen_ai.agent.id", s.name+"-"+strconv.FormatUint(g.traces, 10))}
+	case 'c':
+		in := genAttr{key: "gen_ai.usage.input_tokens", i: int64(200 + g.rng.IntN(3000)), isInt: true}
+		out := genAttr{key: "gen_ai.usage.output_tokens", i: int64(20 + g.rng.IntN(500)), isInt: true}
+		return []genAttr{str("gen_ai.operation.name", "chat"), str("gen_ai.provider.name", "openai"),
+			str("gen_ai.request.model", "gpt-4o-mini"), in, out,
+			str("gen_ai.input.messages", `[{"role":"user","parts":[{"type":"text","content":"`+prompt+`"}]}]`)}
+	}
+	return []genAttr{str("gen_ai.operation.name", "execute_tool"), str("gen_ai.tool.name", strings.TrimPrefix(s.name, "execute_tool ")),
+		str("gen_ai.tool.call.arguments", `{"query":"`+prompt[:80]+`"}`)}
+}
+
+// spanName is the span's name as its instrumentation would give it.
+func spanName(s genSpan) string {
+	if s.kind == 'r' || s.kind == 'w' {
+		return "invoke_agent " + s.name
+	}
+	return s.name
+}
+
+// jsonSink writes OTLP/JSON, one ExportTraceServiceRequest per line.
+type jsonSink struct {
+	w    *bufio.Writer
+	line []byte
+}
+
+func (j *jsonSink) add(tr *genTrace, s genSpan, attrs []genAttr, base int64) {
+	b := j.line
+	if len(b) == 0 {
+		b = append(b, `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"synth-agents"}}]},"scopeSpans":[{"scope":{"name":"synth"},"spans":[`...)
+	} else {
+		b = append(b, ',')
+	}
 	hexID := func(b []byte, v []byte) []byte {
 		const d = "0123456789abcdef"
 		for _, c := range v {
@@ -178,40 +222,33 @@ func (g *otlpGen) appendSpan(b []byte, tr *genTrace, s genSpan, base int64) []by
 		b = hexID(b, sp[:])
 	}
 	b = append(b, `","flags":257,"name":"`...)
-	kv := func(b []byte, k, v string) []byte {
-		return append(append(append(append(b, `{"key":"`...), k...), `","value":{"stringValue":`...), strconv.Quote(v)...)
-	}
-	switch s.kind {
-	case 'r', 'w':
-		b = append(b, "invoke_agent "+s.name...)
-	default:
-		b = append(b, s.name...)
-	}
+	b = append(b, spanName(s)...)
 	b = append(b, `","kind":1,"startTimeUnixNano":"`...)
 	b = strconv.AppendInt(b, base+s.start, 10)
 	b = append(b, `","endTimeUnixNano":"`...)
 	b = strconv.AppendInt(b, base+s.end, 10)
 	b = append(b, `","attributes":[`...)
-	switch s.kind {
-	case 'r', 'w':
-		b = append(kv(b, "gen_ai.operation.name", "invoke_agent"), "}},"...)
-		b = append(kv(b, "gen_ai.agent.name", s.name), "}},"...)
-		b = append(kv(b, "gen_ai.agent.id", s.name+"-"+strconv.FormatUint(g.traces, 10)), "}}"...)
-	case 'c':
-		b = append(kv(b, "gen_ai.operation.name", "chat"), "}},"...)
-		b = append(kv(b, "gen_ai.provider.name", "openai"), "}},"...)
-		b = append(kv(b, "gen_ai.request.model", "gpt-4o-mini"), "}},"...)
-		b = append(b, `{"key":"gen_ai.usage.input_tokens","value":{"intValue":"`...)
-		b = strconv.AppendInt(b, int64(200+g.rng.IntN(3000)), 10)
-		b = append(b, `"}},{"key":"gen_ai.usage.output_tokens","value":{"intValue":"`...)
-		b = strconv.AppendInt(b, int64(20+g.rng.IntN(500)), 10)
-		b = append(b, `"}},`...)
-		b = append(kv(b, "gen_ai.input.messages", `[{"role":"user","parts":[{"type":"text","content":"`+prompt+`"}]}]`), "}}"...)
-	case 't':
-		name := strings.TrimPrefix(s.name, "execute_tool ")
-		b = append(kv(b, "gen_ai.operation.name", "execute_tool"), "}},"...)
-		b = append(kv(b, "gen_ai.tool.name", name), "}},"...)
-		b = append(kv(b, "gen_ai.tool.call.arguments", `{"query":"`+prompt[:80]+`"}`), "}}"...)
+	for k, a := range attrs {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = append(append(append(b, `{"key":"`...), a.key...), `","value":{`...)
+		if a.isInt {
+			b = strconv.AppendInt(append(b, `"intValue":"`...), a.i, 10)
+			b = append(b, `"}}`...)
+		} else {
+			b = append(append(b, `"stringValue":`...), strconv.Quote(a.s)...)
+			b = append(b, "}}"...)
+		}
 	}
-	return append(b, `],"status":{}}`...)
+	j.line = append(b, `],"status":{}}`...)
+}
+
+func (j *jsonSink) flush() error {
+	if len(j.line) == 0 {
+		return nil
+	}
+	_, err := j.w.Write(append(j.line, "]}]}]}\n"...))
+	j.line = j.line[:0]
+	return err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"slices"
 	"testing"
 
 	"github.com/masrl/masrl/trace/otlp"
@@ -51,4 +52,33 @@ func TestOTLP(t *testing.T) {
 	if code := runOTLP(context.Background(), []string{"-spans", "0"}, io.Discard, io.Discard); code != 2 {
 		t.Errorf("-spans 0: exit %d, want 2", code)
 	}
+	if code := runOTLP(context.Background(), []string{"-format", "xml"}, io.Discard, io.Discard); code != 2 {
+		t.Errorf("-format xml: exit %d, want 2", code)
+	}
+
+	// The same run as the collector's protobuf records: the importer
+	// writes the same traces from it, byte for byte.
+	args := []string{"-spans", "2501", "-trace-spans", "100", "-batch", "64", "-seed", "3"}
+	fromJSON, fromProto := importTraces(t, gen(args...)), importTraces(t, gen(append(args, "-format", "proto")...))
+	if len(fromJSON) != 25 || !slices.Equal(fromJSON, fromProto) {
+		t.Errorf("%d traces from JSON, %d from protobuf, or they differ", len(fromJSON), len(fromProto))
+	}
+}
+
+// importTraces imports data, requiring no diagnostic, and returns the
+// traces written, in order.
+func importTraces(t *testing.T, data []byte) []string {
+	t.Helper()
+	var out []string
+	im := otlp.NewImporter(otlp.Options{}, func(tr *otlp.Trace) error {
+		out = append(out, string(tr.JSON))
+		return nil
+	}, func(d otlp.Diagnostic) { t.Errorf("diagnostic: %s", d) })
+	if err := im.Read("synth", bytes.NewReader(data)); err != nil {
+		t.Fatal(err)
+	}
+	if err := im.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -9,11 +9,20 @@ import (
 	"strings"
 )
 
-// otlpFile returns synthetic OTLP/JSON lines of n spans (cmd/synth otlp).
-func (h *harness) otlpFile(n int) (string, error) {
-	path := filepath.Join(h.cfg.work, fmt.Sprintf("otlp-%d.jsonl", n))
-	args := []string{"otlp", "-spans", strconv.Itoa(n), "-seed", strconv.FormatUint(h.cfg.seed, 10)}
-	return h.synthFile(path, args, h.readOrEmpty("cmd/synth/otlp.go"))
+// otlpFile returns n synthetic spans (cmd/synth otlp) in format json
+// (OTLP/JSON lines) or proto (the collector's protobuf records).
+func (h *harness) otlpFile(n int, format string) (string, error) {
+	path := filepath.Join(h.cfg.work, otlpName(n, format))
+	args := []string{"otlp", "-spans", strconv.Itoa(n), "-seed", strconv.FormatUint(h.cfg.seed, 10), "-format", format}
+	return h.synthFile(path, args, h.readOrEmpty("cmd/synth/otlp.go"), h.readOrEmpty("cmd/synth/otlpproto.go"))
+}
+
+// otlpName is the name of the input file of n spans in format.
+func otlpName(n int, format string) string {
+	if format == "proto" {
+		return fmt.Sprintf("otlp-%d.binpb", n)
+	}
+	return fmt.Sprintf("otlp-%d.jsonl", n)
 }
 
 // otlpSection times masrl trace import on n spans and on n/10: the spans
@@ -26,27 +35,38 @@ func (h *harness) otlpSection(n int) (string, []target, error) {
 		h.notes = append(h.notes, "`masrl trace import` or `synth otlp` is not in this build: the OTel import rows are missing.")
 		return "Not measured: `masrl trace import` is not in this build.\n", nil, nil
 	}
+	// OTLP/JSON at a tenth of the size and at full size, then the same
+	// full-size run as protobuf records.
+	inputs := []struct {
+		size   int
+		format string
+	}{{n / 10, "json"}, {n, "json"}, {n, "proto"}}
 	var rows []*result
-	for _, size := range []int{n / 10, n} {
-		file, err := h.otlpFile(size)
+	for _, in := range inputs {
+		file, err := h.otlpFile(in.size, in.format)
 		if err != nil {
 			return "", nil, err
 		}
-		rows = append(rows, h.measure("masrl trace import", size, nil, h.masrl, "trace", "import", "--jsonl", file))
+		name := "masrl trace import"
+		if in.format == "proto" {
+			name += " (protobuf)"
+		}
+		rows = append(rows, h.measure(name, in.size, nil, h.masrl, "trace", "import", "--jsonl", file))
 	}
 	var b strings.Builder
-	b.WriteString("| spans | file (MB) | median (s) | min (s) | max (s) | spans per second | peak RSS (MB) | exit |\n")
-	b.WriteString("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
-	for _, r := range rows {
+	b.WriteString("| spans | input | file (MB) | median (s) | min (s) | max (s) | spans per second | peak RSS (MB) | exit |\n")
+	b.WriteString("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
+	for i, r := range rows {
+		format := inputs[i].format
 		size := "?"
-		if fi, err := os.Stat(filepath.Join(h.cfg.work, fmt.Sprintf("otlp-%d.jsonl", r.size))); err == nil {
+		if fi, err := os.Stat(filepath.Join(h.cfg.work, otlpName(r.size, format))); err == nil {
 			size = fmt.Sprintf("%.0f", float64(fi.Size())/1e6)
 		}
 		if !r.ok() {
-			fmt.Fprintf(&b, "| %s | %s | failed: %s | | | | | |\n", thousands(r.size), size, mdEscape(fmt.Sprint(r.err)))
+			fmt.Fprintf(&b, "| %s | %s | %s | failed: %s | | | | | |\n", thousands(r.size), format, size, mdEscape(fmt.Sprint(r.err)))
 			continue
 		}
-		fmt.Fprintf(&b, "| %s | %s | %.2f | %.2f | %.2f | %s | %.0f | %s |\n", thousands(r.size), size,
+		fmt.Fprintf(&b, "| %s | %s | %s | %.2f | %.2f | %.2f | %s | %.0f | %s |\n", thousands(r.size), format, size,
 			r.median().Seconds(), r.min().Seconds(), r.max().Seconds(),
 			thousands(int(float64(r.size)/r.median().Seconds())), r.rssMB(), r.exits())
 	}
