@@ -29,7 +29,7 @@ func TestOTLP(t *testing.T) {
 		t.Errorf("%d lines, want %d of at most 64 spans", lines, (2501+63)/64)
 	}
 	spans, traces := 0, 0
-	im := otlp.NewImporter(otlp.Options{}, func(tr *otlp.Trace) error {
+	importEach(t, data, func(tr *otlp.Trace) {
 		traces++
 		spans += tr.Spans
 		if tr.Spans != 100 && tr.Spans != 101 {
@@ -38,14 +38,7 @@ func TestOTLP(t *testing.T) {
 		if tr.Stats.ToolCalls == 0 || tr.Stats.Tokens == 0 || tr.Stats.Spawns == 0 {
 			t.Errorf("trace %s: %+v", tr.ID, tr.Stats)
 		}
-		return nil
-	}, func(d otlp.Diagnostic) { t.Errorf("diagnostic: %s", d) })
-	if err := im.Read("synth", bytes.NewReader(data)); err != nil {
-		t.Fatal(err)
-	}
-	if err := im.Close(); err != nil {
-		t.Fatal(err)
-	}
+	})
 	if spans != 2501 || traces != 25 {
 		t.Errorf("%d spans in %d traces, want 2501 in 25", spans, traces)
 	}
@@ -68,10 +61,17 @@ func TestOTLP(t *testing.T) {
 // importTraces imports data, requiring no diagnostic, and returns the
 // traces written, in order.
 func importTraces(t *testing.T, data []byte) []string {
-	t.Helper()
 	var out []string
+	importEach(t, data, func(tr *otlp.Trace) { out = append(out, string(tr.JSON)) })
+	return out
+}
+
+// importEach imports data, requiring no diagnostic, and calls each with
+// every trace written.
+func importEach(t *testing.T, data []byte, each func(*otlp.Trace)) {
+	t.Helper()
 	im := otlp.NewImporter(otlp.Options{}, func(tr *otlp.Trace) error {
-		out = append(out, string(tr.JSON))
+		each(tr)
 		return nil
 	}, func(d otlp.Diagnostic) { t.Errorf("diagnostic: %s", d) })
 	if err := im.Read("synth", bytes.NewReader(data)); err != nil {
@@ -80,5 +80,4 @@ func importTraces(t *testing.T, data []byte) []string {
 	if err := im.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return out
 }
