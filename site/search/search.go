@@ -99,8 +99,12 @@ func Build(c *corpus.Corpus, v *corpus.Vocabulary, entryURL func(key string) str
 
 // JSON encodes the index. The output is safe to embed in HTML (<, >, & are
 // escaped) and byte-identical for the same input.
-func (ix *Index) JSON() ([]byte, error) {
-	raw, err := json.Marshal(ix)
+func (ix *Index) JSON() ([]byte, error) { return embeddableJSON(ix) }
+
+// embeddableJSON encodes v with <, > and & escaped, so that it is safe to
+// embed in HTML, ending in a newline.
+func embeddableJSON(v any) ([]byte, error) {
+	raw, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
@@ -164,12 +168,5 @@ func Bib(c *corpus.Corpus) ([]byte, error) {
 			m[c.Papers[i].Key] = strings.TrimSpace(b.Raw)
 		}
 	}
-	raw, err := json.Marshal(m)
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	json.HTMLEscape(&b, raw)
-	b.WriteByte('\n')
-	return b.Bytes(), nil
+	return embeddableJSON(m)
 }
