@@ -38,7 +38,12 @@ type Term struct {
 
 // DefaultVocabulary parses the vocabulary embedded from data/vocab.yaml.
 func DefaultVocabulary() (*Vocabulary, error) {
-	b, err := fs.ReadFile(data.FS, "vocab.yaml")
+	return LoadVocabulary(data.FS)
+}
+
+// LoadVocabulary parses vocab.yaml of a data directory (data.Dir).
+func LoadVocabulary(fsys fs.FS) (*Vocabulary, error) {
+	b, err := fs.ReadFile(fsys, "vocab.yaml")
 	if err != nil {
 		return nil, err
 	}
