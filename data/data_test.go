@@ -2,8 +2,8 @@ package data
 
 import (
 	"errors"
-	"os"
 	"io/fs"
+	"os"
 	"slices"
 	"testing"
 	"testing/fstest"

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"github.com/masrl/masrl/siteconfig"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +13,7 @@ import (
 // sitemap are written too.
 func mustBuild(t *testing.T, dir, out string) {
 	t.Helper()
-	if _, err := Build(Options{CorpusDir: dir, Today: today, BaseURL: "https://example.org/"}, out); err != nil {
+	if _, err := Build(openCorpus(t, dir, nil), Options{Config: siteconfig.Config{BaseURL: "https://example.org/"}, Out: out}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -153,7 +154,7 @@ func TestConcurrentBuilds(t *testing.T) {
 	errs := make([]error, 4)
 	for i := range errs {
 		wg.Go(func() {
-			_, errs[i] = Build(Options{CorpusDir: dir, Today: today, BaseURL: "https://example.org/"}, out)
+			_, errs[i] = Build(openCorpus(t, dir, nil), Options{Config: siteconfig.Config{BaseURL: "https://example.org/"}, Out: out})
 		})
 	}
 	wg.Wait()

@@ -63,10 +63,6 @@ func (r *renderer) prepare() error {
 		}
 		r.site.Nav = append(r.site.Nav, NavItem{markdownTitle(src, name), name + "/", name})
 	}
-	if r.claimSet, err = corpus.LoadClaimsFS(r.data, r.v); err != nil {
-		return err
-	}
-	r.pool = r.claimSet.Pool
 	if err := r.prepareViews(); err != nil {
 		return err
 	}

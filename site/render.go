@@ -7,16 +7,15 @@ import (
 	"net/url"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/data"
 	"github.com/yuin/goldmark"
 )
 
-// This file is the pipeline: Render and renderAfter run the steps that
+// This file is the pipeline: render runs the steps that
 // prepare the views (prepare.go), queue every page (pages.go,
 // entrypage.go) and files (publish.go, charts.go, ...), and execute the
 // queue (jobs.go); and it parses the templates every page is rendered with.
 
-// renderer holds everything one Render call derives from the corpus.
+// renderer holds everything one build derives from the checked corpus.
 type renderer struct {
 	c     *corpus.Corpus
 	v     *corpus.Vocabulary
@@ -53,29 +52,12 @@ type renderer struct {
 	opt           Options
 }
 
-// Render builds every file of the site in memory and returns it with the
-// warnings rendering found (data naming entries the corpus lacks). The
-// corpus should have passed corpus.Check; Render still refuses keys that are
+// render renders the site of ck into files, which either keeps it in
+// memory or writes each file as soon as it is ready. Every page is
+// prepared first; then it waits for the check and stops with its error
+// before the first page is written. Render still refuses keys that are
 // not plain slugs, because keys become directory names.
-func Render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options) (*Files, corpus.Diagnostics, error) {
-	files := newFiles()
-	r, err := render(c, v, opt, files)
-	if err != nil {
-		return nil, nil, err
-	}
-	return files, r.warnings, nil
-}
-
-// render renders the site into files, which either keeps it in memory or
-// writes each file as soon as it is ready.
-func render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options, files *Files) (*renderer, error) {
-	return renderAfter(c, v, opt, files, nil)
-}
-
-// renderAfter is render that calls ready, when it is not nil, once every
-// page is prepared and before the first is written, and stops with its
-// error: Build checks the corpus meanwhile.
-func renderAfter(c *corpus.Corpus, v *corpus.Vocabulary, opt Options, files *Files, ready func() error) (*renderer, error) {
+func render(ck *corpus.Checked, opt Options, files *Files) (*renderer, error) {
 	base, err := parseBaseURL(opt.BaseURL)
 	if err != nil {
 		return nil, err
@@ -88,11 +70,10 @@ func renderAfter(c *corpus.Corpus, v *corpus.Vocabulary, opt Options, files *Fil
 	if err != nil {
 		return nil, err
 	}
-	dfs := opt.Data
-	if dfs == nil {
-		dfs = data.FS
+	r := &renderer{
+		c: ck.Corpus, v: ck.Vocabulary, base: base, tmpl: tmpl, data: ck.FS, files: files, md: newMarkdown(), opt: opt,
+		claimSet: ck.Claims, pool: ck.Pool,
 	}
-	r := &renderer{c: c, v: v, base: base, tmpl: tmpl, data: dfs, files: files, md: newMarkdown(), opt: opt}
 	if err := r.loadECharts(opt.ECharts); err != nil {
 		return nil, err
 	}
@@ -100,11 +81,8 @@ func renderAfter(c *corpus.Corpus, v *corpus.Vocabulary, opt Options, files *Fil
 		r.prepare, r.prepareClaims, r.home, r.papers, r.entryPages, r.taxonomy,
 		r.orchestration, r.coverage, r.excluded, r.claimsAudit, r.traces, r.prose, r.notFound,
 		r.assets, r.echartsAsset, r.downloads, r.searchIndex, r.feed, r.sitemap, r.renderItems,
+		ck.Err, r.runJobs,
 	}
-	if ready != nil {
-		steps = append(steps, ready)
-	}
-	steps = append(steps, r.runJobs)
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err

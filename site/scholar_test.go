@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/siteconfig"
 )
 
 func TestBibAuthors(t *testing.T) {
@@ -111,9 +112,9 @@ func ldJSON(t *testing.T, html string) map[string]any {
 // the home page describes the corpus as a CC0 Dataset.
 func TestScholarTags(t *testing.T) {
 	dir := corpusFromTxtar(t, "tiny.txtar")
-	c, v := load(t, dir)
+	ck := openCorpus(t, dir, nil)
 	files := newFiles()
-	if _, err := render(c, v, Options{BaseURL: "https://example.org/awesome/"}, files); err != nil {
+	if _, err := render(ck, Options{Config: siteconfig.Config{BaseURL: "https://example.org/awesome/"}}, files); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"index.html", "papers/index.html", "coverage/index.html", "papers/alpha/index.html", "taxonomy/reward_type/shared/index.html"} {
