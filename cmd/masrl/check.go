@@ -7,9 +7,9 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 )
 
 func checkCommand() command {
@@ -35,8 +35,9 @@ type checkReport struct {
 }
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("check", "check [--corpus DIR] [--format text|github|json] [--claims=false]", stderr)
+	fs := newFlagSet("check", "check [--corpus DIR] [--data DIR] [--format text|github|json] [--claims=false]", stderr)
 	dir := corpusFlag(fs)
+	dataDir := dataFlag(fs)
 	format := fs.String("format", "text", "output `format`: text, github (workflow annotations) or json")
 	withClaims := fs.Bool("claims", true, "also verify the paper's claims (data/claims.yaml); false for corpora other than the survey's")
 	if code, ok := parseFlags(fs, args); !ok {
@@ -50,24 +51,12 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "masrl check: %v\n", err)
 		return exitUsage
 	}
-	c, err := corpus.Load(*dir)
+	ck, err := corpus.Open(*dir, data.Dir(*dataDir))
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl check: %v\n", err)
 		return exitUsage
 	}
-	v, err := corpus.DefaultVocabulary()
-	if err != nil {
-		fmt.Fprintf(stderr, "masrl check: %v\n", err)
-		return exitUsage
-	}
-	var claims *corpus.Claims
-	if *withClaims {
-		if claims, err = corpus.LoadClaims(v); err != nil {
-			fmt.Fprintf(stderr, "masrl check: %v\n", err)
-			return exitUsage
-		}
-	}
-	rep := checkCorpus(*dir, c, v, claims)
+	rep := checkCorpus(*dir, ck, *withClaims)
 	writeCheckReport(stdout, *format, rep)
 	if rep.Errors > 0 {
 		return exitFindings
@@ -75,15 +64,16 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return exitOK
 }
 
-// checkCorpus checks a loaded corpus and, unless claims is nil, the
-// paper's claims on it: the report masrl check prints, which masrl add
-// prints after writing.
-func checkCorpus(dir string, c *corpus.Corpus, v *corpus.Vocabulary, claims *corpus.Claims) checkReport {
-	ds := corpus.Check(c, v, corpus.CheckOptions{Today: time.Now()})
+// checkCorpus reports the check of a corpus and, withClaims, the paper's
+// claims on it: the report masrl check prints, which masrl add prints
+// after writing.
+func checkCorpus(dir string, ck *corpus.Checked, withClaims bool) checkReport {
+	c, v, claims := ck.Corpus, ck.Vocabulary, ck.Claims
+	ds := slices.Clone(ck.Diagnostics())
 	var tally *claimTally
 	var survey *surveyTally
 	var results []corpus.ClaimResult
-	if claims != nil {
+	if withClaims {
 		results = corpus.VerifyClaims(c, v, claims)
 		ds = append(ds, corpus.ClaimDiagnostics(results)...)
 		ds.Sort()

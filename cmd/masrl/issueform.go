@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/intake"
 )
 
@@ -20,6 +21,7 @@ func issueFormCommand() command {
 func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("issue-form", "issue-form [--check] [FILE] (FILE is usually "+intake.IssueFormFile+")", stderr)
 	check := fs.Bool("check", false, "do not write; exit 1 when FILE is not the generated form")
+	dataDir := dataFlag(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -27,7 +29,7 @@ func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fs.Usage()
 		return exitUsage
 	}
-	v, err := corpus.DefaultVocabulary()
+	v, err := corpus.LoadVocabulary(data.Dir(*dataDir))
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl issue-form: %v\n", err)
 		return exitUsage
