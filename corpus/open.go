@@ -20,6 +20,11 @@ type Data struct {
 	// Pool is the survey's pool, Claims.Pool: nil when the claims name
 	// none (fixtures and other corpora count their whole corpus).
 	Pool *Pool
+	// Survey is the survey the list belongs to, survey-pool.yaml (PoolFile)
+	// read whether or not the claims count its pool: the paper, its
+	// title, its arXiv id and the list's default title are said there
+	// alone.
+	Survey *Pool
 }
 
 // LoadData reads the vocabulary, the claims and the pool of a data
@@ -36,7 +41,17 @@ func LoadData(fsys fs.FS) (*Data, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Data{FS: fsys, Vocabulary: v, Claims: cl, Pool: cl.Pool}, nil
+	survey := cl.Pool
+	if survey == nil || cl.PoolFile != "survey-pool.yaml" {
+		b, err := fs.ReadFile(fsys, "survey-pool.yaml")
+		if err != nil {
+			return nil, err
+		}
+		if survey, err = ParsePool(PoolFile, b); err != nil {
+			return nil, err
+		}
+	}
+	return &Data{FS: fsys, Vocabulary: v, Claims: cl, Pool: cl.Pool, Survey: survey}, nil
 }
 
 // Checked is a corpus loaded with its data, and its check: the one value

@@ -38,6 +38,7 @@ type renderer struct {
 	claims        []*ClaimView
 	claimSet      *corpus.Claims           // data/claims.yaml with the survey's pool
 	pool          *corpus.Pool             // the survey's pinned pool; nil: no pool file in data
+	survey        *corpus.Pool             // the survey the list belongs to: its title and arXiv id
 	claimsOf      map[string][]*ClaimView  // key -> the claims it takes part in
 	audits        map[string]*corpus.Audit // key -> its spot-check; corpus.Audit scans
 	records       []*ExclusionView
@@ -72,7 +73,7 @@ func render(ck *corpus.Checked, opt Options, files *Files) (*renderer, error) {
 	}
 	r := &renderer{
 		c: ck.Corpus, v: ck.Vocabulary, base: base, tmpl: tmpl, data: ck.FS, files: files, md: newMarkdown(), opt: opt,
-		claimSet: ck.Claims, pool: ck.Pool,
+		claimSet: ck.Claims, pool: ck.Pool, survey: ck.Survey,
 	}
 	if err := r.loadECharts(opt.ECharts); err != nil {
 		return nil, err

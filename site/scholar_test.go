@@ -72,14 +72,14 @@ func TestScholarlyArticleJSON(t *testing.T) {
 
 func TestDataset(t *testing.T) {
 	abs := func(p string) string { return "https://example.org/" + p }
-	d := dataset("N", "D", []Link{{Text: "papers.csv", URL: "papers.csv"}, {Text: "papers.bib", URL: "papers.bib"}}, abs)
+	d := dataset("N", "D", "https://arxiv.org/abs/2605.02801", []Link{{Text: "papers.csv", URL: "papers.csv"}, {Text: "papers.bib", URL: "papers.bib"}}, abs)
 	if d.License != "https://creativecommons.org/publicdomain/zero/1.0/" || len(d.Distribution) != 2 ||
 		d.Distribution[0].ContentURL != "https://example.org/papers.csv" || d.Distribution[0].EncodingFormat != "text/csv" ||
-		d.Distribution[1].EncodingFormat != "application/x-bibtex" {
+		d.Distribution[1].EncodingFormat != "application/x-bibtex" || d.IsBasedOn != "https://arxiv.org/abs/2605.02801" {
 		t.Errorf("dataset: %+v", d)
 	}
 	// Without a base URL the addresses stay relative.
-	d = dataset("N", "D", []Link{{Text: "papers.csv", URL: "papers.csv"}}, func(string) string { return "" })
+	d = dataset("N", "D", "", []Link{{Text: "papers.csv", URL: "papers.csv"}}, func(string) string { return "" })
 	if d.URL != "" || d.Distribution[0].ContentURL != "papers.csv" {
 		t.Errorf("dataset without a base URL: %+v", d)
 	}

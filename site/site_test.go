@@ -771,13 +771,13 @@ func TestDataOverride(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(ddir, "vocab.yaml"), bytes.Replace(vocab, []byte("- value: rl_method"), []byte("- value: rl_methods"), 1), 0o644)
-	// The survey's claims name rl_method too: a fork that renames a value
+	os.WriteFile(filepath.Join(ddir, "vocab.yaml"), bytes.Replace(vocab, []byte("- value: shared\n"), []byte("- value: team-shared\n"), 1), 0o644)
+	// The survey's claims name shared too: a fork that renames a value
 	// rewrites its claims.
 	os.WriteFile(filepath.Join(ddir, "claims.yaml"), []byte("claims: []\n"), 0o644)
 	_, err = Build(openCorpus(t, dir, data.Dir(ddir)), Options{})
-	if ds, ok := IsCheckError(err); !ok || !strings.Contains(ds[0].Detail(), "rl_method") {
-		t.Errorf("edited vocabulary: got %v, want the check to reject rl_method", err)
+	if ds, ok := IsCheckError(err); !ok || !strings.Contains(ds[0].Detail(), `"shared"`) {
+		t.Errorf("edited vocabulary: got %v, want the check to reject shared", err)
 	}
 }
 

@@ -54,10 +54,12 @@ type SiteInfo struct {
 	Feed bool
 	// Repo is the repository the list is kept in (masrl.yaml's
 	// repository.url); "" when not configured.
-	Repo     string
-	Nav      []NavItem
-	ArxivID  string
-	ArxivURL string
+	Repo string
+	Nav  []NavItem
+	// SurveyTitle and ArxivID are the survey's (data/survey-pool.yaml).
+	SurveyTitle string
+	ArxivID     string
+	ArxivURL    string
 }
 
 // NavItem is one entry of the main navigation.
