@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
@@ -139,33 +138,12 @@ type surveyTally struct {
 	Added   []string `json:"added"`             // keys added since the survey
 }
 
-// githubAnnotation formats a finding as a GitHub Actions workflow command,
-// escaping the characters the runner interprets.
+// githubAnnotation formats a finding as a GitHub Actions workflow command.
 func githubAnnotation(d corpus.Diagnostic) string {
-	var b strings.Builder
-	b.WriteString("::")
-	b.WriteString(d.Severity.String())
-	fmt.Fprintf(&b, " file=%s", escapeProperty(d.Pos.File))
-	if d.Pos.Line > 0 {
-		fmt.Fprintf(&b, ",line=%d", d.Pos.Line)
-	}
-	if d.Pos.Col > 0 {
-		fmt.Fprintf(&b, ",col=%d", d.Pos.Col)
-	}
-	if d.Field != "" {
-		fmt.Fprintf(&b, ",title=%s", escapeProperty(d.Field))
-	}
-	b.WriteString("::")
-	b.WriteString(escapeData(d.Detail()))
-	return b.String()
-}
-
-func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return annotation{
+		level: d.Severity.String(), file: d.Pos.File, line: d.Pos.Line, col: d.Pos.Col,
+		title: d.Field, message: d.Detail(),
+	}.String()
 }
 
 func oneOf(s string, allowed ...string) bool {

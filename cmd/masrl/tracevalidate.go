@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/masrl/masrl/trace"
 )
@@ -119,17 +118,6 @@ func (v *validateText) add(r *unitResult) {
 
 func (v *validateText) finish() error { return nil }
 
-// escapeGitHub escapes workflow-command data; properties also escape ':'
-// and ','.
-func escapeGitHub(s string, property bool) string {
-	r := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
-	s = r.Replace(s)
-	if property {
-		s = strings.NewReplacer(":", "%3A", ",", "%2C").Replace(s)
-	}
-	return s
-}
-
 type validateGitHub struct{ w *bufio.Writer }
 
 func (v *validateGitHub) add(r *unitResult) {
@@ -145,9 +133,11 @@ func (v *validateGitHub) add(r *unitResult) {
 			p = fmt.Sprintf("trace %q: %s", r.traceID(), p)
 		}
 		line, col := r.where(f)
-		fmt.Fprintf(v.w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", f.Severity,
-			escapeGitHub(displayName(r.file), true), line, col,
-			escapeGitHub("trace "+f.Rule, true), escapeGitHub(p+": "+f.Message, false))
+		v.w.WriteString(annotation{
+			level: f.Severity.String(), file: displayName(r.file), line: line, col: col,
+			title: "trace " + f.Rule, message: p + ": " + f.Message,
+		}.String())
+		v.w.WriteByte('\n')
 	}
 }
 
