@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
@@ -56,7 +57,7 @@ func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		return exitOK
 	}
-	if err := os.WriteFile(file, form, 0o644); err != nil {
+	if err := corpus.WriteFiles(filepath.Dir(file), map[string][]byte{filepath.Base(file): form}); err != nil {
 		fmt.Fprintf(stderr, "masrl issue-form: %v\n", err)
 		return exitUsage
 	}

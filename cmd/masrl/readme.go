@@ -83,36 +83,10 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "%s: the generated paper list is out of date with %s; run: masrl readme %s --corpus %s\n", file, *dir, file, *dir)
 		return exitFindings
 	}
-	if err := writeFileAtomic(file, out); err != nil {
+	if err := corpus.WriteFiles(filepath.Dir(file), map[string][]byte{filepath.Base(file): out}); err != nil {
 		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
 		return exitUsage
 	}
 	fmt.Fprintf(stdout, "%s: paper list rewritten (%d entries)\n", file, len(c.Papers))
 	return exitOK
-}
-
-// writeFileAtomic replaces a file through a temporary file in the same
-// directory, keeping its permissions, so that a crash never leaves half a
-// README.
-func writeFileAtomic(name string, b []byte) error {
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(name); err == nil {
-		mode = st.Mode().Perm()
-	}
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp-")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.Write(b)
-	cerr := f.Close()
-	if err := errors.Join(werr, cerr, os.Chmod(tmp, mode)); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, name); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }
