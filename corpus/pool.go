@@ -64,7 +64,7 @@ func ParsePool(name string, b []byte) (*Pool, error) {
 		ds.add(Error, Pos{File: name, Line: line}, "", "", format, args...)
 	}
 	if doc.Paper == "" {
-		errorf(1, "the pool needs paper: the version of the paper it belongs to (e.g. arXiv:2605.02801v1)")
+		errorf(1, "the pool needs paper: the version of the paper it belongs to (arXiv:YYMM.NNNNNvN)")
 	}
 	keys := func(n *yaml.Node, what string) []string {
 		if n.Kind != yaml.SequenceNode {
