@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/masrl/masrl/trace"
 	"github.com/masrl/masrl/trace/otlp"
 )
 
@@ -134,14 +135,14 @@ func importOne(ctx context.Context, im *otlp.Importer, name string, iio importIO
 			return errors.New("standard input can be read only once")
 		}
 		*stdinUsed = true
-		return im.Read("<stdin>", ctxReader{ctx, iio.stdin})
+		return im.Read("<stdin>", trace.ContextReader(ctx, iio.stdin))
 	}
 	f, err := iio.open(name)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	if err := im.Read(name, ctxReader{ctx, f}); err != nil {
+	if err := im.Read(name, trace.ContextReader(ctx, f)); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil

@@ -1,4 +1,4 @@
-package main
+package trace
 
 import (
 	"bytes"
@@ -19,39 +19,39 @@ func FuzzLineReader(f *testing.F) {
 	f.Add([]byte(strings.Repeat("x", 3<<20) + "\nlast"))
 	f.Add([]byte(""))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tio := traceIO{open: func(string) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }}
+		tio := BatchInput{Open: func(string) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }}
 		lr, err := openLines(context.Background(), "f.jsonl", tio)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer lr.close()
-		var got []traceUnit
+		var got []BatchTrace
 		var buf []byte
 		for {
 			u, ok := lr.next(buf)
 			if !ok {
 				break
 			}
-			if u.err != nil {
-				t.Fatalf("read error: %v", u.err)
+			if u.Err != nil {
+				t.Fatalf("read error: %v", u.Err)
 			}
 			buf = u.data
 			u.data = bytes.Clone(u.data) // the buffer is reused for the next line
 			got = append(got, u)
 		}
-		var want []traceUnit
+		var want []BatchTrace
 		for i, l := range strings.Split(string(data), "\n") {
 			l = strings.TrimSuffix(l, "\r")
 			if strings.TrimSpace(l) != "" {
-				want = append(want, traceUnit{line: i + 1, data: []byte(l)})
+				want = append(want, BatchTrace{Line: i + 1, data: []byte(l)})
 			}
 		}
 		if len(got) != len(want) {
 			t.Fatalf("%d units, want %d", len(got), len(want))
 		}
 		for i := range got {
-			if got[i].line != want[i].line || !bytes.Equal(got[i].data, want[i].data) || got[i].file != "f.jsonl" {
-				t.Fatalf("unit %d: line %d %q, want line %d %q", i, got[i].line, got[i].data, want[i].line, want[i].data)
+			if got[i].Line != want[i].Line || !bytes.Equal(got[i].data, want[i].data) || got[i].File != "f.jsonl" {
+				t.Fatalf("unit %d: line %d %q, want line %d %q", i, got[i].Line, got[i].data, want[i].Line, want[i].data)
 			}
 		}
 	})

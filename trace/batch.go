@@ -1,4 +1,4 @@
-package main
+package trace
 
 import (
 	"bufio"
@@ -14,10 +14,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/masrl/masrl/trace"
 )
 
+// This file is the batch engine of masrl trace validate and stats.
+//
 // A batch is every trace the arguments name: a file holds one trace, a
 // JSON Lines file (.jsonl, .ndjson, or any input with --jsonl) one per
 // line, and a directory the files below it with those extensions and
@@ -25,8 +25,8 @@ import (
 // on all cores and reported in input order; lines are streamed, so memory
 // stays bounded by the traces in flight, not by the file.
 
-// isJSONLines reports whether name is a JSON Lines file by its extension.
-func isJSONLines(name string) bool {
+// IsJSONLines reports whether name is a JSON Lines file by its extension.
+func IsJSONLines(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".jsonl", ".ndjson":
 		return true
@@ -52,28 +52,48 @@ func walkTraceDir(dir string) ([]string, error) {
 	return out, err // WalkDir visits in lexical order
 }
 
-// traceUnit is one trace of a batch.
-type traceUnit struct {
-	file string // as named (or found below a named directory); "-" is stdin
-	// line is the trace's line in a JSON Lines file, 0 for a whole file;
+// BatchTrace is one trace of a batch.
+type BatchTrace struct {
+	File string // as named (or found below a named directory); "-" is stdin
+	// Line is the trace's line in a JSON Lines file, 0 for a whole file;
 	// data is then the line.
-	line int
+	Line int
 	data []byte
-	// err is an input error: the file (or the rest of a JSON Lines file)
+	// Err is an input error: the file (or the rest of a JSON Lines file)
 	// could not be read.
-	err error
+	Err error
 }
 
-// unitResult is the outcome for one trace.
-type unitResult struct {
-	traceUnit
-	res *trace.Result
+// BatchResult is the outcome for one trace: Result is nil when Err is set.
+type BatchResult struct {
+	BatchTrace
+	Result *Result
 }
 
-// batchOptions say how to read and check a batch.
-type batchOptions struct {
-	check trace.Options
-	jsonl bool // every file, stdin included, is JSON Lines
+// BatchOptions say how to read and check a batch.
+type BatchOptions struct {
+	Check     Options
+	JSONLines bool // every file, stdin included, is JSON Lines
+}
+
+// BatchInput is where a batch reads files and standard input from.
+// Commands use OSBatchInput; tests substitute both, so that scripts run
+// in-process can name files relative to their own directory.
+type BatchInput struct {
+	Stdin io.Reader
+	Open  func(name string) (io.ReadCloser, error)
+	// Dir lists the trace files below name, in order, if it is a
+	// directory; isDir is false otherwise.
+	Dir func(name string) (files []string, isDir bool, err error)
+}
+
+// OSBatchInput reads the file system and os.Stdin.
+func OSBatchInput() BatchInput {
+	return BatchInput{
+		Stdin: os.Stdin,
+		Open:  func(name string) (io.ReadCloser, error) { return os.Open(name) },
+		Dir:   OSTraceDir,
+	}
 }
 
 // maxInFlight is how many traces per worker may be checked ahead of the
@@ -81,7 +101,7 @@ type batchOptions struct {
 // trace holds up the output, few enough that memory stays bounded.
 const maxInFlight = 16
 
-// eachTrace validates every trace of names on all cores and calls emit
+// ValidateBatch validates every trace of names on all cores and calls emit
 // with each result, in input order and never concurrently (emit may run
 // on any worker).
 //
@@ -89,13 +109,13 @@ const maxInFlight = 16
 // trace reads it, under the source's lock, into a buffer of its own that
 // it reuses for its next line, so no goroutine stands between the file and
 // the checks and no pool of line buffers is needed.
-func eachTrace(ctx context.Context, names []string, bo batchOptions, tio traceIO, emit func(*unitResult)) {
+func ValidateBatch(ctx context.Context, names []string, bo BatchOptions, tio BatchInput, emit func(*BatchResult)) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	workers := runtime.GOMAXPROCS(0)
-	v := trace.NewValidator()
-	src := &unitSource{ctx: ctx, names: names, jsonl: bo.jsonl, tio: tio}
-	out := &inOrder{emit: emit, pending: map[int]*unitResult{}}
+	v := NewValidator()
+	src := &unitSource{ctx: ctx, names: names, jsonl: bo.JSONLines, tio: tio}
+	out := &inOrder{emit: emit, pending: map[int]*BatchResult{}}
 	// A slot is taken before a trace is read and given back once its
 	// result is emitted, which bounds the results waiting for a slow one.
 	slots := make(chan struct{}, workers*maxInFlight)
@@ -117,7 +137,7 @@ func eachTrace(ctx context.Context, names []string, bo batchOptions, tio traceIO
 				if u.data != nil {
 					buf = u.data // the check keeps nothing of the line
 				}
-				r := checkUnit(ctx, v, u, bo.check, tio, &buf)
+				r := checkUnit(ctx, v, u, bo.Check, tio, &buf)
 				out.put(seq, r, slots)
 			}
 		})
@@ -130,13 +150,13 @@ func eachTrace(ctx context.Context, names []string, bo batchOptions, tio traceIO
 type inOrder struct {
 	mu      sync.Mutex
 	next    int
-	pending map[int]*unitResult
-	emit    func(*unitResult)
+	pending map[int]*BatchResult
+	emit    func(*BatchResult)
 }
 
 // put files the result of trace seq and emits every result that is now
 // next in line, giving back a slot for each.
-func (o *inOrder) put(seq int, r *unitResult, slots chan struct{}) {
+func (o *inOrder) put(seq int, r *BatchResult, slots chan struct{}) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.pending[seq] = r
@@ -157,7 +177,7 @@ type unitSource struct {
 	files     []string // files of the current argument not yet listed
 	lines     *lineReader
 	jsonl     bool // every file, stdin included, is JSON Lines
-	tio       traceIO
+	tio       BatchInput
 	stdinUsed bool
 	seq       int
 }
@@ -165,12 +185,12 @@ type unitSource struct {
 // next returns the batch's next trace and its number in the batch; ok is
 // false when there are no more. A JSON Lines trace is read into buf's
 // memory (grown as needed).
-func (s *unitSource) next(buf []byte) (u traceUnit, seq int, ok bool) {
+func (s *unitSource) next(buf []byte) (u BatchTrace, seq int, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for {
 		if s.ctx.Err() != nil {
-			return traceUnit{}, 0, false
+			return BatchTrace{}, 0, false
 		}
 		switch {
 		case s.lines != nil:
@@ -180,7 +200,7 @@ func (s *unitSource) next(buf []byte) (u traceUnit, seq int, ok bool) {
 				s.lines = nil
 				continue
 			}
-			if u.err != nil {
+			if u.Err != nil {
 				s.lines.close()
 				s.lines = nil
 			}
@@ -188,12 +208,12 @@ func (s *unitSource) next(buf []byte) (u traceUnit, seq int, ok bool) {
 		case len(s.files) > 0:
 			f := s.files[0]
 			s.files = s.files[1:]
-			if !(s.jsonl || isJSONLines(f)) {
-				return s.number(traceUnit{file: f})
+			if !(s.jsonl || IsJSONLines(f)) {
+				return s.number(BatchTrace{File: f})
 			}
 			lr, err := openLines(s.ctx, f, s.tio)
 			if err != nil {
-				return s.number(traceUnit{file: f, err: err})
+				return s.number(BatchTrace{File: f, Err: err})
 			}
 			s.lines = lr
 		case len(s.names) > 0:
@@ -201,29 +221,29 @@ func (s *unitSource) next(buf []byte) (u traceUnit, seq int, ok bool) {
 			s.names = s.names[1:]
 			if n == "-" {
 				if s.stdinUsed {
-					return s.number(traceUnit{file: n, err: errors.New("standard input can be read only once")})
+					return s.number(BatchTrace{File: n, Err: errors.New("standard input can be read only once")})
 				}
 				s.stdinUsed = true
 				s.files = []string{n}
 				continue
 			}
-			sub, isDir, err := s.tio.dir(n)
+			sub, isDir, err := s.tio.Dir(n)
 			switch {
 			case err != nil:
-				return s.number(traceUnit{file: n, err: err})
+				return s.number(BatchTrace{File: n, Err: err})
 			case isDir:
 				s.files = sub
 			default:
 				s.files = []string{n}
 			}
 		default:
-			return traceUnit{}, 0, false
+			return BatchTrace{}, 0, false
 		}
 	}
 }
 
 // number gives u the next number in the batch.
-func (s *unitSource) number(u traceUnit) (traceUnit, int, bool) {
+func (s *unitSource) number(u BatchTrace) (BatchTrace, int, bool) {
 	s.seq++
 	return u, s.seq - 1, true
 }
@@ -247,39 +267,39 @@ type lineReader struct {
 }
 
 // openLines opens the JSON Lines file name ("-" is standard input).
-func openLines(ctx context.Context, name string, tio traceIO) (*lineReader, error) {
+func openLines(ctx context.Context, name string, tio BatchInput) (*lineReader, error) {
 	lr := &lineReader{name: name}
-	var r io.Reader = tio.stdin
+	var r io.Reader = tio.Stdin
 	if name != "-" {
-		f, err := tio.open(name)
+		f, err := tio.Open(name)
 		if err != nil {
 			return nil, err
 		}
 		r, lr.c = f, f
 	}
-	lr.br = bufio.NewReaderSize(ctxReader{ctx, r}, 1<<20)
+	lr.br = bufio.NewReaderSize(ContextReader(ctx, r), 1<<20)
 	return lr, nil
 }
 
 // next returns the file's next non-blank line, read into buf's memory, or
 // the error that ended the file; ok is false at its end.
-func (lr *lineReader) next(buf []byte) (u traceUnit, ok bool) {
+func (lr *lineReader) next(buf []byte) (u BatchTrace, ok bool) {
 	for lr.br != nil {
 		lr.line++
 		data, err := readLine(lr.br, buf)
 		buf = data
 		if err != nil && err != io.EOF {
 			lr.br = nil
-			return traceUnit{file: lr.name, line: lr.line, err: fmt.Errorf("line %d: %w", lr.line, err)}, true
+			return BatchTrace{File: lr.name, Line: lr.line, Err: fmt.Errorf("line %d: %w", lr.line, err)}, true
 		}
 		if err == io.EOF {
 			lr.br = nil
 		}
 		if len(bytes.TrimSpace(data)) > 0 {
-			return traceUnit{file: lr.name, line: lr.line, data: data}, true
+			return BatchTrace{File: lr.name, Line: lr.line, data: data}, true
 		}
 	}
-	return traceUnit{}, false
+	return BatchTrace{}, false
 }
 
 // close closes the file.
@@ -319,24 +339,24 @@ const maxInPlace = 16 << 20
 
 // checkUnit validates one trace. buf is the worker's buffer, which a file
 // of at most maxInPlace bytes is read into (and which may grow).
-func checkUnit(ctx context.Context, v *trace.Validator, u traceUnit, opts trace.Options, tio traceIO, buf *[]byte) *unitResult {
-	out := &unitResult{traceUnit: u}
-	if u.err != nil {
+func checkUnit(ctx context.Context, v *Validator, u BatchTrace, opts Options, tio BatchInput, buf *[]byte) *BatchResult {
+	out := &BatchResult{BatchTrace: u}
+	if u.Err != nil {
 		return out
 	}
 	if u.data != nil {
 		opts.SizeHint = int64(len(u.data))
-		out.res, out.err = v.ValidateBytes(u.data, opts)
+		out.Result, out.Err = v.ValidateBytes(u.data, opts)
 		out.data = nil
 		return out
 	}
 	var r io.Reader
-	if u.file == "-" {
-		r = tio.stdin
+	if u.File == "-" {
+		r = tio.Stdin
 	} else {
-		f, err := tio.open(u.file)
+		f, err := tio.Open(u.File)
 		if err != nil {
-			out.err = err
+			out.Err = err
 			return out
 		}
 		defer f.Close()
@@ -347,17 +367,17 @@ func checkUnit(ctx context.Context, v *trace.Validator, u traceUnit, opts trace.
 			}
 		}
 		if opts.SizeHint > 0 && opts.SizeHint <= maxInPlace {
-			data, err := readInto(ctxReader{ctx, r}, *buf, opts.SizeHint)
+			data, err := readInto(ContextReader(ctx, r), *buf, opts.SizeHint)
 			*buf = data
 			if err != nil {
-				out.err = err
+				out.Err = err
 				return out
 			}
-			out.res, out.err = v.ValidateBytes(data, opts)
+			out.Result, out.Err = v.ValidateBytes(data, opts)
 			return out
 		}
 	}
-	out.res, out.err = v.Validate(ctxReader{ctx, r}, opts)
+	out.Result, out.Err = v.Validate(ContextReader(ctx, r), opts)
 	return out
 }
 
@@ -380,8 +400,24 @@ func readInto(r io.Reader, buf []byte, size int64) ([]byte, error) {
 	}
 }
 
-// osTraceDir lists the trace files below name if it is a directory.
-func osTraceDir(name string) ([]string, bool, error) {
+// ContextReader reads r until ctx is done, and then fails with ctx's
+// error: an interrupted command stops reading (and validating) at once.
+func ContextReader(ctx context.Context, r io.Reader) io.Reader { return ctxReader{ctx, r} }
+
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// OSTraceDir lists the trace files below name if it is a directory.
+func OSTraceDir(name string) ([]string, bool, error) {
 	fi, err := os.Stat(name)
 	if err != nil || !fi.IsDir() {
 		return nil, false, nil // a missing file is reported when it is opened
@@ -390,20 +426,20 @@ func osTraceDir(name string) ([]string, bool, error) {
 	return files, true, err
 }
 
-// where places a finding of u in its file: a JSON Lines trace's line 1 is
-// the file's line u.line.
-func (u *traceUnit) where(f trace.Finding) (line, col int) {
-	if u.line > 0 {
-		return u.line + f.Line - 1, f.Col
+// Where places a finding of u in its file: a JSON Lines trace's line 1 is
+// the file's line u.Line.
+func (u *BatchTrace) Where(f Finding) (line, col int) {
+	if u.Line > 0 {
+		return u.Line + f.Line - 1, f.Col
 	}
 	return f.Line, f.Col
 }
 
-// traceID is the trace's id, for naming it in a batch; "" if none was
+// TraceID is the trace's id, for naming it in a batch; "" if none was
 // read.
-func (r *unitResult) traceID() string {
-	if r.res == nil {
+func (r *BatchResult) TraceID() string {
+	if r.Result == nil {
 		return ""
 	}
-	return r.res.Report.TraceID
+	return r.Result.Report.TraceID
 }
