@@ -10,7 +10,7 @@ import (
 
 func schema(t *testing.T) []byte {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("..", "..", "trace.schema.json"))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "schema", "trace.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +21,7 @@ func schema(t *testing.T) []byte {
 // schema gives: the schema changed and go generate was not run, or the
 // file was edited by hand.
 func TestGeneratedIsFresh(t *testing.T) {
-	want, err := generate(schema(t), "trace.schema.json")
+	want, err := generate(schema(t), "../schema/trace.schema.json")
 	if err != nil {
 		t.Fatal(err)
 	}
