@@ -15,11 +15,6 @@ import (
 	"golang.org/x/text/message"
 )
 
-// SchemaID is the absolute $id of trace.schema.json. The schema is compiled
-// from this URL, never from a file path, so that error locations do not
-// depend on the working directory.
-const SchemaID = "https://masrl.dev/schema/trace.schema.json"
-
 // SchemaJSON returns trace.schema.json (package schema embeds it), for
 // downloads.
 func SchemaJSON() []byte { return bytes.Clone(schema.Trace()) }

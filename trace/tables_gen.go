@@ -5,6 +5,11 @@ package trace
 // schemaTitle is the title of the schema the tables were generated from.
 const schemaTitle = "Orchestration trace of an LLM-based multi-agent system"
 
+// SchemaID is the absolute $id of trace.schema.json. The schema is compiled
+// from this URL, never from a file path, so that error locations do not
+// depend on the working directory.
+const SchemaID = "https://masrl.dev/schema/trace.schema.json"
+
 // Properties of #, as bits of a key set, in the schema's order.
 const (
 	topTraceID = 1 << iota
