@@ -8,6 +8,8 @@
 // extension, check-jsonschema) can validate the files against them.
 package schema
 
+//go:generate go run ./internal/genschemas
+
 import (
 	"embed"
 	"io/fs"

@@ -69,6 +69,9 @@ type Key struct {
 	Usage string // for the flag and the README
 	field func(*Config) *string
 	check func(string) error
+	// pattern is what masrl.schema.json says of a value beyond a
+	// non-empty string: a prefix every value check accepts must have.
+	pattern string
 }
 
 // Field returns the key's value in c, for reading and for overriding.
@@ -78,23 +81,23 @@ func (k Key) Field(c *Config) *string { return k.field(c) }
 func Keys() []Key {
 	return []Key{
 		{"title", "title", "the site's title, in every page's title and header (default: the survey list's title)",
-			func(c *Config) *string { return &c.Title }, nonEmpty},
+			func(c *Config) *string { return &c.Title }, nonEmpty, ""},
 		{"description", "description", "one sentence about the list, for the home page's meta description",
-			func(c *Config) *string { return &c.Description }, nonEmpty},
+			func(c *Config) *string { return &c.Description }, nonEmpty, ""},
 		{"language", "language", "the BCP 47 language tag of the pages, e.g. en or en-GB (default en)",
-			func(c *Config) *string { return &c.Language }, checkLanguage},
+			func(c *Config) *string { return &c.Language }, checkLanguage, ""},
 		{"base_url", "base-url", "the absolute http(s) URL the site is published at; canonical links, Open Graph URLs, the sitemap and the feed need it and are left out without it",
-			func(c *Config) *string { return &c.BaseURL }, checkHTTPURL},
+			func(c *Config) *string { return &c.BaseURL }, checkHTTPURL, "^https?://"},
 		{"repository.url", "repository", "the http(s) URL of the repository that holds the list, e.g. https://github.com/OWNER/NAME; entry pages link to it to edit the entry and report a problem",
-			func(c *Config) *string { return &c.Repository.URL }, checkHTTPURL},
+			func(c *Config) *string { return &c.Repository.URL }, checkHTTPURL, "^https?://"},
 		{"repository.branch", "repository-branch", "the branch the edit links open (default main)",
-			func(c *Config) *string { return &c.Repository.Branch }, checkRepoPath},
+			func(c *Config) *string { return &c.Repository.Branch }, checkRepoPath, ""},
 		{"repository.corpus", "repository-corpus", "the corpus directory inside the repository (default corpus; . for the top)",
-			func(c *Config) *string { return &c.Repository.Corpus }, checkRepoPath},
+			func(c *Config) *string { return &c.Repository.Corpus }, checkRepoPath, ""},
 		{"release.url", "release-url", "the http(s) URL of the masrl release's files, e.g. https://github.com/masrl/masrl/releases/download/v1.0.0/; the traces page links the binaries there when --downloads holds none",
-			func(c *Config) *string { return &c.Release.URL }, checkHTTPURL},
+			func(c *Config) *string { return &c.Release.URL }, checkHTTPURL, "^https?://"},
 		{"release.sums", "release-sums", "the release's SHA256SUMS file, relative to masrl.yaml (the flag: to the current directory); the traces page then shows each binary's SHA-256",
-			func(c *Config) *string { return &c.Release.Sums }, nonEmpty},
+			func(c *Config) *string { return &c.Release.Sums }, nonEmpty, ""},
 	}
 }
 
