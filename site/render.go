@@ -81,7 +81,7 @@ func render(ck *corpus.Checked, opt Options, files *Files) (*renderer, error) {
 	steps := []func() error{
 		r.prepare, r.prepareClaims, r.home, r.papers, r.entryPages, r.taxonomy,
 		r.orchestration, r.coverage, r.excluded, r.claimsAudit, r.traces, r.prose, r.notFound,
-		r.assets, r.echartsAsset, r.downloads, r.searchIndex, r.feed, r.sitemap, r.renderItems,
+		r.assets, r.schemas, r.echartsAsset, r.downloads, r.searchIndex, r.feed, r.sitemap, r.renderItems,
 		ck.Err, r.runJobs,
 	}
 	for _, step := range steps {

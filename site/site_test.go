@@ -19,6 +19,7 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
+	"github.com/masrl/masrl/schema"
 	"github.com/masrl/masrl/siteconfig"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -895,4 +896,24 @@ func claimsWithoutPool(t *testing.T) fs.FS {
 	}
 	top := fstest.MapFS{"claims.yaml": {Data: []byte(strings.Replace(string(b), "\npool: ", "\n# pool: ", 1))}}
 	return data.Overlay(top, data.FS)
+}
+
+// TestSchemasPublished: the site carries every schema of schema/ under
+// schema/, byte for byte, at the path its $id names.
+func TestSchemasPublished(t *testing.T) {
+	files := mustLoad(t, openCorpus(t, corpusFromTxtar(t, "tiny.txtar"), nil), Options{})
+	names, err := fs.Glob(schema.FS(), "*.json")
+	if err != nil || len(names) < 3 {
+		t.Fatalf("schemas %v, %v", names, err)
+	}
+	for _, name := range names {
+		want, _ := fs.ReadFile(schema.FS(), name)
+		got, ok := files.Get("schema/" + name)
+		if !ok || !bytes.Equal(got, want) {
+			t.Errorf("schema/%s: published %v, not the embedded schema", name, ok)
+		}
+		if !bytes.Contains(want, []byte(`"$id": "https://masrl.dev/schema/`+name+`"`)) {
+			t.Errorf("%s: its $id is not its published path", name)
+		}
+	}
 }
