@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/masrl/masrl/site/outdir"
 )
 
 // generatedCorpus writes a corpus of n entries built from the tiny
@@ -69,7 +71,7 @@ func BenchmarkRenderEntryPage(b *testing.B) {
 
 func benchEntryPage(b testing.TB) (*renderer, *entryPage) {
 	b.Helper()
-	r, err := render(openCorpus(b, corpusFromTxtar(b, "tiny.txtar"), nil), Options{}, newFiles())
+	r, err := render(openCorpus(b, corpusFromTxtar(b, "tiny.txtar"), nil), Options{}, outdir.Memory())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -182,7 +182,7 @@ func (r *renderer) echartsAsset() error {
 	if !r.charts() {
 		return nil
 	}
-	return r.files.add(EChartsAsset, r.echarts)
+	return r.files.Add(EChartsAsset, r.echarts)
 }
 
 // sinceFacet adds a facet to the papers page's search: in the survey's

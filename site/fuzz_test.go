@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/site/outdir"
 )
 
 var unsafeHref = regexp.MustCompile(`(?i)\b(href|src)="\s*(javascript|data|vbscript):`)
@@ -43,7 +44,7 @@ func FuzzEntryPage(f *testing.F) {
 		// Only the entry page is rendered, so that the fuzzer runs fast;
 		// TestUnsafeInput renders whole sites from unchecked rows.
 		r := &renderer{
-			c: c, v: d.Vocabulary, base: base, tmpl: tmpl, data: d.FS, files: newFiles(), md: newMarkdown(),
+			c: c, v: d.Vocabulary, base: base, tmpl: tmpl, data: d.FS, files: outdir.Memory(), md: newMarkdown(),
 			claimSet: d.Claims, pool: d.Pool, survey: d.Survey,
 		}
 		if err := r.prepare(); err != nil {

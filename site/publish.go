@@ -32,7 +32,7 @@ func (r *renderer) assets() error {
 		if err != nil {
 			return err
 		}
-		return r.files.add(p, b)
+		return r.files.Add(p, b)
 	})
 }
 
@@ -48,7 +48,7 @@ func (r *renderer) schemas() error {
 		if err != nil {
 			return err
 		}
-		return r.files.add(path.Join("schema", p), b)
+		return r.files.Add(path.Join("schema", p), b)
 	})
 }
 
@@ -250,7 +250,7 @@ func (r *renderer) sitemap() error {
 	if r.opt.BaseURL != "" {
 		robots += "\nSitemap: " + r.absURL("sitemap.xml") + "\n"
 	}
-	if err := r.files.add("robots.txt", []byte(robots)); err != nil {
+	if err := r.files.Add("robots.txt", []byte(robots)); err != nil {
 		return err
 	}
 	if r.opt.BaseURL == "" {

@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/site/outdir"
 	"github.com/yuin/goldmark"
 )
 
@@ -22,7 +23,7 @@ type renderer struct {
 	base  *url.URL
 	tmpl  map[string]*template.Template
 	data  fs.FS // the project's data directory (pages, orchestration, claims)
-	files *Files
+	files *outdir.Files
 	site  *SiteInfo
 	md    goldmark.Markdown
 
@@ -58,7 +59,7 @@ type renderer struct {
 // prepared first; then it waits for the check and stops with its error
 // before the first page is written. Render still refuses keys that are
 // not plain slugs, because keys become directory names.
-func render(ck *corpus.Checked, opt Options, files *Files) (*renderer, error) {
+func render(ck *corpus.Checked, opt Options, files *outdir.Files) (*renderer, error) {
 	base, err := parseBaseURL(opt.BaseURL)
 	if err != nil {
 		return nil, err

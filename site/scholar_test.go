@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/site/outdir"
 	"github.com/masrl/masrl/siteconfig"
 )
 
@@ -113,7 +114,7 @@ func ldJSON(t *testing.T, html string) map[string]any {
 func TestScholarTags(t *testing.T) {
 	dir := corpusFromTxtar(t, "tiny.txtar")
 	ck := openCorpus(t, dir, nil)
-	files := newFiles()
+	files := outdir.Memory()
 	if _, err := render(ck, Options{Config: siteconfig.Config{BaseURL: "https://example.org/awesome/"}}, files); err != nil {
 		t.Fatal(err)
 	}

@@ -29,11 +29,11 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
+	"github.com/masrl/masrl/site/outdir"
 	"github.com/masrl/masrl/siteconfig"
 	"github.com/masrl/masrl/templates"
 )
@@ -84,7 +84,7 @@ const DefaultBaseURL = "http://127.0.0.1:8080/"
 
 // Result describes a finished build.
 type Result struct {
-	Files *Files
+	Files *outdir.Files
 	// Warnings are the check's findings that did not stop the build, and
 	// those rendering found (data naming entries the corpus lacks).
 	Warnings corpus.Diagnostics
@@ -100,37 +100,20 @@ type Result struct {
 // opt.Out stays as it was.
 func Build(ck *corpus.Checked, opt Options) (*Result, error) {
 	if opt.Out == "" {
-		return build(ck, opt, newFiles())
+		return build(ck, opt, outdir.Memory())
 	}
-	out := opt.Out
-	if err := checkOutDir(out, ck.Corpus.Dir); err != nil {
+	out, err := outdir.Open(opt.Out, ck.Corpus.Dir)
+	if err != nil {
 		return nil, err
 	}
-	unlock, err := lockOutput(out)
-	if err != nil {
-		return nil, fmt.Errorf("writing %s: %w", out, err)
-	}
-	defer unlock()
-	// The buffer is swept while the views are prepared; the first write
-	// waits for it.
-	files := newDirFiles(bufferDir(out), nil)
-	files.swept = make(chan struct{})
-	go func() {
-		defer close(files.swept)
-		_, files.old, files.sweepErr = openBuffer(out)
-	}()
-	defer func() { <-files.swept }() // before unlock: a sweep never outlives the lock
-	res, err := build(ck, opt, files)
+	defer out.Close()
+	res, err := build(ck, opt, out.Files())
 	if err != nil {
 		return res, err
 	}
-	if err := files.removeStale(); err != nil {
-		return res, fmt.Errorf("writing %s: %w", out, err)
+	if err := out.Publish(); err != nil {
+		return res, err
 	}
-	if err := publish(files.dir, out); err != nil {
-		return res, fmt.Errorf("writing %s: %w", out, err)
-	}
-	files.dir = filepath.Clean(out)
 	return res, nil
 }
 
@@ -138,7 +121,7 @@ func Build(ck *corpus.Checked, opt Options) (*Result, error) {
 // the preparation writes before (assets, downloads) goes to the buffer,
 // never to the output, and the check's findings win over any error of
 // the unchecked preparation.
-func build(ck *corpus.Checked, opt Options, files *Files) (*Result, error) {
+func build(ck *corpus.Checked, opt Options, files *outdir.Files) (*Result, error) {
 	r, err := render(ck, opt, files)
 	res := &Result{Warnings: ck.Warnings()}
 	if cerr := ck.Err(); cerr != nil {
@@ -150,51 +133,6 @@ func build(ck *corpus.Checked, opt Options, files *Files) (*Result, error) {
 	res.Warnings = append(res.Warnings, r.warnings...)
 	res.Files = files
 	return res, nil
-}
-
-// checkOutDir refuses an output directory whose replacement would destroy
-// something that is not a site: the corpus or a folder above it, the
-// current directory or a file system root, or a non-empty directory without
-// the index.html an earlier build leaves. Build removes what it replaces,
-// so a mistyped --out must fail before anything moves.
-func checkOutDir(out, corpusDir string) error {
-	abs, err := filepath.Abs(out)
-	if err != nil {
-		return err
-	}
-	if filepath.Dir(abs) == abs {
-		return fmt.Errorf("refusing to replace %s: a file system root", out)
-	}
-	if wd, err := os.Getwd(); err == nil && within(wd, abs) {
-		return fmt.Errorf("refusing to replace %s: it holds the current directory", out)
-	}
-	if corpusDir != "" {
-		if c, err := filepath.Abs(corpusDir); err == nil && within(c, abs) {
-			return fmt.Errorf("refusing to replace %s: it holds the corpus %s", out, corpusDir)
-		}
-	}
-	entries, err := os.ReadDir(abs)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		if st, serr := os.Stat(abs); serr == nil && !st.IsDir() {
-			return fmt.Errorf("refusing to replace %s: not a directory", out)
-		}
-		return err
-	}
-	if len(entries) > 0 {
-		if _, err := os.Stat(filepath.Join(abs, "index.html")); err != nil {
-			return fmt.Errorf("refusing to replace %s: it is not empty and has no index.html from an earlier build", out)
-		}
-	}
-	return nil
-}
-
-// within reports whether path is dir or inside it.
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && (rel == "." || !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && rel != "..")
 }
 
 // IsCheckError reports whether err is a failed corpus check and returns its

@@ -20,6 +20,7 @@ import (
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/schema"
+	"github.com/masrl/masrl/site/outdir"
 	"github.com/masrl/masrl/siteconfig"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -96,7 +97,7 @@ func unchecked(t testing.TB, c *corpus.Corpus) *corpus.Checked {
 }
 
 // mustLoad builds the site of ck in memory.
-func mustLoad(t testing.TB, ck *corpus.Checked, opt Options) *Files {
+func mustLoad(t testing.TB, ck *corpus.Checked, opt Options) *outdir.Files {
 	t.Helper()
 	opt.Out = ""
 	res, err := Build(ck, opt)
@@ -106,7 +107,7 @@ func mustLoad(t testing.TB, ck *corpus.Checked, opt Options) *Files {
 	return res.Files
 }
 
-func page(t testing.TB, fs *Files, name string) string {
+func page(t testing.TB, fs *outdir.Files, name string) string {
 	t.Helper()
 	b, ok := fs.Get(name)
 	if !ok {
@@ -427,7 +428,7 @@ func TestUnsafeInput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := render(unchecked(t, c), Options{}, newFiles()); err == nil {
+		if _, err := render(unchecked(t, c), Options{}, outdir.Memory()); err == nil {
 			t.Errorf("key %q: rendered, want refusal", key)
 		}
 	}
@@ -466,7 +467,7 @@ func TestValueSegments(t *testing.T) {
 			t.Errorf("valueSegments(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 		for _, s := range got {
-			if checkOutputPath("taxonomy/f/"+s+"/index.html") != nil {
+			if outdir.CheckPath("taxonomy/f/"+s+"/index.html") != nil {
 				t.Errorf("segment %q escapes", s)
 			}
 		}
@@ -601,7 +602,7 @@ func pageLinks(name, body, basePath string) (targets [][2]string, errs []string)
 // checkLinks is the site's link checker: every internal href and src of
 // every page resolves to a built file (and its fragment to an id there),
 // and no page loads anything from another host.
-func checkLinks(t *testing.T, files *Files, basePath string) {
+func checkLinks(t *testing.T, files *outdir.Files, basePath string) {
 	t.Helper()
 	ids := map[string]map[string]bool{}
 	idsOf := func(name string) map[string]bool {
@@ -644,7 +645,7 @@ func checkLinks(t *testing.T, files *Files, basePath string) {
 
 // checkReach walks links breadth-first from index.html and checks every
 // entry page is at most maxClicks clicks from it.
-func checkReach(t *testing.T, files *Files, c *corpus.Corpus, maxClicks int) {
+func checkReach(t *testing.T, files *outdir.Files, c *corpus.Corpus, maxClicks int) {
 	t.Helper()
 	depth := map[string]int{"index.html": 0}
 	queue := []string{"index.html"}
@@ -674,14 +675,14 @@ func checkReach(t *testing.T, files *Files, c *corpus.Corpus, maxClicks int) {
 }
 
 func TestLinkCheckerCatchesProblems(t *testing.T) {
-	fs := newFiles()
-	fs.add("index.html", []byte(`<a href="papers/">x</a><a href="missing/">y</a><script src="https://cdn.example/x.js"></script><link rel="stylesheet" href="https://fonts.example/f.css"><a href="#nope">z</a>`))
-	fs.add("papers/index.html", []byte(`<h1 id="top">p</h1><a href="../index.html#top">back</a>`))
-	_, errs := pageLinks("index.html", string(fs.m["index.html"]), "/")
+	fs := outdir.Memory()
+	fs.Add("index.html", []byte(`<a href="papers/">x</a><a href="missing/">y</a><script src="https://cdn.example/x.js"></script><link rel="stylesheet" href="https://fonts.example/f.css"><a href="#nope">z</a>`))
+	fs.Add("papers/index.html", []byte(`<h1 id="top">p</h1><a href="../index.html#top">back</a>`))
+	_, errs := pageLinks("index.html", page(t, fs, "index.html"), "/")
 	if len(errs) != 2 {
 		t.Errorf("external assets: got %v, want 2 errors", errs)
 	}
-	targets, _ := pageLinks("index.html", string(fs.m["index.html"]), "/")
+	targets, _ := pageLinks("index.html", page(t, fs, "index.html"), "/")
 	var missing int
 	for _, tg := range targets {
 		if _, ok := fs.Get(tg[0]); !ok {
@@ -693,26 +694,11 @@ func TestLinkCheckerCatchesProblems(t *testing.T) {
 	}
 }
 
-func TestWriteDirRefusesEscapes(t *testing.T) {
-	fs := newFiles()
-	for _, name := range []string{"../x", "/abs", "a/../../b", "a//b", "./a", "a\\b", ""} {
-		if err := fs.add(name, nil); err == nil {
-			t.Errorf("add(%q) accepted", name)
-		}
-	}
-	if err := fs.add("a/b.html", nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := fs.add("a/b.html", nil); err == nil {
-		t.Error("duplicate output accepted")
-	}
-}
-
 // TestChartsHook checks the layout loads the chart scripts only for pages
 // that say they draw charts.
 func TestChartsHook(t *testing.T) {
 	dir := corpusFromTxtar(t, "tiny.txtar")
-	files := newFiles()
+	files := outdir.Memory()
 	r, err := render(openCorpus(t, dir, nil), Options{}, files)
 	if err != nil {
 		t.Fatal(err)
@@ -812,7 +798,7 @@ func TestBuildRefusesDangerousOut(t *testing.T) {
 // lists and the feed are capped, and the entry pages' total size grows
 // linearly.
 func TestScaleBounds(t *testing.T) {
-	entryPagesSize := func(files *Files) int {
+	entryPagesSize := func(files *outdir.Files) int {
 		n := 0
 		for _, name := range files.Names() {
 			if strings.HasPrefix(name, "papers/") && strings.Count(name, "/") == 2 && strings.HasSuffix(name, "/index.html") {

@@ -136,7 +136,7 @@ func (r *renderer) traces() error {
 		return err
 	}
 	tp.Checklist = td.Checklist
-	if err := r.files.add(schemaDownload, raw); err != nil {
+	if err := r.files.Add(schemaDownload, raw); err != nil {
 		return err
 	}
 	tp.Schema = schemaDownload
@@ -145,7 +145,7 @@ func (r *renderer) traces() error {
 	if err != nil {
 		return err
 	}
-	if err := r.files.add(exampleDownload, b); err != nil {
+	if err := r.files.Add(exampleDownload, b); err != nil {
 		return err
 	}
 	tp.Example, tp.ExampleStats = exampleDownload, rep
@@ -287,7 +287,7 @@ func (r *renderer) publishDownloads(tp *tracesPage) error {
 		found = append(found, name)
 		sum := sha256.Sum256(b)
 		bv := BinaryView{Platform: p, Name: name, Href: tp.Root + "downloads/" + name, SHA256: hex.EncodeToString(sum[:]), Size: len(b)}
-		if err := r.files.add("downloads/"+name, b); err != nil {
+		if err := r.files.Add("downloads/"+name, b); err != nil {
 			return err
 		}
 		bins = append(bins, bv)
@@ -311,7 +311,7 @@ func (r *renderer) publishDownloads(tp *tracesPage) error {
 		return fmt.Errorf("missing %s (make site builds the validator, make dist the binaries too; or build without --downloads)", strings.Join(missing, ", "))
 	}
 	for _, name := range validatorFiles() {
-		if err := r.files.add(validatorDir+name, files[name]); err != nil {
+		if err := r.files.Add(validatorDir+name, files[name]); err != nil {
 			return err
 		}
 	}
@@ -326,7 +326,7 @@ func (r *renderer) publishDownloads(tp *tracesPage) error {
 	for _, bv := range byName {
 		fmt.Fprintf(&sums, "%s  %s\n", bv.SHA256, bv.Name)
 	}
-	if err := r.files.add(sumsDownload, []byte(sums.String())); err != nil {
+	if err := r.files.Add(sumsDownload, []byte(sums.String())); err != nil {
 		return err
 	}
 	tp.Sums = tp.Root + sumsDownload

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package site
+package outdir
 
 // lockOutput does not lock where flock is missing: two builds into the
 // same output at once must be avoided by hand there.

@@ -1,20 +1,24 @@
-package site
+package outdir
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	iofs "io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 )
 
 // Files is a built site: the set of file names (slash-separated, inside the
-// output directory) and their content. Load keeps the content in memory;
-// Build streams every file into the build buffer (outdir.go) as soon as it
-// is rendered and keeps only the names, so that its memory is bounded by
-// the corpus rather than by the site, which is many times larger.
+// output directory) and their content. Memory keeps the content in memory;
+// an Output streams every file into its build buffer (outdir.go) as soon
+// as it is written and keeps only the names, so that a build's memory is
+// bounded by its input rather than by the site, which is many times
+// larger.
 type Files struct {
 	mu sync.Mutex
 	// m maps a name to its content; in a streaming Files (dir != "") the
@@ -46,7 +50,8 @@ func (fs *Files) waitSwept() error {
 	return nil
 }
 
-func newFiles() *Files { return &Files{m: map[string][]byte{}} }
+// Memory returns a Files that keeps every file in memory.
+func Memory() *Files { return &Files{m: map[string][]byte{}} }
 
 // newDirFiles returns a Files that writes every file into dir at once;
 // old is what dir holds already.
@@ -55,19 +60,21 @@ func newDirFiles(dir string, old map[string]bool) *Files {
 	return &Files{m: map[string][]byte{}, dir: dir, made: map[string]bool{filepath.Clean(dir): true}, old: old}
 }
 
-// add records a file. Two pages claiming the same path (two values whose
+// Add records a file. Two pages claiming the same path (two values whose
 // segments collide, a key equal to a reserved name) are a build error,
 // never a silent overwrite.
-func (fs *Files) add(name string, b []byte) error {
-	if err := fs.claim(name); err != nil {
+func (fs *Files) Add(name string, b []byte) error {
+	if err := fs.Claim(name); err != nil {
 		return err
 	}
-	return fs.put(name, b)
+	return fs.Put(name, b)
 }
 
-// claim reserves a name whose content put supplies later (a queued page).
-func (fs *Files) claim(name string) error {
-	if err := checkOutputPath(name); err != nil {
+// Claim reserves a name whose content Put supplies later (a queued page).
+// A name that is not a clean relative path inside the output directory
+// (CheckPath) is refused.
+func (fs *Files) Claim(name string) error {
+	if err := CheckPath(name); err != nil {
 		return err
 	}
 	fs.mu.Lock()
@@ -79,17 +86,17 @@ func (fs *Files) claim(name string) error {
 	return nil
 }
 
-// put stores the content of a claimed name: in memory, or written to the
+// Put stores the content of a claimed name: in memory, or written to the
 // streaming directory. It is safe for concurrent use; b is not retained by
 // a streaming Files, so a caller may reuse its buffer.
-func (fs *Files) put(name string, b []byte) error {
+func (fs *Files) Put(name string, b []byte) error {
 	if fs.dir == "" {
 		fs.mu.Lock()
 		fs.m[name] = b
 		fs.mu.Unlock()
 		return nil
 	}
-	f, err := fs.create(name)
+	f, err := fs.Create(name)
 	if err != nil {
 		return err
 	}
@@ -100,12 +107,12 @@ func (fs *Files) put(name string, b []byte) error {
 	return f.Close()
 }
 
-// create opens a claimed name of a streaming Files for writing, so that a
+// Create opens a claimed name of a streaming Files for writing, so that a
 // large page goes to the file as it is rendered instead of through a
 // buffer of its size. A file the buffer holds already is rewritten where
 // it differs (outFile), keeping its inode; a directory in its place is
 // removed.
-func (fs *Files) create(name string) (*outFile, error) {
+func (fs *Files) Create(name string) (io.WriteCloser, error) {
 	if err := fs.waitSwept(); err != nil {
 		return nil, err
 	}
@@ -121,6 +128,22 @@ func (fs *Files) create(name string) (*outFile, error) {
 		exists = false
 	}
 	return openOut(p, exists)
+}
+
+// CheckPath refuses a file name that would leave the output directory or
+// that is not in clean slash form: whatever the input, no key or value
+// becomes a path outside the output.
+func CheckPath(name string) error {
+	if name == "" || path.IsAbs(name) || path.Clean(name) != name || name == "." ||
+		strings.HasPrefix(name, "../") || name == ".." || strings.Contains(name, "\\") {
+		return fmt.Errorf("refusing output path %q: not a clean path inside the output directory", name)
+	}
+	for seg := range strings.SplitSeq(name, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return fmt.Errorf("refusing output path %q", name)
+		}
+	}
+	return nil
 }
 
 // mkdir creates d and its parents once per build. A directory whose parent
@@ -165,8 +188,8 @@ func (fs *Files) Names() []string {
 	return names
 }
 
-// Get returns a file's content and whether it exists. A site that Build
-// wrote is read back from its directory.
+// Get returns a file's content and whether it exists. A site written to a
+// directory is read back from it.
 func (fs *Files) Get(name string) ([]byte, bool) {
 	b, ok := fs.m[name]
 	if !ok || fs.dir == "" {
@@ -175,6 +198,10 @@ func (fs *Files) Get(name string) ([]byte, bool) {
 	b, err := os.ReadFile(filepath.Join(fs.dir, filepath.FromSlash(name)))
 	return b, err == nil
 }
+
+// Streaming reports whether the files go to a directory as they are
+// written (Create streams them) rather than into memory.
+func (fs *Files) Streaming() bool { return fs.dir != "" }
 
 // Len returns the number of files.
 func (fs *Files) Len() int { return len(fs.m) }

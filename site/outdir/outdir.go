@@ -1,4 +1,10 @@
-package site
+// Package outdir holds a built site's files, in memory (Memory) or
+// streamed into an output directory (Open) that a build replaces only
+// when it succeeded: the buffer beside the output, its sweep, the
+// exchange and the lock. It knows nothing of pages; package site renders
+// into it. Every name it is given is checked to stay inside the output
+// (CheckPath).
+package outdir
 
 import (
 	"errors"
@@ -23,9 +29,109 @@ import (
 // previous 10,000-file tree on every build, then allocating as many new
 // inodes, was most of a rebuild's time on ext4 (BENCHMARKS.md says why).
 
-// bufferDir is the buffer beside out. Its name is hidden, so that a server
+// Output is an output directory being replaced by a build: locked against
+// a concurrent build, its buffer swept in the background while the build
+// prepares, written through Files and exchanged with the output by
+// Publish. Close releases it; without Publish the output stays as it was.
+type Output struct {
+	out    string
+	files  *Files
+	unlock func()
+}
+
+// Open refuses an output directory whose replacement would destroy
+// something that is not a site (checkOutDir; keep is a directory that must
+// not be inside it, the corpus), locks it and starts sweeping its buffer.
+func Open(out, keep string) (*Output, error) {
+	if err := checkOutDir(out, keep); err != nil {
+		return nil, err
+	}
+	unlock, err := lockOutput(out)
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", out, err)
+	}
+	// The buffer is swept while the build prepares; the first write waits
+	// for it.
+	files := newDirFiles(BufferDir(out), nil)
+	files.swept = make(chan struct{})
+	go func() {
+		defer close(files.swept)
+		_, files.old, files.sweepErr = openBuffer(out)
+	}()
+	return &Output{out: out, files: files, unlock: unlock}, nil
+}
+
+// Files is where the build writes: the buffer.
+func (o *Output) Files() *Files { return o.files }
+
+// Publish removes what the buffer held and the build did not write, and
+// exchanges the buffer with the output; Files then reads the output.
+func (o *Output) Publish() error {
+	if err := o.files.removeStale(); err != nil {
+		return fmt.Errorf("writing %s: %w", o.out, err)
+	}
+	if err := publish(o.files.dir, o.out); err != nil {
+		return fmt.Errorf("writing %s: %w", o.out, err)
+	}
+	o.files.dir = filepath.Clean(o.out)
+	return nil
+}
+
+// Close waits for the sweep, so that it never outlives the lock, and
+// releases the lock.
+func (o *Output) Close() {
+	<-o.files.swept
+	o.unlock()
+}
+
+// checkOutDir refuses an output directory whose replacement would destroy
+// something that is not a site: the corpus or a folder above it, the
+// current directory or a file system root, or a non-empty directory without
+// the index.html an earlier build leaves. Build removes what it replaces,
+// so a mistyped --out must fail before anything moves.
+func checkOutDir(out, corpusDir string) error {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	if filepath.Dir(abs) == abs {
+		return fmt.Errorf("refusing to replace %s: a file system root", out)
+	}
+	if wd, err := os.Getwd(); err == nil && within(wd, abs) {
+		return fmt.Errorf("refusing to replace %s: it holds the current directory", out)
+	}
+	if corpusDir != "" {
+		if c, err := filepath.Abs(corpusDir); err == nil && within(c, abs) {
+			return fmt.Errorf("refusing to replace %s: it holds the corpus %s", out, corpusDir)
+		}
+	}
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if st, serr := os.Stat(abs); serr == nil && !st.IsDir() {
+			return fmt.Errorf("refusing to replace %s: not a directory", out)
+		}
+		return err
+	}
+	if len(entries) > 0 {
+		if _, err := os.Stat(filepath.Join(abs, "index.html")); err != nil {
+			return fmt.Errorf("refusing to replace %s: it is not empty and has no index.html from an earlier build", out)
+		}
+	}
+	return nil
+}
+
+// within reports whether path is dir or inside it.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && (rel == "." || !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && rel != "..")
+}
+
+// BufferDir is the buffer beside out. Its name is hidden, so that a server
 // of out's parent does not list it, and names its owner.
-func bufferDir(out string) string {
+func BufferDir(out string) string {
 	out = filepath.Clean(out)
 	return filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".masrl-buffer")
 }
@@ -33,7 +139,7 @@ func bufferDir(out string) string {
 // openBuffer makes the buffer of out ready to be written: created when
 // missing, and otherwise swept (sweep).
 func openBuffer(out string) (string, map[string]bool, error) {
-	buf := bufferDir(out)
+	buf := BufferDir(out)
 	if err := os.MkdirAll(filepath.Dir(buf), 0o755); err != nil {
 		return "", nil, err
 	}
