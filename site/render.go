@@ -110,6 +110,14 @@ func parseTemplates(tfs fs.FS) (map[string]*template.Template, error) {
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
+	// Partials every page may use: chart.html draws a chart.Figure.
+	chartSrc, err := fs.ReadFile(tfs, "chart.html")
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	if _, err := layout.New("chart.html").Parse(string(chartSrc)); err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
 	out := make(map[string]*template.Template, len(pageNames))
 	for _, name := range pageNames {
 		src, err := fs.ReadFile(tfs, name+".html")

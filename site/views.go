@@ -4,6 +4,7 @@ import (
 	"html/template"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/site/chart"
 )
 
 // Page is what every template sees: the frame's data. Page types embed it
@@ -192,7 +193,7 @@ type TableView struct {
 	Lines    []TableRow
 	ColTotal []int
 	Total    int
-	Chart    template.HTML // the table's heatmap, "" without charts
+	Chart    *chart.Figure // the table's heatmap, nil without charts
 	x        *corpus.CrossTab
 }
 
@@ -307,7 +308,7 @@ type taxonomyPage struct {
 type fieldPage struct {
 	Page
 	Field *FieldView
-	Chart template.HTML // the field's bar chart, "" without charts
+	Chart *chart.Figure // the field's bar chart, nil without charts
 }
 
 type termPage struct {
@@ -352,7 +353,7 @@ type excludedPage struct {
 	Records []*ExclusionView
 	Stages  *FieldView
 	Total   int
-	Flow    template.HTML // the screening flow, "" without charts
+	Flow    *chart.Figure // the screening flow, nil without charts
 }
 
 type prosePage struct {
