@@ -9,12 +9,13 @@ import (
 )
 
 // surveyText returns the lines of the survey's text extraction
-// (../shared/paper/survey.txt, or $MASRL_PAPER), which the claims cite.
+// (paper/survey.txt beside the real corpus, or $MASRL_PAPER), which the
+// claims cite.
 func surveyText(t *testing.T) []string {
 	t.Helper()
 	p := os.Getenv("MASRL_PAPER")
-	if p == "" {
-		p = filepath.Join("..", "..", "shared", "paper", "survey.txt")
+	if p == "" { // beside the corpus: ../shared/{corpus,paper}
+		p = filepath.Join(filepath.Dir(realCorpus(t)), "paper", "survey.txt")
 	}
 	b, err := os.ReadFile(p)
 	if err != nil {

@@ -42,10 +42,18 @@ type StatusCount struct {
 
 type claimsPage struct {
 	Page
-	Claims       []*ClaimView
-	Counts       []StatusCount
-	Acknowledged []*ClaimView
-	Problems     []*ClaimView // fails and stale
+	Claims   []*ClaimView
+	Counts   []StatusCount
+	Errata   []ErratumView // the acknowledged deviations, in survey order
+	Paper    string        // the paper version the claims are about, "" when no pool names it
+	Problems []*ClaimView  // fails and stale
+}
+
+// ErratumView is an acknowledged deviation on the claims page: where the
+// survey and its CSV disagree, linked to its claim's row.
+type ErratumView struct {
+	corpus.Erratum
+	Anchor string
 }
 
 // claimStatuses is the order statuses are counted and explained in.
@@ -162,13 +170,20 @@ func (r *renderer) claimCounts() []StatusCount {
 func (r *renderer) claimsAudit() error {
 	cp := &claimsPage{Page: r.newPage("claims/", "Claims audit", "claims"), Claims: r.claims, Counts: r.claimCounts()}
 	cp.Description = "Every figure the survey prints about its corpus, recomputed from the CSV."
-	for _, cv := range r.claims {
-		switch cv.Status {
-		case corpus.Acknowledged:
-			cp.Acknowledged = append(cp.Acknowledged, cv)
-		case corpus.Fails, corpus.Stale:
+	if p := r.claimSet.Pool; p != nil {
+		cp.Paper = p.Paper
+	}
+	results := make([]corpus.ClaimResult, len(r.claims))
+	anchors := map[string]string{}
+	for i, cv := range r.claims {
+		results[i] = cv.ClaimResult
+		anchors[cv.ID] = cv.Anchor
+		if cv.Status == corpus.Fails || cv.Status == corpus.Stale {
 			cp.Problems = append(cp.Problems, cv)
 		}
+	}
+	for _, e := range corpus.Errata(results) {
+		cp.Errata = append(cp.Errata, ErratumView{Erratum: e, Anchor: anchors[e.ID]})
 	}
 	return r.render("claims", &cp.Page, cp)
 }
