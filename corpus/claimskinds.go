@@ -203,7 +203,8 @@ func (x *claimContext) printedRows(legend string) []printedRow {
 	return out
 }
 
-// scoped reports whether a row is inside a count or set claim's scope.
+// scopeKeys returns the keys a count or set claim is restricted to, nil
+// for a claim over the whole pool.
 func (x *claimContext) scopeKeys(cl *Claim) map[string]bool {
 	if len(cl.Buckets) == 0 && len(cl.Among) == 0 {
 		return nil
@@ -285,14 +286,7 @@ func (x *claimContext) verifyWhole(cl *Claim, r *ClaimResult) string {
 			// The bucket is one value of the CSV: its rows are the
 			// bucket's, no more and no fewer.
 			tagged := x.matching(&Claim{Field: cl.Field, Value: cl.Value})
-			r.Keys = sortedUnion(printed, tagged)
-			for _, k := range r.Keys {
-				_, a := slices.BinarySearch(printed, k)
-				_, b := slices.BinarySearch(tagged, k)
-				if a != b {
-					r.Responsible = append(r.Responsible, k)
-				}
-			}
+			r.Keys, r.Responsible = symmetricDifference(printed, tagged)
 			if len(r.Responsible) > 0 {
 				r.Actual += fmt.Sprintf(" (%s=%s has %d: differs in %s)", cl.Field, cl.Value, len(tagged), strings.Join(r.Responsible, ", "))
 			}

@@ -139,14 +139,21 @@ func verifyScanned(x *claimContext, cl *Claim, r *ClaimResult) string {
 // sorted): the keys of either, and those in only one of them.
 func setResult(r *ClaimResult, paper, csv []string) {
 	r.Expected, r.Actual = strings.Join(paper, ", "), strings.Join(csv, ", ")
-	r.Keys = sortedUnion(paper, csv)
-	for _, k := range r.Keys { // all three lists are sorted
-		_, inPaper := slices.BinarySearch(paper, k)
-		_, inCSV := slices.BinarySearch(csv, k)
-		if inPaper != inCSV {
-			r.Responsible = append(r.Responsible, k)
+	r.Keys, r.Responsible = symmetricDifference(paper, csv)
+}
+
+// symmetricDifference returns the keys of two sorted lists and those in
+// only one of them, both sorted.
+func symmetricDifference(a, b []string) (union, differ []string) {
+	union = sortedUnion(a, b)
+	for _, k := range union {
+		_, inA := slices.BinarySearch(a, k)
+		_, inB := slices.BinarySearch(b, k)
+		if inA != inB {
+			differ = append(differ, k)
 		}
 	}
+	return union, differ
 }
 
 // judge turns agreement and the recorded acknowledgement into a status.
