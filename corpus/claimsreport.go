@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -17,14 +18,14 @@ func ClaimDiagnostics(results []ClaimResult) Diagnostics {
 		switch r.Status {
 		case Fails:
 			d = ds.add(Error, r.Pos, r.ID, r.Actual, "%s (%s): the paper says %s, the CSV gives %s%s",
-				r.Description, r.Source, r.Expected, r.Actual, keysNote(r.Responsible))
+				r.Description, cite(r), r.Expected, r.Actual, keysNote(r.Responsible))
 		case Stale:
 			d = ds.add(Error, r.Pos, r.ID, r.Actual, "%s (%s): %s; the paper says %s, the CSV gives %s%s",
-				r.Description, r.Source, r.Reason, r.Expected, r.Actual, keysNote(r.Responsible))
+				r.Description, cite(r), r.Reason, r.Expected, r.Actual, keysNote(r.Responsible))
 		case Acknowledged:
 			exp, act := differing(r)
 			d = ds.add(Warning, r.Pos, r.ID, r.Actual, "%s (%s): acknowledged deviation: the paper says %s, the CSV gives %s: %s",
-				r.Description, r.Source, exp, act, r.Reason)
+				r.Description, cite(r), exp, act, r.Reason)
 		default:
 			continue
 		}
@@ -97,6 +98,15 @@ func differing(r ClaimResult) (expected, actual string) {
 		}
 	}
 	return strings.Join(e, ", "), strings.Join(a, ", ")
+}
+
+// cite names where the survey prints a claim: its source and, when the
+// claim names one, its line of survey.txt.
+func cite(r ClaimResult) string {
+	if r.Line > 0 {
+		return fmt.Sprintf("%s; survey.txt line %d", r.Source, r.Line)
+	}
+	return r.Source
 }
 
 func keysNote(keys []string) string {
