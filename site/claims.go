@@ -93,12 +93,15 @@ func (r *renderer) prepareClaims() error {
 }
 
 // claimHref returns the page listing every entry a claim counts: the term
-// page of a count or set claim's value, the cell page of a cell claim on
-// one of the coverage tables; "" for other claims. A cell claim counts the
+// page of an unscoped count or set claim's value, the cell page of a cell
+// claim on one of the coverage tables; "" for other claims. A cell claim counts the
 // survey's pool, so it links the pool's cell page when there is a pool.
 func (r *renderer) claimHref(cl *corpus.Claim) string {
 	switch cl.Kind {
 	case corpus.KindCount, corpus.KindSet:
+		if len(cl.Buckets) > 0 || len(cl.Among) > 0 || cl.Contains != "" {
+			return "" // a scoped count is not the value's term page
+		}
 		if fv := r.field(cl.Field); fv != nil {
 			if i := fv.Index(cl.Value); i >= 0 {
 				return fv.Terms[i].Href
