@@ -71,7 +71,6 @@ func (r *renderer) prepareClaims() error {
 		for _, k := range res.Keys {
 			if ev := r.byKey[k]; ev != nil {
 				cv.Entries = append(cv.Entries, ev)
-				r.claimsOf[k] = append(r.claimsOf[k], cv)
 			} else {
 				cv.Unknown = append(cv.Unknown, k)
 			}
@@ -83,9 +82,13 @@ func (r *renderer) prepareClaims() error {
 			cv.AllHref = r.claimHref(&claims.Claims[i])
 		}
 		cv.ExpectedShort, cv.ActualShort = res.Expected, res.Actual
-		if res.Kind == corpus.KindSet {
-			cv.ExpectedShort = abbreviateList(res.Expected, claimEntryLimit)
-			cv.ActualShort = abbreviateList(res.Actual, claimEntryLimit)
+		switch res.Kind {
+		case corpus.KindSet:
+			cv.ExpectedShort = abbreviateList(res.Expected, ", ", claimEntryLimit)
+			cv.ActualShort = abbreviateList(res.Actual, ", ", claimEntryLimit)
+		}
+		for _, ev := range cv.Entries {
+			r.claimsOf[ev.Key] = append(r.claimsOf[ev.Key], cv.forEntry(ev.Key))
 		}
 		r.claims = append(r.claims, cv)
 	}
@@ -124,14 +127,34 @@ func (r *renderer) claimHref(cl *corpus.Claim) string {
 	return ""
 }
 
-// abbreviateList cuts a ", "-separated list after limit items and says how
+// forEntry returns the claim as an entry's page shows it: an order claim
+// lists every row out of order, of which the page quotes its own.
+func (cv *ClaimView) forEntry(key string) *ClaimView {
+	if cv.Kind != corpus.KindOrder || cv.Status == corpus.Holds {
+		return cv
+	}
+	var own []string
+	for _, item := range strings.Split(cv.Actual, "; ") {
+		if strings.Contains(item, ": "+key+" (") {
+			own = append(own, item)
+		}
+	}
+	if len(own) == 0 {
+		return cv
+	}
+	c := *cv
+	c.ActualShort = strings.Join(own, "; ") + fmt.Sprintf("; … (%d in all)", strings.Count(cv.Actual, "; ")+1)
+	return &c
+}
+
+// abbreviateList cuts a sep-separated list after limit items and says how
 // many there are in all.
-func abbreviateList(s string, limit int) string {
-	parts := strings.Split(s, ", ")
+func abbreviateList(s, sep string, limit int) string {
+	parts := strings.Split(s, sep)
 	if len(parts) <= limit {
 		return s
 	}
-	return strings.Join(parts[:limit], ", ") + fmt.Sprintf(", … (%d in all)", len(parts))
+	return strings.Join(parts[:limit], sep) + fmt.Sprintf("%s… (%d in all)", sep, len(parts))
 }
 
 // uniqueAnchor turns an ID into an HTML id of letters, digits, '-' and
