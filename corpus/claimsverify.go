@@ -30,14 +30,9 @@ func VerifyClaims(c *Corpus, v *Vocabulary, claims *Claims) []ClaimResult {
 		r := ClaimResult{ID: cl.ID, Kind: cl.Kind, Description: cl.Description, Source: cl.Source,
 			Line: cl.Line, Printed: cl.Printed, Pos: cl.Pos, Keys: []string{}}
 		var deviation string // what differs, rendered like Acknowledgement.CSV
-		switch {
-		case (cl.Kind == KindCount || cl.Kind == KindSet) && scanned(cl, v):
-			deviation = verifyScanned(x, cl, &r)
-		case cl.Kind == KindColumns || cl.Kind == KindBucket || cl.Kind == KindOrder ||
-			cl.Kind == KindShare || cl.Kind == KindOneOf:
-			deviation = x.verifyWhole(cl, &r)
-		}
 		switch cl.Kind {
+		case KindColumns, KindBucket, KindOrder, KindShare, KindOneOf:
+			deviation = x.verifyWhole(cl, &r)
 		case KindTotal:
 			n := 0
 			switch cl.Of {
@@ -52,6 +47,7 @@ func VerifyClaims(c *Corpus, v *Vocabulary, claims *Claims) []ClaimResult {
 			deviation = r.Actual
 		case KindCount, KindCell:
 			if cl.Kind == KindCount && scanned(cl, v) {
+				deviation = verifyScanned(x, cl, &r)
 				break
 			}
 			var cell *Cell
@@ -71,6 +67,7 @@ func VerifyClaims(c *Corpus, v *Vocabulary, claims *Claims) []ClaimResult {
 			deviation = r.Actual
 		case KindSet:
 			if scanned(cl, v) {
+				deviation = verifyScanned(x, cl, &r)
 				break
 			}
 			h := hist(cl.Field)
