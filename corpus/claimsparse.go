@@ -141,7 +141,10 @@ func (p *claimParser) parse(n *yaml.Node) []Claim {
 		base.Number = p.number(r.ID, &r.Expect)
 	case KindCount:
 		if r.Contains != "" {
-			if !p.checkFreeText(n.Line, r.ID, r.Field) || r.Value != "" {
+			if !p.checkFreeText(n.Line, r.ID, r.Field) {
+				return nil
+			}
+			if r.Value != "" {
 				p.errorf(n.Line, "claim %s: contains counts a free-text column and takes no value", r.ID)
 				return nil
 			}
