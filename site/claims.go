@@ -134,7 +134,7 @@ func (cv *ClaimView) forEntry(key string) *ClaimView {
 		return cv
 	}
 	var own []string
-	for _, item := range strings.Split(cv.Actual, "; ") {
+	for item := range strings.SplitSeq(cv.Actual, "; ") {
 		if strings.Contains(item, ": "+key+" (") {
 			own = append(own, item)
 		}
