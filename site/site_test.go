@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"html/template"
+	"html"
 	"io/fs"
 	"os"
 	"path"
@@ -526,8 +526,26 @@ func TestRealCorpus(t *testing.T) {
 		t.Errorf("claims page has %d claim rows, want %d", n, len(results))
 	}
 	for _, res := range results {
-		if res.Status == corpus.Acknowledged && !strings.Contains(cp, template.HTMLEscapeString(res.Reason)) {
+		// html/template escapes more than HTMLEscapeString ("+" too):
+		// compare the text the page shows.
+		if res.Status == corpus.Acknowledged && !strings.Contains(html.UnescapeString(cp), res.Reason) {
 			t.Errorf("claims page lacks the reason of acknowledged claim %s", res.ID)
+		}
+	}
+	// The errata section lists every acknowledged deviation once, with
+	// its line, linked to its claim's row.
+	_, errata, ok := strings.Cut(cp, `<h2 id="errata">Where the survey and its CSV disagree</h2>`)
+	if !ok {
+		t.Fatal("claims page has no errata section")
+	}
+	errata, _, _ = strings.Cut(errata, "</section>")
+	want := corpus.Errata(results)
+	if n := strings.Count(errata, "<tr><td>"); n != len(want) || n < 30 {
+		t.Errorf("errata section has %d rows, want %d (at least 30 on the real corpus)", n, len(want))
+	}
+	for _, e := range want {
+		if !strings.Contains(errata, fmt.Sprintf(`<tr><td>%d</td>`, e.Line)) || !strings.Contains(errata, `(<a href="#claim-`) {
+			t.Errorf("errata section lacks %s at line %d", e.ID, e.Line)
 		}
 	}
 	if p := page(t, files, "papers/halo/index.html"); !strings.Contains(p, `href="../../claims/#claim-table16-halo"`) {

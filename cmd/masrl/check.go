@@ -30,7 +30,11 @@ type checkReport struct {
 	// --claims=false.
 	Survey       *surveyTally         `json:"survey,omitempty"`
 	ClaimResults []corpus.ClaimResult `json:"claim_results,omitempty"`
-	Diagnostics  corpus.Diagnostics   `json:"diagnostics"`
+	// Errata are the acknowledged deviations, where the survey and its
+	// CSV disagree for a stated reason, in survey order: the same list as
+	// the claims page's errata section.
+	Errata      []corpus.Erratum   `json:"errata,omitempty"`
+	Diagnostics corpus.Diagnostics `json:"diagnostics"`
 }
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -85,7 +89,7 @@ func checkCorpus(dir string, ck *corpus.Checked, withClaims bool) checkReport {
 	return checkReport{
 		Corpus: dir, Entries: len(c.Papers), Exclusions: len(c.Excluded),
 		Errors: ds.Count(corpus.Error), Warnings: ds.Count(corpus.Warning), Diagnostics: ds,
-		Claims: tally, ClaimResults: results, Survey: survey,
+		Claims: tally, ClaimResults: results, Errata: corpus.Errata(results), Survey: survey,
 	}
 }
 
