@@ -457,6 +457,7 @@ func (p *parser) span() error {
 	off := p.dec.InputOffset()
 	var s span
 	var al alRewards
+	var status int64
 	bad, haveTrace, haveID := false, false, false
 	err := p.object("a span", func(name []byte) error {
 		var err error
@@ -475,6 +476,23 @@ func (p *parser) span() error {
 			err = p.nanos("endTimeUnixNano", &s.end, &bad)
 		case "attributes":
 			err = p.attributes(wantAttr, func(key string, v attrValue) { s.setAttr(key, v, &al) })
+		case "kind":
+			var text string
+			var ok bool
+			if text, _, ok, err = p.number("kind"); ok {
+				s.spanKind = spanKindOf(enumValue(text))
+			}
+		case "status":
+			err = p.object("status", func(name []byte) error {
+				if string(name) != "code" {
+					return p.dec.SkipValue() // the message may quote the prompt
+				}
+				text, _, ok, err := p.number("status code")
+				if ok {
+					status = statusCodeOf(enumValue(text))
+				}
+				return err
+			})
 		case "events":
 			err = p.array("events", func() error { return p.event(&s) })
 		case "links":
@@ -499,9 +517,19 @@ func (p *parser) span() error {
 	if bad {
 		return nil
 	}
+	s.setStatus(status)
 	s.rewards = al.scores(s.end)
 	p.spans = append(p.spans, s)
 	return nil
+}
+
+// enumValue reads the text of an enum field (a number, or its name as a
+// string) as an attribute value for spanKindOf and statusCodeOf.
+func enumValue(text string) attrValue {
+	if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+		return attrValue{kind: 'i', i: n}
+	}
+	return attrValue{kind: 's', s: text}
 }
 
 func (p *parser) event(s *span) error {

@@ -104,6 +104,8 @@ func (p *parser) protoSpan(ps *tracepb.Span, service string, rec int, off int64,
 	if bad {
 		return
 	}
+	s.spanKind = int8(min(max(ps.GetKind(), 0), 5))
+	s.setStatus(int64(ps.GetStatus().GetCode()))
 	s.rewards = al.scores(s.end)
 	p.spans = append(p.spans, s)
 }
