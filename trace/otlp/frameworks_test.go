@@ -1,8 +1,11 @@
 package otlp
 
 import (
+	"encoding/binary"
+
 	"bytes"
 	"encoding/json"
+	"github.com/klauspost/compress/zstd"
 	"os"
 	"path/filepath"
 	"slices"
@@ -149,5 +152,65 @@ func TestFrameworks(t *testing.T) {
 				t.Errorf("conversation %s is not kept", run.conversation)
 			}
 		})
+	}
+}
+
+// TestZstdInputs: the collector's file exporter with compression: zstd
+// (each record one zstd frame, of protobuf or of JSON) and a file
+// compressed whole with zstd import into the same trace as the plain JSON.
+func TestZstdInputs(t *testing.T) {
+	base := filepath.Join("testdata", "frameworks", "runs", "openai-agents")
+	js, err := os.ReadFile(base + ".otlp.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, err := os.ReadFile(base + ".otlp.binpb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	record := func(out, msg []byte) []byte {
+		z := enc.EncodeAll(msg, nil)
+		return append(binary.BigEndian.AppendUint32(out, uint32(len(z))), z...)
+	}
+	var protoRecs, jsonRecs []byte
+	for rest := pb; len(rest) > 0; {
+		n := binary.BigEndian.Uint32(rest)
+		protoRecs = record(protoRecs, rest[4:4+n])
+		rest = rest[4+n:]
+	}
+	for l := range bytes.Lines(js) {
+		jsonRecs = record(jsonRecs, l)
+	}
+	want, _, _ := importAll(t, "plain.jsonl", js, Options{})
+	for name, in := range map[string][]byte{
+		"collector zstd proto": protoRecs, "collector zstd json": jsonRecs,
+		"whole file zstd json": enc.EncodeAll(js, nil), "whole file zstd proto": enc.EncodeAll(pb, nil),
+	} {
+		got, order, diags := importAll(t, name, in, Options{})
+		for _, d := range diags {
+			t.Errorf("%s: %s", name, d)
+		}
+		if len(order) != 1 || !bytes.Equal(got[order[0]].JSON, want[order[0]].JSON) {
+			t.Errorf("%s: does not import into the plain JSON's trace", name)
+		}
+	}
+}
+
+// TestForeignFormats: exports that are not OTLP get an error naming them.
+func TestForeignFormats(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"name":"chat","context":{"trace_id":"0xab","span_id":"0x1"},"kind":"SpanKind.INTERNAL","attributes":{}}`, "ConsoleSpanExporter"},
+		{`{"name":"chat","span_kind":"LLM","context.span_id":"1","context.trace_id":"2"}`, "Phoenix"},
+		{`{"id":"t1","projectId":"p","observations":[]}`, "Langfuse"},
+		{`{"traceId":"` + tA + `","spanId":"` + sid(1) + `","parentSpanId":"","name":"x"}`, "single span"},
+	} {
+		_, _, diags := importAll(t, "x.json", []byte(c.in+"\n"), Options{})
+		if len(diags) != 1 || diags[0].Severity != Error || diags[0].Line != 1 || !strings.Contains(diags[0].Message, c.want) || !strings.Contains(diags[0].Message, "not OTLP") {
+			t.Errorf("%s: diagnostics %v, want one error at line 1 naming %s", c.in, diags, c.want)
+		}
 	}
 }

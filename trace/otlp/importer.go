@@ -152,10 +152,13 @@ func (im *Importer) Read(name string, r io.Reader) error {
 	if im.err != nil {
 		return im.err
 	}
-	br := bufio.NewReaderSize(r, 1<<20)
+	br, zc, err := decompressed(bufio.NewReaderSize(r, 1<<20))
+	if err != nil {
+		return err
+	}
+	defer zc.Close()
 	format, auto := im.opts.Format, im.opts.Format == FormatAuto
 	if auto {
-		var err error
 		if format, err = detect(br); err != nil {
 			return err
 		}

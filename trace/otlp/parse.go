@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -311,12 +312,45 @@ func truncate(s string, n int) string {
 
 // request reads one ExportTraceServiceRequest.
 func (p *parser) request() error {
-	return p.object("an ExportTraceServiceRequest", func(name []byte) error {
-		if string(name) == "resourceSpans" {
+	off := p.dec.InputOffset()
+	var keys []string
+	otlp := false
+	err := p.object("an ExportTraceServiceRequest", func(name []byte) error {
+		switch string(name) {
+		case "resourceSpans":
+			otlp = true
 			return p.array("resourceSpans", p.resourceSpans)
+		case "resource_spans", "resourceLogs", "resourceMetrics":
+			otlp = true // not traces, or another encoding: nothing to read
+		}
+		if len(keys) < 16 {
+			keys = append(keys, string(name))
 		}
 		return p.dec.SkipValue()
 	})
+	if err == nil && !otlp {
+		if what := foreignFormat(keys); what != "" {
+			p.fail(off, "this is %s, not OTLP: masrl trace import reads OTLP/JSON (an ExportTraceServiceRequest with resourceSpans) or the collector's protobuf records; export the spans with an OTLP exporter (see the traces page for each framework)", what)
+		}
+	}
+	return err
+}
+
+// foreignFormat names the span exports that people take for OTLP, by the
+// keys of an object that has no resourceSpans.
+func foreignFormat(keys []string) string {
+	has := func(k string) bool { return slices.Contains(keys, k) }
+	switch {
+	case has("context") && has("kind") && has("name"):
+		return "the output of OpenTelemetry's ConsoleSpanExporter (one span per object, Python SDK)"
+	case has("span_kind") || has("context.span_id") || has("context.trace_id") || has("span_id") && has("trace_id"):
+		return "a Phoenix (Arize) span export"
+	case has("observations") || has("projectId") || has("langfuse"):
+		return "a Langfuse export"
+	case has("traceId") && has("name") && (has("parentSpanId") || has("parentId") || has("kind")):
+		return "a single span (the spans of an ExportTraceServiceRequest must sit in resourceSpans[].scopeSpans[].spans)"
+	}
+	return ""
 }
 
 func (p *parser) resourceSpans() error {

@@ -3,8 +3,13 @@
 package otlp
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
+	"io"
 	"strings"
+
+	"github.com/klauspost/compress/zstd"
 
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
@@ -28,6 +33,33 @@ func (p *parser) parseRecord(data []byte, rec int, off int64) bool {
 	fail := func(ptr, format string, args ...any) {
 		p.diags = append(p.diags, Diagnostic{Severity: Error, File: p.name, Record: rec, Byte: off, Pointer: ptr,
 			Message: fmt.Sprintf(format, args...)})
+	}
+	if bytes.HasPrefix(data, zstdMagic) {
+		// The collector's file exporter with `compression: zstd` writes
+		// each export as a record holding one zstd frame, of protobuf
+		// (format: proto) or of JSON (format: json).
+		dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
+		if err != nil {
+			fail("", "zstd: %v", err)
+			return false
+		}
+		data, err = dec.DecodeAll(data, nil)
+		dec.Close()
+		if err != nil {
+			fail("", "the record starts as a zstd frame but does not decompress (%v)", err)
+			return false
+		}
+		if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+			p.parseUnit(data, func(int64) (int, int) { return rec, 0 })
+			for i := range p.spans {
+				p.spans[i].off = off
+			}
+			for i := range p.diags {
+				p.diags[i].Line, p.diags[i].Col, p.diags[i].Record, p.diags[i].Byte = 0, 0, rec, off
+				p.diags[i].Message += " (in the record's zstd-compressed JSON)"
+			}
+			return true
+		}
 	}
 	var req tracepb.TracesData // the wire layout of ExportTraceServiceRequest
 	if err := (proto.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(data, &req); err != nil {
@@ -137,3 +169,25 @@ func protoValue(v *commonpb.AnyValue) attrValue {
 	}
 	return attrValue{}
 }
+
+// zstdMagic starts every zstd frame.
+var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+
+// decompressed reads a zstd-compressed input (a whole file compressed
+// with zstd, of either format) through a decoder; other input is returned
+// as it is.
+func decompressed(br *bufio.Reader) (*bufio.Reader, io.Closer, error) {
+	head, err := br.Peek(len(zstdMagic))
+	if err != nil || !bytes.Equal(head, zstdMagic) {
+		return br, io.NopCloser(nil), nil
+	}
+	dec, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
+	if err != nil {
+		return nil, nil, fmt.Errorf("zstd: %w", err)
+	}
+	return bufio.NewReaderSize(dec, 1<<20), closer(dec.Close), nil
+}
+
+type closer func()
+
+func (c closer) Close() error { c(); return nil }
