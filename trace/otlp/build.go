@@ -90,12 +90,12 @@ func build(tid [16]byte, in []span, files []source, opts Options) (*Trace, []Dia
 		b.warn(b.root, "no agent, tool, model or handoff span in trace %s: no orchestration trace written", b.thex)
 		return nil, b.diags
 	}
+	b.toolCalls() // before temporal: a causal edge is the more specific type
 	b.returns()
 	b.temporal()
 	b.spawnEdges()
 	b.handoffEdges()
 	b.takeovers()
-	b.toolCalls()
 	b.links()
 	out := b.encode()
 	return &Trace{ID: b.thex, JSON: out, Spans: len(b.spans), Stats: b.stats}, b.diags
