@@ -201,6 +201,14 @@ func (b *builder) structure() {
 		case s.hasParent:
 			b.parent[i] = b.root
 			b.warn(i, "parent span %s is not in the input: placed under the root span %s", hex.EncodeToString(s.parent[:]), b.spans[b.root].idHex())
+		case s.trace != b.spans[b.root].trace:
+			// --group-by conversation: a later trace of the conversation
+			// continues under the first one's root; the same agent
+			// taking another turn is that agent, not a child of itself.
+			b.parent[i] = b.root
+			if r := &b.spans[b.root]; b.kinds[i] == kAgent && s.agentName != "" && s.agentName == r.agentName {
+				b.kinds[i] = kContainer
+			}
 		default:
 			b.parent[i] = b.root
 			b.warn(i, "a second root span in trace %s: placed under the first, %s", b.thex, b.spans[b.root].idHex())
@@ -549,7 +557,11 @@ func (b *builder) makeEvents() {
 	for _, u := range unknownOrder {
 		s := &b.spans[u[0]]
 		key := unknownKind(s)
-		b.warn(u[0], "%d span(s) of kind %s (the first %q) are not agent, tool, model, handoff, guardrail or reward spans: left out; the spans under them join the nearest agent", unknown[key], key, truncate(s.name, 80))
+		why := "no gen_ai.operation.name or openinference.span.kind the mapping knows"
+		if key != "" {
+			why = key + " is not mapped"
+		}
+		b.warn(u[0], "span %q is not an agent, tool, model, handoff, guardrail or reward span (%s; %d span(s) of this kind in the trace, reported once): left out; the spans under them join the nearest agent", truncate(s.name, 80), why, unknown[key])
 	}
 	b.rewards(scores)
 	b.tokens()
@@ -896,11 +908,11 @@ func (b *builder) links() {
 	}
 	for i, s := range b.spans {
 		for _, l := range s.links {
-			if l.trace != b.tid {
+			j, ok := byID[l.span]
+			if !ok && l.trace != s.trace || ok && b.spans[j].trace != l.trace {
 				b.warn(i, "link to span %x of trace %x: links between traces are not mapped", l.span, l.trace)
 				continue
 			}
-			j, ok := byID[l.span]
 			if !ok {
 				b.warn(i, "link to span %x, which is not in the input: not mapped", l.span)
 				continue
@@ -942,5 +954,5 @@ func unknownKind(s *span) string {
 	case s.tlKind != "":
 		return "traceloop.span.kind=" + strconv.Quote(s.tlKind)
 	}
-	return "(none)"
+	return ""
 }

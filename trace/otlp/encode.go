@@ -173,7 +173,7 @@ func (b *builder) appendEvent(out []byte, e int) []byte {
 		}
 	}
 	out = append(out, `,"content_ref":"otel:`...)
-	out = appendHex(out, b.tid[:])
+	out = appendHex(out, b.spans[ev.span].trace[:]) // a joined conversation holds several traces
 	out = append(out, '/')
 	out = appendHex(out, b.spans[ev.span].id[:])
 	return append(out, `"}`...)
