@@ -2,6 +2,7 @@ package otlp
 
 import (
 	"encoding/binary"
+	"fmt"
 
 	"bytes"
 	"encoding/json"
@@ -212,5 +213,48 @@ func TestForeignFormats(t *testing.T) {
 		if len(diags) != 1 || diags[0].Severity != Error || diags[0].Line != 1 || !strings.Contains(diags[0].Message, c.want) || !strings.Contains(diags[0].Message, "not OTLP") {
 			t.Errorf("%s: diagnostics %v, want one error at line 1 naming %s", c.in, diags, c.want)
 		}
+	}
+}
+
+// TestUnknownKindsOncePerKind: spans of a kind the mapping does not know
+// are one warning per kind and trace, with their number, not one per span.
+func TestUnknownKindsOncePerKind(t *testing.T) {
+	spans := []sp{agentSpan(tA, 1, 0, "boss", 0, 100),
+		{trace: tA, id: sid(2), parent: sid(1), name: "chat", start: 1, end: 2, attrs: map[string]any{"gen_ai.operation.name": "chat"}}}
+	for i := range 5 {
+		op := map[string]any{"gen_ai.operation.name": "search_memory"}
+		if i >= 3 {
+			op = map[string]any{"openinference.span.kind": "EVALUATOR"}
+		}
+		spans = append(spans, sp{trace: tA, id: sid(10 + i), parent: sid(1), name: fmt.Sprintf("s%d", i), start: 10 + i, end: 11 + i, attrs: op})
+	}
+	traces, _, diags := importAll(t, "k.jsonl", []byte(line(spans...)), Options{})
+	mustValidate(t, traces)
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.SpanID+": "+d.Message)
+	}
+	want := []string{
+		sid(10) + `: span "s0" is not an agent, tool, model, handoff, guardrail or reward span (gen_ai.operation.name="search_memory" is not mapped; 3 span(s) of this kind in the trace, reported once): left out; the spans under them join the nearest agent`,
+		sid(13) + `: span "s3" is not an agent, tool, model, handoff, guardrail or reward span (openinference.span.kind="EVALUATOR" is not mapped; 2 span(s) of this kind in the trace, reported once): left out; the spans under them join the nearest agent`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("diagnostics\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestUnknownServiceNamesNothing: the SDK's unknown_service:* default is
+// neither the system nor the root agent's name.
+func TestUnknownServiceNamesNothing(t *testing.T) {
+	root := sp{trace: tA, id: sid(1), name: "workflow", start: 0, end: 10, attrs: map[string]any{"gen_ai.operation.name": "invoke_workflow"}}
+	in := strings.Replace(line(root, agentSpan(tA, 2, 1, "worker", 1, 9)), `"resourceSpans":[{`,
+		`"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"unknown_service:node"}}]},`, 1)
+	if !strings.Contains(in, "unknown_service:node") {
+		t.Fatalf("the resource was not added: %s", in)
+	}
+	traces, _, _ := importAll(t, "s.jsonl", []byte(in), Options{})
+	mustValidate(t, traces)
+	if tr := traces[tA].JSON; bytes.Contains(tr, []byte("unknown_service")) || !bytes.Contains(tr, []byte(`"agent":"workflow","to":"worker"`)) {
+		t.Errorf("unknown_service named something, or the root is not named by its span:\n%s", tr)
 	}
 }
