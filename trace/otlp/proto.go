@@ -185,7 +185,18 @@ func decompressed(br *bufio.Reader) (*bufio.Reader, io.Closer, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("zstd: %w", err)
 	}
-	return bufio.NewReaderSize(dec, 1<<20), closer(dec.Close), nil
+	return bufio.NewReaderSize(zstdReader{dec}, 1<<20), closer(dec.Close), nil
+}
+
+// zstdReader says, in its errors, that the input was zstd-compressed.
+type zstdReader struct{ dec *zstd.Decoder }
+
+func (z zstdReader) Read(p []byte) (int, error) {
+	n, err := z.dec.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("the zstd-compressed input does not decompress: %w", err)
+	}
+	return n, err
 }
 
 type closer func()
