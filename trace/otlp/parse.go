@@ -90,6 +90,11 @@ func (p *parser) parseUnit(data []byte, pos func(off int64) (line, col int)) {
 		}
 		if err := p.request(); err != nil {
 			p.syntax(err)
+			// The JS SDK's ConsoleSpanExporter prints objects with
+			// unquoted keys (util.inspect), which look like JSON.
+			if head := data[:min(len(data), 4096)]; bytes.Contains(head, []byte("traceId: '")) || bytes.Contains(head, []byte("resource: {")) {
+				p.diags[len(p.diags)-1].Message += " (this is the output of the OpenTelemetry JS SDK's ConsoleSpanExporter, not OTLP: export with an OTLP exporter or JsonTraceSerializer, see the traces page)"
+			}
 			return
 		}
 	}
