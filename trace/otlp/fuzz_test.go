@@ -42,7 +42,7 @@ func FuzzImport(f *testing.F) {
 // its protobuf records, and that every trace has a safe id and validates.
 func fuzzImport(t *testing.T, data []byte, format Format) {
 	plain := data
-	if bytes.HasPrefix(data, zstdMagic) {
+	if bytes.HasPrefix(data, []byte(zstdMagic)) {
 		// A whole zstd file: diagnostics are placed in what it holds, and
 		// one that does not decompress is an error of Read, said so.
 		dec, _ := zstd.NewReader(nil)

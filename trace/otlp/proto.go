@@ -34,7 +34,7 @@ func (p *parser) parseRecord(data []byte, rec int, off int64) bool {
 		p.diags = append(p.diags, Diagnostic{Severity: Error, File: p.name, Record: rec, Byte: off, Pointer: ptr,
 			Message: fmt.Sprintf(format, args...)})
 	}
-	if bytes.HasPrefix(data, zstdMagic) {
+	if bytes.HasPrefix(data, []byte(zstdMagic)) {
 		// The collector's file exporter with `compression: zstd` writes
 		// each export as a record holding one zstd frame, of protobuf
 		// (format: proto) or of JSON (format: json).
@@ -170,15 +170,12 @@ func protoValue(v *commonpb.AnyValue) attrValue {
 	return attrValue{}
 }
 
-// zstdMagic starts every zstd frame.
-var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
-
 // decompressed reads a zstd-compressed input (a whole file compressed
 // with zstd, of either format) through a decoder; other input is returned
 // as it is.
 func decompressed(br *bufio.Reader) (*bufio.Reader, io.Closer, error) {
 	head, err := br.Peek(len(zstdMagic))
-	if err != nil || !bytes.Equal(head, zstdMagic) {
+	if err != nil || string(head) != zstdMagic {
 		return br, io.NopCloser(nil), nil
 	}
 	dec, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
