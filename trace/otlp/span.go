@@ -359,6 +359,9 @@ func (s *span) addEvent(name string, at uint64, e eventAttrs) {
 		}
 		s.evals = append(s.evals, score{name: e.evalName, value: f, at: at})
 	case contentEvent(name):
+	case strings.HasPrefix(name, "ai.stream."):
+		// The AI SDK's streaming time marks (ai.stream.firstChunk,
+		// ai.stream.finish): the model call's span already has its times.
 	case name == "exception":
 		// The exception's type is kept as the event's error, never its
 		// message or stack trace (they may quote the prompt).

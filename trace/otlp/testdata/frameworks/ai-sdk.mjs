@@ -2,10 +2,11 @@
 // with its own MockLanguageModelV4 and the @ai-sdk/otel integration:
 // `node ai-sdk.mjs otel` with OpenTelemetry (GenAI spans), `node ai-sdk.mjs
 // legacy` with LegacyOpenTelemetry (the ai.* spans of AI SDK 4-6).
-// The orchestrator calls a tool, `research`, that runs the researcher agent
-// (an agent called as a tool); the researcher calls `web_search` twice.
-import { generateText, tool, registerTelemetry, stepCountIs } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
+// The orchestrator (generateText) calls a tool, `research`, that runs the
+// researcher agent (an agent called as a tool, streamText); the researcher
+// calls `web_search` twice.
+import { generateText, streamText, tool, registerTelemetry, stepCountIs } from 'ai';
+import { MockLanguageModelV4, convertArrayToReadableStream } from 'ai/test';
 import { OpenTelemetry, LegacyOpenTelemetry } from '@ai-sdk/otel';
 import { z } from 'zod';
 import { setup } from './otel.mjs';
@@ -33,12 +34,18 @@ const orchestratorModel = new MockLanguageModelV4({
     step([{ type: 'text', text: 'SECRET-COMPLETION the plan' }], usage(260, 45, 200, 0)),
   ],
 });
+// stream is one streamed model reply: the parts a provider streams.
+const stream = (parts, u) => ({
+  stream: convertArrayToReadableStream([{ type: 'stream-start', warnings: [] }, ...parts,
+    { type: 'finish', usage: u, finishReason: { unified: parts.some((p) => p.type === 'tool-call') ? 'tool-calls' : 'stop', raw: undefined } }]),
+});
 const researcherModel = new MockLanguageModelV4({
   provider: 'mock-provider', modelId: 'researcher-small',
-  doGenerate: [
-    step([call('call_search_1', 'web_search', { q: 'SECRET-ARG timetable' }),
+  doStream: [
+    stream([call('call_search_1', 'web_search', { q: 'SECRET-ARG timetable' }),
       call('call_search_2', 'web_search', { q: 'SECRET-ARG fares' })], usage(80, 20)),
-    step([{ type: 'text', text: 'SECRET-COMPLETION findings' }], usage(150, 40, 0, 10)),
+    stream([{ type: 'text-start', id: 't1' }, { type: 'text-delta', id: 't1', delta: 'SECRET-COMPLETION findings' },
+      { type: 'text-end', id: 't1' }], usage(150, 40, 0, 10)),
   ],
 });
 
@@ -51,11 +58,11 @@ const research = tool({
   description: 'ask the researcher agent',
   inputSchema: z.object({ topic: z.string() }),
   execute: async ({ topic }) => {
-    const r = await generateText({
+    const r = streamText({
       model: researcherModel, prompt: topic, tools: { web_search: webSearch },
       stopWhen: stepCountIs(4), telemetry: { functionId: 'researcher' },
     });
-    return r.text;
+    return await r.text;
   },
 });
 
