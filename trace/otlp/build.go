@@ -323,6 +323,46 @@ func (b *builder) structure() {
 	b.labels(agentLike)
 }
 
+// toolNodes finds LangGraph's tool nodes (the prebuilt ToolNode, "tools"):
+// a node that runs tools but calls no model is the graph running the
+// tools its previous node's model asked for, not an agent of its own, so
+// it is a container and its tools are called by the agent above it.
+func (b *builder) toolNodes() {
+	nodes := false
+	for i := range b.spans {
+		if b.kinds[i] == kAgent && b.spans[i].graphNode != "" {
+			nodes = true
+			break
+		}
+	}
+	if !nodes {
+		return
+	}
+	model := make([]bool, len(b.spans))
+	tool := make([]bool, len(b.spans))
+	for i, k := range b.kinds {
+		if k != kModel && k != kTool && k != kHandoff && k != kAgent {
+			continue
+		}
+		j := b.parent[i]
+		for steps := 0; j >= 0 && b.kinds[j] != kAgent && steps <= len(b.spans); steps++ {
+			j = b.parent[j]
+		}
+		if j >= 0 {
+			if k == kTool {
+				tool[j] = true
+			} else {
+				model[j] = true // a model call, a handoff or an agent: more than tools
+			}
+		}
+	}
+	for i := range b.spans {
+		if b.kinds[i] == kAgent && b.spans[i].graphNode != "" && tool[i] && !model[i] {
+			b.kinds[i] = kContainer
+		}
+	}
+}
+
 // callsAndMerges applies two rules before owners are found. An agent
 // called as a tool (an agent span whose nearest mapped ancestor is a tool
 // span) is a spawn by the calling agent: the tool span itself makes no
@@ -331,6 +371,7 @@ func (b *builder) structure() {
 // return_to_caller transfer) is the callee's side of that call: one agent,
 // so the inner span joins the outer one instead of being spawned by it.
 func (b *builder) callsAndMerges() {
+	b.toolNodes()
 	mapped := func(j int) int { // the nearest ancestor that is not a container
 		for steps := 0; j >= 0 && steps <= len(b.spans); steps++ {
 			if k := b.kinds[j]; k != kContainer && k != kOther && k != kCreate {

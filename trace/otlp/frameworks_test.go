@@ -43,6 +43,10 @@ var frameworkRuns = []struct {
 	// the graph runs its nodes supervisor, researcher (one search) and writer.
 	{name: "langgraph", agents: []string{"newsroom", "researcher", "supervisor", "writer"}, spawns: 3, toolCalls: 1,
 		tokens: 58 + 102 + 170 + 230, cacheRead: 40, reasoning: 20, topology: "centralized", conversation: "thread-newsroom-1"},
+	// createReactAgent: the agent node runs twice around the tools node,
+	// which is the graph running the tool, not an agent.
+	{name: "langgraph-react", agents: []string{"agent", "react-desk"}, spawns: 2, toolCalls: 1,
+		tokens: 84 + 155, topology: "centralized", conversation: "thread-react-1"},
 	// writer speaks, critic takes over (one failed model call, a remote
 	// fact_checker), writer takes over again; create_agent spawns nobody.
 	{name: "group-chat", agents: []string{"critic", "fact_checker", "group_chat", "writer"}, spawns: 2, handoffs: 2, toolCalls: 1,

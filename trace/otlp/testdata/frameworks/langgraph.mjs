@@ -6,28 +6,16 @@
 // scripted with the replies (tool calls and usage) a chat model would give.
 import * as CallbackManagerModule from '@langchain/core/callbacks/manager';
 import { LangChainInstrumentation } from '@arizeai/openinference-instrumentation-langchain';
-import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { AIMessage } from '@langchain/core/messages';
-import { ChatGenerationChunk } from '@langchain/core/outputs';
 import { tool } from '@langchain/core/tools';
 import { StateGraph, MessagesAnnotation, START, END } from '@langchain/langgraph';
 import { z } from 'zod';
 import { setup } from './otel.mjs';
+import { ScriptedModel } from './scripted-model.mjs';
 
 const otel = setup('langgraph', 'newsroom', '16a9');
 new LangChainInstrumentation({ tracerProvider: otel.provider }).manuallyInstrument(CallbackManagerModule);
 
-// ScriptedModel is FakeListChatModel answering with whole AIMessages (tool
-// calls and usage_metadata included) instead of plain strings.
-class ScriptedModel extends FakeListChatModel {
-  constructor(replies) { super({ responses: replies.map(() => '') }); this.replies = replies; }
-  async _generate() {
-    const m = this.replies.shift();
-    if (!m) throw new Error('no scripted reply left');
-    return { generations: [{ text: String(m.content), message: m }] };
-  }
-  async *_streamResponseChunks() { const r = await this._generate(); yield new ChatGenerationChunk(r.generations[0]); }
-}
 const usage = (input_tokens, output_tokens, cache_read = 0, reasoning = 0) => ({
   input_tokens, output_tokens, total_tokens: input_tokens + output_tokens,
   input_token_details: { cache_read }, output_token_details: { reasoning },
