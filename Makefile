@@ -195,3 +195,14 @@ bench-trace: build trace-file
 .PHONY: echarts
 echarts: node_modules
 	$(GO) test ./site/chartlib -count=1 -run TestBuild -update
+
+# otel-fixtures reruns the agent frameworks of trace/otlp/testdata/frameworks
+# (pinned by its own package-lock.json, offline, with each library's mock or
+# fake model) and rewrites their OTLP files and the golden traces imported
+# from them; TestFrameworks fails until the goldens match the files again.
+.PHONY: otel-fixtures
+otel-fixtures:
+	cd trace/otlp/testdata/frameworks && npm ci --no-audit --no-fund --silent && \
+	  node ai-sdk.mjs otel && node ai-sdk.mjs legacy && node openai-agents.mjs && \
+	  node langgraph.mjs && node langgraph-react.mjs && node group-chat.mjs
+	$(GO) test ./trace/otlp -count=1 -run TestFrameworks -update
