@@ -43,6 +43,7 @@ func commands() map[string]command {
 		"fmt":        fmtCommand(),
 		"add":        addCommand(),
 		"issue-form": issueFormCommand(),
+		"refresh":    refreshCommand(),
 	}
 }
 
