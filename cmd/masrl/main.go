@@ -44,6 +44,7 @@ func commands() map[string]command {
 		"add":        addCommand(),
 		"issue-form": issueFormCommand(),
 		"refresh":    refreshCommand(),
+		"links":      linksCommand(),
 	}
 }
 
