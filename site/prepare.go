@@ -34,7 +34,7 @@ const (
 // with tags and links, sub-decisions, cross-tabs and exclusion records.
 func (r *renderer) prepare() error {
 	r.site = &SiteInfo{
-		Title:    cmp.Or(r.opt.Title, "Awesome RL for LLM Multi-Agent Systems"),
+		Title:    cmp.Or(r.opt.Title, DefaultTitle),
 		Language: cmp.Or(r.opt.Language, "en"),
 		Feed:     r.opt.BaseURL != "",
 		Repo:     r.opt.Repository.URL,

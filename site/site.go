@@ -92,6 +92,10 @@ type Options struct {
 // absolute URLs (Options.BaseURL).
 const DefaultBaseURL = "http://127.0.0.1:8080/"
 
+// DefaultTitle is the list's title when masrl.yaml sets none: the pages'
+// and masrl cite's.
+const DefaultTitle = "Awesome RL for LLM Multi-Agent Systems"
+
 // Result describes a finished build.
 type Result struct {
 	Files *Files

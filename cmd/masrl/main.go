@@ -45,6 +45,7 @@ func commands() map[string]command {
 		"issue-form": issueFormCommand(),
 		"refresh":    refreshCommand(),
 		"links":      linksCommand(),
+		"cite":       citeCommand(),
 	}
 }
 
