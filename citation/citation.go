@@ -207,4 +207,3 @@ func Zenodo(in *Input) ([]byte, error) {
 	}
 	return b.Bytes(), nil
 }
-

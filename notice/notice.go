@@ -26,12 +26,12 @@ type Kind string
 
 // The kinds, as they are spelled in the notes.
 const (
-	Published  Kind = "published as"
-	Retracted  Kind = "retracted"
-	Withdrawn  Kind = "withdrawn"
-	Corrected  Kind = "corrected"
-	Concern    Kind = "expression of concern"
-	separator       = "; "
+	Published Kind = "published as"
+	Retracted Kind = "retracted"
+	Withdrawn Kind = "withdrawn"
+	Corrected Kind = "corrected"
+	Concern   Kind = "expression of concern"
+	separator      = "; "
 )
 
 // Notice is one recorded event.
