@@ -188,9 +188,7 @@ func (ck *Checker) Check(ctx context.Context, links []Link) (*Result, error) {
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := range jobs {
 				host := ""
 				if u, err := url.Parse(urls[i]); err == nil {
@@ -201,7 +199,7 @@ func (ck *Checker) Check(ctx context.Context, links []Link) (*Result, error) {
 				verdicts[i], errs[i] = ck.one(ctx, urls[i])
 				<-s
 			}
-		}()
+		})
 	}
 	for i := range urls {
 		jobs <- i
@@ -279,7 +277,7 @@ func (ck *Checker) fetch(ctx context.Context, raw string, follow bool) (verdict,
 		maxWait = time.Minute
 	}
 	cur, permanent := raw, ""
-	for hop := 0; hop < 10; hop++ {
+	for hop := range 10 {
 		resp, err := ck.ask(ctx, cur, retries, backoff, maxWait)
 		if err != nil {
 			return verdict{sev: corpus.Error, message: fmt.Sprintf("unreachable: %v", err)}, nil

@@ -167,7 +167,7 @@ func New(dir string) *Server {
 		doi, ok := strings.CutPrefix(strings.ToLower(strings.TrimPrefix(r.URL.Path, "/openalex/works/")), "doi:")
 		b, err := os.ReadFile(filepath.Join(dir, "openalex-"+strings.ReplaceAll(doi, "/", "_")+".json"))
 		if !ok || err != nil {
-			return []byte(fmt.Sprintf(`{"error":"Not Found","message":%q}`, doi+" is not a valid OpenAlex ID")), "application/json", http.StatusNotFound
+			return fmt.Appendf(nil, `{"error":"Not Found","message":%q}`, doi+" is not a valid OpenAlex ID"), "application/json", http.StatusNotFound
 		}
 		return b, "application/json", http.StatusOK
 	}))
