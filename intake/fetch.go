@@ -76,12 +76,13 @@ func (c *Cache) store(rawURL, accept, etag string, body []byte) error {
 // Polite intervals between two requests to the same host of a public
 // service, from their documentation: arXiv asks for one request every
 // three seconds; Crossref's public pool allows about five a second;
-// OpenAlex ten. Other hosts (a test server, a mirror) get none unless the
+// OpenAlex ten; Semantic Scholar one a second without a key. Other hosts (a test server, a mirror) get none unless the
 // Client says so.
 var defaultIntervals = map[string]time.Duration{
-	"export.arxiv.org": 3 * time.Second,
-	"api.crossref.org": 200 * time.Millisecond,
-	"api.openalex.org": 100 * time.Millisecond,
+	"export.arxiv.org":        3 * time.Second,
+	"api.crossref.org":        200 * time.Millisecond,
+	"api.openalex.org":        100 * time.Millisecond,
+	"api.semanticscholar.org": time.Second,
 }
 
 // DefaultInterval returns the polite interval for host (0 when masrl

@@ -66,6 +66,8 @@ type Client struct {
 	CrossrefAPI string
 	OpenAlexAPI string
 	OpenAlexKey string
+	// S2API is Semantic Scholar's Graph API base (masrl watch).
+	S2API string
 
 	// Cache, when set, keeps answers with their ETag between runs.
 	Cache *Cache

@@ -46,6 +46,7 @@ func commands() map[string]command {
 		"refresh":    refreshCommand(),
 		"links":      linksCommand(),
 		"cite":       citeCommand(),
+		"watch":      watchCommand(),
 	}
 }
 

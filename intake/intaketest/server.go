@@ -26,6 +26,9 @@ import (
 //	                        Crossref's 404 "Resource not found."
 //	GET /openalex/works/doi:DOI?api_key=K
 //	                        openalex-DOI.json, or 404; 401 without a key
+//	GET /s2/paper/ID/citations?offset=N (and /references)
+//	                        s2-ID-citations.json (':' and '/' spelled '_';
+//	                        -N before .json for offset N > 0), or 404
 //
 // Every answer carries an ETag (a hash of its body) and a request whose
 // If-None-Match names it gets 304 Not Modified, as the real services do.
@@ -33,7 +36,7 @@ import (
 // the --arxiv-api, --doi-api, --crossref-api and --openalex-api flags.
 type Server struct {
 	*httptest.Server
-	ArxivAPI, DOIAPI, CrossrefAPI, OpenAlexAPI string
+	ArxivAPI, DOIAPI, CrossrefAPI, OpenAlexAPI, S2API string
 
 	mu       sync.Mutex
 	fails    map[string][]Failure
@@ -171,9 +174,26 @@ func New(dir string) *Server {
 		}
 		return b, "application/json", http.StatusOK
 	}))
+	mux.HandleFunc("/s2/paper/", s.wrap("s2", func(r *http.Request) ([]byte, string, int) {
+		rest := strings.TrimPrefix(r.URL.Path, "/s2/paper/")
+		i := strings.LastIndexByte(rest, '/')
+		if i < 0 {
+			return []byte(`{"error":"Not found"}`), "application/json", http.StatusNotFound
+		}
+		id, direction := rest[:i], rest[i+1:]
+		name := "s2-" + strings.NewReplacer(":", "_", "/", "_").Replace(id) + "-" + direction
+		if off := r.URL.Query().Get("offset"); off != "" && off != "0" {
+			name += "-" + filepath.Base(off)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, name+".json"))
+		if err != nil {
+			return fmt.Appendf(nil, `{"error":"Paper with id %s not found"}`, id), "application/json", http.StatusNotFound
+		}
+		return b, "application/json", http.StatusOK
+	}))
 	s.Server = httptest.NewServer(mux)
 	s.ArxivAPI, s.DOIAPI = s.URL+"/arxiv", s.URL+"/doi"
-	s.CrossrefAPI, s.OpenAlexAPI = s.URL+"/crossref", s.URL+"/openalex"
+	s.CrossrefAPI, s.OpenAlexAPI, s.S2API = s.URL+"/crossref", s.URL+"/openalex", s.URL+"/s2"
 	return s
 }
 
