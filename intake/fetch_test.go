@@ -153,3 +153,32 @@ func FuzzParseCrossref(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseOpenAlex and FuzzParseS2Page: any answer is read without
+// panic.
+func FuzzParseOpenAlex(f *testing.F) {
+	addRecordings(f, ".json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		// It reads or refuses; a panic fails the fuzz test.
+		if w, err := parseOpenAlex("10.5555/x", b); (err == nil) == (w == nil) {
+			t.Errorf("parseOpenAlex returned %v and %v", w, err)
+		}
+	})
+}
+
+func FuzzParseS2Page(f *testing.F) {
+	addRecordings(f, ".json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, dir := range []string{"citations", "references"} {
+			ls, _, err := parseS2Page(b, dir)
+			if err != nil {
+				continue
+			}
+			for _, l := range ls {
+				if l.PaperID == "" && l.Title == "" {
+					t.Errorf("a paper with neither id nor title: %+v", l)
+				}
+			}
+		}
+	})
+}

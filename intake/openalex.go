@@ -60,6 +60,11 @@ func (c *Client) OpenAlex(ctx context.Context, doi string) (*OpenAlexWork, error
 	if err != nil {
 		return nil, err
 	}
+	return parseOpenAlex(doi, body)
+}
+
+// parseOpenAlex reads a work record.
+func parseOpenAlex(doi string, body []byte) (*OpenAlexWork, error) {
 	var w openAlexWork
 	if err := json.Unmarshal(body, &w); err != nil {
 		return nil, fmt.Errorf("OpenAlex answer for %s is not a work: %w", doi, err)

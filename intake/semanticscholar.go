@@ -62,7 +62,7 @@ func (c *Client) Citations(ctx context.Context, id, direction string, maxPages i
 	for page := 0; page < maxPages; page++ {
 		u, err := url.Parse(strings.TrimRight(api, "/") + "/paper/" + (&url.URL{Path: id}).EscapedPath() + "/" + direction)
 		if err != nil {
-			return nil, fmt.Errorf("Semantic Scholar API %q: %w", api, err)
+			return nil, fmt.Errorf("--s2-api %q: %w", api, err)
 		}
 		q := u.Query()
 		q.Set("fields", s2Fields)
@@ -73,31 +73,43 @@ func (c *Client) Citations(ctx context.Context, id, direction string, maxPages i
 		if err != nil {
 			return nil, err
 		}
-		var p s2Page
-		if err := json.Unmarshal(body, &p); err != nil {
-			return nil, fmt.Errorf("Semantic Scholar answer for %s %s is not a page of papers: %w", id, direction, err)
+		linked, next, err := parseS2Page(body, direction)
+		if err != nil {
+			return nil, fmt.Errorf("the answer of Semantic Scholar for %s %s is not a page of papers: %w", id, direction, err)
 		}
-		for _, d := range p.Data {
-			sp := d.Citing
-			if direction == "references" {
-				sp = d.Cited
-			}
-			if sp == nil || (sp.PaperID == "" && oneLine(sp.Title) == "") {
-				continue
-			}
-			l := Linked{PaperID: sp.PaperID, Title: oneLine(sp.Title), Year: sp.Year, Date: sp.Date}
-			if v, ok := sp.ExternalIDs["ArXiv"].(string); ok {
-				l.ArxivID = strings.TrimSpace(v)
-			}
-			if v, ok := sp.ExternalIDs["DOI"].(string); ok {
-				l.DOI = strings.ToLower(strings.TrimSpace(v))
-			}
-			out = append(out, l)
-		}
-		if p.Next <= offset {
+		out = append(out, linked...)
+		if next <= offset {
 			break
 		}
-		offset = p.Next
+		offset = next
 	}
 	return out, nil
+}
+
+// parseS2Page reads one page of citations or references and the offset
+// of the next page (0 on the last).
+func parseS2Page(body []byte, direction string) ([]Linked, int, error) {
+	var p s2Page
+	if err := json.Unmarshal(body, &p); err != nil {
+		return nil, 0, err
+	}
+	var out []Linked
+	for _, d := range p.Data {
+		sp := d.Citing
+		if direction == "references" {
+			sp = d.Cited
+		}
+		if sp == nil || (sp.PaperID == "" && oneLine(sp.Title) == "") {
+			continue
+		}
+		l := Linked{PaperID: sp.PaperID, Title: oneLine(sp.Title), Year: sp.Year, Date: sp.Date}
+		if v, ok := sp.ExternalIDs["ArXiv"].(string); ok {
+			l.ArxivID = strings.TrimSpace(v)
+		}
+		if v, ok := sp.ExternalIDs["DOI"].(string); ok {
+			l.DOI = strings.ToLower(strings.TrimSpace(v))
+		}
+		out = append(out, l)
+	}
+	return out, p.Next, nil
 }

@@ -305,6 +305,10 @@ func (ck *Checker) fetch(ctx context.Context, raw string, follow bool) (verdict,
 			cur = next.String()
 		case intake.Retryable(s):
 			return verdict{sev: corpus.Warning, message: fmt.Sprintf("not verified: the host still answered %s after %d retries", resp.Status, retries)}, nil
+		case s == http.StatusUnauthorized || s == http.StatusForbidden:
+			// Publishers behind bot protection refuse checkers the page
+			// they show readers: not a dead link, not verified either.
+			return verdict{sev: corpus.Warning, message: fmt.Sprintf("not verified: the host refused the checker (%s)", resp.Status)}, nil
 		default:
 			return verdict{sev: corpus.Error, message: fmt.Sprintf("dead link: %s", resp.Status)}, nil
 		}

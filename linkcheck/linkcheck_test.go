@@ -37,6 +37,8 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusOK)
 	case "/gone":
 		http.NotFound(w, r)
+	case "/members-only":
+		http.Error(w, "bots go away", http.StatusForbidden)
 	case "/old-home":
 		http.Redirect(w, r, "/new-home", http.StatusMovedPermanently)
 	case "/temporary":
@@ -74,6 +76,7 @@ omega,Omega,"Oe, O",Lab,2024,2606.99999,arXiv,https://arxiv.org/abs/2606.99999,r
 `
 	excluded := `record_id,source,query_family,screening_label,identifier,url,date_screened,stage,exclusion_reason
 E001,web,x,Some page,web,BASE/gone,2026-04-26,abstract_screen,off topic
+E002,web,x,Other page,web,BASE/members-only,2026-04-26,abstract_screen,off topic
 `
 	bib := `@article{alpha2025,
   title   = {Alpha: a method},
@@ -120,6 +123,7 @@ func TestCheck(t *testing.T) {
 	}
 	want := []string{
 		"excluded.csv:2:26: error: url: dead link: 404 Not Found",
+		"excluded.csv:3:27: warning: url: not verified: the host refused the checker (403 Forbidden)",
 		"papers.bib:5:14: warning: url: moved permanently (301 Moved Permanently): use BASE/new-home",
 		"papers.csv:2:96: error: url: dead link: 404 Not Found",
 		"papers.csv:3:87: warning: url: moved permanently (301 Moved Permanently): use BASE/new-home",
@@ -146,8 +150,8 @@ func TestCheck(t *testing.T) {
 	if n := rec.Requests("arxiv"); n != 3 {
 		t.Errorf("%d arXiv API requests, want 3", n)
 	}
-	if res.URLs != 9 {
-		t.Errorf("%d distinct URLs, want 9", res.URLs)
+	if res.URLs != 10 {
+		t.Errorf("%d distinct URLs, want 10", res.URLs)
 	}
 }
 

@@ -142,3 +142,24 @@ func mustRead(t *testing.T, path string) []byte {
 	}
 	return b
 }
+
+// FuzzReadTriage: any triage file is read or refused, never a panic, and
+// every decision read has an id and, for an exclusion, a stage and reason.
+func FuzzReadTriage(f *testing.F) {
+	v, err := corpus.DefaultVocabulary()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add([]byte("decision,connections,title,year,arxiv_id,doi,url,connected_keys\nexclude abstract_screen: x,2,T,1999,,10.5555/q,u,a b\nadd,1,T,2026,2605.00001,,u,a\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ds, err := ReadTriage("triage.csv", b, v)
+		if err != nil {
+			return
+		}
+		for _, d := range ds {
+			if d.ID == "" || (!d.Add && (d.Stage == "" || d.Reason == "")) {
+				t.Errorf("decision %+v", d)
+			}
+		}
+	})
+}
