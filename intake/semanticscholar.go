@@ -59,7 +59,7 @@ func (c *Client) Citations(ctx context.Context, id, direction string, maxPages i
 	}
 	var out []Linked
 	offset := 0
-	for page := 0; page < maxPages; page++ {
+	for range maxPages {
 		u, err := url.Parse(strings.TrimRight(api, "/") + "/paper/" + (&url.URL{Path: id}).EscapedPath() + "/" + direction)
 		if err != nil {
 			return nil, fmt.Errorf("--s2-api %q: %w", api, err)

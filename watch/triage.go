@@ -2,9 +2,13 @@ package watch
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
+	"errors"
 	"fmt"
+	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,7 +51,7 @@ func ReadTriage(name string, src []byte, v *corpus.Vocabulary) ([]Decision, erro
 	for {
 		rec, err := r.Read()
 		if err != nil {
-			if err.Error() != "EOF" {
+			if !errors.Is(err, io.EOF) {
 				errs = append(errs, fmt.Sprintf("%s: %v", name, err))
 			}
 			break
@@ -61,7 +65,7 @@ func ReadTriage(name string, src []byte, v *corpus.Vocabulary) ([]Decision, erro
 		if dec == "" {
 			continue
 		}
-		d := Decision{Line: line, Title: rec[2], ID: strings.TrimSpace(cmpOr(rec[4], rec[5])), URL: rec[6]}
+		d := Decision{Line: line, Title: rec[2], ID: cmp.Or(strings.TrimSpace(rec[4]), strings.TrimSpace(rec[5])), URL: rec[6]}
 		if d.ID == "" {
 			errs = append(errs, fmt.Sprintf("%s:%d:%d: the row has neither arxiv_id nor doi", name, line, col))
 			continue
@@ -76,7 +80,7 @@ func ReadTriage(name string, src []byte, v *corpus.Vocabulary) ([]Decision, erro
 			errs = append(errs, fmt.Sprintf("%s:%d:%d: decision %q: want add, or exclude STAGE: reason (STAGE one of %s)", name, line, col, dec, strings.Join(stages, ", ")))
 			continue
 		}
-		if !contains(stages, m[1]) {
+		if !slices.Contains(stages, m[1]) {
 			errs = append(errs, fmt.Sprintf("%s:%d:%d: stage %q: want one of %s", name, line, col, m[1], strings.Join(stages, ", ")))
 			continue
 		}
@@ -87,22 +91,6 @@ func ReadTriage(name string, src []byte, v *corpus.Vocabulary) ([]Decision, erro
 		return nil, fmt.Errorf("%s", strings.Join(errs, "\n"))
 	}
 	return out, nil
-}
-
-func cmpOr(a, b string) string {
-	if strings.TrimSpace(a) != "" {
-		return a
-	}
-	return b
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 var recordNumber = regexp.MustCompile(`^([A-Za-z]*)([0-9]+)$`)
