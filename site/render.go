@@ -98,7 +98,7 @@ func renderAfter(c *corpus.Corpus, v *corpus.Vocabulary, opt Options, files *Fil
 	}
 	steps := []func() error{
 		r.prepare, r.prepareClaims, r.home, r.papers, r.entryPages, r.taxonomy,
-		r.orchestration, r.coverage, r.excluded, r.claimsAudit, r.traces, r.prose, r.notFound,
+		r.orchestration, r.coverage, r.excluded, r.claimsAudit, r.traces, r.prose, r.notFound, r.redirects,
 		r.assets, r.echartsAsset, r.downloads, r.searchIndex, r.feed, r.sitemap, r.renderItems,
 	}
 	if ready != nil {
