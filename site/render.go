@@ -81,7 +81,7 @@ func render(ck *corpus.Checked, opt Options, files *outdir.Files) (*renderer, er
 	}
 	steps := []func() error{
 		r.prepare, r.prepareClaims, r.home, r.papers, r.entryPages, r.taxonomy,
-		r.orchestration, r.coverage, r.excluded, r.claimsAudit, r.traces, r.prose, r.notFound,
+		r.orchestration, r.coverage, r.excluded, r.claimsAudit, r.traces, r.prose, r.notFound, r.redirects,
 		r.assets, r.schemas, r.echartsAsset, r.downloads, r.searchIndex, r.feed, r.sitemap, r.renderItems,
 		ck.Err, r.runJobs,
 	}

@@ -286,6 +286,18 @@ type entryPage struct {
 	Edit, Report string
 	// New marks an entry added since the survey (EntryView.New).
 	New bool
+	// Notices are what masrl refresh recorded in the notes: the published
+	// version and any retraction or correction, shown under the title.
+	Notices []noticeView
+}
+
+// noticeView is one notice as the entry page shows it.
+type noticeView struct {
+	Class  string // notice-published, notice-retracted, ...
+	Label  string // "Published as", "Retracted", ...
+	Detail string // the venue and year, or the notice's date
+	DOI    string
+	Href   string // https://doi.org/DOI, "" without a DOI
 }
 
 // pageLink is a link from a page: Href starts with the page's root.

@@ -43,6 +43,9 @@ func TestScripts(t *testing.T) {
 			env.Defer(s.Close)
 			env.Setenv("ARXIV_API", s.ArxivAPI)
 			env.Setenv("DOI_API", s.DOIAPI)
+			env.Setenv("CROSSREF_API", s.CrossrefAPI)
+			env.Setenv("OPENALEX_API", s.OpenAlexAPI)
+			env.Setenv("S2_API", s.S2API)
 			env.Setenv("DOWN_API", intaketest.Unreachable())
 			return nil
 		},
