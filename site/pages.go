@@ -18,6 +18,7 @@ func (r *renderer) home() error {
 		Page: p, Retained: len(r.c.Papers), Excluded: len(r.c.Excluded),
 		Candidates: len(r.c.Papers) + len(r.c.Excluded), SpotChecked: len(r.c.Audits),
 		Fields: r.fields, Citation: r.citation, Claims: len(r.claims), ClaimCounts: r.claimCounts(),
+		Release: r.newestRelease(), Upkeep: r.upkeep,
 	}
 	if r.pool != nil {
 		hp.Pool, hp.Added = true, len(r.pool.Added(r.c))

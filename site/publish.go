@@ -218,6 +218,11 @@ func (r *renderer) writeFeed(w io.Writer) error {
 		}
 		f.Entries = append(f.Entries, ae)
 	}
+	rels := r.releaseFeedEntries()
+	for _, e := range rels {
+		f.Updated = max(f.Updated, e.Updated)
+	}
+	f.Entries = append(rels, f.Entries...)
 	if f.Updated == "" {
 		f.Updated = "1970-01-01T00:00:00Z"
 	}

@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/release"
 	"github.com/masrl/masrl/site/outdir"
 	"github.com/yuin/goldmark"
 )
@@ -52,6 +53,8 @@ type renderer struct {
 	proseNames    []string           // names of data/pages/*.md, in navigation order
 	echarts       []byte             // the chart library; nil: no charts
 	opt           Options
+	releases      []*ReleaseView // oldest first (releases.go)
+	upkeep        release.Upkeep
 }
 
 // render renders the site of ck into files, which either keeps it in
@@ -80,8 +83,8 @@ func render(ck *corpus.Checked, opt Options, files *outdir.Files) (*renderer, er
 		return nil, err
 	}
 	steps := []func() error{
-		r.prepare, r.prepareClaims, r.home, r.papers, r.entryPages, r.taxonomy,
-		r.orchestration, r.coverage, r.excluded, r.claimsAudit, r.traces, r.prose, r.notFound, r.redirects,
+		r.prepare, r.prepareClaims, r.loadReleases, r.home, r.papers, r.entryPages, r.taxonomy,
+		r.orchestration, r.coverage, r.excluded, r.claimsAudit, r.traces, r.prose, r.notFound, r.redirects, r.releasePages,
 		r.assets, r.schemas, r.echartsAsset, r.downloads, r.searchIndex, r.feed, r.sitemap, r.renderItems,
 		ck.Err, r.runJobs,
 	}
@@ -97,6 +100,7 @@ func render(ck *corpus.Checked, opt Options, files *outdir.Files) (*renderer, er
 var pageNames = []string{
 	"home", "papers", "entry", "taxonomy", "field", "term", "orchestration",
 	"subdecision", "coverage", "cell", "excluded", "claims", "traces", "prose", "404",
+	"releases", "release",
 }
 
 // parseTemplates parses layout.html and each page template into its own
@@ -138,6 +142,8 @@ func templateFuncs() template.FuncMap {
 		// fieldTable passes a table of schema fields to its sub-template.
 		"fieldTable":   func(caption, id string, fs []SchemaField) fieldTableArgs { return fieldTableArgs{caption, id, fs} },
 		"markdownCode": inlineCode,
+		// rootRef passes an entry a release names with the page's root.
+		"rootRef": func(root string, ref ReleaseRef) rootReleaseRef { return rootReleaseRef{root, ref} },
 		"osLabel":      osLabel,
 		// mebibytes prints a file size for a download link.
 		"mebibytes": func(n int) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) },

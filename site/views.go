@@ -4,6 +4,7 @@ import (
 	"html/template"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/release"
 	"github.com/masrl/masrl/site/chart"
 )
 
@@ -234,6 +235,10 @@ type homePage struct {
 	// the survey + N added since". Pool is false without a pool file.
 	Pool          bool
 	Survey, Added int
+	// Release is the newest release (nil: none) and Upkeep the dates the
+	// list was last refreshed and its links checked (empty: unknown).
+	Release *ReleaseView
+	Upkeep  release.Upkeep
 }
 
 type papersPage struct {
