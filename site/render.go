@@ -144,7 +144,7 @@ func templateFuncs() template.FuncMap {
 		"markdownCode": inlineCode,
 		// rootRef passes an entry a release names with the page's root.
 		"rootRef": func(root string, ref ReleaseRef) rootReleaseRef { return rootReleaseRef{root, ref} },
-		"osLabel":      osLabel,
+		"osLabel": osLabel,
 		// mebibytes prints a file size for a download link.
 		"mebibytes": func(n int) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) },
 		// plural picks the singular or plural noun for n.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/masrl/masrl/citation"
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/release"
 	"github.com/masrl/masrl/siteconfig"
 )
 
@@ -26,13 +27,14 @@ var isoDate = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[
 // and the flags, so a release workflow can regenerate them and --check
 // can tell a stale one (exit 1).
 func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("cite", "cite [--corpus DIR] [--config FILE] [--out DIR] [--version V] [--date YYYY-MM-DD] [--check]", stderr)
+	fs := newFlagSet("cite", "cite [--corpus DIR] [--config FILE] [--out DIR] [--version V] [--date YYYY-MM-DD] [--check] [--snapshot]", stderr)
 	dir := corpusFlag(fs)
 	dataDir := dataFlag(fs)
 	config := fs.String("config", "", "`file` masrl.yaml (default: masrl.yaml in the corpus directory)")
 	out := fs.String("out", ".", "`directory` to write CITATION.cff and .zenodo.json in (the repository's top)")
 	version := fs.String("version", "", "the release's version, e.g. v3 (a tag); empty for a snapshot")
 	date := fs.String("date", "", "the release date `YYYY-MM-DD`; empty leaves it out")
+	snapshot := fs.Bool("snapshot", false, "also record the release: copy the corpus files into the corpus's releases/VERSION/ with their hash (needs --version and --date); the site shows it")
 	check := fs.Bool("check", false, "do not write; exit 1 if either file is missing or differs")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -47,6 +49,9 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *date != "" && !isoDate.MatchString(*date) {
 		return fail(exitUsage, "--date %q: want YYYY-MM-DD", *date)
+	}
+	if *snapshot && (*version == "" || *date == "" || *check) {
+		return fail(exitUsage, "--snapshot needs --version and --date, and not --check")
 	}
 	ck, err := openForUpdate(*dir, *dataDir)
 	if err != nil {
@@ -97,6 +102,13 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return fail(exitFindings, "%d of the files above are missing or out of date; run masrl cite", stale)
 		}
 		return exitOK
+	}
+	if *snapshot {
+		m, err := release.Snapshot(*dir, *version, *date)
+		if err != nil {
+			return fail(exitUsage, "%v", err)
+		}
+		fmt.Fprintf(stdout, "%s (%s)\n", filepath.Join(*dir, release.Dir, m.Version), m.Hash)
 	}
 	if err := corpus.WriteFiles(*out, files); err != nil {
 		return fail(exitUsage, "%v", err)

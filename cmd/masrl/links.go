@@ -9,6 +9,7 @@ import (
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/intake"
 	"github.com/masrl/masrl/linkcheck"
+	"github.com/masrl/masrl/release"
 )
 
 func linksCommand() command {
@@ -28,18 +29,19 @@ type linksReport struct {
 // errors (dead links), 2 on usage or I/O failure (a corpus that does not
 // load, arXiv's or Crossref's API failing).
 func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("links", "links [--corpus DIR] [--format text|github|json] [--arxiv-api URL] [--crossref-api URL] [--per-host N]", stderr)
+	fs := newFlagSet("links", "links [--corpus DIR] [--format text|github|json] [--arxiv-api URL] [--crossref-api URL] [--per-host N] [--record YYYY-MM-DD]", stderr)
 	dir := corpusFlag(fs)
 	dataDir := dataFlag(fs)
 	format := fs.String("format", "text", "output `format`: text, github (workflow annotations) or json")
 	perHost := fs.Int("per-host", 2, "requests at once per host")
+	record := fs.String("record", "", "record `YYYY-MM-DD` as the last link check in the corpus's upkeep.yaml once the links are checked (the home page shows it)")
 	var client intake.Client
 	var cacheDir string
 	timeout := serviceFlags(fs, &client, &cacheDir)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	if fs.NArg() > 0 || !oneOf(*format, "text", "github", "json") || *perHost < 1 {
+	if fs.NArg() > 0 || !oneOf(*format, "text", "github", "json") || *perHost < 1 || (*record != "" && !release.IsDate(*record)) {
 		fs.Usage()
 		return exitUsage
 	}
@@ -81,6 +83,12 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	default:
 		for _, d := range rep.Diagnostics {
 			io.WriteString(stdout, d.String()+"\n")
+		}
+	}
+	if *record != "" {
+		if err := release.RecordUpkeep(*dir, func(u *release.Upkeep) { u.LinksChecked = *record }); err != nil {
+			fmt.Fprintf(stderr, "masrl links: %v\n", err)
+			return exitUsage
 		}
 	}
 	if *format != "json" {

@@ -16,6 +16,7 @@ import (
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/intake"
 	"github.com/masrl/masrl/refresh"
+	"github.com/masrl/masrl/release"
 )
 
 func refreshCommand() command {
@@ -67,10 +68,11 @@ func httpClient(timeout time.Duration) *http.Client {
 // without proposals, 1 when --write was refused, 2 on usage errors or a
 // service that failed (then nothing is written).
 func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("refresh", "refresh [--write] [--corpus DIR] [--arxiv-api URL] [--crossref-api URL] [--openalex-api URL] [--cache DIR]", stderr)
+	fs := newFlagSet("refresh", "refresh [--write [--record YYYY-MM-DD]] [--corpus DIR] [--arxiv-api URL] [--crossref-api URL] [--openalex-api URL] [--cache DIR]", stderr)
 	dir := corpusFlag(fs)
 	dataDir := dataFlag(fs)
 	write := fs.Bool("write", false, "write the proposals into papers.csv (refused when the result fails the check)")
+	record := fs.String("record", "", "with --write, record `YYYY-MM-DD` as the last refresh in the corpus's upkeep.yaml (the home page shows it)")
 	withClaims := fs.Bool("claims", true, "also verify the paper's claims before writing; false for corpora other than the survey's")
 	var client intake.Client
 	var cacheDir string
@@ -85,6 +87,19 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fail := func(code int, format string, args ...any) int {
 		fmt.Fprintf(stderr, "masrl refresh: "+format+"\n", args...)
 		return code
+	}
+	if *record != "" && (!*write || !release.IsDate(*record)) {
+		return fail(exitUsage, "--record %q: want a YYYY-MM-DD date, with --write", *record)
+	}
+	// recorded notes the refresh in upkeep.yaml once it has been written.
+	recorded := func() int {
+		if *record == "" {
+			return exitOK
+		}
+		if err := release.RecordUpkeep(*dir, func(u *release.Upkeep) { u.Refreshed = *record }); err != nil {
+			return fail(exitUsage, "%v", err)
+		}
+		return exitOK
 	}
 	ck, err := openForUpdate(*dir, *dataDir)
 	if err != nil {
@@ -110,6 +125,9 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if len(res.Proposals) == 0 {
 		fmt.Fprintf(stdout, "%s: no entry has a new published version or notice\n", *dir)
+		if *write {
+			return recorded()
+		}
 		return exitOK
 	}
 	name := filepath.Join(*dir, corpus.PapersFile)
@@ -179,5 +197,5 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return fail(exitUsage, "%v", err)
 	}
 	fmt.Fprintf(stdout, "\nwrote %s: %s\n", name, count(len(res.Proposals), "entry"))
-	return exitOK
+	return recorded()
 }
