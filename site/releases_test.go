@@ -66,7 +66,7 @@ func TestReleasePages(t *testing.T) {
 	}
 	home := page(t, files, "index.html")
 	for _, want := range []string{
-		`<a href="releases/v2/">Version v2</a> (2026-07-01), <a href="releases/v2/">changes since v1</a>`,
+		`<a href="releases/v2/">Version v2 (2026-07-01), changes since v1</a>; <a href="releases/">all releases</a>`,
 		"last refreshed on 2026-07-02",
 	} {
 		if !strings.Contains(home, want) {

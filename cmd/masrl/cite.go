@@ -103,15 +103,15 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
+	if err := corpus.WriteFiles(*out, files); err != nil {
+		return fail(exitUsage, "%v", err)
+	}
 	if *snapshot {
 		m, err := release.Snapshot(*dir, *version, *date)
 		if err != nil {
 			return fail(exitUsage, "%v", err)
 		}
 		fmt.Fprintf(stdout, "%s (%s)\n", filepath.Join(*dir, release.Dir, m.Version), m.Hash)
-	}
-	if err := corpus.WriteFiles(*out, files); err != nil {
-		return fail(exitUsage, "%v", err)
 	}
 	return exitOK
 }
