@@ -110,3 +110,26 @@ func TestUpkeep(t *testing.T) {
 		t.Errorf("unknown key: %v", err)
 	}
 }
+
+// FuzzReadUpkeep: any upkeep.yaml is read or refused with an error; none
+// panics, and an accepted one holds only dates.
+func FuzzReadUpkeep(f *testing.F) {
+	f.Add([]byte("refreshed: \"2026-07-01\"\nlinks_checked: 2026-07-02\n"))
+	f.Add([]byte("refreshed: [1, 2]\n"))
+	f.Add([]byte(""))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, UpkeepFile), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		u, err := ReadUpkeep(dir)
+		if err != nil {
+			return
+		}
+		for _, d := range []string{u.Refreshed, u.LinksChecked} {
+			if d != "" && !IsDate(d) {
+				t.Errorf("accepted %q", d)
+			}
+		}
+	})
+}
