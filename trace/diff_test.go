@@ -179,10 +179,7 @@ func mutate(rng *rand.Rand, doc any) any {
 func differentialCorpus(t *testing.T, mutations int) [][]byte {
 	t.Helper()
 	var seeds [][]byte
-	paths := []string{filepath.Join("testdata", "example.json")}
-	if dir, err := findReferenceDir(); err == nil {
-		paths = append(paths, filepath.Join(dir, "example_trace.json"))
-	}
+	paths := []string{filepath.Join("testdata", "example.json"), filepath.Join(referenceDir(t), "example_trace.json")}
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {

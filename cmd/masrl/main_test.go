@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/masrl/masrl/internal/corpustest"
+
 	"github.com/masrl/masrl/intake/intaketest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -18,16 +20,9 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs the command-line scripts in testdata/script. $CORPUS is
-// the real corpus (MASRL_CORPUS, set by make test).
+// the real corpus (corpustest).
 func TestScripts(t *testing.T) {
-	corpusDir := os.Getenv("MASRL_CORPUS")
-	if corpusDir == "" {
-		corpusDir = filepath.Join("..", "..", "..", "shared", "corpus")
-	}
-	corpusDir, err := filepath.Abs(corpusDir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	corpusDir := corpustest.Dir(t)
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("testdata", "script"),
 		Setup: func(env *testscript.Env) error {

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/masrl/masrl/internal/corpustest"
+
 	"github.com/masrl/masrl/corpus"
 )
 
@@ -282,11 +284,7 @@ func decode(t *testing.T, h string) option {
 // TestCorpusCharts builds every chart the site draws from the real corpus
 // and checks the counts in the options against the corpus' own counting.
 func TestCorpusCharts(t *testing.T) {
-	dir := os.Getenv("MASRL_CORPUS")
-	if dir == "" {
-		t.Skip("MASRL_CORPUS not set")
-	}
-	c, err := corpus.Load(dir)
+	c, err := corpus.Load(corpustest.Dir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
