@@ -90,8 +90,22 @@ serve: $(BIN) $(VALIDATOR_FILES) node_modules
 # files built only there (trace/otlp/proto_js.go) are tested only there.
 test: site debian node_modules lint actionlint
 	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test ./...
-	GOOS=js GOARCH=wasm $(GO) test -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./trace/... ./cmd/masrl-wasm
+	MASRL_CORPUS=$(abspath $(CORPUS)) GOOS=js GOARCH=wasm $(GO) test -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./trace/... ./cmd/masrl-wasm
 	$(GO) run ./cmd/masrl readme README.md --check --corpus $(CORPUS)
+
+# test-busy runs make test while stress-ng (Debian's, installed when
+# missing) keeps every core busy with a CPU loop: no test may depend on a
+# quiet machine, since CI and contributors run the tests on busy ones.
+# The hog stops when make test ends, whether it passed or not.
+.PHONY: test-busy stress-ng
+test-busy: stress-ng
+	@stress-ng --cpu 0 --cpu-method loop --timeout 60m --quiet & hog=$$!; \
+	trap 'kill $$hog 2>/dev/null; wait $$hog 2>/dev/null' EXIT; \
+	echo "stress-ng: $$(nproc) CPU hogs"; \
+	$(MAKE) test
+
+stress-ng:
+	@command -v stress-ng >/dev/null 2>&1 || { apt-get update && apt-get install -y stress-ng; }
 
 # lint runs the checks the Go community already trusts, pinned: gofmt, go
 # vet, staticcheck (all its default checks), go mod tidy -diff (go.mod and
@@ -143,6 +157,16 @@ debian:
 # browsertest runs only the browser tests, verbosely, on a fresh build.
 browsertest: site debian node_modules
 	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test -count=1 -v ./browsertest/
+
+# bench-lighthouse measures the Lighthouse performance score (and total
+# blocking time, largest contentful paint) of the audited pages
+# LIGHTHOUSE_RUNS times each and prints the median and the range: a
+# timing, so a measurement (BENCHMARKS.md), never a pass/fail test.
+LIGHTHOUSE_RUNS ?= 5
+
+.PHONY: bench-lighthouse
+bench-lighthouse: site debian node_modules
+	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 MASRL_LIGHTHOUSE_RUNS=$(LIGHTHOUSE_RUNS) $(GO) test -count=1 -timeout 60m -v -run '^TestLighthousePerformance$$' ./browsertest/
 
 clean:
 	rm -rf bin public .public.masrl-buffer browsertest/testdata/screenshots
