@@ -247,10 +247,11 @@ func TestLighthouse(t *testing.T) {
 	for _, pg := range pages {
 		rep := runLighthouse(t, cli, base+pg.path)
 		where := fmt.Sprintf("%s (/%s)", pg.name, pg.path)
-		row := fmt.Sprintf("%-9s", pg.name)
+		var row strings.Builder
+		fmt.Fprintf(&row, "%-9s", pg.name)
 		for _, cat := range lighthouseFull {
 			got := rep.score(cat)
-			row += fmt.Sprintf(" %3.0f", 100*got)
+			fmt.Fprintf(&row, " %3.0f", 100*got)
 			if got < 1 {
 				t.Errorf("%s: %s %.0f, want 100; failing audits:\n\t%s", where, cat, 100*got, strings.Join(rep.failing(cat), "\n\t"))
 			}
@@ -260,7 +261,7 @@ func TestLighthouse(t *testing.T) {
 		requests := len(rep.audit(t, where, "network-requests").items(t, where))
 		unused := rep.audit(t, where, "unused-javascript").Details.OverallSavingsBytes
 		table = append(table, fmt.Sprintf("%s  %7.0f B in %2d requests, unused JS %6.0f B (performance score %.0f, not asserted)",
-			row, weight, requests, unused, 100*rep.score("performance")))
+			row.String(), weight, requests, unused, 100*rep.score("performance")))
 	}
 	t.Logf("Lighthouse, accessibility / best practices / SEO, then what each page loads:\n%s", strings.Join(table, "\n"))
 }
