@@ -144,14 +144,16 @@ node_modules: package.json package-lock.json
 
 # debian installs the Debian packages the tests use when one is missing,
 # with one apt-get update: chromium for the browser tests (see
-# DEVELOPERS.md for the flags it runs with), shellcheck for actionlint and
-# a Java runtime for the Nu HTML checker. The tests run as root on CI.
+# DEVELOPERS.md for the flags it runs with), shellcheck for actionlint,
+# a Java runtime for the Nu HTML checker and GNU time for benchrun's
+# test. The tests run as root on CI.
 .PHONY: debian
 debian:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	command -v shellcheck >/dev/null 2>&1 || missing="$$missing shellcheck"; \
 	command -v java >/dev/null 2>&1 || missing="$$missing default-jre-headless"; \
+	[ -x /usr/bin/time ] || missing="$$missing time"; \
 	if [ -n "$$missing" ]; then apt-get update && apt-get install -y $$missing; fi
 
 # browsertest runs only the browser tests, verbosely, on a fresh build.
