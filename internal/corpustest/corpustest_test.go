@@ -7,32 +7,46 @@ import (
 	"testing"
 )
 
-// TestFindDefault finds the corpus beside the module root when
-// MASRL_CORPUS is unset, and fails with the place it looked when the
-// variable names a directory without a corpus.
-func TestFindDefault(t *testing.T) {
-	t.Setenv("MASRL_CORPUS", "")
-	dir, err := Find()
-	if err != nil {
-		t.Fatal(err)
+// TestFind lays out a checkout beside a shared corpus in a temporary
+// directory: Find takes the corpus beside the module root when
+// MASRL_CORPUS is unset, the variable's directory when it is set, and
+// fails naming the place it looked when that holds no corpus.
+func TestFind(t *testing.T) {
+	tmp := t.TempDir()
+	pkg := filepath.Join(tmp, "checkout", "some", "pkg")
+	shared := filepath.Join(tmp, "shared", "corpus")
+	other := filepath.Join(tmp, "other")
+	for _, d := range []string{pkg, shared, other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
-	root, err := moduleRoot()
-	if err != nil {
-		t.Fatal(err)
+	for _, f := range []string{filepath.Join(tmp, "checkout", "go.mod"), filepath.Join(shared, papersFile)} {
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if want := filepath.Join(filepath.Dir(root), "shared", "corpus"); dir != want {
-		t.Errorf("Find() = %s, want %s", dir, want)
-	}
+	t.Chdir(pkg)
 
-	empty := t.TempDir()
-	t.Setenv("MASRL_CORPUS", empty)
-	if _, err := Find(); err == nil || !strings.Contains(err.Error(), empty) || !strings.Contains(err.Error(), "MASRL_CORPUS") {
-		t.Errorf("Find() with an empty MASRL_CORPUS = %v, want an error naming %s and MASRL_CORPUS", err, empty)
+	t.Setenv("MASRL_CORPUS", "")
+	if dir, err := Find(); err != nil || dir != shared {
+		t.Errorf("Find() without MASRL_CORPUS = %q, %v; want %s", dir, err, shared)
 	}
-	if err := os.WriteFile(filepath.Join(empty, papersFile), nil, 0o644); err != nil {
+	t.Setenv("MASRL_CORPUS", other)
+	if _, err := Find(); err == nil || !strings.Contains(err.Error(), other) || !strings.Contains(err.Error(), "MASRL_CORPUS") {
+		t.Errorf("Find() with MASRL_CORPUS=%s (no corpus there) = %v, want an error naming the directory and MASRL_CORPUS", other, err)
+	}
+	if err := os.WriteFile(filepath.Join(other, papersFile), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if dir, err := Find(); err != nil || dir != empty {
-		t.Errorf("Find() with MASRL_CORPUS=%s = %s, %v", empty, dir, err)
+	if dir, err := Find(); err != nil || dir != other {
+		t.Errorf("Find() with MASRL_CORPUS=%s = %q, %v", other, dir, err)
+	}
+	if err := os.Remove(filepath.Join(tmp, "checkout", "go.mod")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("MASRL_CORPUS", "")
+	if _, err := Find(); err == nil || !strings.Contains(err.Error(), "go.mod") {
+		t.Errorf("Find() outside a module = %v, want an error about go.mod", err)
 	}
 }
