@@ -30,7 +30,7 @@
   const LANE_H = 22; // pixels per lane
   const LABEL_W = 170; // pixels of lane labels left of the plot
   const AXIS_H = 22;
-  const EDGE_LIMIT = 40000; // edges are drawn while at most this many are in view
+  const EDGE_LIMIT = 10000; // edges are drawn while at most this many are in view
   const PAGE_ROWS = 50; // rows per page of the event table
 
   // The survey's edge types, in the schema's order, with how they are drawn.
@@ -92,12 +92,38 @@
     }
     r = /^\/edges\/(\d+)(\/|$)/.exec(f.pointer || "");
     if (r) {
-      const k = m.edgeAt.get(Number(r[1]));
-      if (k !== undefined) {
+      const k = Number(r[1]);
+      if (k < m.src.length) {
         return m.src[k] >= 0 ? m.src[k] : m.dst[k];
       }
     }
     return -1;
+  }
+
+  // clip cuts the segment from (xa, ya) to (xb, yb) to the box [x0, y0,
+  // x1, y1] (Liang-Barsky): null when it misses the box, else the ends in
+  // it and whether the segment was whole.
+  function clip(xa, ya, xb, yb, box) {
+    const [x0, y0, x1, y1] = box;
+    const dx = xb - xa;
+    const dy = yb - ya;
+    let u0 = 0;
+    let u1 = 1;
+    for (const [p, q] of [[-dx, xa - x0], [dx, x1 - xa], [-dy, ya - y0], [dy, y1 - ya]]) {
+      if (p === 0) {
+        if (q < 0) return null;
+      } else {
+        const r = q / p;
+        if (p < 0) {
+          if (r > u1) return null;
+          if (r > u0) u0 = r;
+        } else {
+          if (r < u0) return null;
+          if (r < u1) u1 = r;
+        }
+      }
+    }
+    return [xa + u0 * dx, ya + u0 * dy, xa + u1 * dx, ya + u1 * dy, u0 === 0 && u1 === 1];
   }
 
   // model turns a parsed trace into columns: per event its time, lane and
@@ -277,7 +303,6 @@
     const src = new Int32Array(eds.length);
     const dst = new Int32Array(eds.length);
     const etype = new Int8Array(eds.length);
-    const edgeAt = new Map();
     const edgeCount = {};
     for (let k = 0; k < eds.length; k++) {
       const e = eds[k] && typeof eds[k] === "object" ? eds[k] : {};
@@ -286,11 +311,10 @@
       src[k] = s === undefined ? -1 : s;
       dst[k] = d === undefined ? -1 : d;
       etype[k] = EDGE_TYPES.indexOf(e.type);
-      edgeAt.set(k, k);
       const name = EDGE_TYPES[etype[k]] || "other";
       edgeCount[name] = (edgeCount[name] || 0) + 1;
     }
-    const m = { evs, n, t, agentOf, type, agents, lanes, laneStart, laneEvents, tMin, tMax, src, dst, etype, edgeAt, edgeCount,
+    const m = { evs, n, t, agentOf, type, agents, lanes, laneStart, laneEvents, tMin, tMax, src, dst, etype, edgeCount,
       root, rewarded, trace: tr, report, order,
       findingsAt: new Map(), traceFindings: [] };
     for (const f of (report && report.findings) || []) {
@@ -694,12 +718,14 @@
       return this.t0 + ((e.clientX - r.left - LABEL_W) / this.plotW()) * (this.t1 - this.t0);
     }
 
+    // firstLane and laneY read the scroll position draw() took, so that a
+    // frame reads the layout once.
     firstLane() {
-      return Math.floor(this.scroll.scrollTop / LANE_H);
+      return Math.floor(this.top / LANE_H);
     }
 
     laneY(l) {
-      return AXIS_H + (l - this.firstLane()) * LANE_H - (this.scroll.scrollTop % LANE_H) + LANE_H / 2;
+      return AXIS_H + (l - this.firstLane()) * LANE_H - (this.top % LANE_H) + LANE_H / 2;
     }
 
     resize() {
@@ -765,7 +791,9 @@
     // their density), edges, findings and the selection.
     draw() {
       const m = this.m;
+      const start = performance.now();
       const ctx = this.canvas.getContext("2d");
+      this.top = this.scroll.scrollTop;
       const dpr = window.devicePixelRatio || 1;
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       const C = this.palette();
@@ -818,6 +846,7 @@
       // Edges whose ends are in the lanes in view.
       const drawn = {};
       const nE = m.src.length;
+      const box = [LABEL_W - 20, AXIS_H - 20, W + 20, H + 20];
       let edgesInView = 0;
       if (inView <= EDGE_LIMIT) {
         const paths = EDGE_TYPES.map(() => []);
@@ -843,17 +872,21 @@
             const name = EDGE_TYPES[ty];
             ctx.strokeStyle = C.edge[name];
             ctx.lineWidth = EDGES[name].width;
-            ctx.setLineDash(EDGES[name].dash);
+            // Many edges are drawn solid: a dash pattern over thousands of
+            // paths costs more than the frame has.
+            ctx.setLineDash(edgesInView > 3000 ? [] : EDGES[name].dash);
             ctx.beginPath();
             for (const k of list) {
               const s = m.src[k];
               const d = m.dst[k];
-              const xs = this.x(m.t[s]);
-              const ys = this.laneY(m.agents[m.agentOf[s]].lane);
-              const xd = this.x(m.t[d]);
-              const yd = this.laneY(m.agents[m.agentOf[d]].lane);
+              const seg = clip(this.x(m.t[s]), this.laneY(m.agents[m.agentOf[s]].lane),
+                this.x(m.t[d]), this.laneY(m.agents[m.agentOf[d]].lane), box);
+              if (!seg) continue;
+              const [xs, ys, xd, yd, whole] = seg;
               ctx.moveTo(xs, ys);
-              if (ys === yd) {
+              if (!whole) {
+                ctx.lineTo(xd, yd); // an end out of view: straight towards it
+              } else if (ys === yd) {
                 ctx.quadraticCurveTo((xs + xd) / 2, ys - LANE_H * 0.45, xd, yd);
               } else {
                 ctx.bezierCurveTo(xs + 6, ys, xd - 6, yd, xd, yd);
@@ -940,6 +973,7 @@
         note += ` ${fmt(Math.max(inView, edgesInView))} events or edges are in view, more than ${fmt(EDGE_LIMIT)}: edges are drawn once you zoom in.`;
       }
       if (this.note.textContent !== note.trim()) this.note.textContent = note.trim();
+      this.drawMs = performance.now() - start;
     }
 
     drawAxis(ctx, C, W) {
@@ -974,7 +1008,8 @@
       const px = e.clientX - r.left;
       const py = e.clientY - r.top;
       if (py < AXIS_H || px < LABEL_W) return -1;
-      const l = Math.floor((py - AXIS_H + (this.scroll.scrollTop % LANE_H)) / LANE_H) + this.firstLane();
+      this.top = this.scroll.scrollTop;
+      const l = Math.floor((py - AXIS_H + (this.top % LANE_H)) / LANE_H) + this.firstLane();
       if (l < 0 || l >= m.lanes.length) return -1;
       return this.nearestInLane(l, this.timeAt(e), 8);
     }
@@ -1156,6 +1191,7 @@
         note: this.note.textContent,
         current: this.cur,
         window: [this.t0, this.t1],
+        drawMs: this.drawMs,
       };
     }
   }
@@ -1174,11 +1210,12 @@
       root.replaceChildren(...notes, host);
       view = new View(host, units[k], checklist, withBack ? () => list() : null);
       root.masrlView = view;
-      // Ready once the first frame is drawn: the view answers input from
-      // here on. openMs is the time from the data to that frame, readyAt
-      // the time since navigation began (make bench-viewer reads both).
+      view.draw();
+      // Ready once the first frame is painted: the view answers input
+      // from here on. openMs is the time from the parsed data to that
+      // frame, readyAt the time since navigation began (make bench-viewer
+      // reads both).
       requestAnimationFrame(() => {
-        view.draw();
         root.dataset.openMs = String(Math.round(performance.now() - t0));
         root.dataset.readyAt = String(Math.round(performance.now()));
         root.dataset.ready = "true";
@@ -1379,6 +1416,7 @@
 
   globalThis.MasrlViewer = {
     mount,
+    model,
     unitsOf,
     // state returns what the browser tests check of the trace shown in
     // root: on the traces page the stage below the picker, in a written
@@ -1395,7 +1433,9 @@
   const dataEl = document.getElementById("masrl-viewer-data");
   if (dataEl) {
     // The self-contained file: everything is embedded.
+    const p0 = performance.now();
     const data = JSON.parse(dataEl.textContent);
+    root.dataset.parseMs = String(Math.round(performance.now() - p0));
     const stat = document.getElementById("masrl-viewer-static");
     if (stat) stat.hidden = true;
     mount(root, data.traces, data.checklist || [], []);
