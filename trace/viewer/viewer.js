@@ -12,8 +12,8 @@
 // a paged table of the same events for screen readers.
 //
 // Two ways in, one module:
-//   - a page with <script type="application/json" id="masrl-viewer-data">
-//     (what `masrl trace view` writes) is shown at once;
+//   - a page with a JSON data island #masrl-viewer-data (an inert script
+//     element of type application/json, what `masrl trace view` writes) is shown at once;
 //   - otherwise the element #masrl-viewer gets a file picker and a drop
 //     zone: the file is read in the page and checked by the WebAssembly
 //     validator (validator.js, globalThis.masrlStart), nothing uploaded.
@@ -1432,13 +1432,26 @@
   const checklistEl = document.getElementById("masrl-checklist");
   const dataEl = document.getElementById("masrl-viewer-data");
   if (dataEl) {
-    // The self-contained file: everything is embedded.
-    const p0 = performance.now();
-    const data = JSON.parse(dataEl.textContent);
-    root.dataset.parseMs = String(Math.round(performance.now() - p0));
-    const stat = document.getElementById("masrl-viewer-static");
-    if (stat) stat.hidden = true;
-    mount(root, data.traces, data.checklist || [], []);
+    // The self-contained file: everything is embedded. A large file says
+    // so first and is read after that note is painted, as reading it
+    // holds the page for a while (about 5 s per million events here).
+    const text = dataEl.textContent;
+    const open = () => {
+      const p0 = performance.now();
+      const data = JSON.parse(text);
+      root.dataset.parseMs = String(Math.round(performance.now() - p0));
+      const stat = document.getElementById("masrl-viewer-static");
+      if (stat) stat.hidden = true;
+      mount(root, data.traces, data.checklist || [], []);
+    };
+    if (text.length > 20e6) {
+      root.append(el("p", { role: "status", class: "mv-note" },
+        `Opening a large trace file (${Math.round(text.length / 1e6)} MB of JSON): this takes a few seconds. ` +
+        "Lanes with more events than the plot has pixels are drawn as density, and edges once you zoom in."));
+      requestAnimationFrame(() => setTimeout(open, 0));
+    } else {
+      open();
+    }
   } else {
     picker(root, checklistEl ? JSON.parse(checklistEl.textContent) : []);
   }
