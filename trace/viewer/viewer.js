@@ -1204,6 +1204,7 @@
     for (const u of units) {
       u.model = model(u.trace, u.report);
     }
+    root.dataset.modelMs = String(Math.round(performance.now() - t0));
     let view = null;
     const open = (k, withBack) => {
       const host = el("div", { class: "mv-host" });
