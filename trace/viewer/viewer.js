@@ -964,6 +964,7 @@
       ctx.restore();
       this.drawAxis(ctx, C, W);
       this.drawn = drawn;
+      this.drawnWindow = [this.t0, this.t1];
       this.state = { inView, dense, edgesInView, lanes: [l0, l1] };
       let note = "";
       if (dense) {
@@ -1190,7 +1191,10 @@
         dense: this.state.dense,
         note: this.note.textContent,
         current: this.cur,
-        window: [this.t0, this.t1],
+        // The window and lanes of the last frame drawn; settled once no
+        // frame is pending, when they are what the canvas shows.
+        window: this.drawnWindow,
+        settled: !this.pending,
         drawMs: this.drawMs,
       };
     }
