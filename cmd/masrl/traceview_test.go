@@ -7,9 +7,9 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"regexp"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )

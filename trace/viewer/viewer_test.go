@@ -37,11 +37,11 @@ func write(t *testing.T, p Page) string {
 func island(t *testing.T, page string) string {
 	t.Helper()
 	const open = `<script type="application/json" id="masrl-viewer-data">`
-	i := strings.Index(page, open)
-	if i < 0 {
+	_, after, ok := strings.Cut(page, open)
+	if !ok {
 		t.Fatal("no data island")
 	}
-	rest := page[i+len(open):]
+	rest := after
 	j := strings.Index(strings.ToLower(rest), "</script")
 	if j < 0 {
 		t.Fatal("the data island is not closed")
@@ -197,4 +197,3 @@ func TestStaticRows(t *testing.T) {
 		t.Error("the static table does not say it is cut")
 	}
 }
-
