@@ -134,7 +134,9 @@ func Write(w io.Writer, p Page) error {
 			if err := json.Compact(&c, u.JSON); err != nil {
 				return err
 			}
-			uj.Trace = c.Bytes()
+			// Invalid UTF-8 (a finding of its own) becomes U+FFFD, so the
+			// page is valid UTF-8 and reads the same in every browser.
+			uj.Trace = bytes.ToValidUTF8(c.Bytes(), []byte("\uFFFD"))
 		}
 		data.Traces[i] = uj
 		statics[i] = staticRows(u)
@@ -150,7 +152,7 @@ func Write(w io.Writer, p Page) error {
 		return err
 	}
 	return t.Execute(w, map[string]any{
-		"Title":  p.Title,
+		"Title":  strings.ToValidUTF8(p.Title, "\uFFFD"),
 		"Script": template.JS(script),
 		"Style":  template.CSS(style),
 		"Data":   template.JS(island.String()),
@@ -174,7 +176,7 @@ func hashSource(b []byte) string {
 // what a row shows and ignores what does not decode: the findings say what
 // is wrong with the trace, the table only shows what is there.
 func staticRows(u Unit) staticUnit {
-	su := staticUnit{Caption: u.Name}
+	su := staticUnit{Caption: strings.ToValidUTF8(u.Name, "\uFFFD")}
 	if u.Line > 0 {
 		su.Caption += " line " + strconv.Itoa(u.Line)
 	}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/masrl/masrl/trace"
 )
@@ -42,7 +43,13 @@ func island(t *testing.T, page string) string {
 		t.Fatal("no data island")
 	}
 	rest := after
-	j := strings.Index(strings.ToLower(rest), "</script")
+	j := -1
+	for k := 0; k+len("</script") <= len(rest); k++ {
+		if strings.EqualFold(rest[k:k+len("</script")], "</script") {
+			j = k
+			break
+		}
+	}
 	if j < 0 {
 		t.Fatal("the data island is not closed")
 	}
@@ -196,4 +203,27 @@ func TestStaticRows(t *testing.T) {
 	if !strings.Contains(page, "the first 1000 of 1005 events") {
 		t.Error("the static table does not say it is cut")
 	}
+}
+
+// FuzzWrite: any text, as a trace, gives a page whose data island is JSON
+// with nothing of the text unescaped that could end the element.
+func FuzzWrite(f *testing.F) {
+	f.Add([]byte(`{"trace_id":"</script>","task_id":"k","events":[],"edges":[],"rewards":{},"costs":{"tokens":1,"wall_clock_s":1}}`))
+	f.Add([]byte(`{"events":[{"agent":"<!--","t":1e400}]}`))
+	f.Add([]byte("\xff<\u2028"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		res, err := trace.Validate(bytes.NewReader(b), trace.Options{})
+		page := write(t, Page{Title: string(b), Units: []Unit{{Name: string(b), JSON: b, Report: NewReport(res, err)}}})
+		data := island(t, page)
+		if !utf8.ValidString(page) {
+			t.Fatal("the page is not valid UTF-8")
+		}
+		if strings.ContainsAny(data, "<>&") {
+			i := strings.IndexAny(data, "<>&"); t.Fatalf("the island holds markup characters: %q", data[max(0, i-100):min(len(data), i+50)])
+		}
+		var v struct{ Traces []json.RawMessage }
+		if err := json.Unmarshal([]byte(data), &v); err != nil || len(v.Traces) != 1 {
+			t.Fatalf("the island is not the one trace's JSON: %v", err)
+		}
+	})
 }
