@@ -219,7 +219,8 @@ func FuzzWrite(f *testing.F) {
 			t.Fatal("the page is not valid UTF-8")
 		}
 		if strings.ContainsAny(data, "<>&") {
-			i := strings.IndexAny(data, "<>&"); t.Fatalf("the island holds markup characters: %q", data[max(0, i-100):min(len(data), i+50)])
+			i := strings.IndexAny(data, "<>&")
+			t.Fatalf("the island holds markup characters: %q", data[max(0, i-100):min(len(data), i+50)])
 		}
 		var v struct{ Traces []json.RawMessage }
 		if err := json.Unmarshal([]byte(data), &v); err != nil || len(v.Traces) != 1 {
