@@ -32,6 +32,8 @@
   const AXIS_H = 22;
   const EDGE_LIMIT = 10000; // edges are drawn while at most this many are in view
   const PAGE_ROWS = 50; // rows per page of the event table
+  const CHUNKED = 200000; // a trace of more events is read in slices
+  const SLICE = (1 << 17) - 1; // events per slice, less one (a mask)
 
   // The survey's edge types, in the schema's order, with how they are drawn.
   const EDGES = {
@@ -128,9 +130,18 @@
 
   // model turns a parsed trace into columns: per event its time, lane and
   // type; per lane its events in time order; the edges as index pairs.
-  function model(tr, report) {
+  //
+  // A trace of more than CHUNKED events is read in slices, the page
+  // getting the thread back between them (progress says how far it is), so
+  // that a million events do not hold the tab for seconds at a stretch.
+  async function model(tr, report, progress) {
     const evs = tr && Array.isArray(tr.events) ? tr.events : [];
     const n = evs.length;
+    const chunked = n > CHUNKED;
+    const pause = async (i, what, total) => {
+      if (progress) progress(`${what}: ${fmt(i)} of ${fmt(total)}`);
+      await (globalThis.scheduler && typeof scheduler.yield === "function" ? scheduler.yield() : new Promise((r) => setTimeout(r, 0)));
+    };
     const t = new Float64Array(n);
     const agentOf = new Int32Array(n);
     const type = new Int8Array(n);
@@ -151,6 +162,7 @@
     let firstSpawner = null;
     let rewarded = 0;
     for (let i = 0; i < n; i++) {
+      if (chunked && i && (i & SLICE) === 0) await pause(i, "Reading events", n);
       const ev = evs[i] && typeof evs[i] === "object" ? evs[i] : {};
       const a = agent(typeof ev.agent === "string" ? ev.agent : "(no agent)");
       const ti = typeof ev.t === "number" && Number.isFinite(ev.t) ? ev.t : 0;
@@ -256,6 +268,7 @@
     // Each lane's events in time order.
     const laneStart = new Int32Array(lanes.length + 1);
     for (let i = 0; i < n; i++) {
+      if (chunked && i && (i & SLICE) === 0) await pause(i, "Reading events", n);
       laneStart[agents[agentOf[i]].lane + 1]++;
     }
     for (let l = 0; l < lanes.length; l++) {
@@ -265,6 +278,7 @@
     const fill = laneStart.slice(0, lanes.length);
     let sorted = true;
     for (let i = 0; i < n; i++) {
+      if (chunked && i && (i & SLICE) === 0) await pause(i, "Reading events", n);
       const l = agents[agentOf[i]].lane;
       const at = fill[l]++;
       if (at > laneStart[l] && t[laneEvents[at - 1]] > t[i]) {
@@ -284,6 +298,7 @@
     let tMin = Infinity;
     let tMax = -Infinity;
     for (let i = 0; i < n; i++) {
+      if (chunked && i && (i & SLICE) === 0) await pause(i, "Reading events", n);
       if (t[i] < tMin) tMin = t[i];
       if (t[i] > tMax) tMax = t[i];
     }
@@ -294,6 +309,7 @@
     // Edges.
     const ids = new Map();
     for (let i = 0; i < n; i++) {
+      if (chunked && i && (i & SLICE) === 0) await pause(i, "Reading events", n);
       const id = evs[i] && evs[i].id;
       if (typeof id === "string" && !ids.has(id)) {
         ids.set(id, i);
@@ -305,6 +321,7 @@
     const etype = new Int8Array(eds.length);
     const edgeCount = {};
     for (let k = 0; k < eds.length; k++) {
+      if (chunked && k && (k & SLICE) === 0) await pause(k, "Reading edges", eds.length);
       const e = eds[k] && typeof eds[k] === "object" ? eds[k] : {};
       const s = ids.get(e.src);
       const d = ids.get(e.dst);
@@ -1202,12 +1219,17 @@
 
   // Units: what a root shows. Each is {name, line, report, trace}, the trace
   // parsed (null when it is not JSON).
-  function mount(root, units, checklist, notes) {
+  async function mount(root, units, checklist, notes) {
     const t0 = performance.now();
     root.dataset.ready = "false";
+    const status = el("p", { role: "status", class: "mv-note" });
+    root.append(status);
     for (const u of units) {
-      u.model = model(u.trace, u.report);
+      u.model = await model(u.trace, u.report, (text) => {
+        status.textContent = `Opening ${u.name}: ${text}.`;
+      });
     }
+    status.remove();
     root.dataset.modelMs = String(Math.round(performance.now() - t0));
     let view = null;
     const open = (k, withBack) => {
@@ -1369,7 +1391,7 @@
         await new Promise((r) => setTimeout(r, 0));
         const { units, notes } = unitsOf(f.name, text);
         status.textContent = `${f.name}: ${plural(units.length, "trace")}.`;
-        mount(stage, units, checklist, notes);
+        await mount(stage, units, checklist, notes);
       } catch (e) {
         status.textContent = `Cannot show ${f.name}: ${e.message}`;
         stage.replaceChildren();
@@ -1441,13 +1463,13 @@
     // so first and is read after that note is painted, as reading it
     // holds the page for a while (about 5 s per million events here).
     const text = dataEl.textContent;
-    const open = () => {
+    const open = async () => {
       const p0 = performance.now();
       const data = JSON.parse(text);
       root.dataset.parseMs = String(Math.round(performance.now() - p0));
       const stat = document.getElementById("masrl-viewer-static");
       if (stat) stat.hidden = true;
-      mount(root, data.traces, data.checklist || [], []);
+      await mount(root, data.traces, data.checklist || [], []);
     };
     if (text.length > 20e6) {
       root.append(el("p", { role: "status", class: "mv-note" },
