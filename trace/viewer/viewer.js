@@ -95,7 +95,7 @@
     r = /^\/edges\/(\d+)(\/|$)/.exec(f.pointer || "");
     if (r) {
       const k = Number(r[1]);
-      if (k < m.src.length) {
+      if (m.edgesReady && k < m.nEdges) {
         return m.src[k] >= 0 ? m.src[k] : m.dst[k];
       }
     }
@@ -306,35 +306,25 @@
       tMin = 0;
       tMax = 1;
     }
-    // Edges.
-    const ids = new Map();
-    for (let i = 0; i < n; i++) {
-      if (chunked && i && (i & SLICE) === 0) await pause(i, "Reading events", n);
-      const id = evs[i] && evs[i].id;
-      if (typeof id === "string" && !ids.has(id)) {
-        ids.set(id, i);
-      }
-    }
+    // Edges: counted by type now, tied to their events after the first
+    // frame (resolveEdges), which a large trace then need not wait for;
+    // at once when a finding concerns an edge, to place it on its event.
     const eds = tr && Array.isArray(tr.edges) ? tr.edges : [];
-    const src = new Int32Array(eds.length);
-    const dst = new Int32Array(eds.length);
-    const etype = new Int8Array(eds.length);
     const edgeCount = {};
     for (let k = 0; k < eds.length; k++) {
-      if (chunked && k && (k & SLICE) === 0) await pause(k, "Reading edges", eds.length);
-      const e = eds[k] && typeof eds[k] === "object" ? eds[k] : {};
-      const s = ids.get(e.src);
-      const d = ids.get(e.dst);
-      src[k] = s === undefined ? -1 : s;
-      dst[k] = d === undefined ? -1 : d;
-      etype[k] = EDGE_TYPES.indexOf(e.type);
-      const name = EDGE_TYPES[etype[k]] || "other";
+      const e = eds[k];
+      const name = e && EDGES[e.type] && Object.hasOwn(EDGES, e.type) ? e.type : "other";
       edgeCount[name] = (edgeCount[name] || 0) + 1;
     }
-    const m = { evs, n, t, agentOf, type, agents, lanes, laneStart, laneEvents, tMin, tMax, src, dst, etype, edgeCount,
-      root, rewarded, trace: tr, report, order,
+    const m = { evs, n, t, agentOf, type, agents, lanes, laneStart, laneEvents, tMin, tMax, eds, nEdges: eds.length,
+      src: null, dst: null, etype: null, edgesReady: false, edgeCount,
+      root, rewarded, trace: tr, report, order, pause: chunked ? pause : null,
       findingsAt: new Map(), traceFindings: [] };
-    for (const f of (report && report.findings) || []) {
+    const findings = (report && report.findings) || [];
+    if (findings.some((f) => /^\/edges\//.test(f.pointer || ""))) {
+      await resolveEdges(m);
+    }
+    for (const f of findings) {
       const i = findingEvent(f, m);
       if (i < 0) {
         m.traceFindings.push(f);
@@ -344,6 +334,37 @@
       }
     }
     return m;
+  }
+
+  // resolveEdges ties every edge to the indices of its events (-1 for an
+  // id that names none) and its type to EDGE_TYPES, once.
+  async function resolveEdges(m) {
+    if (m.edgesReady || m.resolving) return m.resolving;
+    m.resolving = (async () => {
+      const { evs, n, eds, pause } = m;
+      const ids = new Map();
+      for (let i = 0; i < n; i++) {
+        if (pause && i && (i & SLICE) === 0) await pause(i, "Reading event ids", n);
+        const id = evs[i] && evs[i].id;
+        if (typeof id === "string" && !ids.has(id)) {
+          ids.set(id, i);
+        }
+      }
+      const src = new Int32Array(eds.length);
+      const dst = new Int32Array(eds.length);
+      const etype = new Int8Array(eds.length);
+      for (let k = 0; k < eds.length; k++) {
+        if (pause && k && (k & SLICE) === 0) await pause(k, "Reading edges", eds.length);
+        const e = eds[k] && typeof eds[k] === "object" ? eds[k] : {};
+        const s = ids.get(e.src);
+        const d = ids.get(e.dst);
+        src[k] = s === undefined ? -1 : s;
+        dst[k] = d === undefined ? -1 : d;
+        etype[k] = EDGE_TYPES.indexOf(e.type);
+      }
+      Object.assign(m, { src, dst, etype, edgesReady: true });
+    })();
+    return m.resolving;
   }
 
   // timeOrder lists the events by time (input order breaks ties), made on
@@ -428,7 +449,7 @@
       const verdict = rep.error ? `The validator failed: ${rep.error}` :
         `${rep.valid ? "Valid" : "Invalid"}: ${plural(rep.errors || 0, "error")}, ${plural(rep.warnings || 0, "warning")}.`;
       head.append(el("p", { class: "mv-summary" },
-        `${where}: ${plural(m.n, "event")} in ${plural(m.lanes.length, "lane")}, ${plural(m.src.length, "edge")}. ${verdict}`));
+        `${where}: ${plural(m.n, "event")} in ${plural(m.lanes.length, "lane")}, ${plural(m.nEdges, "edge")}. ${verdict}`));
       this.note = el("p", { class: "mv-note", role: "note" });
       head.append(this.note);
       box.append(head);
@@ -862,10 +883,10 @@
       }
       // Edges whose ends are in the lanes in view.
       const drawn = {};
-      const nE = m.src.length;
+      const nE = m.edgesReady ? m.nEdges : 0;
       const box = [LABEL_W - 20, AXIS_H - 20, W + 20, H + 20];
       let edgesInView = 0;
-      if (inView <= EDGE_LIMIT) {
+      if (m.edgesReady && inView <= EDGE_LIMIT) {
         const paths = EDGE_TYPES.map(() => []);
         for (let k = 0; k < nE; k++) {
           const s = m.src[k];
@@ -1079,13 +1100,14 @@
       }
       const ins = [];
       const outs = [];
-      for (let k = 0; k < m.src.length; k++) {
+      for (let k = 0; m.edgesReady && k < m.nEdges; k++) {
         if (m.src[k] === i && outs.length < 20) outs.push(k);
         if (m.dst[k] === i && ins.length < 20) ins.push(k);
       }
       const name = (k, j) => `${EDGE_TYPES[m.etype[k]] || "?"} ${str(m.evs[j] && m.evs[j].id)} (/edges/${k})`;
-      add("edges in", ins.map((k) => name(k, m.src[k])).join(", ") || "none");
-      add("edges out", outs.map((k) => name(k, m.dst[k])).join(", ") || "none");
+      const none = m.edgesReady ? "none" : "being read";
+      add("edges in", ins.map((k) => name(k, m.src[k])).join(", ") || none);
+      add("edges out", outs.map((k) => name(k, m.dst[k])).join(", ") || none);
       d.append(dl);
       const fs = m.findingsAt.get(i);
       if (fs) {
@@ -1211,7 +1233,7 @@
         // The window and lanes of the last frame drawn; settled once no
         // frame is pending, when they are what the canvas shows.
         window: this.drawnWindow,
-        settled: !this.pending,
+        settled: !this.pending && this.m.edgesReady,
         drawMs: this.drawMs,
       };
     }
@@ -1246,6 +1268,12 @@
         root.dataset.openMs = String(Math.round(performance.now() - t0));
         root.dataset.readyAt = String(Math.round(performance.now()));
         root.dataset.ready = "true";
+        // The edges after the first frame; then the frame again with them.
+        const v = view;
+        setTimeout(() => resolveEdges(v.m).then(() => {
+          v.redraw();
+          if (v.cur >= 0) v.describe(v.cur);
+        }), 0);
       });
     };
     const list = () => {
