@@ -584,7 +584,7 @@
       sec.append(el("h4", {}, "Agents"));
       const totalTokens = this.unit.report && this.unit.report.stats ? this.unit.report.stats.costs.tokens : undefined;
       sec.append(el("p", {}, tokensKnown ? "Tokens are the sum of the events' own tokens members." :
-        `The events carry no tokens of their own; the trace's cost is ${totalTokens === undefined ? "unknown" : fmt(totalTokens) + " tokens"} in all. ` +
+        `The events carry no tokens of their own; the trace's cost is ${totalTokens === undefined ? "unknown" : plural(totalTokens, "token")} in all. ` +
         "Time is from the agent's spawn (or first event) to its return (or last event)."));
       const wrap = el("div", { class: "table-scroll", tabindex: "0" });
       const table = el("table");
@@ -768,7 +768,9 @@
 
     resize() {
       const w = this.scroll.clientWidth;
-      const h = Math.min(this.scroll.clientHeight || 400, AXIS_H + this.m.lanes.length * LANE_H + 4);
+      // The box grows with the lanes up to its max-height (viewer.css).
+      const maxH = parseFloat(getComputedStyle(this.scroll).maxHeight) || 480;
+      const h = Math.min(maxH - 2, AXIS_H + this.m.lanes.length * LANE_H + 4);
       this.width = w;
       this.height = Math.max(h, AXIS_H + LANE_H);
       const dpr = window.devicePixelRatio || 1;
@@ -1006,7 +1008,8 @@
       this.state = { inView, dense, edgesInView, lanes: [l0, l1] };
       let note = "";
       if (dense) {
-        note = `${plural(dense, "lane")} in view hold more events than the plot has pixels and are drawn as density (darker: more events); zoom in to see single events.`;
+        const one = dense === 1;
+        note = `${plural(dense, "lane")} in view ${one ? "holds" : "hold"} more events than the plot has pixels and ${one ? "is" : "are"} drawn as density (darker: more events); zoom in to see single events.`;
       }
       if (inView > EDGE_LIMIT || edgesInView > EDGE_LIMIT) {
         note += ` ${fmt(Math.max(inView, edgesInView))} events or edges are in view, more than ${fmt(EDGE_LIMIT)}: edges are drawn once you zoom in.`;
