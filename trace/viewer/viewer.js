@@ -774,13 +774,19 @@
       this.width = w;
       this.height = Math.max(h, AXIS_H + LANE_H);
       const dpr = window.devicePixelRatio || 1;
-      this.canvas.width = Math.round(w * dpr);
-      this.canvas.height = Math.round(this.height * dpr);
-      this.canvas.style.width = w + "px";
-      this.canvas.style.height = this.height + "px";
+      const cw = Math.round(w * dpr);
+      const ch = Math.round(this.height * dpr);
       const total = AXIS_H + this.m.lanes.length * LANE_H + 4;
       this.rest.style.height = Math.max(0, total - this.height) + "px";
-      this.redraw();
+      // Setting a canvas' size clears it, even to the same size: only on a
+      // change, and then drawn at once, so no frame shows it blank.
+      if (this.canvas.width !== cw || this.canvas.height !== ch) {
+        this.canvas.width = cw;
+        this.canvas.height = ch;
+        this.canvas.style.width = w + "px";
+        this.canvas.style.height = this.height + "px";
+        this.draw();
+      }
     }
 
     setWindow(a, b) {
