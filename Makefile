@@ -151,20 +151,30 @@ clean:
 # rewrites the tables in BENCHMARKS.md; make bench-quick runs smaller sizes
 # and fewer runs and only prints. Neither is part of make test.
 bench: bench-peers
-	$(GO) run ./bench/cmd/benchrun -corpus $(CORPUS) -md BENCHMARKS.md
+	$(GO) run ./bench/cmd/benchrun -corpus $(CORPUS) -hugo-newest $(HUGO_NEWEST_BIN) -md BENCHMARKS.md
 
 bench-quick: bench-peers
-	$(GO) run ./bench/cmd/benchrun -corpus $(CORPUS) -quick
+	$(GO) run ./bench/cmd/benchrun -corpus $(CORPUS) -hugo-newest $(HUGO_NEWEST_BIN) -quick
+
+# HUGO_NEWEST is the newest Hugo the Go module proxy builds here: v0.167.0
+# and later need modules the proxy refuses (bep/imagemeta v1.1.0,
+# spf13/fsync v0.10.2), and v0.166.0 needs Go 1.27, which the go command
+# fetches as GOTOOLCHAIN=go1.27.3. The bench measures it beside Debian's
+# hugo (0.111), which is what apt gives but not what a new user installs.
+HUGO_NEWEST     ?= v0.166.0
+HUGO_NEWEST_BIN := $(abspath bench/_work/hugo-$(HUGO_NEWEST))/hugo
 
 # bench-peers installs what the benchmarks compare with: Debian's hugo and
-# GNU time (one apt-get update, only when one is missing) and Ajv from
-# bench/trace's lock file; node_modules holds the charts masrl build
-# publishes, as for make site.
+# GNU time (one apt-get update, only when one is missing), Ajv from
+# bench/trace's lock file and the newest Hugo the module proxy builds
+# (HUGO_NEWEST); node_modules holds the charts masrl build publishes, as
+# for make site.
 bench-peers: node_modules
 	@missing=""; command -v hugo >/dev/null 2>&1 || missing="$$missing hugo"; \
 	[ -x /usr/bin/time ] || missing="$$missing time"; \
 	if [ -n "$$missing" ]; then apt-get update && apt-get install -y $$missing; fi
 	@if [ -f bench/trace/package-lock.json ]; then cd bench/trace && npm ci --no-audit --no-fund; fi
+	@[ -x $(HUGO_NEWEST_BIN) ] || GOTOOLCHAIN=go1.27.3 GOBIN=$(dir $(HUGO_NEWEST_BIN)) $(GO) install github.com/gohugoio/hugo@$(HUGO_NEWEST)
 
 # Orchestration traces: the WebAssembly validator for the site (bin/), and
 # the 1M-event benchmark against ajv and a Python validator
@@ -202,3 +212,14 @@ bench-viewer: debian
 .PHONY: echarts
 echarts: node_modules
 	$(GO) test ./site/chartlib -count=1 -run TestBuild -update
+
+# otel-fixtures reruns the agent frameworks of trace/otlp/testdata/frameworks
+# (pinned by its own package-lock.json, offline, with each library's mock or
+# fake model) and rewrites their OTLP files and the golden traces imported
+# from them; TestFrameworks fails until the goldens match the files again.
+.PHONY: otel-fixtures
+otel-fixtures:
+	cd trace/otlp/testdata/frameworks && npm ci --no-audit --no-fund --silent && \
+	  node ai-sdk.mjs otel && node ai-sdk.mjs legacy && node openai-agents.mjs && \
+	  node langgraph.mjs && node langgraph-react.mjs && node group-chat.mjs
+	$(GO) test ./trace/otlp -count=1 -run TestFrameworks -update

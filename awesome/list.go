@@ -117,10 +117,10 @@ func Standalone(c *corpus.Corpus, v *corpus.Vocabulary, m Meta, pool *corpus.Poo
 func SurveyMeta(c *corpus.Corpus, pool *corpus.Pool) Meta {
 	added := len(pool.Added(c))
 	return Meta{
-		Title:       "Awesome RL for LLM-Based Multi-Agent Systems",
+		Title:       pool.ListTitle,
 		Description: "Reinforcement learning for multi-agent systems built from large language models: methods, frameworks, benchmarks, surveys, industrial systems and the classical multi-agent RL they build on.",
-		Intro: fmt.Sprintf("The paper pool of the survey *Reinforcement Learning for LLM-based Multi-Agent Systems through Orchestration Traces* (%s): %d papers in the survey + %d added since, each tagged with the survey's taxonomy (reward family, credit granularity, orchestration form, scenario). Newest first within each category.",
-			pool.Paper, len(pool.Retained)-len(pool.Missing(c)), added),
+		Intro: fmt.Sprintf("The paper pool of the survey *%s* (%s): %d papers in the survey + %d added since, each tagged with the survey's taxonomy (reward family, credit granularity, orchestration form, scenario). Newest first within each category.",
+			markdownText(pool.Title), pool.Paper, len(pool.Retained)-len(pool.Missing(c)), added),
 		Contributing: "Suggest a paper with the *Suggest a paper* issue form, or add it with `masrl add ID`, which fetches its metadata and asks for its tags. Read the [contribution guidelines](CONTRIBUTING.md) first. The list is generated from the corpus by `masrl readme --standalone`: edit the corpus, not the list.",
 		Licence:      "The list's data (titles, tags and one-line summaries) is released under CC0-1.0, as the survey's artifact is; see the LICENSE file.",
 	}

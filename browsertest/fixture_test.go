@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/site"
 	"github.com/masrl/masrl/site/chart"
 	"github.com/masrl/masrl/site/chartlib"
 	"github.com/masrl/masrl/site/search"
@@ -63,8 +64,12 @@ func fixtureSite(t *testing.T, c *corpus.Corpus, v *corpus.Vocabulary) (dir stri
 	}
 
 	var figs []template.HTML
-	add := func(name string, h template.HTML, err error) {
+	add := func(name string, f *chart.Figure, err error) {
 		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := site.DrawFigure(nil, f)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/site"
 )
 
@@ -57,7 +58,11 @@ func TestSearchLatency(t *testing.T) {
 				t.Fatalf("synth: %v\n%s", err, out)
 			}
 			pub := filepath.Join(dir, "public")
-			if _, err := site.Build(site.Options{CorpusDir: corpusDir, ECharts: ""}, pub); err != nil {
+			ck, err := corpus.Open(corpusDir, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := site.Build(ck, site.Options{Out: pub}); err != nil {
 				t.Fatalf("build: %v", err)
 			}
 			largest, largestPage := largestHTML(t, pub)

@@ -223,7 +223,7 @@ func (ck *checker) papers() {
 		if e.Key != "" {
 			if !IsKey(e.Key) {
 				d := ck.ds.add(Error, e.Pos("key"), "key", e.Key, "%q is not a lowercase slug [a-z0-9][a-z0-9-]*; the key becomes a URL path", e.Key)
-				if s := slugify(e.Key); s != "" {
+				if s := Slug(e.Key); s != "" {
 					d.Nearest = s
 				}
 			}
@@ -422,21 +422,4 @@ func normalizeTitle(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// slugify suggests a valid key for an invalid one.
-func slugify(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
-			b.WriteRune(r)
-			dash = false
-		case !dash && b.Len() > 0:
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	return strings.TrimSuffix(b.String(), "-")
 }

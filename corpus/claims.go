@@ -18,6 +18,15 @@ const (
 	KindCell  = "cell"  // one cell of a cross-tab rows × cols
 	KindSet   = "set"   // exactly these keys have field=value
 	KindTags  = "tags"  // one entry has these values
+
+	// The kinds below check what the survey prints about its tables and
+	// its pool as a whole, not one tag count.
+
+	KindColumns = "columns" // the CSV's header, or how many of its columns a table leaves out
+	KindBucket  = "bucket"  // how many rows a printed table lists under some of its buckets
+	KindOrder   = "order"   // a printed table's rows follow the CSV's year, then key, within each bucket
+	KindShare   = "share"   // at least a share of the pool is dated inside a window
+	KindOneOf   = "oneof"   // a representative entry carries one of the values its table allows
 )
 
 // Claim is one figure of the survey with its provenance. A `table` block of
@@ -36,7 +45,38 @@ type Claim struct {
 	Cols  string `json:"cols,omitempty"`  // cell
 	Row   string `json:"row,omitempty"`   // cell
 	Col   string `json:"col,omitempty"`   // cell
-	Key   string `json:"key,omitempty"`   // tags
+	Key   string `json:"key,omitempty"`   // tags, oneof
+
+	// Line is the line of survey.txt the figure is printed on (for a table
+	// cell, its row's line); 0 when the claim does not name one. Printed
+	// is the text as printed there, quoted by the errata.
+	Line    int    `json:"line,omitempty"`
+	Printed string `json:"printed,omitempty"`
+
+	// Legend names the printed table a tags, bucket or order claim is
+	// about (its legend in the claims file), Bucket the bucket a tags
+	// claim's row is printed under: Table 16's rows in file order are the
+	// table as printed.
+	Legend string `json:"legend,omitempty"`
+	Bucket string `json:"bucket,omitempty"`
+	// Buckets are the buckets a bucket claim counts, or the rows a count
+	// or set claim is restricted to; Among restricts it to listed keys.
+	Buckets []string `json:"buckets,omitempty"`
+	Among   []string `json:"among,omitempty"`
+	// Contains makes a count claim on a free-text column count the rows
+	// whose value contains it.
+	Contains string `json:"contains,omitempty"`
+	// Names are the columns a columns claim expects, in order; Shown the
+	// columns a printed table shows, when the claim counts the others.
+	Names []string `json:"names,omitempty"`
+	Shown []string `json:"shown,omitempty"`
+	// From and To bound a share claim's window (YYYY-MM, inclusive);
+	// AtLeast is the share the printed words mean.
+	From    string  `json:"from,omitempty"`
+	To      string  `json:"to,omitempty"`
+	AtLeast float64 `json:"at_least,omitempty"`
+	// Choices are the values a oneof claim allows per field, in order.
+	Choices []Choice `json:"choices,omitempty"`
 
 	Number int      `json:"number,omitempty"` // total, count, cell
 	Keys   []string `json:"keys,omitempty"`   // set, sorted
@@ -45,6 +85,12 @@ type Claim struct {
 	// Ack records a known disagreement between paper and CSV.
 	Ack *Acknowledgement `json:"acknowledged,omitempty"`
 	Pos Pos              `json:"pos"`
+}
+
+// Choice is one field of a oneof claim and the values its table allows.
+type Choice struct {
+	Field  string   `json:"field"`
+	Values []string `json:"values"`
 }
 
 // Tag is one field value an entry is claimed to have.
@@ -90,7 +136,10 @@ type ClaimResult struct {
 	// Responsible are the keys that make a set or tags claim differ; for
 	// counts, the keys in the cell now.
 	Responsible []string `json:"responsible,omitempty"`
-	Pos         Pos      `json:"pos"`
+	// Line and Printed are the claim's: where survey.txt prints it.
+	Line    int    `json:"line,omitempty"`
+	Printed string `json:"printed,omitempty"`
+	Pos     Pos    `json:"pos"`
 }
 
 // OK reports whether the result does not fail the check.

@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,6 +53,15 @@ func TestVerifyClaimsOutcomes(t *testing.T) {
 		{"acknowledged/tags", Acknowledged, "is_rl=yes, credit_granularity=agent, is_core=core", []string{"gamma"}},
 		{"stale/agrees", Stale, "1", []string{"alpha"}},
 		{"stale/moved", Stale, "0", nil},
+		{"holds/columns", Holds, "8", nil},
+		{"holds/oneof", Holds, "reward_type in orchestration or hybrid, orchestration_form in swarm", nil},
+		{"acknowledged/oneof", Acknowledged, "reward_type=shared, orchestration_form=centralized", []string{"alpha"}},
+		{"fails/share", Fails, "2 of 3 (67%)", nil},
+		{"holds/bucket", Holds, "2", nil},
+		{"fails/order", Fails, "X: gamma (1994) after beta (2025)", []string{"gamma"}},
+		{"holds/contains", Holds, "2", []string{"alpha", "beta"}},
+		{"holds/venue", Holds, "beta", nil},
+		{"fails/among", Fails, "1", []string{"beta"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.id, func(t *testing.T) {
@@ -67,13 +77,19 @@ func TestVerifyClaimsOutcomes(t *testing.T) {
 			}
 		})
 	}
-	if got := len(results); got != 4+2+4+1+2 {
-		t.Errorf("%d results, want 13 (the table expands to four cells)", got)
+	if got := len(results); got != 4+2+4+1+2+9 {
+		t.Errorf("%d results, want 22 (the table expands to four cells)", got)
 	}
 
 	ds := ClaimDiagnostics(results)
-	if ds.Count(Error) != 5 || ds.Count(Warning) != 1 {
-		t.Errorf("%d errors %d warnings, want 5 (3 fails, 2 stale) and 1", ds.Count(Error), ds.Count(Warning))
+	if ds.Count(Error) != 8 || ds.Count(Warning) != 2 {
+		t.Errorf("%d errors %d warnings, want 8 (6 fails, 2 stale) and 2", ds.Count(Error), ds.Count(Warning))
+	}
+	errata := Errata(results)
+	if len(errata) != 2 || errata[0].ID != "acknowledged/oneof" || errata[0].Line != 7 || errata[0].Printed != "R2 alpha" ||
+		errata[0].Paper != "reward_type in individual or hybrid" || errata[0].CSV != "reward_type=shared" ||
+		errata[1].ID != "acknowledged/tags" || errata[1].Printed != "Y ag supp" || errata[1].CSV != "is_core=core" {
+		t.Errorf("errata %+v, want acknowledged/oneof (line 7, its differing field) then acknowledged/tags (no line, its printed row)", errata)
 	}
 	for _, d := range ds {
 		if d.Field == "fails/set" {
@@ -87,8 +103,8 @@ func TestVerifyClaimsOutcomes(t *testing.T) {
 			t.Errorf("warning %q lacks the reason", d)
 		}
 	}
-	if got := ClaimsOf(results, "gamma"); len(got) != 4 {
-		t.Errorf("gamma takes part in %d claims, want 4 (holds/count, fails/count, fails/table individual/agent, acknowledged/tags)", len(got))
+	if got := ClaimsOf(results, "gamma"); len(got) != 6 {
+		t.Errorf("gamma takes part in %d claims, want 6 (holds/count, fails/count, fails/table individual/agent, acknowledged/tags, holds/bucket, fails/order)", len(got))
 	}
 }
 
@@ -108,6 +124,13 @@ func TestParseClaimsErrors(t *testing.T) {
 		`bad.yaml:4: error: claim "a" repeats the id of line 2`,
 		`bad.yaml:5: error: claim c: abbreviated row needs a known legend`,
 		`bad.yaml:6: error: claim d: "agnet" is not a value of credit_granularity`,
+		`bad.yaml:7: error: claim e: "sharde" is not a value of reward_type`,
+		`bad.yaml:8: error: claim f: from and to must be months YYYY-MM`,
+		`bad.yaml:9: error: claim g: contains counts a free-text column and takes no value`,
+		`bad.yaml:10: error: claim h: legend "nope" is not a legend of the file ()`,
+		`bad.yaml:11: error: claim i: shown: "yaer" is not a column of papers.csv`,
+		`bad.yaml:12: error: claim j: line must be a line of survey.txt, not -4`,
+		`bad.yaml:13: error: claim k: legend "" is not a legend of the file ()`,
 	}
 	if len(ce.Diagnostics) != len(want) {
 		t.Fatalf("%d findings, want %d: %v", len(ce.Diagnostics), len(want), ce.Diagnostics)
@@ -240,4 +263,86 @@ func setTag(e *Entry, field, value string) {
 	case "verified":
 		e.Verified = Verified(value)
 	}
+}
+
+// TestClaimsMoveExactly changes the real corpus one way at a time and
+// expects exactly the claims that the change concerns to stop holding,
+// each with its status: the new kinds and scopes move with the CSV, and
+// an acknowledgement goes stale when the CSV comes to agree.
+func TestClaimsMoveExactly(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(t *testing.T, c *Corpus)
+		want   map[string]ClaimStatus
+	}{
+		{"kimi-k2-5 core", func(t *testing.T, c *Corpus) { setTag(row(t, c, "kimi-k2-5"), "is_core", "core") },
+			map[string]ClaimStatus{"table16/core-cards": Stale, "table16/kimi-k2-5": Fails}},
+		{"rema2025 notes lose the refresh", func(t *testing.T, c *Corpus) { row(t, c, "rema2025").Notes = "OpenReview NeurIPS 2025 poster" },
+			map[string]ClaimStatus{"fig4/coverage-audit": Fails}},
+		{"agents-under-siege2025 at ACL 2024", func(t *testing.T, c *Corpus) { row(t, c, "agents-under-siege2025").Venue = "ACL 2024" },
+			map[string]ClaimStatus{"s10.3/acl-2025-attacks": Fails, "s10.3/acl-2025-attack-papers": Fails}},
+		{"hera hybrid", func(t *testing.T, c *Corpus) { setTag(row(t, c, "hera"), "reward_type", "hybrid") },
+			map[string]ClaimStatus{"table10/R8/hera": Stale, "table16/hera": Fails,
+				"table1/reward_type/hybrid": Fails, "table1/reward_type/orchestration": Fails,
+				"table2/hybrid/orchestrator": Fails, "table2/orchestration/orchestrator": Fails}},
+		{"malt 2025", func(t *testing.T, c *Corpus) {
+			e := row(t, c, "malt")
+			e.Year, e.YearText = 2025, "2025"
+		},
+			map[string]ClaimStatus{"table16/order": Stale}},
+		{"survey-mas an RL method", func(t *testing.T, c *Corpus) { setTag(row(t, c, "survey-mas"), "category", "rl_method") },
+			map[string]ClaimStatus{"table16/bucket/B": Fails, "table1/category/rl_method": Fails}},
+		{"magrpo undated 2023", func(t *testing.T, c *Corpus) {
+			e := row(t, c, "magrpo")
+			e.ArxivID, e.Year, e.YearText = "", 2023, "2023"
+		}, map[string]ClaimStatus{"fig2/window": Stale}},
+		{"notes column renamed", func(t *testing.T, c *Corpus) { c.papers.header[len(c.papers.header)-1] = "note" },
+			map[string]ClaimStatus{"schema/columns": Fails}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, v, cl := loadRealWithClaims(t)
+			tt.mutate(t, c)
+			got := map[string]ClaimStatus{}
+			for _, r := range VerifyClaims(c, v, cl) {
+				if !r.OK() {
+					got[r.ID] = r.Status
+				}
+			}
+			if !maps.Equal(got, tt.want) {
+				t.Errorf("claims that stop holding: %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestClaimsCatchRemovedRefreshRow: the survey's "+8 retained entries"
+// are the rows the coverage refresh added; removing one fails it.
+func TestClaimsCatchRemovedRefreshRow(t *testing.T) {
+	c, v, cl := loadRealWithClaims(t)
+	i := slices.IndexFunc(c.Papers, func(e Entry) bool { return e.Key == "owl2025" })
+	if i < 0 {
+		t.Fatal("no row owl2025")
+	}
+	c.Papers = slices.Delete(c.Papers, i, i+1)
+	for _, r := range VerifyClaims(c, v, cl) {
+		if r.ID == "fig4/coverage-audit" {
+			if r.Status != Fails || r.Actual != "7" || slices.Contains(r.Keys, "owl2025") || len(r.Keys) != 7 {
+				t.Errorf("+8 claim after removing owl2025: %s %q %v, want fails with the 7 others", r.Status, r.Actual, r.Keys)
+			}
+			return
+		}
+	}
+	t.Fatal("no fig4/coverage-audit claim")
+}
+
+func row(t *testing.T, c *Corpus, key string) *Entry {
+	t.Helper()
+	for i := range c.Papers {
+		if c.Papers[i].Key == key {
+			return &c.Papers[i]
+		}
+	}
+	t.Fatalf("no row %s", key)
+	return nil
 }

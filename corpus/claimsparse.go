@@ -49,6 +49,17 @@ type rawClaim struct {
 	// Legend names the legend that decodes an abbreviated tags row.
 	Legend       string    `yaml:"legend"`
 	Acknowledged yaml.Node `yaml:"acknowledged"`
+
+	Line     int      `yaml:"line"`
+	Printed  string   `yaml:"printed"`
+	Bucket   string   `yaml:"bucket"`
+	Buckets  []string `yaml:"buckets"`
+	Among    []string `yaml:"among"`
+	Contains string   `yaml:"contains"`
+	Shown    []string `yaml:"shown"`
+	From     string   `yaml:"from"`
+	To       string   `yaml:"to"`
+	AtLeast  float64  `yaml:"at_least"`
 }
 
 type rawAck struct {
@@ -108,9 +119,16 @@ func (p *claimParser) parse(n *yaml.Node) []Claim {
 		return nil
 	}
 	base := Claim{ID: r.ID, Kind: r.Kind, Description: r.Description, Source: r.Source,
-		Pos: Pos{File: p.file, Line: n.Line}}
+		Line: r.Line, Printed: r.Printed, Pos: Pos{File: p.file, Line: n.Line}}
 	if r.ID == "" || r.Source == "" {
 		p.errorf(n.Line, "claim needs an id and a source")
+		return nil
+	}
+	if r.Line < 0 {
+		p.errorf(n.Line, "claim %s: line must be a line of survey.txt, not %d", r.ID, r.Line)
+		return nil
+	}
+	if !p.scope(n.Line, &r, &base) {
 		return nil
 	}
 	switch r.Kind {
@@ -122,10 +140,18 @@ func (p *claimParser) parse(n *yaml.Node) []Claim {
 		base.Of = r.Of
 		base.Number = p.number(r.ID, &r.Expect)
 	case KindCount:
-		if !p.checkValue(n.Line, r.ID, r.Field, r.Value) {
+		if r.Contains != "" {
+			if !p.checkFreeText(n.Line, r.ID, r.Field) {
+				return nil
+			}
+			if r.Value != "" {
+				p.errorf(n.Line, "claim %s: contains counts a free-text column and takes no value", r.ID)
+				return nil
+			}
+		} else if !p.checkAnyValue(n.Line, r.ID, r.Field, r.Value) {
 			return nil
 		}
-		base.Field, base.Value = r.Field, r.Value
+		base.Field, base.Value, base.Contains = r.Field, r.Value, r.Contains
 		base.Number = p.number(r.ID, &r.Expect)
 	case KindCell:
 		if !p.checkPair(n.Line, r.ID, r.Rows, r.Cols) || !p.checkValue(n.Line, r.ID, r.Rows, r.Row) ||
@@ -137,7 +163,7 @@ func (p *claimParser) parse(n *yaml.Node) []Claim {
 	case "table":
 		return p.table(n, &r, base)
 	case KindSet:
-		if !p.checkValue(n.Line, r.ID, r.Field, r.Value) {
+		if !p.checkAnyValue(n.Line, r.ID, r.Field, r.Value) {
 			return nil
 		}
 		base.Field, base.Value = r.Field, r.Value
@@ -156,8 +182,22 @@ func (p *claimParser) parse(n *yaml.Node) []Claim {
 		if len(base.Tags) == 0 {
 			return nil
 		}
+		if r.Expect.Kind == yaml.ScalarNode {
+			base.Legend, base.Bucket = r.Legend, r.Bucket
+			if base.Printed == "" { // the abbreviated row is the printed text
+				base.Printed = r.Expect.Value
+			}
+		}
+	case KindColumns, KindBucket, KindOrder, KindShare, KindOneOf:
+		if !p.tableClaim(n, &r, &base) {
+			return nil
+		}
 	default:
-		p.errorf(n.Line, "claim %s: unknown kind %q (total, count, cell, table, set, tags)", r.ID, r.Kind)
+		p.errorf(n.Line, "claim %s: unknown kind %q (total, count, cell, table, set, tags, columns, bucket, order, share, oneof)", r.ID, r.Kind)
+		return nil
+	}
+	if r.Bucket != "" && base.Bucket == "" {
+		p.errorf(n.Line, "claim %s: only an abbreviated tags row is printed under a bucket", r.ID)
 		return nil
 	}
 	if !r.Acknowledged.IsZero() {
@@ -195,6 +235,10 @@ func (p *claimParser) table(n *yaml.Node, r *rawClaim, base Claim) []Claim {
 	var out []Claim
 	for i := 0; i+1 < len(r.Cells.Content); i += 2 {
 		kn, vn := r.Cells.Content[i], r.Cells.Content[i+1]
+		line := 0 // the table's line is its first row's; survey.txt prints one row a line
+		if r.Line > 0 {
+			line = r.Line + i/2
+		}
 		row := kn.Value
 		if !p.checkValue(kn.Line, r.ID, r.Rows, row) {
 			continue
@@ -211,6 +255,7 @@ func (p *claimParser) table(n *yaml.Node, r *rawClaim, base Claim) []Claim {
 			c.Description = fmt.Sprintf("%s: %s=%s and %s=%s", r.Description, r.Rows, row, r.Cols, col)
 			c.Rows, c.Cols, c.Row, c.Col, c.Number = r.Rows, r.Cols, row, col, nums[j]
 			c.Pos = Pos{File: p.file, Line: kn.Line}
+			c.Line = line
 			for k := range acks {
 				if acks[k].Cell == row+"/"+col {
 					c.Ack = p.ack(c.ID, &c, &acks[k])
@@ -312,6 +357,24 @@ func (p *claimParser) ack(id string, c *Claim, a *rawAck) *Acknowledgement {
 			return nil
 		}
 		csv = strings.Join(parts, ", ")
+	case KindOneOf:
+		var ok bool
+		if csv, ok = p.fieldValues(id, a.CSV, c.Choices); !ok {
+			return nil
+		}
+	case KindOrder:
+		var items []string
+		if err := a.CSV.Decode(&items); err != nil || len(items) == 0 {
+			p.errorf(a.CSV.Line, "claim %s: csv must list the rows out of order, as check prints them", id)
+			return nil
+		}
+		csv = strings.Join(items, "; ")
+	case KindShare:
+		if a.CSV.Kind != yaml.ScalarNode {
+			p.errorf(a.CSV.Line, "claim %s: csv must be \"N of M\"", id)
+			return nil
+		}
+		csv = a.CSV.Value
 	default:
 		n, err := strconv.Atoi(a.CSV.Value)
 		if err != nil {
@@ -342,6 +405,39 @@ func (p *claimParser) checkValue(line int, id, field, value string) bool {
 		return false
 	}
 	return true
+}
+
+// checkAnyValue accepts a controlled field's value, or any value of a
+// free-text column of papers.csv (venue, notes): those have no
+// vocabulary to check against.
+func (p *claimParser) checkAnyValue(line int, id, field, value string) bool {
+	if p.v.Field(field) == nil && slices.Contains(paperColumns[:], field) {
+		if value == "" {
+			p.errorf(line, "claim %s: %s needs a value", id, field)
+			return false
+		}
+		return true
+	}
+	return p.checkValue(line, id, field, value)
+}
+
+// checkFreeText accepts a column of papers.csv that no vocabulary controls.
+func (p *claimParser) checkFreeText(line int, id, field string) bool {
+	if p.v.Field(field) != nil || !slices.Contains(paperColumns[:], field) {
+		p.errorf(line, "claim %s: %q is not a free-text column of papers.csv (one of %s)", id, field, strings.Join(p.freeText(), ", "))
+		return false
+	}
+	return true
+}
+
+func (p *claimParser) freeText() []string {
+	var out []string
+	for _, c := range paperColumns {
+		if p.v.Field(c) == nil {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func (p *claimParser) checkPair(line int, id, rows, cols string) bool {

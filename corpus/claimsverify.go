@@ -24,13 +24,15 @@ func VerifyClaims(c *Corpus, v *Vocabulary, claims *Claims) []ClaimResult {
 		return hists[f]
 	}
 	tabs := map[[2]string]*CrossTab{}
-	var byKey map[string]*Entry
+	x := &claimContext{c: c, claims: claims.Claims}
 	for i := range claims.Claims {
 		cl := &claims.Claims[i]
 		r := ClaimResult{ID: cl.ID, Kind: cl.Kind, Description: cl.Description, Source: cl.Source,
-			Pos: cl.Pos, Keys: []string{}}
+			Line: cl.Line, Printed: cl.Printed, Pos: cl.Pos, Keys: []string{}}
 		var deviation string // what differs, rendered like Acknowledgement.CSV
 		switch cl.Kind {
+		case KindColumns, KindBucket, KindOrder, KindShare, KindOneOf:
+			deviation = x.verifyWhole(cl, &r)
 		case KindTotal:
 			n := 0
 			switch cl.Of {
@@ -44,6 +46,10 @@ func VerifyClaims(c *Corpus, v *Vocabulary, claims *Claims) []ClaimResult {
 			r.Expected, r.Actual = strconv.Itoa(cl.Number), strconv.Itoa(n)
 			deviation = r.Actual
 		case KindCount, KindCell:
+			if cl.Kind == KindCount && scanned(cl, v) {
+				deviation = verifyScanned(x, cl, &r)
+				break
+			}
 			var cell *Cell
 			if cl.Kind == KindCount {
 				cell = hist(cl.Field).Cell(cl.Value)
@@ -60,30 +66,18 @@ func VerifyClaims(c *Corpus, v *Vocabulary, claims *Claims) []ClaimResult {
 			r.Responsible = r.Keys
 			deviation = r.Actual
 		case KindSet:
+			if scanned(cl, v) {
+				deviation = verifyScanned(x, cl, &r)
+				break
+			}
 			h := hist(cl.Field)
 			actual := slices.Clone(h.Cell(cl.Value).Keys)
 			slices.Sort(actual)
-			r.Expected, r.Actual = strings.Join(cl.Keys, ", "), strings.Join(actual, ", ")
-			r.Keys = sortedUnion(cl.Keys, actual)
-			for _, k := range r.Keys { // all three lists are sorted
-				_, inPaper := slices.BinarySearch(cl.Keys, k)
-				_, inCSV := slices.BinarySearch(actual, k)
-				if inPaper != inCSV {
-					r.Responsible = append(r.Responsible, k)
-				}
-			}
+			setResult(&r, cl.Keys, actual)
 			deviation = r.Actual
 		case KindTags:
 			r.Keys = []string{cl.Key}
-			if byKey == nil { // one index instead of a scan per tags claim
-				byKey = make(map[string]*Entry, len(c.Papers))
-				for i := range c.Papers {
-					if _, dup := byKey[c.Papers[i].Key]; !dup {
-						byKey[c.Papers[i].Key] = &c.Papers[i]
-					}
-				}
-			}
-			e := byKey[cl.Key]
+			e := x.entry(cl.Key)
 			var exp, act, diff []string
 			for _, t := range cl.Tags {
 				exp = append(exp, t.Field+"="+t.Value)
@@ -115,6 +109,48 @@ func VerifyClaims(c *Corpus, v *Vocabulary, claims *Claims) []ClaimResult {
 		out = append(out, r)
 	}
 	return out
+}
+
+// verifyScanned verifies a count or set claim by matching rows: scoped to
+// printed buckets or listed keys, or on a free-text column.
+func verifyScanned(x *claimContext, cl *Claim, r *ClaimResult) string {
+	actual := x.matching(cl)
+	if cl.Kind == KindCount {
+		r.Expected, r.Actual = strconv.Itoa(cl.Number), strconv.Itoa(len(actual))
+		r.Keys, r.Responsible = actual, actual
+		if len(cl.Among) > 0 { // the listed rows that lack the value
+			r.Keys, r.Responsible = slices.Clone(cl.Among), nil
+			for _, k := range cl.Among {
+				if _, ok := slices.BinarySearch(actual, k); !ok {
+					r.Responsible = append(r.Responsible, k)
+				}
+			}
+		}
+		return r.Actual
+	}
+	setResult(r, cl.Keys, actual)
+	return r.Actual
+}
+
+// setResult compares the keys the paper names with the CSV's (both
+// sorted): the keys of either, and those in only one of them.
+func setResult(r *ClaimResult, paper, csv []string) {
+	r.Expected, r.Actual = strings.Join(paper, ", "), strings.Join(csv, ", ")
+	r.Keys, r.Responsible = symmetricDifference(paper, csv)
+}
+
+// symmetricDifference returns the keys of two sorted lists and those in
+// only one of them, both sorted.
+func symmetricDifference(a, b []string) (union, differ []string) {
+	union = sortedUnion(a, b)
+	for _, k := range union {
+		_, inA := slices.BinarySearch(a, k)
+		_, inB := slices.BinarySearch(b, k)
+		if inA != inB {
+			differ = append(differ, k)
+		}
+	}
+	return union, differ
 }
 
 // judge turns agreement and the recorded acknowledgement into a status.

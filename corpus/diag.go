@@ -26,7 +26,9 @@ func (p Pos) String() string {
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 }
 
-// Severity tells whether a finding fails the check.
+// Severity tells whether a finding fails the check. Its zero value is
+// Error, as trace.Severity's and otlp.Severity's are: a finding whose
+// severity was never set fails rather than passes.
 type Severity int
 
 const (

@@ -150,7 +150,3 @@ func (c *Corpus) KeyTaken(key string) bool {
 	}
 	return slices.ContainsFunc(c.Bib, func(b BibEntry) bool { return b.Key == key })
 }
-
-// Slug turns free text into a key candidate: lowercase letters and digits,
-// runs of anything else as one '-'.
-func Slug(s string) string { return slugify(s) }

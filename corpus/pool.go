@@ -24,6 +24,10 @@ type Pool struct {
 	// from.
 	Paper         string
 	CorpusVersion string
+	// Title is the paper's title; ListTitle the title of the list the
+	// pool is published as (the site's default title, and that of the
+	// standalone awesome list). The survey's facts are said here alone.
+	Title, ListTitle string
 	// Retained and Excluded are sorted and free of repeats.
 	Retained []string
 	Excluded []string
@@ -44,6 +48,8 @@ func LoadPool() (*Pool, error) {
 func ParsePool(name string, b []byte) (*Pool, error) {
 	var doc struct {
 		Paper         string    `yaml:"paper"`
+		Title         string    `yaml:"title"`
+		ListTitle     string    `yaml:"list_title"`
 		CorpusVersion string    `yaml:"corpus_version"`
 		Retained      yaml.Node `yaml:"retained"`
 		Excluded      yaml.Node `yaml:"excluded"`
@@ -58,7 +64,7 @@ func ParsePool(name string, b []byte) (*Pool, error) {
 		ds.add(Error, Pos{File: name, Line: line}, "", "", format, args...)
 	}
 	if doc.Paper == "" {
-		errorf(1, "the pool needs paper: the version of the paper it belongs to (e.g. arXiv:2605.02801v1)")
+		errorf(1, "the pool needs paper: the version of the paper it belongs to (arXiv:YYMM.NNNNNvN)")
 	}
 	keys := func(n *yaml.Node, what string) []string {
 		if n.Kind != yaml.SequenceNode {
@@ -81,13 +87,24 @@ func ParsePool(name string, b []byte) (*Pool, error) {
 		slices.Sort(out)
 		return out
 	}
-	p := &Pool{Paper: doc.Paper, CorpusVersion: doc.CorpusVersion,
+	p := &Pool{Paper: doc.Paper, CorpusVersion: doc.CorpusVersion, Title: doc.Title, ListTitle: doc.ListTitle,
 		Retained: keys(&doc.Retained, "retained"), Excluded: keys(&doc.Excluded, "excluded")}
 	if len(ds) > 0 {
 		ds.Sort()
 		return nil, ds.Err()
 	}
 	return p, nil
+}
+
+// ArxivID returns the paper's arXiv identifier without its version
+// (2605.02801 of arXiv:2605.02801v1), or "" when Paper names no arXiv
+// version.
+func (p *Pool) ArxivID() string {
+	id, ok := ParseArxivID(p.Paper)
+	if !ok {
+		return ""
+	}
+	return id
 }
 
 // HasKey reports whether a retained key belongs to the survey's pool.

@@ -8,13 +8,6 @@ import (
 	"strings"
 )
 
-// StatsFields are the controlled fields of papers.csv that the artifact's
-// statistics script histograms, in its order.
-func StatsFields() []string {
-	return []string{"category", "is_rl", "reward_type", "credit_granularity",
-		"orchestration_form", "scenario", "is_core", "verified"}
-}
-
 // StatsCrossTabs are the cross-tabs the artifact's statistics script prints
 // (Appendix C.6): reward_type × credit_granularity (Table 2),
 // orchestration_form × credit_granularity (Table 22) and category × verified.
@@ -143,10 +136,10 @@ type statsTally struct {
 
 func newStatsTally(v *Vocabulary, extra [][2]string) (*statsTally, error) {
 	t := &statsTally{hists: []*Histogram{}, xtabs: []*CrossTab{}}
-	for _, name := range StatsFields() {
-		if f := v.Field(name); f != nil {
-			t.hists = append(t.hists, newHistogram(f))
-		}
+	// Every controlled field of papers.csv, in vocabulary order: the
+	// artifact's statistics script histograms the same eight.
+	for _, f := range v.FieldsOf(PapersFile) {
+		t.hists = append(t.hists, newHistogram(f))
 	}
 	for _, p := range StatsCrossTabs() {
 		if x := newCrossTab(v, p[0], p[1]); x != nil {

@@ -26,6 +26,10 @@ type Field struct {
 	Source     string  `yaml:"source" json:"source"`
 	Definition string  `yaml:"definition" json:"definition"`
 	Values     []*Term `yaml:"values" json:"values"`
+	// ListOrder is the order the paper list groups entries by this
+	// field's values (category's); values it does not name follow in
+	// vocabulary order.
+	ListOrder []string `yaml:"list_order,omitempty" json:"list_order,omitempty"`
 }
 
 // Term is one allowed value of a controlled field.
@@ -38,7 +42,12 @@ type Term struct {
 
 // DefaultVocabulary parses the vocabulary embedded from data/vocab.yaml.
 func DefaultVocabulary() (*Vocabulary, error) {
-	b, err := fs.ReadFile(data.FS, "vocab.yaml")
+	return LoadVocabulary(data.FS)
+}
+
+// LoadVocabulary parses vocab.yaml of a data directory (data.Dir).
+func LoadVocabulary(fsys fs.FS) (*Vocabulary, error) {
+	b, err := fs.ReadFile(fsys, "vocab.yaml")
 	if err != nil {
 		return nil, err
 	}
@@ -69,6 +78,13 @@ func ParseVocabulary(name string, b []byte) (*Vocabulary, error) {
 				return nil, fmt.Errorf("%s: field %q: empty or repeated value %q", name, f.Name, t.Value)
 			}
 			vals[t.Value] = true
+		}
+		listed := map[string]bool{}
+		for _, val := range f.ListOrder {
+			if !vals[val] || listed[val] {
+				return nil, fmt.Errorf("%s: field %q: list_order: %q is not a value of the field or repeats", name, f.Name, val)
+			}
+			listed[val] = true
 		}
 	}
 	return &v, nil

@@ -8,8 +8,9 @@ import (
 	"slices"
 )
 
-// WriteFiles replaces files of the corpus directory dir (name → new
-// content) together: every new content is first written and synced to a
+// WriteFiles replaces files of the directory dir (name → new content)
+// together; it is the project's one atomic writer, for the corpus files
+// and for what masrl writes beside them (a README's list, the issue form): every new content is first written and synced to a
 // temporary file beside its target, and only when all of them are on disk
 // are they renamed over the targets. A rename is atomic, so a reader never
 // sees half a file; if a later rename fails, the files already replaced

@@ -5,9 +5,69 @@
 // that one copy of each file drives every consumer.
 package data
 
-import "embed"
+import (
+	"embed"
+	"errors"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+)
 
 // FS is the embedded data directory. An embed.FS is read-only.
 //
 //go:embed *.yaml pages/*.md
 var FS embed.FS
+
+// Dir returns the data directory a command reads: the embedded one, with
+// the files of dir laid over it when dir is not "" (--data). Every command
+// takes its data from here, so that one flag swaps the vocabulary, the
+// claims and the pool for all of them alike.
+func Dir(dir string) fs.FS {
+	if dir == "" {
+		return FS
+	}
+	return Overlay(os.DirFS(dir), FS)
+}
+
+// Overlay returns a file system that reads from top and falls back to
+// bottom for the files top lacks: a directory of a few edited files then
+// overrides the embedded ones of the same name and keeps the rest.
+func Overlay(top, bottom fs.FS) fs.FS { return overlayFS{top: top, bottom: bottom} }
+
+// overlayFS reads from top and falls back to bottom for missing files.
+type overlayFS struct{ top, bottom fs.FS }
+
+func (o overlayFS) Open(name string) (fs.File, error) {
+	f, err := o.top.Open(name)
+	if err == nil {
+		return f, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	return o.bottom.Open(name)
+}
+
+// ReadDir lists a directory of either layer, top entries replacing bottom
+// ones of the same name, sorted by name; fs.Glob uses it.
+func (o overlayFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	top, terr := fs.ReadDir(o.top, name)
+	bottom, berr := fs.ReadDir(o.bottom, name)
+	if terr != nil && berr != nil {
+		return nil, terr
+	}
+	seen := map[string]bool{}
+	var out []fs.DirEntry
+	for _, e := range top {
+		seen[e.Name()] = true
+		out = append(out, e)
+	}
+	for _, e := range bottom {
+		if !seen[e.Name()] {
+			out = append(out, e)
+		}
+	}
+	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return out, nil
+}

@@ -43,7 +43,7 @@ func (c *Client) Arxiv(ctx context.Context, id string) (*Metadata, error) {
 	q := u.Query()
 	q.Set("id_list", id)
 	u.RawQuery = q.Encode()
-	body, err := c.get(ctx, u.String(), "application/atom+xml")
+	body, err := c.get(ctx, "arXiv API", u.String(), "application/atom+xml")
 	if err != nil {
 		return nil, err
 	}

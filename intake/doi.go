@@ -43,7 +43,7 @@ func (c *Client) DOI(ctx context.Context, doi string) (*Metadata, error) {
 	if api == "" {
 		api = DefaultDOIAPI
 	}
-	body, err := c.get(ctx, strings.TrimRight(api, "/")+"/"+(&url.URL{Path: doi}).EscapedPath(), "application/vnd.citationstyles.csl+json")
+	body, err := c.get(ctx, "doi.org", strings.TrimRight(api, "/")+"/"+(&url.URL{Path: doi}).EscapedPath(), "application/vnd.citationstyles.csl+json")
 	if err != nil {
 		return nil, err
 	}

@@ -5,12 +5,10 @@
 package intake
 
 import (
-	"context"
 	"errors"
-	"fmt"
-	"io"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // Default service endpoints; masrl add's --arxiv-api and --doi-api replace
@@ -18,6 +16,10 @@ import (
 const (
 	DefaultArxivAPI = "http://export.arxiv.org/api/query"
 	DefaultDOIAPI   = "https://doi.org"
+	// DefaultCrossrefAPI and DefaultOpenAlexAPI are the bases masrl
+	// refresh and masrl links ask (--crossref-api, --openalex-api).
+	DefaultCrossrefAPI = "https://api.crossref.org"
+	DefaultOpenAlexAPI = "https://api.openalex.org"
 )
 
 // ErrNotFound is returned when the service answers but knows no such paper.
@@ -58,6 +60,28 @@ type Client struct {
 	HTTP     *http.Client
 	ArxivAPI string
 	DOIAPI   string
+	// CrossrefAPI is Crossref's REST API base (masrl asks
+	// CrossrefAPI/works/DOI); OpenAlexAPI is OpenAlex's, asked for single
+	// records only, and only with OpenAlexKey.
+	CrossrefAPI string
+	OpenAlexAPI string
+	OpenAlexKey string
+	// S2API is Semantic Scholar's Graph API base (masrl watch).
+	S2API string
+
+	// Cache, when set, keeps answers with their ETag between runs.
+	Cache *Cache
+	// Limiter, when set, spaces the requests to each host: Intervals
+	// overrides the polite interval per host (DefaultInterval otherwise).
+	// One Limiter is shared by every request of a run.
+	Limiter   *Limiter
+	Intervals map[string]time.Duration
+	// Retries (default 3) is how often a 429 or 503 is retried; MaxWait
+	// (default a minute) the longest Retry-After masrl waits for; Backoff
+	// (default a second) the first wait when the service sends none.
+	Retries int
+	MaxWait time.Duration
+	Backoff time.Duration
 }
 
 func (c *Client) http() *http.Client {
@@ -65,34 +89,6 @@ func (c *Client) http() *http.Client {
 		return c.HTTP
 	}
 	return http.DefaultClient
-}
-
-// get fetches url with the given Accept header and returns the body of a
-// 200 answer. A 404 is ErrNotFound; anything else is an error naming the
-// service and the status, so the user can tell a bad id from an outage.
-func (c *Client) get(ctx context.Context, url, accept string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Accept", accept)
-	req.Header.Set("User-Agent", "masrl-add (https://github.com/masrl/masrl)")
-	resp, err := c.http().Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("cannot reach %s: %w", url, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", url, err)
-	}
-	switch {
-	case resp.StatusCode == http.StatusNotFound:
-		return nil, fmt.Errorf("%s: %w", url, ErrNotFound)
-	case resp.StatusCode != http.StatusOK:
-		return nil, fmt.Errorf("%s answered %s", url, resp.Status)
-	}
-	return body, nil
 }
 
 // FirstAuthor renders the first author as the first_author column wants

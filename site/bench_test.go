@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/masrl/masrl/site/outdir"
 )
 
 // generatedCorpus writes a corpus of n entries built from the tiny
@@ -49,7 +51,7 @@ func BenchmarkBuild(b *testing.B) {
 	out := filepath.Join(b.TempDir(), "public")
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Build(Options{CorpusDir: dir, Today: today}, out); err != nil {
+		if _, err := Build(openCorpus(b, dir, nil), Options{Out: out}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -69,8 +71,7 @@ func BenchmarkRenderEntryPage(b *testing.B) {
 
 func benchEntryPage(b testing.TB) (*renderer, *entryPage) {
 	b.Helper()
-	c, v := load(b, corpusFromTxtar(b, "tiny.txtar"))
-	r, err := render(c, v, Options{}, newFiles())
+	r, err := render(openCorpus(b, corpusFromTxtar(b, "tiny.txtar"), nil), Options{}, outdir.Memory())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func BenchmarkBuildReal(b *testing.B) {
 	dir := realCorpus(b)
 	out := filepath.Join(b.TempDir(), "public")
 	for b.Loop() {
-		if _, err := Build(Options{CorpusDir: dir, Today: today}, out); err != nil {
+		if _, err := Build(openCorpus(b, dir, nil), Options{Out: out}); err != nil {
 			b.Fatal(err)
 		}
 	}

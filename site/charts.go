@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -29,8 +30,26 @@ const SearchIndexFile = "search-index.json"
 
 // HomeCharts are the figures of the home page.
 type HomeCharts struct {
-	Years, Ladder, Flow template.HTML
-	Fields              []template.HTML // one bar chart per controlled field, vocabulary order
+	Years, Ladder, Flow *chart.Figure
+	Fields              []*chart.Figure // one bar chart per controlled field, vocabulary order
+}
+
+// DrawFigure draws a chart with the "chart" partial of the templates tfs
+// (nil: the embedded ones), outside a page: for fixtures that hold
+// charts.js to every chart kind without building a site.
+func DrawFigure(tfs fs.FS, f *chart.Figure) (template.HTML, error) {
+	if tfs == nil {
+		tfs = TemplateFS("")
+	}
+	tmpl, err := parseTemplates(tfs)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	if err := tmpl["home"].ExecuteTemplate(&b, "chart", f); err != nil {
+		return "", err
+	}
+	return template.HTML(b.String()), nil
 }
 
 // loadECharts reads the chart library when the build draws charts.
@@ -65,7 +84,7 @@ func ChartName(parts ...string) string {
 
 // fieldChart is the bar chart of one field over its vocabulary; root leads
 // from the page it is drawn on to the site root.
-func (r *renderer) fieldChart(fv *FieldView, root string) (template.HTML, error) {
+func (r *renderer) fieldChart(fv *FieldView, root string) (*chart.Figure, error) {
 	h := r.c.Histogram(r.v, fv.Name)
 	spec := chart.FieldBars(ChartName("field", fv.Name), fv.Field, h, r.termLink(fv, root))
 	if !fv.Entries {
@@ -89,7 +108,7 @@ func (r *renderer) termLink(fv *FieldView, root string) func(string) string {
 // tableChart is the heatmap of one coverage table; a cell links to its
 // entry list, empty cells to nothing. It draws the counts the table
 // prints, of the table's view.
-func (r *renderer) tableChart(tv *TableView, root string) (template.HTML, error) {
+func (r *renderer) tableChart(tv *TableView, root string) (*chart.Figure, error) {
 	name := ChartName("coverage", tv.ID)
 	if tv.View.Survey {
 		name = ChartName("coverage", "survey", tv.ID)
@@ -108,10 +127,10 @@ func (r *renderer) tableChart(tv *TableView, root string) (template.HTML, error)
 }
 
 // flowChart is the screening flow.
-func (r *renderer) flowChart(root string) (template.HTML, error) {
+func (r *renderer) flowChart(root string) (*chart.Figure, error) {
 	stage := r.field("stage")
 	if stage == nil {
-		return "", fmt.Errorf("vocabulary: no field stage for the screening flow")
+		return nil, fmt.Errorf("vocabulary: no field stage for the screening flow")
 	}
 	spec := chart.FunnelFlow("screening", stage.Field, r.c.Funnel(r.v), r.termLink(stage, root))
 	spec.RetainedURL = root + "papers/"
@@ -182,7 +201,7 @@ func (r *renderer) echartsAsset() error {
 	if !r.charts() {
 		return nil
 	}
-	return r.files.add(EChartsAsset, r.echarts)
+	return r.files.Add(EChartsAsset, r.echarts)
 }
 
 // sinceFacet adds a facet to the papers page's search: in the survey's

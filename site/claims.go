@@ -42,10 +42,18 @@ type StatusCount struct {
 
 type claimsPage struct {
 	Page
-	Claims       []*ClaimView
-	Counts       []StatusCount
-	Acknowledged []*ClaimView
-	Problems     []*ClaimView // fails and stale
+	Claims   []*ClaimView
+	Counts   []StatusCount
+	Errata   []ErratumView // the acknowledged deviations, in survey order
+	Paper    string        // the paper version the claims are about, "" when no pool names it
+	Problems []*ClaimView  // fails and stale
+}
+
+// ErratumView is an acknowledged deviation on the claims page: where the
+// survey and its CSV disagree, linked to its claim's row.
+type ErratumView struct {
+	corpus.Erratum
+	Anchor string
 }
 
 // claimStatuses is the order statuses are counted and explained in.
@@ -63,7 +71,6 @@ func (r *renderer) prepareClaims() error {
 		for _, k := range res.Keys {
 			if ev := r.byKey[k]; ev != nil {
 				cv.Entries = append(cv.Entries, ev)
-				r.claimsOf[k] = append(r.claimsOf[k], cv)
 			} else {
 				cv.Unknown = append(cv.Unknown, k)
 			}
@@ -75,9 +82,13 @@ func (r *renderer) prepareClaims() error {
 			cv.AllHref = r.claimHref(&claims.Claims[i])
 		}
 		cv.ExpectedShort, cv.ActualShort = res.Expected, res.Actual
-		if res.Kind == corpus.KindSet {
-			cv.ExpectedShort = abbreviateList(res.Expected, claimEntryLimit)
-			cv.ActualShort = abbreviateList(res.Actual, claimEntryLimit)
+		switch res.Kind {
+		case corpus.KindSet:
+			cv.ExpectedShort = abbreviateList(res.Expected, ", ", claimEntryLimit)
+			cv.ActualShort = abbreviateList(res.Actual, ", ", claimEntryLimit)
+		}
+		for _, ev := range cv.Entries {
+			r.claimsOf[ev.Key] = append(r.claimsOf[ev.Key], cv.forEntry(ev.Key))
 		}
 		r.claims = append(r.claims, cv)
 	}
@@ -85,12 +96,15 @@ func (r *renderer) prepareClaims() error {
 }
 
 // claimHref returns the page listing every entry a claim counts: the term
-// page of a count or set claim's value, the cell page of a cell claim on
-// one of the coverage tables; "" for other claims. A cell claim counts the
+// page of an unscoped count or set claim's value, the cell page of a cell
+// claim on one of the coverage tables; "" for other claims. A cell claim counts the
 // survey's pool, so it links the pool's cell page when there is a pool.
 func (r *renderer) claimHref(cl *corpus.Claim) string {
 	switch cl.Kind {
 	case corpus.KindCount, corpus.KindSet:
+		if len(cl.Buckets) > 0 || len(cl.Among) > 0 || cl.Contains != "" {
+			return "" // a scoped count is not the value's term page
+		}
 		if fv := r.field(cl.Field); fv != nil {
 			if i := fv.Index(cl.Value); i >= 0 {
 				return fv.Terms[i].Href
@@ -113,14 +127,34 @@ func (r *renderer) claimHref(cl *corpus.Claim) string {
 	return ""
 }
 
-// abbreviateList cuts a ", "-separated list after limit items and says how
+// forEntry returns the claim as an entry's page shows it: an order claim
+// lists every row out of order, of which the page quotes its own.
+func (cv *ClaimView) forEntry(key string) *ClaimView {
+	if cv.Kind != corpus.KindOrder || cv.Status == corpus.Holds {
+		return cv
+	}
+	var own []string
+	for item := range strings.SplitSeq(cv.Actual, "; ") {
+		if strings.Contains(item, ": "+key+" (") {
+			own = append(own, item)
+		}
+	}
+	if len(own) == 0 {
+		return cv
+	}
+	c := *cv
+	c.ActualShort = strings.Join(own, "; ") + fmt.Sprintf("; … (%d in all)", strings.Count(cv.Actual, "; ")+1)
+	return &c
+}
+
+// abbreviateList cuts a sep-separated list after limit items and says how
 // many there are in all.
-func abbreviateList(s string, limit int) string {
-	parts := strings.Split(s, ", ")
+func abbreviateList(s, sep string, limit int) string {
+	parts := strings.Split(s, sep)
 	if len(parts) <= limit {
 		return s
 	}
-	return strings.Join(parts[:limit], ", ") + fmt.Sprintf(", … (%d in all)", len(parts))
+	return strings.Join(parts[:limit], sep) + fmt.Sprintf("%s… (%d in all)", sep, len(parts))
 }
 
 // uniqueAnchor turns an ID into an HTML id of letters, digits, '-' and
@@ -162,13 +196,20 @@ func (r *renderer) claimCounts() []StatusCount {
 func (r *renderer) claimsAudit() error {
 	cp := &claimsPage{Page: r.newPage("claims/", "Claims audit", "claims"), Claims: r.claims, Counts: r.claimCounts()}
 	cp.Description = "Every figure the survey prints about its corpus, recomputed from the CSV."
-	for _, cv := range r.claims {
-		switch cv.Status {
-		case corpus.Acknowledged:
-			cp.Acknowledged = append(cp.Acknowledged, cv)
-		case corpus.Fails, corpus.Stale:
+	if p := r.claimSet.Pool; p != nil {
+		cp.Paper = p.Paper
+	}
+	results := make([]corpus.ClaimResult, len(r.claims))
+	anchors := map[string]string{}
+	for i, cv := range r.claims {
+		results[i] = cv.ClaimResult
+		anchors[cv.ID] = cv.Anchor
+		if cv.Status == corpus.Fails || cv.Status == corpus.Stale {
 			cp.Problems = append(cp.Problems, cv)
 		}
+	}
+	for _, e := range corpus.Errata(results) {
+		cp.Errata = append(cp.Errata, ErratumView{Erratum: e, Anchor: anchors[e.ID]})
 	}
 	return r.render("claims", &cp.Page, cp)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 )
 
 // withPool writes a claims file naming a pool of the given retained keys
@@ -55,7 +56,7 @@ func tableSection(t *testing.T, body, id string) string {
 // each other.
 func TestCoverageViews(t *testing.T) {
 	dir := withPool(t, "alpha", "beta", "gamma")
-	files := mustLoad(t, Options{CorpusDir: dir, Data: DataFS(filepath.Join(dir, "data")), ECharts: DefaultECharts})
+	files := mustLoad(t, openCorpus(t, dir, data.Dir(filepath.Join(dir, "data"))), Options{ECharts: DefaultECharts})
 	c, v := load(t, dir)
 	pool, err := corpus.ParsePool("pool", []byte("paper: p\nretained: [alpha, beta, gamma]\nexcluded: []\n"))
 	if err != nil {
@@ -166,14 +167,14 @@ func TestCoverageViews(t *testing.T) {
 
 	// A pool equal to the list: both pages, with a note that they agree.
 	same := withPool(t, "alpha", "beta", "gamma", "delta")
-	files = mustLoad(t, Options{CorpusDir: same, Data: DataFS(filepath.Join(same, "data"))})
+	files = mustLoad(t, openCorpus(t, same, data.Dir(filepath.Join(same, "data"))), Options{})
 	if !strings.Contains(page(t, files, "coverage/survey/index.html"), "both views count the same entries") {
 		t.Error("a pool equal to the list: no note that both views agree")
 	}
 
 	// Without a pool: one page, no link to a survey view.
 	plainDir := corpusFromTxtar(t, "tiny.txtar")
-	plain := mustLoad(t, Options{CorpusDir: plainDir, Data: DataFS(filepath.Join(plainDir, "data"))})
+	plain := mustLoad(t, openCorpus(t, plainDir, data.Dir(filepath.Join(plainDir, "data"))), Options{})
 	if _, ok := plain.Get("coverage/survey/index.html"); ok {
 		t.Error("without a pool, a survey coverage page")
 	}

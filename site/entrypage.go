@@ -1,7 +1,10 @@
 package site
 
 import (
+	"strings"
+
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/notice"
 )
 
 // This file queues the one page per entry and gathers its data.
@@ -38,6 +41,7 @@ func (r *renderer) entryPage(ev *EntryView) *entryPage {
 		Year: e.YearText, Venue: e.Venue, ArxivID: e.ArxivID, ArxivURL: ev.ArxivURL,
 		OneLiner: e.OneLiner, Notes: e.Notes, Bib: ev.Bib, Links: ev.Links, New: ev.New,
 	}
+	ep.Notices = noticeViews(e.Notes)
 	root := ep.Root
 	ep.Description = ev.OneLiner
 	ep.Scholar = scholarMeta(e, r.c.BibFor(e))
@@ -102,4 +106,34 @@ func (r *renderer) entryPage(ev *EntryView) *entryPage {
 		ep.SameCellItems = r.neighbourItems(root, same).Join()
 	}
 	return ep
+}
+
+// noticeLabels are the entry page's words for each kind of notice.
+var noticeLabels = map[notice.Kind]string{
+	notice.Published: "Published as",
+	notice.Retracted: "Retracted",
+	notice.Withdrawn: "Withdrawn",
+	notice.Corrected: "Corrected",
+	notice.Concern:   "Expression of concern",
+}
+
+// noticeViews reads the notices of an entry's notes, warnings first: a
+// reader must see a retraction before the published version.
+func noticeViews(notes string) []noticeView {
+	var warn, pub []noticeView
+	for _, n := range notice.Parse(notes) {
+		v := noticeView{
+			Class: "notice-" + strings.ReplaceAll(string(n.Kind), " ", "-"), Label: noticeLabels[n.Kind],
+			Detail: n.Detail, DOI: n.DOI,
+		}
+		if n.DOI != "" && corpus.IsWebURL("https://doi.org/"+n.DOI) {
+			v.Href = "https://doi.org/" + n.DOI
+		}
+		if n.Warning() {
+			warn = append(warn, v)
+		} else {
+			pub = append(pub, v)
+		}
+	}
+	return append(warn, pub...)
 }

@@ -32,10 +32,6 @@ var siteScript = regexp.MustCompile(`<script src="[^"<>]*"( defer)?></script>|<s
 // from the data survives as markup, no link uses a script scheme, and the
 // free text reads back as the original wherever the entry page shows it.
 func TestHostileRows(t *testing.T) {
-	v, err := corpus.DefaultVocabulary()
-	if err != nil {
-		t.Fatal(err)
-	}
 	header := strings.Join(corpus.PaperColumns(), ",") + "\n"
 	csv := header + strings.Join(hostileRows, "\n") + "\n"
 	c, err := corpus.ParsePapers("papers.csv", []byte(csv))
@@ -49,10 +45,11 @@ func TestHostileRows(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(c.Dir, "papers.csv"), []byte(csv), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	files, _, err := Render(c, v, Options{Today: today})
+	res, err := Build(unchecked(t, c), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	files := res.Files
 	for _, name := range files.Names() {
 		if !strings.HasSuffix(name, ".html") {
 			continue

@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/data"
+	"github.com/masrl/masrl/site/outdir"
 )
 
 var unsafeHref = regexp.MustCompile(`(?i)\b(href|src)="\s*(javascript|data|vbscript):`)
@@ -22,7 +22,7 @@ func FuzzEntryPage(f *testing.F) {
 	f.Add("<script>alert(1)</script>", "javascript:alert(1)", "<img src=x onerror=alert(1)>", "1")
 	f.Add("Title \" ' & <", "https://ok.example/a ; data:text/html,<b>x</b>", "{{.Key}}", "\u2028")
 	f.Add("</textarea><svg/onload=1>", " JAVASCRIPT:x", "a\nb", "`")
-	v, err := corpus.DefaultVocabulary()
+	d, err := corpus.LoadData(nil)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -43,7 +43,10 @@ func FuzzEntryPage(f *testing.F) {
 		}
 		// Only the entry page is rendered, so that the fuzzer runs fast;
 		// TestUnsafeInput renders whole sites from unchecked rows.
-		r := &renderer{c: c, v: v, base: base, tmpl: tmpl, data: data.FS, files: newFiles(), md: newMarkdown()}
+		r := &renderer{
+			c: c, v: d.Vocabulary, base: base, tmpl: tmpl, data: d.FS, files: outdir.Memory(), md: newMarkdown(),
+			claimSet: d.Claims, pool: d.Pool, survey: d.Survey,
+		}
 		if err := r.prepare(); err != nil {
 			t.Fatal(err)
 		}

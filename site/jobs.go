@@ -27,7 +27,7 @@ type renderJob struct {
 // is ready. The paths are claimed at once, so a collision is reported where
 // it happens.
 func (r *renderer) render(name string, p *Page, data any) error {
-	if err := r.files.claim(p.File); err != nil {
+	if err := r.files.Claim(p.File); err != nil {
 		return err
 	}
 	r.frame(name, p)
@@ -42,7 +42,7 @@ func (r *renderer) render(name string, p *Page, data any) error {
 // rendered, on a worker: the data of 100,000 entry pages, with their
 // pieces, is then never in memory at once.
 func (r *renderer) renderLater(name, file string, build func() (any, *Page)) error {
-	if err := r.files.claim(file); err != nil {
+	if err := r.files.Claim(file); err != nil {
 		return err
 	}
 	r.pages = append(r.pages, strings.TrimSuffix(file, "index.html"))
@@ -69,7 +69,7 @@ func (r *renderer) runJobs() error {
 			w := bufio.NewWriterSize(nil, 64<<10)
 			var page bytes.Buffer
 			for i := range next {
-				if r.files.dir == "" {
+				if !r.files.Streaming() {
 					errs[i] = r.runJobInMemory(r.jobs[i], &page)
 				} else {
 					errs[i] = r.runJobToFile(r.jobs[i], w, &page)
@@ -139,7 +139,7 @@ func (r *renderer) execute(j renderJob, w *bufio.Writer, buf *bytes.Buffer) erro
 // rendered (feeds, indexes, JSON downloads), so that it takes its share of
 // the CPUs instead of running before them.
 func (r *renderer) generate(name string, write func(w io.Writer) error) error {
-	if err := r.files.claim(name); err != nil {
+	if err := r.files.Claim(name); err != nil {
 		return err
 	}
 	r.jobs = append(r.jobs, renderJob{file: name, write: write})
@@ -155,7 +155,7 @@ func (r *renderer) runJobInMemory(j renderJob, page *bytes.Buffer) error {
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	return r.files.put(j.file, buf.Bytes())
+	return r.files.Put(j.file, buf.Bytes())
 }
 
 // runJobToFile renders a job into its file through w, which it resets.
@@ -163,7 +163,7 @@ func (r *renderer) runJobInMemory(j renderJob, page *bytes.Buffer) error {
 // buffer, which a failed build never publishes and the next build
 // rewrites.
 func (r *renderer) runJobToFile(j renderJob, w *bufio.Writer, page *bytes.Buffer) error {
-	f, err := r.files.create(j.file)
+	f, err := r.files.Create(j.file)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", j.file, err)
 	}

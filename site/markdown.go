@@ -5,8 +5,8 @@ import (
 	"html/template"
 	"strconv"
 	"strings"
-	"unicode"
 
+	"github.com/masrl/masrl/corpus"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -47,7 +47,7 @@ func newHeadingIDs(prefix string) *headingIDs {
 
 // Generate returns a fresh ID for a heading's text.
 func (h *headingIDs) Generate(value []byte, kind ast.NodeKind) []byte {
-	base := h.prefix + headingSlug(string(value))
+	base := h.prefix + corpus.AnchorSlug(string(value))
 	if base == h.prefix {
 		base = h.prefix + "section"
 	}
@@ -61,22 +61,6 @@ func (h *headingIDs) Generate(value []byte, kind ast.NodeKind) []byte {
 
 // Put records an ID given explicitly in the source.
 func (h *headingIDs) Put(value []byte) { h.used[string(value)] = true }
-
-func headingSlug(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			b.WriteRune(r)
-			dash = false
-		case !dash && b.Len() > 0:
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	return strings.TrimSuffix(b.String(), "-")
-}
 
 // markdownTitle returns the text of the first level-one heading, the page's
 // title, or fallback.

@@ -6,13 +6,16 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/masrl/masrl/site/outdir"
+	"github.com/masrl/masrl/siteconfig"
 )
 
 // mustBuild builds dir into out, with a base URL so that the feed and the
 // sitemap are written too.
 func mustBuild(t *testing.T, dir, out string) {
 	t.Helper()
-	if _, err := Build(Options{CorpusDir: dir, Today: today, BaseURL: "https://example.org/"}, out); err != nil {
+	if _, err := Build(openCorpus(t, dir, nil), Options{Config: siteconfig.Config{BaseURL: "https://example.org/"}, Out: out}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -57,7 +60,7 @@ func TestRebuildReusesBuffer(t *testing.T) {
 	}
 	mustBuild(t, dir, out)
 	sameTree(t, "second build", readTree(t, out), want)
-	sameTree(t, "buffer after the second build", readTree(t, bufferDir(out)), want)
+	sameTree(t, "buffer after the second build", readTree(t, outdir.BufferDir(out)), want)
 	mustBuild(t, dir, out)
 	sameTree(t, "third build", readTree(t, out), want)
 	third, err := os.Stat(filepath.Join(out, "index.html"))
@@ -153,7 +156,7 @@ func TestConcurrentBuilds(t *testing.T) {
 	errs := make([]error, 4)
 	for i := range errs {
 		wg.Go(func() {
-			_, errs[i] = Build(Options{CorpusDir: dir, Today: today, BaseURL: "https://example.org/"}, out)
+			_, errs[i] = Build(openCorpus(t, dir, nil), Options{Config: siteconfig.Config{BaseURL: "https://example.org/"}, Out: out})
 		})
 	}
 	wg.Wait()
@@ -163,51 +166,5 @@ func TestConcurrentBuilds(t *testing.T) {
 		}
 	}
 	sameTree(t, "after concurrent builds", readTree(t, out), want)
-	sameTree(t, "their buffer", readTree(t, bufferDir(out)), want)
-}
-
-// TestOutFile rewrites a file with equal, shorter, longer and different
-// content, in one write and in several, and checks the file then holds
-// exactly the new content, in the same inode.
-func TestOutFile(t *testing.T) {
-	name := filepath.Join(t.TempDir(), "f.html")
-	const old = "<p>hello, world</p>\n"
-	for _, tt := range []struct {
-		name   string
-		writes []string
-	}{
-		{"equal", []string{old}},
-		{"equal in pieces", []string{"<p>hel", "lo, world</p>", "\n"}},
-		{"shorter", []string{"<p>hello"}},
-		{"longer", []string{old, "<p>more</p>\n"}},
-		{"differs in the middle", []string{"<p>hello, there</p>\n"}},
-		{"differs in a later piece", []string{"<p>hello, ", "World</p>\n"}},
-		{"empty", nil},
-	} {
-		if err := os.WriteFile(name, []byte(old), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		before, _ := os.Stat(name)
-		for _, exists := range []bool{true, false} {
-			f, err := openOut(name, exists)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, w := range tt.writes {
-				if n, err := f.Write([]byte(w)); err != nil || n != len(w) {
-					t.Fatalf("%s: write %q: %d, %v", tt.name, w, n, err)
-				}
-			}
-			if err := f.Close(); err != nil {
-				t.Fatal(err)
-			}
-			got, _ := os.ReadFile(name)
-			if want := strings.Join(tt.writes, ""); string(got) != want {
-				t.Errorf("%s (exists %v): file holds %q, want %q", tt.name, exists, got, want)
-			}
-			if after, _ := os.Stat(name); !os.SameFile(before, after) {
-				t.Errorf("%s: the file was replaced, not rewritten", tt.name)
-			}
-		}
-	}
+	sameTree(t, "their buffer", readTree(t, outdir.BufferDir(out)), want)
 }

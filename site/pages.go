@@ -13,7 +13,7 @@ import (
 
 func (r *renderer) home() error {
 	p := r.newPage("", r.site.Title, "home")
-	p.Description = cmp.Or(r.opt.Description, "The tagged paper pool of the survey "+surveyTitle+" (arXiv:"+surveyArxivID+").")
+	p.Description = cmp.Or(r.opt.Description, "The tagged paper pool of the survey "+r.site.SurveyTitle+" (arXiv:"+r.site.ArxivID+").")
 	hp := &homePage{
 		Page: p, Retained: len(r.c.Papers), Excluded: len(r.c.Excluded),
 		Candidates: len(r.c.Papers) + len(r.c.Excluded), SpotChecked: len(r.c.Audits),
@@ -35,7 +35,7 @@ func (r *renderer) home() error {
 	if r.site.Feed {
 		hp.Downloads = append(hp.Downloads, Link{Text: "feed.xml (Atom)", URL: "feed.xml"})
 	}
-	hp.LinkedData = dataset(r.site.Title, hp.Description, hp.Downloads, r.absURL)
+	hp.LinkedData = dataset(r.site.Title, hp.Description, r.site.ArxivURL, hp.Downloads, r.absURL)
 	if r.charts() {
 		figs, err := r.homeCharts(hp.Root)
 		if err != nil {

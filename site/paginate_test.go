@@ -40,7 +40,7 @@ func TestLargeCorpus(t *testing.T) {
 		t.Fatalf("synth: %v\n%s", err, out)
 	}
 	out := filepath.Join(dir, "public")
-	if _, err := Build(Options{CorpusDir: src, Today: today}, out); err != nil {
+	if _, err := Build(openCorpus(t, src, nil), Options{Out: out}); err != nil {
 		t.Fatal(err)
 	}
 	const limit = 1 << 20

@@ -2,8 +2,6 @@ package site
 
 import (
 	"encoding/hex"
-	"fmt"
-	"path"
 	"regexp"
 	"strings"
 
@@ -54,21 +52,6 @@ func rootFor(file string) string {
 		return "./"
 	}
 	return strings.Repeat("../", n)
-}
-
-// checkOutputPath refuses a file name that would leave the output directory
-// or that is not in clean slash form.
-func checkOutputPath(name string) error {
-	if name == "" || path.IsAbs(name) || path.Clean(name) != name || name == "." ||
-		strings.HasPrefix(name, "../") || name == ".." || strings.Contains(name, "\\") {
-		return fmt.Errorf("refusing output path %q: not a clean path inside the output directory", name)
-	}
-	for seg := range strings.SplitSeq(name, "/") {
-		if seg == "" || seg == "." || seg == ".." {
-			return fmt.Errorf("refusing output path %q", name)
-		}
-	}
-	return nil
 }
 
 // pageFile turns a directory URL ("papers/magrpo/") into the file that

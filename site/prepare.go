@@ -24,22 +24,17 @@ import (
 // navigation; any other page follows in name order.
 var proseOrder = []string{"about", "method", "contribute"}
 
-// The survey the list belongs to.
-const (
-	surveyArxivID = "2605.02801"
-	surveyTitle   = "Reinforcement Learning for LLM-based Multi-Agent Systems through Orchestration Traces"
-)
-
 // prepare derives the views every page shares: fields with counts, entries
 // with tags and links, sub-decisions, cross-tabs and exclusion records.
 func (r *renderer) prepare() error {
 	r.site = &SiteInfo{
-		Title:    cmp.Or(r.opt.Title, "Awesome RL for LLM Multi-Agent Systems"),
-		Language: cmp.Or(r.opt.Language, "en"),
-		Feed:     r.opt.BaseURL != "",
-		Repo:     r.opt.Repository.URL,
-		ArxivID:  surveyArxivID,
-		ArxivURL: "https://arxiv.org/abs/" + surveyArxivID,
+		Title:       cmp.Or(r.opt.Title, r.survey.ListTitle),
+		Language:    cmp.Or(r.opt.Language, "en"),
+		Feed:        r.opt.BaseURL != "",
+		Repo:        r.opt.Repository.URL,
+		SurveyTitle: r.survey.Title,
+		ArxivID:     r.survey.ArxivID(),
+		ArxivURL:    "https://arxiv.org/abs/" + r.survey.ArxivID(),
 		Nav: []NavItem{
 			{"Home", "", "home"},
 			{"Papers", "papers/", "papers"},
@@ -63,10 +58,6 @@ func (r *renderer) prepare() error {
 		}
 		r.site.Nav = append(r.site.Nav, NavItem{markdownTitle(src, name), name + "/", name})
 	}
-	if r.claimSet, err = corpus.LoadClaimsFS(r.data, r.v); err != nil {
-		return err
-	}
-	r.pool = r.claimSet.Pool
 	if err := r.prepareViews(); err != nil {
 		return err
 	}

@@ -8,11 +8,13 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/schema"
 )
 
 // assetFS holds the site's static files (style sheet and scripts). Files a
@@ -30,7 +32,23 @@ func (r *renderer) assets() error {
 		if err != nil {
 			return err
 		}
-		return r.files.add(p, b)
+		return r.files.Add(p, b)
+	})
+}
+
+// schemas publishes the project's JSON Schemas (package schema) under
+// schema/, the path their $id names below the site's address, so that an
+// editor can validate a trace, masrl.yaml or a row against them.
+func (r *renderer) schemas() error {
+	return fs.WalkDir(schema.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(schema.FS(), p)
+		if err != nil {
+			return err
+		}
+		return r.files.Add(path.Join("schema", p), b)
 	})
 }
 
@@ -232,7 +250,7 @@ func (r *renderer) sitemap() error {
 	if r.opt.BaseURL != "" {
 		robots += "\nSitemap: " + r.absURL("sitemap.xml") + "\n"
 	}
-	if err := r.files.add("robots.txt", []byte(robots)); err != nil {
+	if err := r.files.Add("robots.txt", []byte(robots)); err != nil {
 		return err
 	}
 	if r.opt.BaseURL == "" {

@@ -7,23 +7,23 @@ import (
 	"net/url"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/data"
+	"github.com/masrl/masrl/site/outdir"
 	"github.com/yuin/goldmark"
 )
 
-// This file is the pipeline: Render and renderAfter run the steps that
+// This file is the pipeline: render runs the steps that
 // prepare the views (prepare.go), queue every page (pages.go,
 // entrypage.go) and files (publish.go, charts.go, ...), and execute the
 // queue (jobs.go); and it parses the templates every page is rendered with.
 
-// renderer holds everything one Render call derives from the corpus.
+// renderer holds everything one build derives from the checked corpus.
 type renderer struct {
 	c     *corpus.Corpus
 	v     *corpus.Vocabulary
 	base  *url.URL
 	tmpl  map[string]*template.Template
 	data  fs.FS // the project's data directory (pages, orchestration, claims)
-	files *Files
+	files *outdir.Files
 	site  *SiteInfo
 	md    goldmark.Markdown
 
@@ -39,6 +39,7 @@ type renderer struct {
 	claims        []*ClaimView
 	claimSet      *corpus.Claims           // data/claims.yaml with the survey's pool
 	pool          *corpus.Pool             // the survey's pinned pool; nil: no pool file in data
+	survey        *corpus.Pool             // the survey the list belongs to: its title and arXiv id
 	claimsOf      map[string][]*ClaimView  // key -> the claims it takes part in
 	audits        map[string]*corpus.Audit // key -> its spot-check; corpus.Audit scans
 	records       []*ExclusionView
@@ -53,29 +54,12 @@ type renderer struct {
 	opt           Options
 }
 
-// Render builds every file of the site in memory and returns it with the
-// warnings rendering found (data naming entries the corpus lacks). The
-// corpus should have passed corpus.Check; Render still refuses keys that are
+// render renders the site of ck into files, which either keeps it in
+// memory or writes each file as soon as it is ready. Every page is
+// prepared first; then it waits for the check and stops with its error
+// before the first page is written. Render still refuses keys that are
 // not plain slugs, because keys become directory names.
-func Render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options) (*Files, corpus.Diagnostics, error) {
-	files := newFiles()
-	r, err := render(c, v, opt, files)
-	if err != nil {
-		return nil, nil, err
-	}
-	return files, r.warnings, nil
-}
-
-// render renders the site into files, which either keeps it in memory or
-// writes each file as soon as it is ready.
-func render(c *corpus.Corpus, v *corpus.Vocabulary, opt Options, files *Files) (*renderer, error) {
-	return renderAfter(c, v, opt, files, nil)
-}
-
-// renderAfter is render that calls ready, when it is not nil, once every
-// page is prepared and before the first is written, and stops with its
-// error: Build checks the corpus meanwhile.
-func renderAfter(c *corpus.Corpus, v *corpus.Vocabulary, opt Options, files *Files, ready func() error) (*renderer, error) {
+func render(ck *corpus.Checked, opt Options, files *outdir.Files) (*renderer, error) {
 	base, err := parseBaseURL(opt.BaseURL)
 	if err != nil {
 		return nil, err
@@ -88,23 +72,19 @@ func renderAfter(c *corpus.Corpus, v *corpus.Vocabulary, opt Options, files *Fil
 	if err != nil {
 		return nil, err
 	}
-	dfs := opt.Data
-	if dfs == nil {
-		dfs = data.FS
+	r := &renderer{
+		c: ck.Corpus, v: ck.Vocabulary, base: base, tmpl: tmpl, data: ck.FS, files: files, md: newMarkdown(), opt: opt,
+		claimSet: ck.Claims, pool: ck.Pool, survey: ck.Survey,
 	}
-	r := &renderer{c: c, v: v, base: base, tmpl: tmpl, data: dfs, files: files, md: newMarkdown(), opt: opt}
 	if err := r.loadECharts(opt.ECharts); err != nil {
 		return nil, err
 	}
 	steps := []func() error{
 		r.prepare, r.prepareClaims, r.home, r.papers, r.entryPages, r.taxonomy,
-		r.orchestration, r.coverage, r.excluded, r.claimsAudit, r.traces, r.prose, r.notFound,
-		r.assets, r.echartsAsset, r.downloads, r.searchIndex, r.feed, r.sitemap, r.renderItems,
+		r.orchestration, r.coverage, r.excluded, r.claimsAudit, r.traces, r.prose, r.notFound, r.redirects,
+		r.assets, r.schemas, r.echartsAsset, r.downloads, r.searchIndex, r.feed, r.sitemap, r.renderItems,
+		ck.Err, r.runJobs,
 	}
-	if ready != nil {
-		steps = append(steps, ready)
-	}
-	steps = append(steps, r.runJobs)
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err
@@ -128,6 +108,14 @@ func parseTemplates(tfs fs.FS) (map[string]*template.Template, error) {
 	}
 	layout, err := template.New("layout.html").Funcs(templateFuncs()).Parse(string(layoutSrc))
 	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	// Partials every page may use: chart.html draws a chart.Figure.
+	chartSrc, err := fs.ReadFile(tfs, "chart.html")
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	if _, err := layout.New("chart.html").Parse(string(chartSrc)); err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
 	out := make(map[string]*template.Template, len(pageNames))

@@ -47,7 +47,7 @@ func TestRepoLinks(t *testing.T) {
 // repository; without one, none of them does.
 func TestRepositoryOnPages(t *testing.T) {
 	dir := corpusFromTxtar(t, "tiny.txtar")
-	files := mustLoad(t, Options{CorpusDir: dir, Repository: siteconfig.Repository{URL: "https://github.com/o/list"}})
+	files := mustLoad(t, openCorpus(t, dir, nil), Options{Config: siteconfig.Config{Repository: siteconfig.Repository{URL: "https://github.com/o/list"}}})
 	c, _ := load(t, dir)
 	for _, e := range c.Papers {
 		p := page(t, files, "papers/"+e.Key+"/index.html")
@@ -60,7 +60,7 @@ func TestRepositoryOnPages(t *testing.T) {
 		t.Error("the contributing page does not link the repository")
 	}
 
-	files = mustLoad(t, Options{CorpusDir: dir})
+	files = mustLoad(t, openCorpus(t, dir, nil), Options{})
 	for _, name := range files.Names() {
 		if b, _ := files.Get(name); strings.Contains(string(b), "Edit this entry") || strings.Contains(string(b), "This list is kept at") {
 			t.Errorf("%s links a repository the build was not given", name)
@@ -73,7 +73,7 @@ func TestRepositoryOnPages(t *testing.T) {
 // none; with one, each is there under it.
 func TestNoBaseURL(t *testing.T) {
 	dir := corpusFromTxtar(t, "tiny.txtar")
-	files := mustLoad(t, Options{CorpusDir: dir})
+	files := mustLoad(t, openCorpus(t, dir, nil), Options{})
 	for _, name := range []string{"feed.xml", "sitemap.xml"} {
 		if _, ok := files.Get(name); ok {
 			t.Errorf("%s written without a base URL", name)
@@ -91,7 +91,7 @@ func TestNoBaseURL(t *testing.T) {
 		}
 	}
 
-	files = mustLoad(t, Options{CorpusDir: dir, BaseURL: "https://example.org/list/", Language: "en-GB", Title: "My list"})
+	files = mustLoad(t, openCorpus(t, dir, nil), Options{Config: siteconfig.Config{BaseURL: "https://example.org/list/", Language: "en-GB", Title: "My list"}})
 	home := page(t, files, "index.html")
 	for _, want := range []string{`<html lang="en-GB">`, `<link rel="canonical" href="https://example.org/list/">`, `href="./feed.xml"`, "<title>My list</title>"} {
 		if !strings.Contains(home, want) {

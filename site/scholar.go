@@ -157,13 +157,13 @@ func downloadFormat(name string) string {
 }
 
 // dataset is the JSON-LD of the corpus, offered as downloads (paths from
-// the root); abs makes a path absolute under the base URL, or returns ""
+// the root), based on the survey at basedOn; abs makes a path absolute under the base URL, or returns ""
 // when the build has none, and a download's address stays relative then.
-func dataset(name, description string, downloads []Link, abs func(string) string) *ldDataset {
+func dataset(name, description, basedOn string, downloads []Link, abs func(string) string) *ldDataset {
 	d := &ldDataset{
 		Context: "https://schema.org", Type: "Dataset", Name: name, Description: description,
 		URL: abs(""), License: "https://creativecommons.org/publicdomain/zero/1.0/",
-		IsBasedOn: "https://arxiv.org/abs/" + surveyArxivID,
+		IsBasedOn: basedOn,
 	}
 	for _, l := range downloads {
 		u := abs(l.URL)

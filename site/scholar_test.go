@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/site/outdir"
+	"github.com/masrl/masrl/siteconfig"
 )
 
 func TestBibAuthors(t *testing.T) {
@@ -71,14 +73,14 @@ func TestScholarlyArticleJSON(t *testing.T) {
 
 func TestDataset(t *testing.T) {
 	abs := func(p string) string { return "https://example.org/" + p }
-	d := dataset("N", "D", []Link{{Text: "papers.csv", URL: "papers.csv"}, {Text: "papers.bib", URL: "papers.bib"}}, abs)
+	d := dataset("N", "D", "https://arxiv.org/abs/2605.02801", []Link{{Text: "papers.csv", URL: "papers.csv"}, {Text: "papers.bib", URL: "papers.bib"}}, abs)
 	if d.License != "https://creativecommons.org/publicdomain/zero/1.0/" || len(d.Distribution) != 2 ||
 		d.Distribution[0].ContentURL != "https://example.org/papers.csv" || d.Distribution[0].EncodingFormat != "text/csv" ||
-		d.Distribution[1].EncodingFormat != "application/x-bibtex" {
+		d.Distribution[1].EncodingFormat != "application/x-bibtex" || d.IsBasedOn != "https://arxiv.org/abs/2605.02801" {
 		t.Errorf("dataset: %+v", d)
 	}
 	// Without a base URL the addresses stay relative.
-	d = dataset("N", "D", []Link{{Text: "papers.csv", URL: "papers.csv"}}, func(string) string { return "" })
+	d = dataset("N", "D", "", []Link{{Text: "papers.csv", URL: "papers.csv"}}, func(string) string { return "" })
 	if d.URL != "" || d.Distribution[0].ContentURL != "papers.csv" {
 		t.Errorf("dataset without a base URL: %+v", d)
 	}
@@ -111,9 +113,9 @@ func ldJSON(t *testing.T, html string) map[string]any {
 // the home page describes the corpus as a CC0 Dataset.
 func TestScholarTags(t *testing.T) {
 	dir := corpusFromTxtar(t, "tiny.txtar")
-	c, v := load(t, dir)
-	files := newFiles()
-	if _, err := render(c, v, Options{BaseURL: "https://example.org/awesome/"}, files); err != nil {
+	ck := openCorpus(t, dir, nil)
+	files := outdir.Memory()
+	if _, err := render(ck, Options{Config: siteconfig.Config{BaseURL: "https://example.org/awesome/"}}, files); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"index.html", "papers/index.html", "coverage/index.html", "papers/alpha/index.html", "taxonomy/reward_type/shared/index.html"} {

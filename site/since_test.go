@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/site/search"
 )
 
@@ -23,7 +24,7 @@ func TestNewSinceSurvey(t *testing.T) {
 	}
 	os.WriteFile(claims, append([]byte("pool: survey-pool.yaml\n"), b...), 0o644)
 	os.WriteFile(filepath.Join(dir, "data", "survey-pool.yaml"), []byte("paper: arXiv:0000.00000v1\nretained: [alpha, gamma]\nexcluded: []\n"), 0o644)
-	files := mustLoad(t, Options{CorpusDir: dir, Data: DataFS(filepath.Join(dir, "data"))})
+	files := mustLoad(t, openCorpus(t, dir, data.Dir(filepath.Join(dir, "data"))), Options{})
 
 	if p := page(t, files, "index.html"); !strings.Contains(p, "<strong>2</strong> in the survey + <strong>2</strong> added since") {
 		t.Error("home page: no \"2 in the survey + 2 added since\"")
@@ -57,7 +58,7 @@ func TestNewSinceSurvey(t *testing.T) {
 	}
 
 	// Without a pool in the claims file: no mark, no facet, no split.
-	plain := mustLoad(t, Options{CorpusDir: corpusFromTxtar(t, "tiny.txtar"), Data: DataFS(filepath.Join(corpusFromTxtar(t, "tiny.txtar"), "data"))})
+	plain := mustLoad(t, openCorpus(t, corpusFromTxtar(t, "tiny.txtar"), data.Dir(filepath.Join(corpusFromTxtar(t, "tiny.txtar"), "data"))), Options{})
 	if strings.Contains(page(t, plain, "papers/index.html"), "new-mark") || strings.Contains(page(t, plain, "index.html"), "added since") {
 		t.Error("without a pool, entries are marked new")
 	}

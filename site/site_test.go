@@ -3,10 +3,9 @@ package site
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-	"html/template"
+	"html"
 	"io/fs"
 	"os"
 	"path"
@@ -20,6 +19,9 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
+	"github.com/masrl/masrl/schema"
+	"github.com/masrl/masrl/site/outdir"
+	"github.com/masrl/masrl/siteconfig"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -72,19 +74,40 @@ func load(t testing.TB, dir string) (*corpus.Corpus, *corpus.Vocabulary) {
 	return c, v
 }
 
-func mustLoad(t testing.TB, opt Options) *Files {
+// openCorpus opens the corpus of dir with the data directory dfs (nil:
+// the embedded one), checked as of today.
+func openCorpus(t testing.TB, dir string, dfs fs.FS) *corpus.Checked {
 	t.Helper()
-	if opt.Today.IsZero() {
-		opt.Today = today
-	}
-	res, err := Load(opt)
+	ck, err := corpus.OpenWith(dir, dfs, corpus.CheckOptions{Today: today})
 	if err != nil {
-		t.Fatalf("Load: %v", err)
+		t.Fatal(err)
+	}
+	return ck
+}
+
+// unchecked is c, never checked, with the embedded data: for the tests
+// that hold the renderer's own guards to rows the check refuses.
+func unchecked(t testing.TB, c *corpus.Corpus) *corpus.Checked {
+	t.Helper()
+	d, err := corpus.LoadData(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return corpus.Unchecked(c, d)
+}
+
+// mustLoad builds the site of ck in memory.
+func mustLoad(t testing.TB, ck *corpus.Checked, opt Options) *outdir.Files {
+	t.Helper()
+	opt.Out = ""
+	res, err := Build(ck, opt)
+	if err != nil {
+		t.Fatalf("Build: %v", err)
 	}
 	return res.Files
 }
 
-func page(t testing.TB, fs *Files, name string) string {
+func page(t testing.TB, fs *outdir.Files, name string) string {
 	t.Helper()
 	b, ok := fs.Get(name)
 	if !ok {
@@ -95,7 +118,7 @@ func page(t testing.TB, fs *Files, name string) string {
 
 func TestTinySite(t *testing.T) {
 	dir := corpusFromTxtar(t, "tiny.txtar")
-	files := mustLoad(t, Options{CorpusDir: dir, BaseURL: "https://example.org/awesome/", Data: DataFS(filepath.Join(dir, "data"))})
+	files := mustLoad(t, openCorpus(t, dir, data.Dir(filepath.Join(dir, "data"))), Options{Config: siteconfig.Config{BaseURL: "https://example.org/awesome/"}})
 	c, v := load(t, dir)
 
 	t.Run("every entry, field and value has a page", func(t *testing.T) {
@@ -235,7 +258,7 @@ func TestGolden(t *testing.T) {
 	dir := corpusFromTxtar(t, "tiny.txtar")
 	// The fixture's own claims keep the golden pages independent of the
 	// project's claims file, which grows with the survey.
-	files := mustLoad(t, Options{CorpusDir: dir, BaseURL: "https://example.org/awesome/", Data: DataFS(filepath.Join(dir, "data"))})
+	files := mustLoad(t, openCorpus(t, dir, data.Dir(filepath.Join(dir, "data"))), Options{Config: siteconfig.Config{BaseURL: "https://example.org/awesome/"}})
 	golden := map[string][]byte{}
 	for _, name := range []string{
 		"index.html", "papers/index.html", "papers/alpha/index.html", "papers/beta/index.html",
@@ -280,7 +303,7 @@ func TestDeterministic(t *testing.T) {
 	out := t.TempDir()
 	a, b := filepath.Join(out, "a"), filepath.Join(out, "b")
 	for _, o := range []string{a, b} {
-		if _, err := Build(Options{CorpusDir: dir, Today: today}, o); err != nil {
+		if _, err := Build(openCorpus(t, dir, nil), Options{Out: o}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -333,7 +356,7 @@ func TestAtomic(t *testing.T) {
 	parent := t.TempDir()
 	out := filepath.Join(parent, "public")
 	for range 2 {
-		if _, err := Build(Options{CorpusDir: good, Today: today}, out); err != nil {
+		if _, err := Build(openCorpus(t, good, nil), Options{Out: out}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -345,7 +368,7 @@ func TestAtomic(t *testing.T) {
 	b = append(b, []byte("Bad Key,Title,A,B,2025,,V,https://example.org,survey,yes,NA,NA,NA,NA,core,x,yes,\n")...)
 	os.WriteFile(filepath.Join(bad, "papers.csv"), b, 0o644)
 
-	_, err := Build(Options{CorpusDir: bad, Today: today}, out)
+	_, err := Build(openCorpus(t, bad, nil), Options{Out: out})
 	ds, ok := IsCheckError(err)
 	if !ok {
 		t.Fatalf("invalid corpus: got %v, want a check error", err)
@@ -359,7 +382,7 @@ func TestAtomic(t *testing.T) {
 
 	tdir := t.TempDir()
 	os.WriteFile(filepath.Join(tdir, "entry.html"), []byte(`{{define "content"}}{{.NoSuchField}}{{end}}`), 0o644)
-	_, err = Build(Options{CorpusDir: good, Today: today, Templates: TemplateFS(tdir)}, out)
+	_, err = Build(openCorpus(t, good, nil), Options{Templates: TemplateFS(tdir), Out: out})
 	if err == nil || !strings.Contains(err.Error(), "NoSuchField") {
 		t.Fatalf("bad template: got %v", err)
 	}
@@ -374,7 +397,7 @@ func TestAtomic(t *testing.T) {
 	if want := []string{".public.masrl-buffer", "public"}; !slices.Equal(names, want) {
 		t.Errorf("beside the output: %v, want %v", names, want)
 	}
-	if _, err := Build(Options{CorpusDir: good, Today: today}, out); err != nil {
+	if _, err := Build(openCorpus(t, good, nil), Options{Out: out}); err != nil {
 		t.Fatal(err)
 	}
 	if !equalTrees(before, readTree(t, out)) {
@@ -386,7 +409,7 @@ func TestTemplateOverride(t *testing.T) {
 	dir := corpusFromTxtar(t, "tiny.txtar")
 	tdir := t.TempDir()
 	os.WriteFile(filepath.Join(tdir, "404.html"), []byte(`{{define "content"}}<p>custom missing page</p>{{end}}`), 0o644)
-	files := mustLoad(t, Options{CorpusDir: dir, Templates: TemplateFS(tdir)})
+	files := mustLoad(t, openCorpus(t, dir, nil), Options{Templates: TemplateFS(tdir)})
 	if !strings.Contains(page(t, files, "404.html"), "custom missing page") {
 		t.Error("template from the directory was not used")
 	}
@@ -399,17 +422,13 @@ func TestTemplateOverride(t *testing.T) {
 // would escape the output directory are refused, and URLs that are not web
 // URLs are shown as text.
 func TestUnsafeInput(t *testing.T) {
-	v, err := corpus.DefaultVocabulary()
-	if err != nil {
-		t.Fatal(err)
-	}
 	header := strings.Join(corpus.PaperColumns(), ",") + "\n"
 	for _, key := range []string{"../evil", "a/b", "..", "UPPER", "x.y", ""} {
 		c, err := corpus.ParsePapers("papers.csv", []byte(header+key+",T,A,,2025,,V,https://example.org,survey,yes,NA,NA,NA,NA,core,x,yes,\n"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := Render(c, v, Options{}); err == nil {
+		if _, err := render(unchecked(t, c), Options{}, outdir.Memory()); err == nil {
 			t.Errorf("key %q: rendered, want refusal", key)
 		}
 	}
@@ -420,11 +439,11 @@ func TestUnsafeInput(t *testing.T) {
 	}
 	c.Dir = t.TempDir()
 	os.WriteFile(filepath.Join(c.Dir, "papers.csv"), []byte(header+row), 0o644)
-	files, _, err := Render(c, v, Options{})
+	res, err := Build(unchecked(t, c), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := page(t, files, "papers/k/index.html")
+	p := page(t, res.Files, "papers/k/index.html")
 	if strings.Contains(p, `href="javascript`) || strings.Contains(p, `href="ftp:`) {
 		t.Error("a non-web URL became a link")
 	}
@@ -448,7 +467,7 @@ func TestValueSegments(t *testing.T) {
 			t.Errorf("valueSegments(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 		for _, s := range got {
-			if checkOutputPath("taxonomy/f/"+s+"/index.html") != nil {
+			if outdir.CheckPath("taxonomy/f/"+s+"/index.html") != nil {
 				t.Errorf("segment %q escapes", s)
 			}
 		}
@@ -473,7 +492,7 @@ func TestHeadingIDs(t *testing.T) {
 
 func TestRealCorpus(t *testing.T) {
 	dir := realCorpus(t)
-	files := mustLoad(t, Options{CorpusDir: dir, BaseURL: "https://example.org/awesome-llm-mas-rl/"})
+	files := mustLoad(t, openCorpus(t, dir, nil), Options{Config: siteconfig.Config{BaseURL: "https://example.org/awesome-llm-mas-rl/"}})
 	c, v := load(t, dir)
 	if len(c.Papers) != 84 {
 		t.Errorf("real corpus has %d entries, want 84", len(c.Papers))
@@ -507,8 +526,26 @@ func TestRealCorpus(t *testing.T) {
 		t.Errorf("claims page has %d claim rows, want %d", n, len(results))
 	}
 	for _, res := range results {
-		if res.Status == corpus.Acknowledged && !strings.Contains(cp, template.HTMLEscapeString(res.Reason)) {
+		// html/template escapes more than HTMLEscapeString ("+" too):
+		// compare the text the page shows.
+		if res.Status == corpus.Acknowledged && !strings.Contains(html.UnescapeString(cp), res.Reason) {
 			t.Errorf("claims page lacks the reason of acknowledged claim %s", res.ID)
+		}
+	}
+	// The errata section lists every acknowledged deviation once, with
+	// its line, linked to its claim's row.
+	_, errata, ok := strings.Cut(cp, `<h2 id="errata">Where the survey and its CSV disagree</h2>`)
+	if !ok {
+		t.Fatal("claims page has no errata section")
+	}
+	errata, _, _ = strings.Cut(errata, "</section>")
+	want := corpus.Errata(results)
+	if n := strings.Count(errata, "<tr><td>"); n != len(want) || n < 30 {
+		t.Errorf("errata section has %d rows, want %d (at least 30 on the real corpus)", n, len(want))
+	}
+	for _, e := range want {
+		if !strings.Contains(errata, fmt.Sprintf(`<tr><td>%d</td>`, e.Line)) || !strings.Contains(errata, `(<a href="#claim-`) {
+			t.Errorf("errata section lacks %s at line %d", e.ID, e.Line)
 		}
 	}
 	if p := page(t, files, "papers/halo/index.html"); !strings.Contains(p, `href="../../claims/#claim-table16-halo"`) {
@@ -583,7 +620,7 @@ func pageLinks(name, body, basePath string) (targets [][2]string, errs []string)
 // checkLinks is the site's link checker: every internal href and src of
 // every page resolves to a built file (and its fragment to an id there),
 // and no page loads anything from another host.
-func checkLinks(t *testing.T, files *Files, basePath string) {
+func checkLinks(t *testing.T, files *outdir.Files, basePath string) {
 	t.Helper()
 	ids := map[string]map[string]bool{}
 	idsOf := func(name string) map[string]bool {
@@ -626,7 +663,7 @@ func checkLinks(t *testing.T, files *Files, basePath string) {
 
 // checkReach walks links breadth-first from index.html and checks every
 // entry page is at most maxClicks clicks from it.
-func checkReach(t *testing.T, files *Files, c *corpus.Corpus, maxClicks int) {
+func checkReach(t *testing.T, files *outdir.Files, c *corpus.Corpus, maxClicks int) {
 	t.Helper()
 	depth := map[string]int{"index.html": 0}
 	queue := []string{"index.html"}
@@ -656,14 +693,14 @@ func checkReach(t *testing.T, files *Files, c *corpus.Corpus, maxClicks int) {
 }
 
 func TestLinkCheckerCatchesProblems(t *testing.T) {
-	fs := newFiles()
-	fs.add("index.html", []byte(`<a href="papers/">x</a><a href="missing/">y</a><script src="https://cdn.example/x.js"></script><link rel="stylesheet" href="https://fonts.example/f.css"><a href="#nope">z</a>`))
-	fs.add("papers/index.html", []byte(`<h1 id="top">p</h1><a href="../index.html#top">back</a>`))
-	_, errs := pageLinks("index.html", string(fs.m["index.html"]), "/")
+	fs := outdir.Memory()
+	fs.Add("index.html", []byte(`<a href="papers/">x</a><a href="missing/">y</a><script src="https://cdn.example/x.js"></script><link rel="stylesheet" href="https://fonts.example/f.css"><a href="#nope">z</a>`))
+	fs.Add("papers/index.html", []byte(`<h1 id="top">p</h1><a href="../index.html#top">back</a>`))
+	_, errs := pageLinks("index.html", page(t, fs, "index.html"), "/")
 	if len(errs) != 2 {
 		t.Errorf("external assets: got %v, want 2 errors", errs)
 	}
-	targets, _ := pageLinks("index.html", string(fs.m["index.html"]), "/")
+	targets, _ := pageLinks("index.html", page(t, fs, "index.html"), "/")
 	var missing int
 	for _, tg := range targets {
 		if _, ok := fs.Get(tg[0]); !ok {
@@ -675,43 +712,12 @@ func TestLinkCheckerCatchesProblems(t *testing.T) {
 	}
 }
 
-func TestWriteDirRefusesEscapes(t *testing.T) {
-	fs := newFiles()
-	for _, name := range []string{"../x", "/abs", "a/../../b", "a//b", "./a", "a\\b", ""} {
-		if err := fs.add(name, nil); err == nil {
-			t.Errorf("add(%q) accepted", name)
-		}
-	}
-	if err := fs.add("a/b.html", nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := fs.add("a/b.html", nil); err == nil {
-		t.Error("duplicate output accepted")
-	}
-}
-
-func TestOverlayFS(t *testing.T) {
-	o := overlayFS{top: fstest.MapFS{"a.html": {Data: []byte("top")}}, bottom: fstest.MapFS{"a.html": {Data: []byte("bottom")}, "b.html": {Data: []byte("b")}}}
-	a, _ := fs.ReadFile(o, "a.html")
-	b, _ := fs.ReadFile(o, "b.html")
-	if string(a) != "top" || string(b) != "b" {
-		t.Errorf("overlay read %q, %q", a, b)
-	}
-	if _, err := fs.ReadFile(o, "c.html"); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("missing file: %v", err)
-	}
-	if names, _ := fs.Glob(o, "*.html"); !slices.Equal(names, []string{"a.html", "b.html"}) {
-		t.Errorf("glob over both layers: %v", names)
-	}
-}
-
 // TestChartsHook checks the layout loads the chart scripts only for pages
 // that say they draw charts.
 func TestChartsHook(t *testing.T) {
 	dir := corpusFromTxtar(t, "tiny.txtar")
-	c, v := load(t, dir)
-	files := newFiles()
-	r, err := render(c, v, Options{}, files)
+	files := outdir.Memory()
+	r, err := render(openCorpus(t, dir, nil), Options{}, files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -738,7 +744,7 @@ func TestChartsHook(t *testing.T) {
 func TestNoBib(t *testing.T) {
 	dir := corpusFromTxtar(t, "tiny.txtar")
 	os.Remove(filepath.Join(dir, "papers.bib"))
-	res, err := Load(Options{CorpusDir: dir, Today: today})
+	res, err := Build(openCorpus(t, dir, nil), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -758,7 +764,7 @@ func TestDataOverride(t *testing.T) {
 	ddir := t.TempDir()
 	os.MkdirAll(filepath.Join(ddir, "pages"), 0o755)
 	os.WriteFile(filepath.Join(ddir, "pages", "about.md"), []byte("# About this fork\n\nEdited *locally*.\n"), 0o644)
-	files := mustLoad(t, Options{CorpusDir: dir, Data: DataFS(ddir)})
+	files := mustLoad(t, openCorpus(t, dir, data.Dir(ddir)), Options{})
 	if p := page(t, files, "about/index.html"); !strings.Contains(p, "<h1 id=\"about-this-fork\">About this fork</h1>") || !strings.Contains(p, "<em>locally</em>") {
 		t.Error("about page does not come from the data directory")
 	}
@@ -766,14 +772,17 @@ func TestDataOverride(t *testing.T) {
 		t.Error("pages the directory lacks should come from the embedded data")
 	}
 
-	vocab, err := fs.ReadFile(DataFS(ddir), "vocab.yaml")
+	vocab, err := fs.ReadFile(data.Dir(ddir), "vocab.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(ddir, "vocab.yaml"), bytes.Replace(vocab, []byte("- value: rl_method"), []byte("- value: rl_methods"), 1), 0o644)
-	_, err = Load(Options{CorpusDir: dir, Data: DataFS(ddir), Today: today})
-	if ds, ok := IsCheckError(err); !ok || !strings.Contains(ds[0].Detail(), "rl_method") {
-		t.Errorf("edited vocabulary: got %v, want the check to reject rl_method", err)
+	os.WriteFile(filepath.Join(ddir, "vocab.yaml"), bytes.Replace(vocab, []byte("- value: shared\n"), []byte("- value: team-shared\n"), 1), 0o644)
+	// The survey's claims name shared too: a fork that renames a value
+	// rewrites its claims.
+	os.WriteFile(filepath.Join(ddir, "claims.yaml"), []byte("claims: []\n"), 0o644)
+	_, err = Build(openCorpus(t, dir, data.Dir(ddir)), Options{})
+	if ds, ok := IsCheckError(err); !ok || !strings.Contains(ds[0].Detail(), `"shared"`) {
+		t.Errorf("edited vocabulary: got %v, want the check to reject shared", err)
 	}
 }
 
@@ -782,7 +791,7 @@ func TestBuildRefusesDangerousOut(t *testing.T) {
 	other := t.TempDir()
 	os.WriteFile(filepath.Join(other, "notes.txt"), []byte("keep me"), 0o644)
 	for _, out := range []string{dir, filepath.Dir(dir), other, "/", "."} {
-		if _, err := Build(Options{CorpusDir: dir, Today: today}, out); err == nil || !strings.Contains(err.Error(), "refusing") {
+		if _, err := Build(openCorpus(t, dir, nil), Options{Out: out}); err == nil || !strings.Contains(err.Error(), "refusing") {
 			t.Errorf("Build into %s: %v, want a refusal", out, err)
 		}
 	}
@@ -794,7 +803,7 @@ func TestBuildRefusesDangerousOut(t *testing.T) {
 	}
 	fresh := filepath.Join(t.TempDir(), "a", "public")
 	for range 2 { // a new directory, then the previous build
-		if _, err := Build(Options{CorpusDir: dir, Today: today}, fresh); err != nil {
+		if _, err := Build(openCorpus(t, dir, nil), Options{Out: fresh}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -807,7 +816,7 @@ func TestBuildRefusesDangerousOut(t *testing.T) {
 // lists and the feed are capped, and the entry pages' total size grows
 // linearly.
 func TestScaleBounds(t *testing.T) {
-	entryPagesSize := func(files *Files) int {
+	entryPagesSize := func(files *outdir.Files) int {
 		n := 0
 		for _, name := range files.Names() {
 			if strings.HasPrefix(name, "papers/") && strings.Count(name, "/") == 2 && strings.HasSuffix(name, "/index.html") {
@@ -820,8 +829,8 @@ func TestScaleBounds(t *testing.T) {
 	// The generated corpora are not the survey's: the project's claims
 	// count them whole, without the survey's pool.
 	noPool := claimsWithoutPool(t)
-	small := mustLoad(t, Options{CorpusDir: generatedCorpus(t, 100), Data: noPool})
-	files := mustLoad(t, Options{CorpusDir: generatedCorpus(t, 300), BaseURL: "https://example.org/", Data: noPool})
+	small := mustLoad(t, openCorpus(t, generatedCorpus(t, 100), noPool), Options{})
+	files := mustLoad(t, openCorpus(t, generatedCorpus(t, 300), noPool), Options{Config: siteconfig.Config{BaseURL: "https://example.org/"}})
 
 	p := page(t, files, "papers/alpha-0/index.html")
 	_, cell, ok := strings.Cut(p, `<h2 id="cell-h">`)
@@ -890,5 +899,25 @@ func claimsWithoutPool(t *testing.T) fs.FS {
 		t.Fatal(err)
 	}
 	top := fstest.MapFS{"claims.yaml": {Data: []byte(strings.Replace(string(b), "\npool: ", "\n# pool: ", 1))}}
-	return overlayFS{top: top, bottom: data.FS}
+	return data.Overlay(top, data.FS)
+}
+
+// TestSchemasPublished: the site carries every schema of schema/ under
+// schema/, byte for byte, at the path its $id names.
+func TestSchemasPublished(t *testing.T) {
+	files := mustLoad(t, openCorpus(t, corpusFromTxtar(t, "tiny.txtar"), nil), Options{})
+	names, err := fs.Glob(schema.FS(), "*.json")
+	if err != nil || len(names) < 3 {
+		t.Fatalf("schemas %v, %v", names, err)
+	}
+	for _, name := range names {
+		want, _ := fs.ReadFile(schema.FS(), name)
+		got, ok := files.Get("schema/" + name)
+		if !ok || !bytes.Equal(got, want) {
+			t.Errorf("schema/%s: published %v, not the embedded schema", name, ok)
+		}
+		if !bytes.Contains(want, []byte(`"$id": "https://masrl.dev/schema/`+name+`"`)) {
+			t.Errorf("%s: its $id is not its published path", name)
+		}
+	}
 }

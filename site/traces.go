@@ -147,7 +147,7 @@ func (r *renderer) traces() error {
 	var esc bytes.Buffer
 	json.HTMLEscape(&esc, cj)
 	tp.ChecklistJSON = template.JS(esc.String())
-	if err := r.files.add(schemaDownload, raw); err != nil {
+	if err := r.files.Add(schemaDownload, raw); err != nil {
 		return err
 	}
 	tp.Schema = schemaDownload
@@ -156,7 +156,7 @@ func (r *renderer) traces() error {
 	if err != nil {
 		return err
 	}
-	if err := r.files.add(exampleDownload, b); err != nil {
+	if err := r.files.Add(exampleDownload, b); err != nil {
 		return err
 	}
 	tp.Example, tp.ExampleStats = exampleDownload, rep
@@ -172,7 +172,7 @@ func (r *renderer) traces() error {
 			return fmt.Errorf("downloads %s: %w", r.opt.Downloads, err)
 		}
 		for name, b := range map[string][]byte{viewerDir + "viewer.js": viewer.Script(), viewerDir + "viewer.css": viewer.Style()} {
-			if err := r.files.add(name, b); err != nil {
+			if err := r.files.Add(name, b); err != nil {
 				return err
 			}
 		}
@@ -321,7 +321,7 @@ func (r *renderer) publishDownloads(tp *tracesPage) error {
 		found = append(found, name)
 		sum := sha256.Sum256(b)
 		bv := BinaryView{Platform: p, Name: name, Href: tp.Root + "downloads/" + name, SHA256: hex.EncodeToString(sum[:]), Size: len(b)}
-		if err := r.files.add("downloads/"+name, b); err != nil {
+		if err := r.files.Add("downloads/"+name, b); err != nil {
 			return err
 		}
 		bins = append(bins, bv)
@@ -345,7 +345,7 @@ func (r *renderer) publishDownloads(tp *tracesPage) error {
 		return fmt.Errorf("missing %s (make site builds the validator, make dist the binaries too; or build without --downloads)", strings.Join(missing, ", "))
 	}
 	for _, name := range validatorFiles() {
-		if err := r.files.add(validatorDir+name, files[name]); err != nil {
+		if err := r.files.Add(validatorDir+name, files[name]); err != nil {
 			return err
 		}
 	}
@@ -360,7 +360,7 @@ func (r *renderer) publishDownloads(tp *tracesPage) error {
 	for _, bv := range byName {
 		fmt.Fprintf(&sums, "%s  %s\n", bv.SHA256, bv.Name)
 	}
-	if err := r.files.add(sumsDownload, []byte(sums.String())); err != nil {
+	if err := r.files.Add(sumsDownload, []byte(sums.String())); err != nil {
 		return err
 	}
 	tp.Sums = tp.Root + sumsDownload

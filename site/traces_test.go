@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -45,7 +46,7 @@ func fakeDownloads(t *testing.T) (dir string, sums map[string]string) {
 func TestTracesPage(t *testing.T) {
 	dir := corpusFromTxtar(t, "tiny.txtar")
 	dl, sums := fakeDownloads(t)
-	files := mustLoad(t, Options{CorpusDir: dir, TraceExample: exampleTrace, Downloads: dl})
+	files := mustLoad(t, openCorpus(t, dir, nil), Options{TraceExample: exampleTrace, Downloads: dl})
 	html := page(t, files, "traces/index.html")
 
 	t.Run("every type of the schema is described", func(t *testing.T) {
@@ -143,7 +144,7 @@ func TestTracesPage(t *testing.T) {
 
 func TestTracesPageWithoutDownloads(t *testing.T) {
 	dir := corpusFromTxtar(t, "tiny.txtar")
-	files := mustLoad(t, Options{CorpusDir: dir})
+	files := mustLoad(t, openCorpus(t, dir, nil), Options{})
 	html := page(t, files, "traces/index.html")
 	for _, s := range []string{"This build of the site carries no binaries", "carries no in-browser validator", `href="../downloads/trace.schema.json"`, `href="../downloads/example-trace.json"`} {
 		if !strings.Contains(html, s) {
@@ -176,7 +177,7 @@ func TestTracesPageValidatorOnly(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	files := mustLoad(t, Options{CorpusDir: dir, Downloads: dl})
+	files := mustLoad(t, openCorpus(t, dir, nil), Options{Downloads: dl})
 	html := page(t, files, "traces/index.html")
 	if !strings.Contains(html, `<div id="masrl-validator">`) || !strings.Contains(html, "This build of the site carries no binaries") {
 		t.Error("want the validator and the note that there are no binaries")
@@ -204,7 +205,7 @@ func TestTracesPageRelease(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	files := mustLoad(t, Options{CorpusDir: dir, Release: siteconfig.Release{URL: rel, Sums: sumsFile}})
+	files := mustLoad(t, openCorpus(t, dir, nil), Options{Config: siteconfig.Config{Release: siteconfig.Release{URL: rel, Sums: sumsFile}}})
 	html := page(t, files, "traces/index.html")
 	for name, sum := range want {
 		row := `<a href="` + rel + `/` + name + `" download>` + name + `</a></td><td><code class="sha256">` + sum + `</code>`
@@ -220,7 +221,7 @@ func TestTracesPageRelease(t *testing.T) {
 	}
 
 	// Without a copy of the sums the page sends the reader to the release's.
-	files = mustLoad(t, Options{CorpusDir: dir, Release: siteconfig.Release{URL: rel + "/"}})
+	files = mustLoad(t, openCorpus(t, dir, nil), Options{Config: siteconfig.Config{Release: siteconfig.Release{URL: rel + "/"}}})
 	html = page(t, files, "traces/index.html")
 	if strings.Contains(html, `class="sha256"`) || !strings.Contains(html, `<td>in <a href="`+rel+`/SHA256SUMS">SHA256SUMS</a></td>`) {
 		t.Error("without sums, each row should point at the release's SHA256SUMS")
@@ -228,7 +229,7 @@ func TestTracesPageRelease(t *testing.T) {
 
 	// Binaries of the build's own win over the release.
 	dl, sums := fakeDownloads(t)
-	files = mustLoad(t, Options{CorpusDir: dir, Downloads: dl, Release: siteconfig.Release{URL: rel}})
+	files = mustLoad(t, openCorpus(t, dir, nil), Options{Config: siteconfig.Config{Release: siteconfig.Release{URL: rel}}, Downloads: dl})
 	html = page(t, files, "traces/index.html")
 	if strings.Contains(html, rel) || !strings.Contains(html, sums["masrl-linux-amd64"]) {
 		t.Error("with binaries in Downloads the page should offer those, not the release's")
@@ -238,7 +239,7 @@ func TestTracesPageRelease(t *testing.T) {
 	if err := os.WriteFile(sumsFile, []byte(strings.SplitAfter(lines.String(), "\n")[0]), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load(Options{CorpusDir: dir, Release: siteconfig.Release{URL: rel, Sums: sumsFile}}); err == nil || !strings.Contains(err.Error(), "no sum for masrl-linux-arm64") {
+	if _, err := Build(openCorpus(t, dir, nil), Options{Config: siteconfig.Config{Release: siteconfig.Release{URL: rel, Sums: sumsFile}}}); err == nil || !strings.Contains(err.Error(), "no sum for masrl-linux-arm64") {
 		t.Errorf("Load with incomplete sums: %v", err)
 	}
 }
@@ -250,8 +251,8 @@ func TestTracesRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	withTraces := func(yaml string) Options {
-		return Options{CorpusDir: dir, Today: today, Data: overlayFS{top: fstest.MapFS{"traces.yaml": {Data: []byte(yaml)}}, bottom: data.FS}}
+	withTraces := func(yaml string) fs.FS {
+		return data.Overlay(fstest.MapFS{"traces.yaml": {Data: []byte(yaml)}}, data.FS)
 	}
 	partial, _ := fakeDownloads(t)
 	if err := os.Remove(filepath.Join(partial, "masrl.wasm")); err != nil {
@@ -267,26 +268,27 @@ func TestTracesRefusals(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
+		data fs.FS
 		opt  Options
 		want string
 	}{
-		{"undescribed event type", withTraces(strings.Replace(string(orig), "  safety_event:", "  safety_evnt:", 1)),
+		{"undescribed event type", withTraces(strings.Replace(string(orig), "  safety_event:", "  safety_evnt:", 1)), Options{},
 			`event type "safety_event" of the schema has no description`},
-		{"described type not in the schema", withTraces(strings.Replace(string(orig), "  safety_event:", "  safety_evnt:", 1)),
+		{"described type not in the schema", withTraces(strings.Replace(string(orig), "  safety_event:", "  safety_evnt:", 1)), Options{},
 			`event type "safety_evnt" is not in the schema`},
-		{"edge type", withTraces(strings.Replace(string(orig), "  temporal:", "  timely:", 1)),
+		{"edge type", withTraces(strings.Replace(string(orig), "  temporal:", "  timely:", 1)), Options{},
 			`edge type "temporal" of the schema has no description`},
-		{"unknown measure", withTraces(strings.Replace(string(orig), "costs.tokens]", "costs.token]", 1)),
+		{"unknown measure", withTraces(strings.Replace(string(orig), "costs.tokens]", "costs.token]", 1)), Options{},
 			`"costs.token" is not a member of the trace report`},
-		{"unknown key", withTraces(string(orig) + "extra: 1\n"), "field extra not found"},
-		{"incomplete downloads", Options{CorpusDir: dir, Today: today, Downloads: partial}, "missing masrl.wasm"},
-		{"five of six binaries", Options{CorpusDir: dir, Today: today, Downloads: fiveOfSix}, "missing masrl-darwin-arm64"},
-		{"invalid example", Options{CorpusDir: dir, Today: today, TraceExample: badExample}, "/events"},
+		{"unknown key", withTraces(string(orig) + "extra: 1\n"), Options{}, "field extra not found"},
+		{"incomplete downloads", nil, Options{Downloads: partial}, "missing masrl.wasm"},
+		{"five of six binaries", nil, Options{Downloads: fiveOfSix}, "missing masrl-darwin-arm64"},
+		{"invalid example", nil, Options{TraceExample: badExample}, "/events"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Load(tc.opt)
+			_, err := Build(openCorpus(t, dir, tc.data), tc.opt)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("Load: %v, want an error containing %q", err, tc.want)
+				t.Errorf("Build: %v, want an error containing %q", err, tc.want)
 			}
 		})
 	}

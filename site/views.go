@@ -4,6 +4,7 @@ import (
 	"html/template"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/site/chart"
 )
 
 // Page is what every template sees: the frame's data. Page types embed it
@@ -54,10 +55,12 @@ type SiteInfo struct {
 	Feed bool
 	// Repo is the repository the list is kept in (masrl.yaml's
 	// repository.url); "" when not configured.
-	Repo     string
-	Nav      []NavItem
-	ArxivID  string
-	ArxivURL string
+	Repo string
+	Nav  []NavItem
+	// SurveyTitle and ArxivID are the survey's (data/survey-pool.yaml).
+	SurveyTitle string
+	ArxivID     string
+	ArxivURL    string
 }
 
 // NavItem is one entry of the main navigation.
@@ -190,7 +193,7 @@ type TableView struct {
 	Lines    []TableRow
 	ColTotal []int
 	Total    int
-	Chart    template.HTML // the table's heatmap, "" without charts
+	Chart    *chart.Figure // the table's heatmap, nil without charts
 	x        *corpus.CrossTab
 }
 
@@ -283,6 +286,18 @@ type entryPage struct {
 	Edit, Report string
 	// New marks an entry added since the survey (EntryView.New).
 	New bool
+	// Notices are what masrl refresh recorded in the notes: the published
+	// version and any retraction or correction, shown under the title.
+	Notices []noticeView
+}
+
+// noticeView is one notice as the entry page shows it.
+type noticeView struct {
+	Class  string // notice-published, notice-retracted, ...
+	Label  string // "Published as", "Retracted", ...
+	Detail string // the venue and year, or the notice's date
+	DOI    string
+	Href   string // https://doi.org/DOI, "" without a DOI
 }
 
 // pageLink is a link from a page: Href starts with the page's root.
@@ -305,7 +320,7 @@ type taxonomyPage struct {
 type fieldPage struct {
 	Page
 	Field *FieldView
-	Chart template.HTML // the field's bar chart, "" without charts
+	Chart *chart.Figure // the field's bar chart, nil without charts
 }
 
 type termPage struct {
@@ -350,7 +365,7 @@ type excludedPage struct {
 	Records []*ExclusionView
 	Stages  *FieldView
 	Total   int
-	Flow    template.HTML // the screening flow, "" without charts
+	Flow    *chart.Figure // the screening flow, nil without charts
 }
 
 type prosePage struct {

@@ -36,6 +36,31 @@ type Config struct {
 	BaseURL     string
 	Repository  Repository
 	Release     Release
+	Citation    Citation
+}
+
+// Citation is how the list asks to be cited: masrl cite writes
+// CITATION.cff and .zenodo.json from it and the rest of the file.
+type Citation struct {
+	// Authors are the list's maintainers, "Family, Given" each, separated
+	// by ';' ("Zhang, Chenchen; Doe, Jane"); a name without a comma is
+	// an organisation.
+	Authors string
+	// License is the SPDX identifier of the list's license, e.g. CC-BY-4.0.
+	License string
+	// DOI is the list's concept DOI (all versions), e.g. Zenodo's.
+	DOI string
+}
+
+// AuthorNames splits Citation.Authors into names, each trimmed.
+func (c Citation) AuthorNames() []string {
+	var out []string
+	for n := range strings.SplitSeq(c.Authors, ";") {
+		if n = strings.Join(strings.Fields(n), " "); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Repository is where the list's sources are kept: the entry pages link
@@ -69,6 +94,9 @@ type Key struct {
 	Usage string // for the flag and the README
 	field func(*Config) *string
 	check func(string) error
+	// pattern is what masrl.schema.json says of a value beyond a
+	// non-empty string: a prefix every value check accepts must have.
+	pattern string
 }
 
 // Field returns the key's value in c, for reading and for overriding.
@@ -78,23 +106,29 @@ func (k Key) Field(c *Config) *string { return k.field(c) }
 func Keys() []Key {
 	return []Key{
 		{"title", "title", "the site's title, in every page's title and header (default: the survey list's title)",
-			func(c *Config) *string { return &c.Title }, nonEmpty},
+			func(c *Config) *string { return &c.Title }, nonEmpty, ""},
 		{"description", "description", "one sentence about the list, for the home page's meta description",
-			func(c *Config) *string { return &c.Description }, nonEmpty},
+			func(c *Config) *string { return &c.Description }, nonEmpty, ""},
 		{"language", "language", "the BCP 47 language tag of the pages, e.g. en or en-GB (default en)",
-			func(c *Config) *string { return &c.Language }, checkLanguage},
+			func(c *Config) *string { return &c.Language }, checkLanguage, ""},
 		{"base_url", "base-url", "the absolute http(s) URL the site is published at; canonical links, Open Graph URLs, the sitemap and the feed need it and are left out without it",
-			func(c *Config) *string { return &c.BaseURL }, checkHTTPURL},
+			func(c *Config) *string { return &c.BaseURL }, checkHTTPURL, "^https?://"},
 		{"repository.url", "repository", "the http(s) URL of the repository that holds the list, e.g. https://github.com/OWNER/NAME; entry pages link to it to edit the entry and report a problem",
-			func(c *Config) *string { return &c.Repository.URL }, checkHTTPURL},
+			func(c *Config) *string { return &c.Repository.URL }, checkHTTPURL, "^https?://"},
 		{"repository.branch", "repository-branch", "the branch the edit links open (default main)",
-			func(c *Config) *string { return &c.Repository.Branch }, checkRepoPath},
+			func(c *Config) *string { return &c.Repository.Branch }, checkRepoPath, ""},
 		{"repository.corpus", "repository-corpus", "the corpus directory inside the repository (default corpus; . for the top)",
-			func(c *Config) *string { return &c.Repository.Corpus }, checkRepoPath},
+			func(c *Config) *string { return &c.Repository.Corpus }, checkRepoPath, ""},
 		{"release.url", "release-url", "the http(s) URL of the masrl release's files, e.g. https://github.com/masrl/masrl/releases/download/v1.0.0/; the traces page links the binaries there when --downloads holds none",
-			func(c *Config) *string { return &c.Release.URL }, checkHTTPURL},
+			func(c *Config) *string { return &c.Release.URL }, checkHTTPURL, "^https?://"},
 		{"release.sums", "release-sums", "the release's SHA256SUMS file, relative to masrl.yaml (the flag: to the current directory); the traces page then shows each binary's SHA-256",
-			func(c *Config) *string { return &c.Release.Sums }, nonEmpty},
+			func(c *Config) *string { return &c.Release.Sums }, nonEmpty, ""},
+		{"citation.authors", "citation-authors", "the list's authors for CITATION.cff and .zenodo.json, \"Family, Given\" each, separated by ';' (a name without a comma is an organisation)",
+			func(c *Config) *string { return &c.Citation.Authors }, checkAuthors, ""},
+		{"citation.license", "citation-license", "the SPDX identifier of the list's license, e.g. CC-BY-4.0, for CITATION.cff and .zenodo.json",
+			func(c *Config) *string { return &c.Citation.License }, checkSPDX, ""},
+		{"citation.doi", "citation-doi", "the list's concept DOI (all versions, e.g. Zenodo's 10.5281/zenodo.N), for CITATION.cff",
+			func(c *Config) *string { return &c.Citation.DOI }, checkDOI, ""},
 	}
 }
 
@@ -269,6 +303,42 @@ func checkHTTPURL(v string) error {
 	u, err := url.Parse(v)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
 		return fmt.Errorf("%q: want an absolute http(s) URL without query, fragment or user, e.g. https://example.org/list/", v)
+	}
+	return nil
+}
+
+// checkAuthors accepts one or more names separated by ';', each with at
+// most one comma.
+func checkAuthors(v string) error {
+	names := Citation{Authors: v}.AuthorNames()
+	if len(names) == 0 {
+		return errors.New("empty; want \"Family, Given\" names separated by ';'")
+	}
+	for _, n := range names {
+		if strings.Count(n, ",") > 1 || strings.HasPrefix(n, ",") || strings.HasSuffix(n, ",") {
+			return fmt.Errorf("%q: want \"Family, Given\" (one comma) or an organisation's name", n)
+		}
+	}
+	return nil
+}
+
+var spdxID = regexp.MustCompile(`^[A-Za-z0-9.+-]+$`)
+
+// checkSPDX accepts the form of an SPDX license identifier; whether the
+// identifier exists is the CFF schema's to say (TestCitationSchema).
+func checkSPDX(v string) error {
+	if !spdxID.MatchString(v) {
+		return fmt.Errorf("%q: want an SPDX license identifier such as CC-BY-4.0 or MIT", v)
+	}
+	return nil
+}
+
+var doiForm = regexp.MustCompile(`^10\.[0-9]{4,9}(\.[0-9]+)?/[A-Za-z0-9:/_;.()\[\]\\-]+$`)
+
+// checkDOI accepts a bare DOI, the form CITATION.cff requires.
+func checkDOI(v string) error {
+	if !doiForm.MatchString(v) {
+		return fmt.Errorf("%q: want a bare DOI such as 10.5281/zenodo.1003150 (no resolver URL)", v)
 	}
 	return nil
 }

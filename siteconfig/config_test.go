@@ -21,6 +21,10 @@ repository:
 release:
   url: https://github.com/masrl/masrl/releases/download/v1.0.0/
   sums: SHA256SUMS
+citation:
+  authors: Zhang, Chenchen; Example Lab
+  license: CC-BY-4.0
+  doi: 10.5281/zenodo.1003150
 `
 	c, err := Parse("masrl.yaml", []byte(src))
 	if err != nil {
@@ -30,6 +34,7 @@ release:
 		Title: "My list", Description: "Papers on X.", Language: "en-GB", BaseURL: "https://example.org/list/",
 		Repository: Repository{URL: "https://github.com/me/list", Branch: "trunk", Corpus: "data/list"},
 		Release:    Release{URL: "https://github.com/masrl/masrl/releases/download/v1.0.0/", Sums: "SHA256SUMS"},
+		Citation:   Citation{Authors: "Zhang, Chenchen; Example Lab", License: "CC-BY-4.0", DOI: "10.5281/zenodo.1003150"},
 	}
 	if *c != want {
 		t.Errorf("got %+v\nwant %+v", *c, want)

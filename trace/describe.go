@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/masrl/masrl/schema"
 	"github.com/masrl/masrl/trace/internal/schemadoc"
 )
 
@@ -31,7 +32,7 @@ type SchemaDoc struct {
 // properties with properties of their own (costs) are followed by their
 // members as "costs.tokens" and so on.
 func DescribeSchema() (*SchemaDoc, error) {
-	doc, err := schemadoc.Parse(schemaJSON)
+	doc, err := schemadoc.Parse(schema.Trace())
 	if err != nil {
 		return nil, err
 	}

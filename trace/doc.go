@@ -10,4 +10,4 @@ package trace
 // minimums, enumerations) are generated from trace.schema.json, its one
 // source; TestGeneratedIsFresh in internal/gentables fails when they are
 // stale.
-//go:generate go run ./internal/gentables -schema trace.schema.json -out tables_gen.go
+//go:generate go run ./internal/gentables -schema ../schema/trace.schema.json -out tables_gen.go

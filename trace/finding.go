@@ -7,7 +7,9 @@ import (
 	"strings"
 )
 
-// Severity says whether a finding makes a trace invalid.
+// Severity says whether a finding makes a trace invalid. Its zero value is
+// Error, as corpus.Severity's and otlp.Severity's are: a finding whose
+// severity was never set fails rather than passes.
 type Severity int
 
 const (

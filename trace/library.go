@@ -2,7 +2,6 @@ package trace
 
 import (
 	"bytes"
-	_ "embed"
 	"errors"
 	"fmt"
 	"io"
@@ -10,21 +9,15 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/masrl/masrl/schema"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
 
-// SchemaID is the absolute $id of trace.schema.json. The schema is compiled
-// from this URL, never from a file path, so that error locations do not
-// depend on the working directory.
-const SchemaID = "https://masrl.dev/schema/trace.schema.json"
-
-//go:embed trace.schema.json
-var schemaJSON []byte
-
-// SchemaJSON returns the embedded trace.schema.json, for downloads.
-func SchemaJSON() []byte { return bytes.Clone(schemaJSON) }
+// SchemaJSON returns trace.schema.json (package schema embeds it), for
+// downloads.
+func SchemaJSON() []byte { return bytes.Clone(schema.Trace()) }
 
 // library holds the schema compiled by santhosh-tekuri/jsonschema: the whole
 // document and the two element definitions.
@@ -37,7 +30,7 @@ type library struct {
 // most once, and only when needed: it costs about a millisecond, more
 // than checking a small trace.
 func compileLibrary() (*library, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaJSON))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema.Trace()))
 	if err != nil {
 		return nil, fmt.Errorf("embedded schema: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/intake"
 	"golang.org/x/term"
 )
@@ -24,11 +25,11 @@ func addCommand() command {
 // addOptions are masrl add's inputs; stdin and interactive are separate so
 // tests can drive the prompts.
 type addOptions struct {
-	dir, id, key, oneLiner, notes string
-	tags                          []string // field=value, as given
-	client                        intake.Client
-	stdin                         io.Reader
-	interactive                   bool // ask for what is missing
+	dir, data, id, key, oneLiner, notes string
+	tags                                []string // field=value, as given
+	client                              intake.Client
+	stdin                               io.Reader
+	interactive                         bool // ask for what is missing
 }
 
 // runAdd is masrl add: it drafts a row and a BibTeX entry from arXiv's or
@@ -38,9 +39,10 @@ type addOptions struct {
 // files are put back); exit 2: usage, a tag outside the vocabulary, a
 // network failure. In every failure no file changes.
 func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("add", "add ID|--from-issue FILE [--tag FIELD=VALUE]... [--one-liner TEXT] [--key KEY] [--corpus DIR]", stderr)
+	fs := newFlagSet("add", "add ID|--from-issue FILE [--tag FIELD=VALUE]... [--one-liner TEXT] [--key KEY] [--corpus DIR] [--data DIR]", stderr)
 	var o addOptions
 	fs.StringVar(&o.dir, "corpus", defaultCorpus, "corpus `directory`")
+	dataDir := dataFlag(fs)
 	fs.Func("tag", "a controlled tag `FIELD=VALUE` (repeat for each of the eight fields)", func(s string) error {
 		o.tags = append(o.tags, s)
 		return nil
@@ -58,6 +60,7 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
+	o.data = *dataDir
 	if o.id == "" && fs.NArg() == 1 {
 		o.id = fs.Arg(0)
 	} else if fs.NArg() > 0 {
@@ -90,7 +93,7 @@ func (o *addOptions) fromIssue(file string) error {
 	if err != nil {
 		return err
 	}
-	v, err := corpus.DefaultVocabulary()
+	v, err := corpus.LoadVocabulary(data.Dir(o.data))
 	if err != nil {
 		return err
 	}
@@ -131,10 +134,11 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 		}
 		return code
 	}
-	v, err := corpus.DefaultVocabulary()
+	d, err := corpus.LoadData(data.Dir(o.data))
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
+	v := d.Vocabulary
 	tags, errs := parseTags(v, o.tags)
 	if len(errs) > 0 {
 		for _, e := range errs {
@@ -151,6 +155,8 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
+	// The corpus as it stands is checked while the metadata is fetched.
+	standing := corpus.StartCheck(c, d, corpus.CheckOptions{})
 	// The id alone may already be known: say so before asking the network.
 	if d := c.Duplicates(corpus.Candidate{ArxivID: arxivID, DOI: doi}); len(d) > 0 {
 		return fail(exitFindings, "%s is already in the corpus:\n  %s", o.id, strings.Join(d, "\n  "))
@@ -212,11 +218,7 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	claims, err := corpus.LoadClaims(v)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	before := checkCorpus(o.dir, c, v, claims)
+	before := checkCorpus(o.dir, standing, true)
 	// What to put back if the new corpus is refused: the old content, or
 	// nothing where there was no file.
 	old, absent := map[string][]byte{}, []string{}
@@ -237,7 +239,7 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 	newer, err := corpus.Load(o.dir)
 	var rep checkReport
 	if err == nil {
-		rep = checkCorpus(o.dir, newer, v, claims)
+		rep = checkCorpus(o.dir, corpus.StartCheck(newer, d, corpus.CheckOptions{}), true)
 	}
 	if err != nil || rep.Errors > before.Errors {
 		// The draft made the corpus worse: put the files back.
@@ -267,9 +269,9 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 	}
 	rep.Diagnostics = mine
 	writeCheckReport(stdout, "text", rep)
-	d := corpus.DiffCorpora(c, newer, v, claims)
-	d.Old, d.New = "before", "after"
-	io.WriteString(stdout, "\n"+diffMarkdown(&d, len(c.Papers), len(newer.Papers)))
+	diff := corpus.DiffCorpora(c, newer, v, d.Claims)
+	diff.Old, diff.New = "before", "after"
+	io.WriteString(stdout, "\n"+diffMarkdown(&diff, len(c.Papers), len(newer.Papers)))
 	return exitOK
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/site"
 	"github.com/masrl/masrl/siteconfig"
 )
@@ -54,7 +55,7 @@ func addBuildFlags(fs *flag.FlagSet, baseURLUsage string) buildFlags {
 		config:    fs.String("config", "", "`file` masrl.yaml with the site's settings (default: masrl.yaml in the corpus directory, if there is one)"),
 		out:       fs.String("out", defaultOut, "output `directory`; replaced only when the build succeeds"),
 		templates: fs.String("templates", "", "`directory` of templates overriding the embedded ones"),
-		data:      fs.String("data", "", "`directory` of project data (vocab.yaml, claims.yaml, pages/) overriding the embedded one"),
+		data:      dataFlag(fs),
 		echarts:   fs.String("echarts", site.DefaultECharts, "`file` echarts.min.js to publish for the charts; empty: no charts"),
 		site:      map[string]*string{},
 	}
@@ -94,7 +95,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		debug.SetMemoryLimit(buildMemoryLimit)
 	}
 	start := time.Now()
-	res, err := site.Build(opt, *bf.out)
+	res, err := bf.build(opt)
 	if code := reportBuild(stderr, "masrl build", res, err); code != exitOK {
 		return code
 	}
@@ -138,12 +139,7 @@ func (bf buildFlags) options() (site.Options, error) {
 		}
 		*k.Field(cfg) = *v
 	}
-	opt := site.Options{
-		CorpusDir: *bf.corpus, BaseURL: cfg.BaseURL,
-		Title: cfg.Title, Description: cfg.Description, Language: cfg.Language,
-		Repository: cfg.Repository, Release: cfg.Release,
-		Templates: site.TemplateFS(*bf.templates), Data: site.DataFS(*bf.data), Today: time.Now(),
-	}
+	opt := site.Options{Config: *cfg, Out: *bf.out, Templates: site.TemplateFS(*bf.templates)}
 	if bf.echarts != nil { // nil: a caller without the flag builds without charts
 		opt.ECharts = *bf.echarts
 	}
@@ -154,6 +150,15 @@ func (bf buildFlags) options() (site.Options, error) {
 		opt.Downloads = *bf.downloads
 	}
 	return opt, nil
+}
+
+// build opens the corpus with the data of --data and builds its site.
+func (bf buildFlags) build(opt site.Options) (*site.Result, error) {
+	ck, err := corpus.Open(*bf.corpus, data.Dir(*bf.data))
+	if err != nil {
+		return nil, err
+	}
+	return site.Build(ck, opt)
 }
 
 // reportBuild prints a build's warnings and, when it failed, every finding

@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
-	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 )
 
 func checkCommand() command {
@@ -31,12 +30,17 @@ type checkReport struct {
 	// --claims=false.
 	Survey       *surveyTally         `json:"survey,omitempty"`
 	ClaimResults []corpus.ClaimResult `json:"claim_results,omitempty"`
-	Diagnostics  corpus.Diagnostics   `json:"diagnostics"`
+	// Errata are the acknowledged deviations, where the survey and its
+	// CSV disagree for a stated reason, in survey order: the same list as
+	// the claims page's errata section.
+	Errata      []corpus.Erratum   `json:"errata,omitempty"`
+	Diagnostics corpus.Diagnostics `json:"diagnostics"`
 }
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("check", "check [--corpus DIR] [--format text|github|json] [--claims=false]", stderr)
+	fs := newFlagSet("check", "check [--corpus DIR] [--data DIR] [--format text|github|json] [--claims=false]", stderr)
 	dir := corpusFlag(fs)
+	dataDir := dataFlag(fs)
 	format := fs.String("format", "text", "output `format`: text, github (workflow annotations) or json")
 	withClaims := fs.Bool("claims", true, "also verify the paper's claims (data/claims.yaml); false for corpora other than the survey's")
 	if code, ok := parseFlags(fs, args); !ok {
@@ -50,24 +54,12 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "masrl check: %v\n", err)
 		return exitUsage
 	}
-	c, err := corpus.Load(*dir)
+	ck, err := corpus.Open(*dir, data.Dir(*dataDir))
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl check: %v\n", err)
 		return exitUsage
 	}
-	v, err := corpus.DefaultVocabulary()
-	if err != nil {
-		fmt.Fprintf(stderr, "masrl check: %v\n", err)
-		return exitUsage
-	}
-	var claims *corpus.Claims
-	if *withClaims {
-		if claims, err = corpus.LoadClaims(v); err != nil {
-			fmt.Fprintf(stderr, "masrl check: %v\n", err)
-			return exitUsage
-		}
-	}
-	rep := checkCorpus(*dir, c, v, claims)
+	rep := checkCorpus(*dir, ck, *withClaims)
 	writeCheckReport(stdout, *format, rep)
 	if rep.Errors > 0 {
 		return exitFindings
@@ -75,15 +67,16 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return exitOK
 }
 
-// checkCorpus checks a loaded corpus and, unless claims is nil, the
-// paper's claims on it: the report masrl check prints, which masrl add
-// prints after writing.
-func checkCorpus(dir string, c *corpus.Corpus, v *corpus.Vocabulary, claims *corpus.Claims) checkReport {
-	ds := corpus.Check(c, v, corpus.CheckOptions{Today: time.Now()})
+// checkCorpus reports the check of a corpus and, withClaims, the paper's
+// claims on it: the report masrl check prints, which masrl add prints
+// after writing.
+func checkCorpus(dir string, ck *corpus.Checked, withClaims bool) checkReport {
+	c, v, claims := ck.Corpus, ck.Vocabulary, ck.Claims
+	ds := slices.Clone(ck.Diagnostics())
 	var tally *claimTally
 	var survey *surveyTally
 	var results []corpus.ClaimResult
-	if claims != nil {
+	if withClaims {
 		results = corpus.VerifyClaims(c, v, claims)
 		ds = append(ds, corpus.ClaimDiagnostics(results)...)
 		ds.Sort()
@@ -96,7 +89,7 @@ func checkCorpus(dir string, c *corpus.Corpus, v *corpus.Vocabulary, claims *cor
 	return checkReport{
 		Corpus: dir, Entries: len(c.Papers), Exclusions: len(c.Excluded),
 		Errors: ds.Count(corpus.Error), Warnings: ds.Count(corpus.Warning), Diagnostics: ds,
-		Claims: tally, ClaimResults: results, Survey: survey,
+		Claims: tally, ClaimResults: results, Errata: corpus.Errata(results), Survey: survey,
 	}
 }
 
@@ -149,33 +142,12 @@ type surveyTally struct {
 	Added   []string `json:"added"`             // keys added since the survey
 }
 
-// githubAnnotation formats a finding as a GitHub Actions workflow command,
-// escaping the characters the runner interprets.
+// githubAnnotation formats a finding as a GitHub Actions workflow command.
 func githubAnnotation(d corpus.Diagnostic) string {
-	var b strings.Builder
-	b.WriteString("::")
-	b.WriteString(d.Severity.String())
-	fmt.Fprintf(&b, " file=%s", escapeProperty(d.Pos.File))
-	if d.Pos.Line > 0 {
-		fmt.Fprintf(&b, ",line=%d", d.Pos.Line)
-	}
-	if d.Pos.Col > 0 {
-		fmt.Fprintf(&b, ",col=%d", d.Pos.Col)
-	}
-	if d.Field != "" {
-		fmt.Fprintf(&b, ",title=%s", escapeProperty(d.Field))
-	}
-	b.WriteString("::")
-	b.WriteString(escapeData(d.Detail()))
-	return b.String()
-}
-
-func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return annotation{
+		level: d.Severity.String(), file: d.Pos.File, line: d.Pos.Line, col: d.Pos.Col,
+		title: d.Field, message: d.Detail(),
+	}.String()
 }
 
 func oneOf(s string, allowed ...string) bool {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 )
 
 func diffCommand() command {
@@ -16,8 +17,9 @@ func diffCommand() command {
 }
 
 func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("diff", "diff [--format markdown|json] OLD NEW  (corpus directories or papers.csv files)", stderr)
+	fs := newFlagSet("diff", "diff [--format markdown|json] [--data DIR] OLD NEW  (corpus directories or papers.csv files)", stderr)
 	format := fs.String("format", "markdown", "output `format`: markdown (a pull-request comment) or json")
+	dataDir := dataFlag(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -35,17 +37,12 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "masrl diff: %v\n", err)
 		return exitUsage
 	}
-	v, err := corpus.DefaultVocabulary()
+	dd, err := corpus.LoadData(data.Dir(*dataDir))
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl diff: %v\n", err)
 		return exitUsage
 	}
-	claims, err := corpus.LoadClaims(v)
-	if err != nil {
-		fmt.Fprintf(stderr, "masrl diff: %v\n", err)
-		return exitUsage
-	}
-	d := corpus.DiffCorpora(older, newer, v, claims)
+	d := corpus.DiffCorpora(older, newer, dd.Vocabulary, dd.Claims)
 	d.Old, d.New = fs.Arg(0), fs.Arg(1)
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)

@@ -22,6 +22,12 @@ func corpusFlag(fs *flag.FlagSet) *string {
 	return fs.String("corpus", defaultCorpus, "corpus `directory` (papers.csv, excluded.csv, papers.bib, spotcheck.csv, masrl.yaml)")
 }
 
+// dataFlag declares --data, which every command that reads the project's
+// data (vocabulary, claims, pool, pages) honours the same way: data.Dir.
+func dataFlag(fs *flag.FlagSet) *string {
+	return fs.String("data", "", "`directory` of project data (vocab.yaml, claims.yaml, survey-pool.yaml, pages/) laid over the embedded one")
+}
+
 // needCorpus reports a corpus directory without papers.csv with the flag
 // that names it, instead of the bare file error a load would give.
 func needCorpus(dir string) error {

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/intake"
 )
 
@@ -20,6 +22,7 @@ func issueFormCommand() command {
 func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("issue-form", "issue-form [--check] [FILE] (FILE is usually "+intake.IssueFormFile+")", stderr)
 	check := fs.Bool("check", false, "do not write; exit 1 when FILE is not the generated form")
+	dataDir := dataFlag(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -27,7 +30,7 @@ func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fs.Usage()
 		return exitUsage
 	}
-	v, err := corpus.DefaultVocabulary()
+	v, err := corpus.LoadVocabulary(data.Dir(*dataDir))
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl issue-form: %v\n", err)
 		return exitUsage
@@ -54,7 +57,7 @@ func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		return exitOK
 	}
-	if err := os.WriteFile(file, form, 0o644); err != nil {
+	if err := corpus.WriteFiles(filepath.Dir(file), map[string][]byte{filepath.Base(file): form}); err != nil {
 		fmt.Fprintf(stderr, "masrl issue-form: %v\n", err)
 		return exitUsage
 	}

@@ -43,6 +43,10 @@ func commands() map[string]command {
 		"fmt":        fmtCommand(),
 		"add":        addCommand(),
 		"issue-form": issueFormCommand(),
+		"refresh":    refreshCommand(),
+		"links":      linksCommand(),
+		"cite":       citeCommand(),
+		"watch":      watchCommand(),
 	}
 }
 

@@ -18,7 +18,8 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs the command-line scripts in testdata/script. $CORPUS is
-// the real corpus (MASRL_CORPUS, set by make test).
+// the real corpus (MASRL_CORPUS, set by make test); $DATA the project's
+// data directory.
 func TestScripts(t *testing.T) {
 	corpusDir := os.Getenv("MASRL_CORPUS")
 	if corpusDir == "" {
@@ -28,15 +29,23 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	dataDir, err := filepath.Abs(filepath.Join("..", "..", "data"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("testdata", "script"),
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("CORPUS", corpusDir)
+			env.Setenv("DATA", dataDir)
 			// masrl add reads recorded arXiv and doi.org answers.
 			s := intaketest.New(filepath.Join("..", "..", "intake", "testdata"))
 			env.Defer(s.Close)
 			env.Setenv("ARXIV_API", s.ArxivAPI)
 			env.Setenv("DOI_API", s.DOIAPI)
+			env.Setenv("CROSSREF_API", s.CrossrefAPI)
+			env.Setenv("OPENALEX_API", s.OpenAlexAPI)
+			env.Setenv("S2_API", s.S2API)
 			env.Setenv("DOWN_API", intaketest.Unreachable())
 			return nil
 		},

@@ -8,10 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/masrl/masrl/awesome"
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 )
 
 func readmeCommand() command {
@@ -19,8 +19,9 @@ func readmeCommand() command {
 }
 
 func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("readme", "readme FILE [--corpus DIR] [--check] | readme --standalone [--corpus DIR]", stderr)
+	fs := newFlagSet("readme", "readme FILE [--corpus DIR] [--data DIR] [--check] | readme --standalone [--corpus DIR] [--data DIR]", stderr)
 	dir := fs.String("corpus", defaultCorpus, "corpus `directory`")
+	dataDir := dataFlag(fs)
 	check := fs.Bool("check", false, "do not write; exit 1 when the list in FILE is out of date")
 	standalone := fs.Bool("standalone", false, "print a complete awesome list (title, badge, contents, sections, contributing) instead of updating FILE")
 	// Accept flags after FILE as well (masrl readme README.md --check).
@@ -37,17 +38,13 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fs.Usage()
 		return exitUsage
 	}
-	c, err := corpus.Load(*dir)
+	ck, err := corpus.Open(*dir, data.Dir(*dataDir))
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
 		return exitUsage
 	}
-	v, err := corpus.DefaultVocabulary()
-	if err != nil {
-		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
-		return exitUsage
-	}
-	if ds := corpus.Check(c, v, corpus.CheckOptions{Today: time.Now()}); ds.Err() != nil {
+	c, v, pool := ck.Corpus, ck.Vocabulary, ck.Pool
+	if ds := ck.Diagnostics(); ds.Err() != nil {
 		for _, d := range ds {
 			if d.Severity == corpus.Error {
 				fmt.Fprintln(stderr, d.String())
@@ -60,12 +57,11 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		return exitFindings
 	}
-	pool, err := corpus.LoadPool()
-	if err != nil {
-		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
-		return exitUsage
-	}
 	if *standalone {
+		if pool == nil {
+			fmt.Fprintf(stderr, "masrl readme: --standalone describes the survey's pool, and the data directory's claims.yaml names no pool file\n")
+			return exitUsage
+		}
 		stdout.Write(awesome.Standalone(c, v, awesome.SurveyMeta(c, pool), pool))
 		return exitOK
 	}
@@ -87,36 +83,10 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "%s: the generated paper list is out of date with %s; run: masrl readme %s --corpus %s\n", file, *dir, file, *dir)
 		return exitFindings
 	}
-	if err := writeFileAtomic(file, out); err != nil {
+	if err := corpus.WriteFiles(filepath.Dir(file), map[string][]byte{filepath.Base(file): out}); err != nil {
 		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
 		return exitUsage
 	}
 	fmt.Fprintf(stdout, "%s: paper list rewritten (%d entries)\n", file, len(c.Papers))
 	return exitOK
-}
-
-// writeFileAtomic replaces a file through a temporary file in the same
-// directory, keeping its permissions, so that a crash never leaves half a
-// README.
-func writeFileAtomic(name string, b []byte) error {
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(name); err == nil {
-		mode = st.Mode().Perm()
-	}
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp-")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.Write(b)
-	cerr := f.Close()
-	if err := errors.Join(werr, cerr, os.Chmod(tmp, mode)); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, name); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }

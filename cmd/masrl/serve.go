@@ -94,7 +94,7 @@ func (s *server) rebuild() {
 	var res *site.Result
 	opt, err := s.flags.options()
 	if err == nil {
-		res, err = site.Build(opt, *s.flags.out)
+		res, err = s.flags.build(opt)
 	}
 	var msgs []string
 	var buf bytes.Buffer

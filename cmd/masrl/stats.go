@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 )
 
 func statsCommand() command {
@@ -37,8 +38,9 @@ func (c *crosstabFlags) Set(s string) error {
 }
 
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("stats", "stats [--corpus DIR] [--format markdown|json|csv] [--crosstab FIELD,FIELD]... [--present-only] [--survey]", stderr)
+	fs := newFlagSet("stats", "stats [--corpus DIR] [--data DIR] [--format markdown|json|csv] [--crosstab FIELD,FIELD]... [--present-only] [--survey]", stderr)
 	dir := corpusFlag(fs)
+	dataDir := dataFlag(fs)
 	format := fs.String("format", "markdown", "output `format`: markdown, json or csv")
 	presentOnly := fs.Bool("present-only", false, "leave out values no row uses")
 	survey := fs.Bool("survey", false, "count the survey's pool only ("+corpus.PoolFile+"): the records of the paper's version, not those added since")
@@ -55,11 +57,14 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "masrl stats: %v\n", err)
 		return exitUsage
 	}
-	v, err := corpus.DefaultVocabulary()
+	// The corpus is streamed, not opened (corpus.Open holds every row):
+	// the data is read as Open reads it.
+	d, err := corpus.LoadData(data.Dir(*dataDir))
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl stats: %v\n", err)
 		return exitUsage
 	}
+	v := d.Vocabulary
 	for _, p := range extra {
 		if f := v.Field(p[0]); f == nil || f.File != corpus.PapersFile || v.Field(p[1]) == nil || v.Field(p[1]).File != corpus.PapersFile {
 			fmt.Fprintf(stderr, "masrl stats: --crosstab %s,%s: not two controlled fields of one file\n", p[0], p[1])
@@ -71,8 +76,8 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	// markdown tables, which print counts, are all that is asked for.
 	opt := corpus.StatsOptions{Extra: extra, CountsOnly: *format == "markdown"}
 	if *survey {
-		if opt.Pool, err = corpus.LoadPool(); err != nil {
-			fmt.Fprintf(stderr, "masrl stats: %v\n", err)
+		if opt.Pool = d.Pool; opt.Pool == nil {
+			fmt.Fprintf(stderr, "masrl stats: --survey: the data directory's claims.yaml names no pool file\n")
 			return exitUsage
 		}
 	}

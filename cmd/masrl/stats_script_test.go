@@ -22,6 +22,7 @@ import (
 //	duprow FILE KEY NEWKEY          append a copy of a row under a new key
 //	droprow FILE KEY                remove a row
 //	appendfile DST SRC              append the file SRC to DST
+//	replace FILE OLD NEW            replace the one OLD in FILE with NEW
 //
 // exec cannot tell exit 1 (findings) from 2 (unreadable input); masrl-exit
 // can.
@@ -86,6 +87,17 @@ func statsScriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args
 			ts.Check(err)
 			ts.Check(f.Close())
 		},
+		"replace": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) != 3 {
+				ts.Fatalf("usage: replace FILE OLD NEW")
+			}
+			b, err := os.ReadFile(ts.MkAbs(args[0]))
+			ts.Check(err)
+			if strings.Count(string(b), args[1]) != 1 {
+				ts.Fatalf("%s holds %q %d times, want once", args[0], args[1], strings.Count(string(b), args[1]))
+			}
+			ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.Replace(string(b), args[1], args[2], 1)), 0o644))
+		},
 		"droprow": func(ts *testscript.TestScript, neg bool, args []string) {
 			editCSV(ts, args[0], func(rows [][]string) [][]string {
 				return slices.DeleteFunc(rows, func(r []string) bool { return r[0] == args[1] })
@@ -115,7 +127,7 @@ func editCSV(ts *testscript.TestScript, name string, edit func([][]string) [][]s
 // text (--format, --crosstab, masrl add's --tag ...), nor add's paper id.
 func workPaths(ts *testscript.TestScript, args []string) []string {
 	out := slices.Clone(args)
-	valueFlags := []string{"format", "crosstab", "tag", "one-liner", "key", "notes", "arxiv-api", "doi-api", "timeout"}
+	valueFlags := []string{"format", "crosstab", "tag", "one-liner", "key", "notes", "arxiv-api", "doi-api", "crossref-api", "openalex-api", "timeout", "version", "date", "per-host", "s2-api", "min", "since"}
 	for i := 1; i < len(out); i++ {
 		a := out[i]
 		if strings.HasPrefix(a, "-") {

@@ -9,6 +9,8 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+
+	"github.com/masrl/masrl/trace"
 )
 
 // traceIO is where the trace subcommands read files and standard input
@@ -23,11 +25,13 @@ type traceIO struct {
 }
 
 func osTraceIO() traceIO {
-	return traceIO{
-		stdin: os.Stdin,
-		open:  func(name string) (io.ReadCloser, error) { return os.Open(name) },
-		dir:   osTraceDir,
-	}
+	in := trace.OSBatchInput()
+	return traceIO{stdin: in.Stdin, open: in.Open, dir: in.Dir}
+}
+
+// batch is where trace.ValidateBatch reads.
+func (tio traceIO) batch() trace.BatchInput {
+	return trace.BatchInput{Stdin: tio.stdin, Open: tio.open, Dir: tio.dir}
 }
 
 // traceMemoryLimit is the soft heap limit of the trace command. A million-
@@ -120,19 +124,6 @@ func (f *formatFlag) Set(s string) error {
 		return nil
 	}
 	return fmt.Errorf("must be one of %s", strings.Join(f.choices, ", "))
-}
-
-// ctxReader stops a validation when the command is interrupted.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }
 
 func displayName(name string) string {

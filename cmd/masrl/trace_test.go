@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/internal/synth"
+	"github.com/masrl/masrl/trace"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -155,7 +156,7 @@ func scriptTraceIO(ts *testscript.TestScript, stdin io.Reader) traceIO {
 		return f, err
 	}
 	dir := func(name string) ([]string, bool, error) {
-		files, isDir, err := osTraceDir(ts.MkAbs(name))
+		files, isDir, err := trace.OSTraceDir(ts.MkAbs(name))
 		for i, f := range files {
 			rel, _ := filepath.Rel(ts.MkAbs(name), f)
 			files[i] = filepath.Join(name, rel)

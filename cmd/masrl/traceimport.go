@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/masrl/masrl/trace"
 	"github.com/masrl/masrl/trace/otlp"
 )
 
@@ -27,13 +28,14 @@ var errManyTraces = errors.New("the input holds more than one trace: use --out D
 // traceImport is "masrl trace import": OTLP/JSON or the collector's OTLP
 // protobuf records in, one orchestration trace per OTel trace id out.
 func traceImport(ctx context.Context, args []string, stdout, stderr io.Writer, iio importIO) int {
-	fs := newFlagSet("trace import", "trace import [--out DIR | --jsonl] [--format auto|json|proto] [--window SPANS] [--task ID] FILE...", stderr)
+	fs := newFlagSet("trace import", "trace import [--out DIR | --jsonl] [--format auto|json|proto] [--group-by trace|conversation] [--window SPANS] [--task ID] FILE...", stderr)
 	out := fs.String("out", "", "write each trace to `DIR`/TRACE_ID.json (default: the one trace to standard output)")
 	jsonl := fs.Bool("jsonl", false, "write every trace to standard output, one per line (JSON Lines)")
 	window := fs.Int("window", otlp.DefaultWindow, "`spans` read after a trace's root span before the trace is written (children exported late)")
 	task := fs.String("task", "", "task_id of every trace (default: the name of the trace's root span)")
 	formatName := fs.String("format", "auto", "input `format`: json (OTLP/JSON), proto (the collector's file exporter with format: proto: "+
 		"4-byte big-endian lengths, each followed by an ExportTraceServiceRequest), or auto: JSON when the first byte that is not blank is '{', else proto")
+	groupBy := fs.String("group-by", "trace", "one orchestration trace per OTel `trace`, or per conversation (gen_ai.conversation.id or session.id; holds every trace until the input ends)")
 	files, code, ok := parseInterspersed(fs, args)
 	if !ok {
 		return code
@@ -48,6 +50,9 @@ func traceImport(ctx context.Context, args []string, stdout, stderr io.Writer, i
 		return exitUsage
 	case *window < 1:
 		fmt.Fprintln(stderr, "masrl trace import: --window must be at least 1")
+		return exitUsage
+	case *groupBy != "trace" && *groupBy != "conversation":
+		fmt.Fprintf(stderr, "masrl trace import: --group-by %q: want trace or conversation\n", *groupBy)
 		return exitUsage
 	}
 	format, err := otlp.ParseFormat(*formatName)
@@ -91,7 +96,7 @@ func traceImport(ctx context.Context, args []string, stdout, stderr io.Writer, i
 		}
 		dw.WriteString(d.String() + "\n")
 	}
-	im := otlp.NewImporter(otlp.Options{Window: *window, Task: *task, Compact: *jsonl, Format: format}, emit, report)
+	im := otlp.NewImporter(otlp.Options{Window: *window, Task: *task, Compact: *jsonl, Format: format, ByConversation: *groupBy == "conversation"}, emit, report)
 	var failed error
 	stdinUsed := false
 	for _, name := range files {
@@ -134,14 +139,14 @@ func importOne(ctx context.Context, im *otlp.Importer, name string, iio importIO
 			return errors.New("standard input can be read only once")
 		}
 		*stdinUsed = true
-		return im.Read("<stdin>", ctxReader{ctx, iio.stdin})
+		return im.Read("<stdin>", trace.ContextReader(ctx, iio.stdin))
 	}
 	f, err := iio.open(name)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	if err := im.Read(name, ctxReader{ctx, f}); err != nil {
+	if err := im.Read(name, trace.ContextReader(ctx, f)); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil

@@ -29,20 +29,20 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 	// One trace gets its report; a batch the distribution of the measures
 	// over its valid traces. Findings go to stderr so that stdout stays
 	// the report.
-	var first *unitResult
+	var first *trace.BatchResult
 	var sum *trace.Summarizer
 	traces, invalid, ioErrs := 0, 0, 0
-	eachTrace(ctx, files, batchOptions{jsonl: *jsonl}, tio, func(r *unitResult) {
-		if r.err != nil {
+	trace.ValidateBatch(ctx, files, trace.BatchOptions{JSONLines: *jsonl}, tio.batch(), func(r *trace.BatchResult) {
+		if r.Err != nil {
 			ioErrs++
-			fmt.Fprintf(stderr, "masrl trace stats: %s: %v\n", unitName(r), r.err)
+			fmt.Fprintf(stderr, "masrl trace stats: %s: %v\n", unitName(r), r.Err)
 			return
 		}
-		for _, f := range r.res.Findings {
+		for _, f := range r.Result.Findings {
 			fmt.Fprintln(stderr, findingLine(r, f))
 		}
 		traces++
-		if !r.res.Valid() {
+		if !r.Result.Valid() {
 			invalid++
 		}
 		switch {
@@ -50,13 +50,13 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 			first = r
 		case traces == 2:
 			sum = trace.NewSummarizer()
-			if first.res.Valid() {
-				sum.Add(&first.res.Report)
+			if first.Result.Valid() {
+				sum.Add(&first.Result.Report)
 			}
 			fallthrough
 		default:
-			if r.res.Valid() {
-				sum.Add(&r.res.Report)
+			if r.Result.Valid() {
+				sum.Add(&r.Result.Report)
 			}
 		}
 	})
@@ -70,9 +70,9 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 	var err error
 	switch {
 	case sum == nil && format.value == "json":
-		err = writeJSON(stdout, first.res.Report)
+		err = writeJSON(stdout, first.Result.Report)
 	case sum == nil:
-		err = writeStatsText(stdout, &first.res.Report)
+		err = writeStatsText(stdout, &first.Result.Report)
 	case format.value == "json":
 		err = writeJSON(stdout, statsSummaryJSON{Invalid: invalid, Summary: sum.Summary()})
 	default:
@@ -84,7 +84,7 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 	}
 	if invalid > 0 {
 		if sum == nil {
-			fmt.Fprintf(stderr, "masrl trace stats: %s has %s; the figures above may be incomplete\n", unitName(first), count(first.res.Errors, "error"))
+			fmt.Fprintf(stderr, "masrl trace stats: %s has %s; the figures above may be incomplete\n", unitName(first), count(first.Result.Errors, "error"))
 		} else {
 			fmt.Fprintf(stderr, "masrl trace stats: %d of %s have errors and are left out of the figures above\n", invalid, count(traces, "trace"))
 		}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/masrl/masrl/trace"
 )
@@ -38,15 +37,15 @@ func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer,
 	}
 	var errs, warns, ioErrs, traces int
 	batch := false
-	eachTrace(ctx, files, batchOptions{check: trace.Options{Strict: *strict, FindingsOnly: true}, jsonl: *jsonl}, tio, func(r *unitResult) {
-		batch = batch || r.line > 0
-		if r.err != nil {
+	trace.ValidateBatch(ctx, files, trace.BatchOptions{Check: trace.Options{Strict: *strict, FindingsOnly: true}, JSONLines: *jsonl}, tio.batch(), func(r *trace.BatchResult) {
+		batch = batch || r.Line > 0
+		if r.Err != nil {
 			ioErrs++
-			fmt.Fprintf(stderr, "masrl trace validate: %s: %v\n", unitName(r), r.err)
+			fmt.Fprintf(stderr, "masrl trace validate: %s: %v\n", unitName(r), r.Err)
 		} else {
 			traces++
-			errs += r.res.Errors
-			warns += r.res.Warnings
+			errs += r.Result.Errors
+			warns += r.Result.Warnings
 		}
 		out.add(r)
 	})
@@ -75,43 +74,43 @@ func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer,
 
 // unitName names a trace for messages: the file, and the line of a JSON
 // Lines trace.
-func unitName(r *unitResult) string {
-	if r.line > 0 {
-		return fmt.Sprintf("%s:%d", displayName(r.file), r.line)
+func unitName(r *trace.BatchResult) string {
+	if r.Line > 0 {
+		return fmt.Sprintf("%s:%d", displayName(r.File), r.Line)
 	}
-	return displayName(r.file)
+	return displayName(r.File)
 }
 
 // validateWriter writes the results of a batch as they come, in input
 // order.
 type validateWriter interface {
-	add(r *unitResult)
+	add(r *trace.BatchResult)
 	finish() error
 }
 
 // findingLine formats a finding as the text report prints it:
 // "file:line:col: error: /events/3/type: message", with the trace's id
 // before the pointer when the trace is a line of a JSON Lines file.
-func findingLine(r *unitResult, f trace.Finding) string {
-	line, col := r.where(f)
+func findingLine(r *trace.BatchResult, f trace.Finding) string {
+	line, col := r.Where(f)
 	p := f.Pointer
 	if p == "" {
 		p = "(root)"
 	}
 	id := ""
-	if r.line > 0 && r.traceID() != "" {
-		id = fmt.Sprintf("trace %q: ", r.traceID())
+	if r.Line > 0 && r.TraceID() != "" {
+		id = fmt.Sprintf("trace %q: ", r.TraceID())
 	}
-	return fmt.Sprintf("%s:%d:%d: %s: %s%s: %s", displayName(r.file), line, col, f.Severity, id, p, f.Message)
+	return fmt.Sprintf("%s:%d:%d: %s: %s%s: %s", displayName(r.File), line, col, f.Severity, id, p, f.Message)
 }
 
 type validateText struct{ w *bufio.Writer }
 
-func (v *validateText) add(r *unitResult) {
-	if r.res == nil {
+func (v *validateText) add(r *trace.BatchResult) {
+	if r.Result == nil {
 		return
 	}
-	for _, f := range r.res.Findings {
+	for _, f := range r.Result.Findings {
 		v.w.WriteString(findingLine(r, f))
 		v.w.WriteByte('\n')
 	}
@@ -119,35 +118,26 @@ func (v *validateText) add(r *unitResult) {
 
 func (v *validateText) finish() error { return nil }
 
-// escapeGitHub escapes workflow-command data; properties also escape ':'
-// and ','.
-func escapeGitHub(s string, property bool) string {
-	r := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
-	s = r.Replace(s)
-	if property {
-		s = strings.NewReplacer(":", "%3A", ",", "%2C").Replace(s)
-	}
-	return s
-}
-
 type validateGitHub struct{ w *bufio.Writer }
 
-func (v *validateGitHub) add(r *unitResult) {
-	if r.res == nil {
+func (v *validateGitHub) add(r *trace.BatchResult) {
+	if r.Result == nil {
 		return
 	}
-	for _, f := range r.res.Findings {
+	for _, f := range r.Result.Findings {
 		p := f.Pointer
 		if p == "" {
 			p = "(root)"
 		}
-		if r.line > 0 && r.traceID() != "" {
-			p = fmt.Sprintf("trace %q: %s", r.traceID(), p)
+		if r.Line > 0 && r.TraceID() != "" {
+			p = fmt.Sprintf("trace %q: %s", r.TraceID(), p)
 		}
-		line, col := r.where(f)
-		fmt.Fprintf(v.w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", f.Severity,
-			escapeGitHub(displayName(r.file), true), line, col,
-			escapeGitHub("trace "+f.Rule, true), escapeGitHub(p+": "+f.Message, false))
+		line, col := r.Where(f)
+		v.w.WriteString(annotation{
+			level: f.Severity.String(), file: displayName(r.File), line: line, col: col,
+			title: "trace " + f.Rule, message: p + ": " + f.Message,
+		}.String())
+		v.w.WriteByte('\n')
 	}
 }
 
@@ -179,18 +169,18 @@ type validateJSON struct {
 	}
 }
 
-func (v *validateJSON) add(r *unitResult) {
+func (v *validateJSON) add(r *trace.BatchResult) {
 	if v.rep.Files == nil {
 		v.rep.Valid, v.rep.Files = true, []jsonFileReport{}
 	}
-	fr := jsonFileReport{File: displayName(r.file), Line: r.line, TraceID: r.traceID(), Findings: []trace.Finding{}}
-	if r.err != nil {
-		fr.Error = r.err.Error()
+	fr := jsonFileReport{File: displayName(r.File), Line: r.Line, TraceID: r.TraceID(), Findings: []trace.Finding{}}
+	if r.Err != nil {
+		fr.Error = r.Err.Error()
 	} else {
-		fr.Valid = r.res.Valid()
-		fr.Errors, fr.Warnings, fr.Omitted = r.res.Errors, r.res.Warnings, r.res.Omitted
-		for _, f := range r.res.Findings {
-			f.Line, f.Col = r.where(f)
+		fr.Valid = r.Result.Valid()
+		fr.Errors, fr.Warnings, fr.Omitted = r.Result.Errors, r.Result.Warnings, r.Result.Omitted
+		for _, f := range r.Result.Findings {
+			f.Line, f.Col = r.Where(f)
 			fr.Findings = append(fr.Findings, f)
 		}
 	}

@@ -38,7 +38,7 @@ func traceView(ctx context.Context, args []string, stdout, stderr io.Writer, tio
 		return exitUsage
 	}
 	name := files[0]
-	units, err := readViewUnits(ctx, name, *jsonl || isJSONLines(name), trace.Options{Strict: *strict}, tio)
+	units, err := readViewUnits(ctx, name, *jsonl || trace.IsJSONLines(name), trace.Options{Strict: *strict}, tio)
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl trace view: %v\n", err)
 		return exitUsage
@@ -110,7 +110,7 @@ func readViewUnits(ctx context.Context, name string, lines bool, opts trace.Opti
 		defer f.Close()
 		r = f
 	}
-	r = ctxReader{ctx, r}
+	r = trace.ContextReader(ctx, r)
 	check := func(b []byte, line int) viewer.Unit {
 		res, err := trace.Validate(bytes.NewReader(b), opts)
 		return viewer.Unit{Name: displayName(name), Line: line, JSON: b, Report: viewer.NewReport(res, err)}

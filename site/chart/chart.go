@@ -1,13 +1,15 @@
-// Package chart renders the site's charts as inert markup: a <figure> with a
-// container <div>, the ECharts option as a JSON data island, a caption and the
-// same numbers as an HTML table.
+// Package chart builds the site's charts as data for the "chart" template
+// partial (templates/chart.html), which draws them as inert markup: a
+// <figure> with a container <div>, the ECharts option as a JSON data
+// island, a caption and the same numbers as an HTML table. html/template
+// is the only escaper, and --templates restyles the charts as any page.
 //
 // The options are built with go-echarts, but never with its renderer:
 // go-echarts writes the option into an executable <script> unescaped (a
 // label "</script><script>…" runs) and turns any string "__f__…__f__" into
 // live JavaScript. Here every label is rejected if it contains "__f__", every
-// number must be finite, and the option is marshalled with encoding/json
-// (which escapes <, > and &) and then passed through json.HTMLEscape, into a
+// number must be finite, and the option is marshalled by html/template with
+// encoding/json (which escapes <, > and &) into a
 // <script type="application/json"> that browsers never execute. The site
 // asset charts.js reads it and draws the chart, so pages need no inline
 // executable script and work under a strict Content-Security-Policy.
@@ -18,7 +20,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html/template"
 	"math"
 	"net/url"
 	"regexp"
@@ -148,60 +149,55 @@ func marshalOption(option map[string]any) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// render writes the figure's markup.
-func (f *figure) render() (template.HTML, error) {
-	opt, err := marshalOption(f.option)
-	if err != nil {
-		return "", fmt.Errorf("chart %s: %w", f.name, err)
-	}
-	esc := template.HTMLEscapeString
-	id := ID(f.name)
-	var b strings.Builder
-	fmt.Fprintf(&b, "<figure class=\"chart-figure chart-figure-%s\">\n", f.kind)
-	fmt.Fprintf(&b, "<figcaption><strong>%s.</strong>", esc(f.title))
-	if f.caption != "" {
-		fmt.Fprintf(&b, " %s", esc(f.caption))
-	}
-	b.WriteString("</figcaption>\n")
-	fmt.Fprintf(&b, "<div id=\"%s\" class=\"chart chart-%s\" role=\"img\" aria-label=\"%s\" data-height=\"%d\"></div>\n",
-		id, f.kind, esc(f.summary), f.height)
-	fmt.Fprintf(&b, "<script type=\"application/json\" id=\"%s-option\">%s</script>\n", id, opt)
-	// The table starts open so that it is the chart for readers without
-	// JavaScript; charts.js closes it once the chart is drawn.
-	fmt.Fprintf(&b, "<details class=\"chart-data\" id=\"%s-data\" open>\n<summary>Data table: %s</summary>\n", id, esc(f.title))
-	fmt.Fprintf(&b, "<table>\n<caption>%s</caption>\n<thead><tr>", esc(f.title))
-	for _, h := range f.table.head {
-		fmt.Fprintf(&b, "<th scope=\"col\">%s</th>", esc(h))
-	}
-	b.WriteString("</tr></thead>\n<tbody>\n")
-	writeRows(&b, f.table.rows)
-	b.WriteString("</tbody>\n")
-	if len(f.table.foot) > 0 {
-		b.WriteString("<tfoot>\n")
-		writeRows(&b, f.table.foot)
-		b.WriteString("</tfoot>\n")
-	}
-	b.WriteString("</table>\n</details>\n</figure>\n")
-	return template.HTML(b.String()), nil
+// Figure is a chart as the page templates draw it (templates/chart.html,
+// the "chart" partial): the container's id, class and size, the text
+// around the chart, the option for the JSON data island and the same
+// numbers as a table. Every text is escaped by html/template where the
+// partial puts it, the option too: in a <script type="application/json">
+// html/template marshals it with encoding/json, which escapes <, >, &,
+// U+2028 and U+2029, so the island holds no markup and two builds the
+// same bytes (map keys are sorted).
+type Figure struct {
+	ID      string // the container's element ID, ID(name)
+	Kind    string // bar, heatmap, flow, stacked, ladder: a CSS class suffix
+	Title   string
+	Caption string
+	Summary string // aria-label of the chart container
+	Height  int    // pixels
+	Option  any    // the ECharts option, checked
+	Table   Table
 }
 
-func writeRows(b *strings.Builder, rows [][]tableCell) {
-	esc := template.HTMLEscapeString
-	for _, row := range rows {
-		b.WriteString("<tr>")
-		for i, c := range row {
-			tag, attr := "td", ""
-			if i == 0 {
-				tag, attr = "th", " scope=\"row\""
-			}
-			if c.href != "" {
-				fmt.Fprintf(b, "<%s%s><a href=\"%s\">%s</a></%s>", tag, attr, esc(c.href), esc(c.text), tag)
-			} else {
-				fmt.Fprintf(b, "<%s%s>%s</%s>", tag, attr, esc(c.text), tag)
+// Table is the accessible twin of a chart. The first cell of each row is a
+// row header (th scope=row).
+type Table struct {
+	Head       []string
+	Rows, Foot [][]Cell
+}
+
+// Cell is one table cell: its text, and a link to its entries or "".
+type Cell struct{ Text, Href string }
+
+// render checks that the option marshals and returns the figure.
+func (f *figure) render() (*Figure, error) {
+	if _, err := marshalOption(f.option); err != nil {
+		return nil, fmt.Errorf("chart %s: %w", f.name, err)
+	}
+	cells := func(rows [][]tableCell) [][]Cell {
+		out := make([][]Cell, len(rows))
+		for i, row := range rows {
+			out[i] = make([]Cell, len(row))
+			for j, c := range row {
+				out[i][j] = Cell{Text: c.text, Href: c.href}
 			}
 		}
-		b.WriteString("</tr>\n")
+		return out
 	}
+	return &Figure{
+		ID: ID(f.name), Kind: f.kind, Title: f.title, Caption: f.caption, Summary: f.summary,
+		Height: f.height, Option: f.option,
+		Table: Table{Head: f.table.head, Rows: cells(f.table.rows), Foot: cells(f.table.foot)},
+	}, nil
 }
 
 // formatNumber prints a count without a fraction and other numbers with at

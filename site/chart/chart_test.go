@@ -1,20 +1,25 @@
 package chart
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"html"
+	"html/template"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/templates"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -58,16 +63,15 @@ func renderAll(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for name, fn := range map[string]func() (string, error){
-		"bars": func() (string, error) { h, err := Bars(sampleBars()); return string(h), err },
+		"bars": func() (string, error) { return drawn(Bars(sampleBars())) },
 		"ladder": func() (string, error) {
 			s := sampleBars()
 			s.Name = "sample-ladder"
-			h, err := Ladder(s)
-			return string(h), err
+			return drawn(Ladder(s))
 		},
-		"heatmap": func() (string, error) { h, err := Heatmap(sampleHeatmap()); return string(h), err },
-		"flow":    func() (string, error) { h, err := Flow(sampleFlow()); return string(h), err },
-		"stacked": func() (string, error) { h, err := Stacked(sampleStacked()); return string(h), err },
+		"heatmap": func() (string, error) { return drawn(Heatmap(sampleHeatmap())) },
+		"flow":    func() (string, error) { return drawn(Flow(sampleFlow())) },
+		"stacked": func() (string, error) { return drawn(Stacked(sampleStacked())) },
 	} {
 		h, err := fn()
 		if err != nil {
@@ -125,11 +129,11 @@ func TestEscaping(t *testing.T) {
 	stacked.Series[0].Name = attack
 	stacked.Columns[0] = attack
 	cases := map[string]func() (string, error){
-		"bars":    func() (string, error) { h, err := Bars(bars); return string(h), err },
-		"ladder":  func() (string, error) { h, err := Ladder(bars); return string(h), err },
-		"heatmap": func() (string, error) { h, err := Heatmap(heat); return string(h), err },
-		"flow":    func() (string, error) { h, err := Flow(flow); return string(h), err },
-		"stacked": func() (string, error) { h, err := Stacked(stacked); return string(h), err },
+		"bars":    func() (string, error) { return drawn(Bars(bars)) },
+		"ladder":  func() (string, error) { return drawn(Ladder(bars)) },
+		"heatmap": func() (string, error) { return drawn(Heatmap(heat)) },
+		"flow":    func() (string, error) { return drawn(Flow(flow)) },
+		"stacked": func() (string, error) { return drawn(Stacked(stacked)) },
 	}
 	for name, fn := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -300,7 +304,7 @@ func TestCorpusCharts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := decode(t, string(out))
+		o := decode(t, draw(t, out))
 		if len(o.Series) != 1 || len(o.Series[0].Data) != len(f.Values) {
 			t.Errorf("%s: %d series, want 1 with %d points", f.Name, len(o.Series), len(f.Values))
 		}
@@ -310,7 +314,7 @@ func TestCorpusCharts(t *testing.T) {
 				zeros++
 			}
 		}
-		if got := strings.Count(optionJSON(t, string(out)), `"formatter":"`+zeroText+`"`); got != zeros {
+		if got := strings.Count(optionJSON(t, draw(t, out)), `"formatter":"`+zeroText+`"`); got != zeros {
 			t.Errorf("%s: %d zero markers, want %d", f.Name, got, zeros)
 		}
 	}
@@ -320,7 +324,7 @@ func TestCorpusCharts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := decode(t, string(out))
+	o := decode(t, draw(t, out))
 	if want := len(x.RowValues) * len(x.ColValues); len(o.Series[0].Data) != want {
 		t.Errorf("heatmap has %d cells, want %d", len(o.Series[0].Data), want)
 	}
@@ -346,7 +350,7 @@ func TestCorpusCharts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o = decode(t, string(out))
+	o = decode(t, draw(t, out))
 	nonzero := 0
 	for _, cell := range fn.ByStage.Cells {
 		if cell.Count > 0 {
@@ -356,7 +360,7 @@ func TestCorpusCharts(t *testing.T) {
 	if got, want := len(o.Series[0].Links), 2+nonzero; got != want {
 		t.Errorf("flow has %d links, want %d", got, want)
 	}
-	if !bytes.Contains([]byte(out), []byte("Candidate records: "+itoa(fn.Candidates))) {
+	if !strings.Contains(draw(t, out), "Candidate records: "+itoa(fn.Candidates)) {
 		t.Error("flow does not show the number of candidates")
 	}
 
@@ -364,7 +368,7 @@ func TestCorpusCharts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o = decode(t, string(out))
+	o = decode(t, draw(t, out))
 	if want := len(cg.Values) - 1; len(o.YAxis[0].Data) != want || o.YAxis[0].Data[0] != "Team" || !o.YAxis[0].Inverse {
 		t.Errorf("ladder levels %v (inverse %v), want %d levels from Team down", o.YAxis[0].Data, o.YAxis[0].Inverse, want)
 	}
@@ -374,7 +378,7 @@ func TestCorpusCharts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o = decode(t, string(out))
+	o = decode(t, draw(t, out))
 	if want := len(v.Field("category").Values) + 1; len(o.Series) != want {
 		t.Errorf("stacked has %d series, want %d", len(o.Series), want)
 	}
@@ -401,4 +405,61 @@ func ExampleID() {
 	// chart-credit-ladder
 	// chart-credit-ladder-option
 	// chart-credit-ladder-data
+}
+
+// chartTemplate is the site's chart partial (templates/chart.html), which
+// draws a Figure as the pages do.
+var chartTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("chart.html").ParseFS(templates.FS, "chart.html"))
+})
+
+// drawn draws a figure with the chart partial.
+func drawn(f *Figure, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	if err := chartTemplate().ExecuteTemplate(&b, "chart", f); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+func draw(t testing.TB, f *Figure) string {
+	t.Helper()
+	s, err := drawn(f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestNoMarkupInGo: the package builds data, never markup; the chart
+// partial is the only place a chart becomes HTML, so html/template is
+// the only escaper and --templates restyles charts too.
+func TestNoMarkupInGo(t *testing.T) {
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"html/template"` || imp.Path.Value == `"html"` {
+				t.Errorf("%s imports %s: chart markup belongs in templates/chart.html", name, imp.Path.Value)
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING && strings.Contains(lit.Value, "<") {
+				t.Errorf("%s: markup in a string literal %s: it belongs in templates/chart.html", name, lit.Value)
+			}
+			return true
+		})
+	}
 }

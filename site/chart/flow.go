@@ -2,7 +2,6 @@ package chart
 
 import (
 	"fmt"
-	"html/template"
 	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
@@ -29,7 +28,7 @@ type FlowSpec struct {
 // excluded at have no band (a sankey cannot draw width zero); the table
 // lists them with 0. Flow refuses numbers that do not add up, since a
 // diagram of an inconsistent funnel would mislead.
-func Flow(s FlowSpec) (template.HTML, error) {
+func Flow(s FlowSpec) (*Figure, error) {
 	var c checker
 	checkCommon(&c, s.Name, s.Title, s.Caption)
 	c.number("candidates", s.Candidates)
@@ -54,7 +53,7 @@ func Flow(s FlowSpec) (template.HTML, error) {
 		}
 	}
 	if err := c.err(s.Name); err != nil {
-		return "", err
+		return nil, err
 	}
 	cand := "Candidate records: " + formatNumber(s.Candidates)
 	kept := "Retained: " + formatNumber(s.Retained)

@@ -28,7 +28,8 @@ func FuzzBarsLabel(f *testing.F) {
 			}
 			return
 		}
-		opt := optionJSON(t, string(out))
+		page := draw(t, out)
+		opt := optionJSON(t, page)
 		if strings.ContainsAny(opt, "<>&") {
 			t.Fatalf("raw markup character in option: %s", opt)
 		}
@@ -45,8 +46,8 @@ func FuzzBarsLabel(f *testing.F) {
 		if o.Series[0].Data[0].Name != label {
 			t.Fatalf("label %q came back as %q", label, o.Series[0].Data[0].Name)
 		}
-		if strings.Count(string(out), "</script") != 1 {
-			t.Fatalf("the label closed the data island:\n%s", out)
+		if strings.Count(page, "</script") != 1 {
+			t.Fatalf("the label closed the data island:\n%s", page)
 		}
 	})
 }

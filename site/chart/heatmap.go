@@ -2,7 +2,6 @@ package chart
 
 import (
 	"fmt"
-	"html/template"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -82,7 +81,7 @@ func heatPieces(max float64) []map[string]any {
 // empty cells are drawn (grey, "0"), because the gaps are findings. A click
 // on a cell opens its entry list; the table repeats the links for keyboard
 // and screen-reader users.
-func Heatmap(s HeatmapSpec) (template.HTML, error) {
+func Heatmap(s HeatmapSpec) (*Figure, error) {
 	var c checker
 	checkCommon(&c, s.Name, s.Title, s.Caption)
 	c.text("axis title", s.RowName)
@@ -119,7 +118,7 @@ func Heatmap(s HeatmapSpec) (template.HTML, error) {
 		}
 	}
 	if err := c.err(s.Name); err != nil {
-		return "", err
+		return nil, err
 	}
 	link := func(i, j int) string {
 		if s.URLs == nil {

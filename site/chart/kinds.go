@@ -2,7 +2,6 @@ package chart
 
 import (
 	"fmt"
-	"html/template"
 	"slices"
 	"strings"
 
@@ -90,11 +89,11 @@ func linkBars(series *charts.SingleSeries, bars []Bar) {
 }
 
 // Bars renders a vertical bar chart of one field's counts.
-func Bars(s BarSpec) (template.HTML, error) {
+func Bars(s BarSpec) (*Figure, error) {
 	var c checker
 	s.check(&c)
 	if err := c.err(s.Name); err != nil {
-		return "", err
+		return nil, err
 	}
 	labels := make([]string, len(s.Bars))
 	long := false
@@ -139,11 +138,11 @@ func nameGap(rotate int) int {
 
 // Ladder renders the credit-unit ladder (the survey's Figure 12): a
 // horizontal bar per level in the order given, coarsest at the top.
-func Ladder(s BarSpec) (template.HTML, error) {
+func Ladder(s BarSpec) (*Figure, error) {
 	var c checker
 	s.check(&c)
 	if err := c.err(s.Name); err != nil {
-		return "", err
+		return nil, err
 	}
 	labels := make([]string, len(s.Bars))
 	for i, b := range s.Bars {
@@ -238,7 +237,7 @@ type StackedSpec struct {
 
 // Stacked renders a stacked bar chart with a legend and a labelled total
 // above every column.
-func Stacked(s StackedSpec) (template.HTML, error) {
+func Stacked(s StackedSpec) (*Figure, error) {
 	var c checker
 	checkCommon(&c, s.Name, s.Title, s.Caption)
 	c.text("axis title", s.XName)
@@ -259,7 +258,7 @@ func Stacked(s StackedSpec) (template.HTML, error) {
 		}
 	}
 	if err := c.err(s.Name); err != nil {
-		return "", err
+		return nil, err
 	}
 	totals := make([]float64, len(s.Columns))
 	for _, ser := range s.Series {

@@ -23,6 +23,9 @@ type event struct {
 	to     string
 	tool   string
 	seq    int
+	err    string // the span's error (error.type, exception type, or "error")
+	callID string // the tool call id a tool event answers
+	conv   string // the conversation (gen_ai.conversation.id, session.id)
 }
 
 type edge struct {
@@ -57,6 +60,14 @@ type builder struct {
 	own     [][2]int      // per span: first and last of its own events, -1 when none
 	kids    map[int][]child
 	stats   Stats
+	// handedFrom is, for an agent that took control by a handoff (its
+	// graph.node.parent_id names an agent that had already ended), that
+	// agent; -1 otherwise.
+	handedFrom []int
+	handoffs   int // handoff events
+	// counted spans' token details (see tokens)
+	cacheRead, cacheWrite, reasoning int64
+	hasDetails                       bool
 }
 
 func (b *builder) warn(i int, format string, args ...any) {
@@ -79,10 +90,12 @@ func build(tid [16]byte, in []span, files []source, opts Options) (*Trace, []Dia
 		b.warn(b.root, "no agent, tool, model or handoff span in trace %s: no orchestration trace written", b.thex)
 		return nil, b.diags
 	}
+	b.toolCalls() // before temporal: a causal edge is the more specific type
 	b.returns()
 	b.temporal()
 	b.spawnEdges()
 	b.handoffEdges()
+	b.takeovers()
 	b.links()
 	out := b.encode()
 	return &Trace{ID: b.thex, JSON: out, Spans: len(b.spans), Stats: b.stats}, b.diags
@@ -188,12 +201,21 @@ func (b *builder) structure() {
 		case s.hasParent:
 			b.parent[i] = b.root
 			b.warn(i, "parent span %s is not in the input: placed under the root span %s", hex.EncodeToString(s.parent[:]), b.spans[b.root].idHex())
+		case s.trace != b.spans[b.root].trace:
+			// --group-by conversation: a later trace of the conversation
+			// continues under the first one's root; the same agent
+			// taking another turn is that agent, not a child of itself.
+			b.parent[i] = b.root
+			if r := &b.spans[b.root]; b.kinds[i] == kAgent && s.agentName != "" && s.agentName == r.agentName {
+				b.kinds[i] = kContainer
+			}
 		default:
 			b.parent[i] = b.root
 			b.warn(i, "a second root span in trace %s: placed under the first, %s", b.thex, b.spans[b.root].idHex())
 		}
 	}
 	b.cutCycles()
+	b.callsAndMerges()
 	agentLike := func(i int) bool { return i == b.root || b.kinds[i] == kAgent }
 	b.owner = make([]int, n)
 	for i := range b.owner {
@@ -237,20 +259,147 @@ func (b *builder) structure() {
 			}
 		}
 	}
+	// Handoff spans, and agents by graph node id and by name, so that the
+	// rules below look at candidates only, not at every span.
+	var handoffs []int
+	named := map[string][]int{}
+	for i, s := range b.spans {
+		switch {
+		case b.kinds[i] == kHandoff:
+			handoffs = append(handoffs, i)
+		case agentLike(i):
+			if s.nodeID != "" {
+				named[s.nodeID] = append(named[s.nodeID], i)
+			}
+			if s.agentName != "" && s.agentName != s.nodeID {
+				named[s.agentName] = append(named[s.agentName], i)
+			}
+		}
+	}
 	b.pagent = make([]int, n)
+	b.handedFrom = make([]int, n)
 	for i := range b.spans {
-		b.pagent[i] = -1
+		b.pagent[i], b.handedFrom[i] = -1, -1
 		if i == b.root || b.kinds[i] != kAgent {
 			continue
 		}
 		b.pagent[i] = b.owner[b.parent[i]]
-		if np := b.spans[i].nodeParent; np != "" {
-			if c, ok := byNode[np]; ok && c != i && !b.inside(c, i) {
-				b.pagent[i] = c
+		// A handoff span naming this agent, ended before it started, by an
+		// agent outside it: that agent handed control over.
+		for _, j := range handoffs {
+			if b.spans[j].start <= b.spans[i].start && b.spans[j].end < b.spans[i].end && !b.inside(j, i) && !b.inside(i, j) {
+				if t := b.spans[j].transfer; t != "" && (t == b.spans[i].agentName || t == b.spans[i].nodeID) {
+					b.handedFrom[i] = b.owner[j]
+				}
 			}
+		}
+		np := b.spans[i].nodeParent
+		if np == "" || b.handedFrom[i] >= 0 {
+			continue
+		}
+		// The agent the parent id names that ended last before this one
+		// handed control over; one still running spawned it.
+		giver := -1
+		for _, c := range named[np] {
+			if c == i {
+				continue
+			}
+			// Ended before this one ends, not around it: a spawner runs
+			// until its child returns. (Not "before it starts": the JS
+			// SDK rounds start times to the millisecond.)
+			sc := &b.spans[c]
+			if sc.start <= b.spans[i].start && sc.end < b.spans[i].end && !b.inside(i, c) &&
+				(giver < 0 || sc.end >= b.spans[giver].end) {
+				giver = c
+			}
+		}
+		switch c, ok := byNode[np]; {
+		case giver >= 0:
+			b.handedFrom[i] = giver
+		case ok && c != i && !b.inside(c, i):
+			b.pagent[i] = c
 		}
 	}
 	b.labels(agentLike)
+}
+
+// toolNodes finds LangGraph's tool nodes (the prebuilt ToolNode, "tools"):
+// a node that runs tools but calls no model is the graph running the
+// tools its previous node's model asked for, not an agent of its own, so
+// it is a container and its tools are called by the agent above it.
+func (b *builder) toolNodes() {
+	nodes := false
+	for i := range b.spans {
+		if b.kinds[i] == kAgent && b.spans[i].graphNode != "" {
+			nodes = true
+			break
+		}
+	}
+	if !nodes {
+		return
+	}
+	model := make([]bool, len(b.spans))
+	tool := make([]bool, len(b.spans))
+	for i, k := range b.kinds {
+		if k != kModel && k != kTool && k != kHandoff && k != kAgent {
+			continue
+		}
+		j := b.parent[i]
+		for steps := 0; j >= 0 && b.kinds[j] != kAgent && steps <= len(b.spans); steps++ {
+			j = b.parent[j]
+		}
+		if j >= 0 {
+			if k == kTool {
+				tool[j] = true
+			} else {
+				model[j] = true // a model call, a handoff or an agent: more than tools
+			}
+		}
+	}
+	for i := range b.spans {
+		if b.kinds[i] == kAgent && b.spans[i].graphNode != "" && tool[i] && !model[i] {
+			b.kinds[i] = kContainer
+		}
+	}
+}
+
+// callsAndMerges applies two rules before owners are found. An agent
+// called as a tool (an agent span whose nearest mapped ancestor is a tool
+// span) is a spawn by the calling agent: the tool span itself makes no
+// tool call. And an agent invocation directly under an invocation of the
+// same agent that is a remote call (a CLIENT span, or a
+// return_to_caller transfer) is the callee's side of that call: one agent,
+// so the inner span joins the outer one instead of being spawned by it.
+func (b *builder) callsAndMerges() {
+	b.toolNodes()
+	mapped := func(j int) int { // the nearest ancestor that is not a container
+		for steps := 0; j >= 0 && steps <= len(b.spans); steps++ {
+			if k := b.kinds[j]; k != kContainer && k != kOther && k != kCreate {
+				return j
+			}
+			j = b.parent[j]
+		}
+		return -1
+	}
+	for i := range b.spans {
+		if i == b.root || b.kinds[i] != kAgent || b.parent[i] < 0 {
+			continue
+		}
+		a := mapped(b.parent[i])
+		if a < 0 {
+			continue
+		}
+		switch b.kinds[a] {
+		case kTool:
+			b.kinds[a] = kAgentCall
+		case kAgent:
+			outer, inner := &b.spans[a], &b.spans[i]
+			remote := outer.spanKind == 3 || outer.transferMode == "return_to_caller"
+			if remote && outer.agentName != "" && outer.agentName == inner.agentName {
+				b.kinds[i] = kContainer
+			}
+		}
+	}
 }
 
 // cutCycles breaks parent loops (possible only in malformed input) by
@@ -305,7 +454,7 @@ func (b *builder) labels(agentLike func(int) bool) {
 		}
 		if name == "" && i == b.root && b.kinds[i] != kAgent {
 			name = s.workflow
-			if name == "" {
+			if name == "" && !unknownService(s.service) {
 				name = s.service
 			}
 		}
@@ -350,6 +499,8 @@ func (b *builder) addEdge(src, dst int, typ string) {
 func (b *builder) makeEvents() {
 	b.own = make([][2]int, len(b.spans))
 	var scores []score
+	unknown := map[string]int{}
+	var unknownOrder [][2]int
 	for i := range b.spans {
 		s := &b.spans[i]
 		b.own[i] = [2]int{-1, -1}
@@ -358,6 +509,19 @@ func (b *builder) makeEvents() {
 		switch b.kinds[i] {
 		case kAgent:
 			if i == b.root {
+				break
+			}
+			if g := b.handedFrom[i]; g >= 0 {
+				// Control passed from g: one handoff event, unless g's own
+				// handoff span to this agent already made it; no spawn
+				// and no return.
+				if !b.handoffSpan(g, i) {
+					m := b.newEvent(i, "handoff", s.start, "message", b.label[g])
+					b.events[m].from, b.events[m].to = b.label[g], b.label[i]
+					b.join(i, m)
+					b.handoffs++
+					b.stats.Messages++
+				}
 				break
 			}
 			p := b.pagent[i]
@@ -369,12 +533,14 @@ func (b *builder) makeEvents() {
 			b.join(i, r)
 			b.kids[p] = append(b.kids[p], child{span: i, spawn: sp, ret: r})
 			b.stats.Spawns++
+			b.stats.Messages += 2
 		case kTool:
 			name := toolName(s)
 			c := b.newEvent(i, "call", s.start, "tool_call", b.label[o])
 			b.events[c].tool = name
 			r := b.newEvent(i, "result", s.end, "tool_result", name)
 			b.events[r].tool = name
+			b.events[c].callID, b.events[r].callID = s.toolCallID, s.toolCallID
 			b.join(o, c)
 			b.join(o, r)
 			b.addEdge(c, r, "tool_dependency")
@@ -383,12 +549,16 @@ func (b *builder) makeEvents() {
 			m := b.newEvent(i, "handoff", s.start, "message", b.label[o])
 			b.events[m].from, b.events[m].to = b.label[o], s.transfer
 			b.join(o, m)
+			b.handoffs++
 			b.stats.Messages++
 		case kModel:
+			// A model call is a message to the model, not between agents:
+			// costs.messages does not count it.
 			m := b.newEvent(i, "message", s.start, "message", b.label[o])
 			b.events[m].from, b.events[m].to = b.label[o], modelName(s)
 			b.join(o, m)
-			b.stats.Messages++
+		case kAgentCall, kCreate:
+			// The agent it runs is spawned instead / nothing runs yet.
 		case kDecision:
 			b.join(o, b.newEvent(i, "decision", s.start, "orchestrator_decision", b.label[o]))
 		case kSafety:
@@ -399,12 +569,22 @@ func (b *builder) makeEvents() {
 			}
 		case kOther:
 			if i != b.root {
-				b.warn(i, "span %q is not an agent, tool, model, handoff, guardrail or reward span (no gen_ai.operation.name or openinference.span.kind the mapping knows): left out; the spans under it join the nearest agent", truncate(s.name, 80))
+				key := unknownKind(s)
+				if unknown[key] == 0 {
+					unknownOrder = append(unknownOrder, [2]int{i, 0})
+				}
+				unknown[key]++
 				b.stats.DroppedWarnings++
 			}
 		}
 		if len(b.events) > first {
 			b.own[i] = [2]int{first, len(b.events) - 1}
+			for k := first; k < len(b.events); k++ {
+				b.events[k].conv = s.conversation
+			}
+			// The error goes on the event that ends the span's work: the
+			// return, the tool result, or its only event.
+			b.events[len(b.events)-1].err = s.errType
 		}
 		scores = append(scores, s.evals...)
 		scores = append(scores, s.rewards...)
@@ -414,6 +594,15 @@ func (b *builder) makeEvents() {
 		if len(s.otherEvents) > 0 {
 			b.warn(i, "span events not mapped: %s", strings.Join(s.otherEvents, ", "))
 		}
+	}
+	for _, u := range unknownOrder {
+		s := &b.spans[u[0]]
+		key := unknownKind(s)
+		why := "no gen_ai.operation.name or openinference.span.kind the mapping knows"
+		if key != "" {
+			why = key + " is not mapped"
+		}
+		b.warn(u[0], "span %q is not an agent, tool, model, handoff, guardrail or reward span (%s; %d span(s) of this kind in the trace, reported once): left out; the spans under them join the nearest agent", truncate(s.name, 80), why, unknown[key])
 	}
 	b.rewards(scores)
 	b.tokens()
@@ -477,9 +666,13 @@ func mapsKeys[V any](m map[string]V) func(func(string) bool) {
 	}
 }
 
-// tokens sums input and output tokens over the spans that report usage
-// and have no descendant that does: an agent span's usage is often the
-// total of its model calls, and counting both would count twice.
+// tokens sums input and output tokens over the model calls that report
+// usage, wherever they are nested (an AI SDK model call can sit under
+// another agent's tool call), and over the other spans that report usage
+// with no descendant that does: an agent span's usage is often the total
+// of its model calls, and counting both would count twice. Cache and
+// reasoning token counts of the same spans are summed apart: they are part
+// of the input and output counts already.
 func (b *builder) tokens() {
 	n := len(b.spans)
 	kids := make([][]int, n)
@@ -507,8 +700,12 @@ func (b *builder) tokens() {
 			i := f.i
 			stack = stack[:len(stack)-1]
 			s := &b.spans[i]
-			if s.hasTokens && !below[i] {
+			if s.hasTokens && (!below[i] || b.kinds[i] == kModel) {
 				b.stats.Tokens += s.in + s.out
+				b.cacheRead += s.cacheRead
+				b.cacheWrite += s.cacheWrite
+				b.reasoning += s.reasoning
+				b.hasDetails = b.hasDetails || s.hasDetails
 			}
 			if p := b.parent[i]; p >= 0 && (s.hasTokens || below[i]) {
 				below[p] = true
@@ -548,12 +745,7 @@ func (b *builder) topology() {
 			maxDepth = max(maxDepth, depthOf(i))
 		}
 	}
-	handoffs := 0
-	for _, k := range b.kinds {
-		if k == kHandoff {
-			handoffs++
-		}
-	}
+	handoffs := b.handoffs
 	switch {
 	case b.stats.Spawns == 0 && handoffs == 0:
 		b.stats.Topology = "unknown"
@@ -695,6 +887,49 @@ func (b *builder) handoffEdges() {
 	}
 }
 
+// handoffSpan reports whether giver g has a handoff span to agent a.
+func (b *builder) handoffSpan(g, a int) bool {
+	for j, k := range b.kinds {
+		if k == kHandoff && b.owner[j] == g {
+			if t := b.spans[j].transfer; t == b.spans[a].agentName || t == b.label[a] || t == b.spans[a].nodeID {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// takeovers link, for every agent that took control by a handoff without a
+// handoff span, the giver's last event to the handoff event.
+func (b *builder) takeovers() {
+	for i, g := range b.handedFrom {
+		if g < 0 || b.own[i][0] < 0 {
+			continue
+		}
+		if ch := b.chains[g]; len(ch) > 0 {
+			b.addEdge(ch[len(ch)-1], b.own[i][0], "message")
+		}
+	}
+}
+
+// toolCalls link each tool call that carries a tool call id to the model
+// call that asked for it: the latest model call of the same agent that
+// started no later than the tool (the id says a model asked for the tool;
+// which call asked is in its output, which the importer does not read).
+func (b *builder) toolCalls() {
+	last := map[int]int{} // agent -> its latest model call so far (spans are sorted by start)
+	for t, k := range b.kinds {
+		switch {
+		case k == kModel && b.own[t][0] >= 0:
+			last[b.owner[t]] = t
+		case k == kTool && b.spans[t].toolCallID != "" && b.own[t][0] >= 0:
+			if m, ok := last[b.owner[t]]; ok {
+				b.addEdge(b.own[m][0], b.own[t][0], "causal")
+			}
+		}
+	}
+}
+
 // spanEvents are the first and last events that stand for a span: an
 // agent's timeline, or the span's own events.
 func (b *builder) spanEvents(i int) (int, int) {
@@ -714,11 +949,11 @@ func (b *builder) links() {
 	}
 	for i, s := range b.spans {
 		for _, l := range s.links {
-			if l.trace != b.tid {
+			j, ok := byID[l.span]
+			if !ok && l.trace != s.trace || ok && b.spans[j].trace != l.trace {
 				b.warn(i, "link to span %x of trace %x: links between traces are not mapped", l.span, l.trace)
 				continue
 			}
-			j, ok := byID[l.span]
 			if !ok {
 				b.warn(i, "link to span %x, which is not in the input: not mapped", l.span)
 				continue
@@ -740,4 +975,25 @@ func (b *builder) links() {
 			b.addEdge(src, dst, "temporal")
 		}
 	}
+}
+
+// unknownService reports the service.name an SDK sets when the
+// application set none (unknown_service, or unknown_service:EXECUTABLE):
+// it names no system or agent.
+func unknownService(name string) bool {
+	return strings.HasPrefix(name, "unknown_service")
+}
+
+// unknownKind is what tells unmapped spans apart in their one warning per
+// kind: the operation name or span kind they carry, else their name.
+func unknownKind(s *span) string {
+	switch {
+	case s.op != "":
+		return "gen_ai.operation.name=" + strconv.Quote(s.op)
+	case s.oiKind != "":
+		return "openinference.span.kind=" + strconv.Quote(s.oiKind)
+	case s.tlKind != "":
+		return "traceloop.span.kind=" + strconv.Quote(s.tlKind)
+	}
+	return ""
 }

@@ -15,6 +15,8 @@ const (
 	kDecision              // a planning step: orchestrator_decision
 	kSafety                // a guardrail: safety_event
 	kReward                // an Agent Lightning reward span: rewards only
+	kCreate                // create_agent: an agent is built, nothing runs
+	kAgentCall             // a tool span that runs an agent: the agent's spawn stands for it
 )
 
 // classify reads a span's kind from, in this order, the GenAI operation
@@ -23,32 +25,45 @@ const (
 // and the attributes of conventions 1.36 and earlier (gen_ai.system, token
 // usage, a model, tool or agent name).
 func classify(s *span) kind {
+	if k, ok := classifyAI(s); ok {
+		return k
+	}
 	switch s.op {
-	case "invoke_agent", "create_agent":
+	case "invoke_agent":
 		return kAgent
+	case "create_agent":
+		return kCreate
 	case "execute_tool":
-		if s.transfer != "" {
-			return kHandoff
-		}
-		return kTool
+		return toolOrTransfer(s)
 	case "chat", "text_completion", "generate_content", "embeddings":
 		return kModel
+	case "retrieval":
+		if s.toolName == "" {
+			s.toolName = "retrieval"
+		}
+		return kTool
 	case "plan":
 		return kDecision
-	case "invoke_workflow":
+	case "invoke_workflow", "agent_step":
 		return kContainer
 	}
 	switch s.oiKind {
 	case "AGENT":
 		return kAgent
 	case "TOOL", "RETRIEVER", "RERANKER":
-		if s.transfer != "" {
-			return kHandoff
-		}
-		return kTool
+		return toolOrTransfer(s)
 	case "LLM", "EMBEDDING":
 		return kModel
 	case "CHAIN":
+		// LangGraph: the span of a graph node (metadata.langgraph_node
+		// names the span itself) is the node's agent; __start__, the
+		// graph's own span and chains inside a node are containers.
+		if s.graphNode != "" && s.graphNode == s.name && !strings.HasPrefix(s.graphNode, "__") {
+			if s.agentName == "" {
+				s.agentName = s.graphNode
+			}
+			return kAgent
+		}
 		return kContainer
 	case "GUARDRAIL":
 		return kSafety
@@ -86,6 +101,76 @@ func classify(s *span) kind {
 		return kAgent
 	}
 	return kOther
+}
+
+// classifyAI reads the ai.* spans the Vercel AI SDK writes through
+// LegacyOpenTelemetry (and every version before 7): a generateText,
+// streamText, generateObject or streamObject call named by
+// ai.telemetry.functionId is an agent (a container without one), its
+// doGenerate/doStream/doEmbed calls are model calls, ai.toolCall is a tool
+// call. The span name is the operation, or ai.operationId gives it.
+func classifyAI(s *span) (kind, bool) {
+	op := s.aiOp
+	if op == "" {
+		op = s.name
+	}
+	if !strings.HasPrefix(op, "ai.") {
+		return 0, false
+	}
+	switch op {
+	case "ai.generateText", "ai.streamText", "ai.generateObject", "ai.streamObject":
+		if s.functionID == "" {
+			return kContainer, true
+		}
+		if s.agentName == "" {
+			s.agentName = s.functionID
+		}
+		return kAgent, true
+	case "ai.toolCall":
+		return toolOrTransfer(s), true
+	case "ai.embed", "ai.embedMany", "ai.rerank":
+		return kContainer, true
+	}
+	for _, sfx := range [...]string{".doGenerate", ".doStream", ".doEmbed", ".doRerank"} {
+		if strings.HasSuffix(op, sfx) {
+			return kModel, true
+		}
+	}
+	return 0, false
+}
+
+// toolOrTransfer tells a tool span from a transfer of control. A handoff
+// names its target in gen_ai.transfer.target.name (with a transfer mode
+// other than return_to_caller), or is a tool the agent frameworks
+// generate for handoffs: OpenAI Agents' "handoff to X" span (tool
+// handoff_to_X) or a transfer_to_X tool (Agents SDK, swarm, LangGraph
+// supervisor). gen_ai.transfer.mode return_to_caller is an agent called
+// as a tool: an agent invocation of the target.
+func toolOrTransfer(s *span) kind {
+	if s.transfer != "" {
+		if s.transferMode == "return_to_caller" {
+			if s.agentName == "" {
+				s.agentName = s.transfer
+			}
+			return kAgent
+		}
+		return kHandoff
+	}
+	name := s.toolName
+	if name == "" {
+		name = strings.TrimPrefix(s.name, "execute_tool ")
+	}
+	for _, prefix := range [...]string{"handoff to ", "handoff_to_", "transfer_to_"} {
+		if t, ok := strings.CutPrefix(name, prefix); ok && t != "" {
+			s.transfer = t
+			return kHandoff
+		}
+	}
+	if t, ok := strings.CutPrefix(s.name, "handoff to "); ok && t != "" {
+		s.transfer = t
+		return kHandoff
+	}
+	return kTool
 }
 
 // toolName is the tool of a tool span: gen_ai.tool.name or tool.name, else

@@ -8,12 +8,14 @@ import (
 // Severity says whether a diagnostic made the importer drop input (an
 // error: malformed JSON, a bad id) or only left something out of a trace
 // that it still wrote (a warning: a span or link with no counterpart in the
-// orchestration trace).
+// orchestration trace). Its zero value is Error, as corpus.Severity's and
+// trace.Severity's are: a diagnostic whose severity was never set fails
+// rather than passes.
 type Severity int
 
 const (
-	Warning Severity = iota
-	Error
+	Error Severity = iota
+	Warning
 )
 
 func (s Severity) String() string {

@@ -55,7 +55,7 @@ func (b *builder) encode() []byte {
 	out = append(out, ","+nl+ind...)
 	out = appendKey(out, "task_id", b.opts.Compact)
 	out = appendString(out, task)
-	if sys := b.spans[b.root].service; sys != "" {
+	if sys := b.spans[b.root].service; sys != "" && !unknownService(sys) {
 		out = append(out, ","+nl+ind...)
 		out = appendKey(out, "system", b.opts.Compact)
 		out = appendString(out, sys)
@@ -113,6 +113,17 @@ func (b *builder) encode() []byte {
 	out = strconv.AppendInt(out, int64(b.stats.ToolCalls), 10)
 	out = append(out, `,"messages":`...)
 	out = strconv.AppendInt(out, int64(b.stats.Messages), 10)
+	if b.hasDetails {
+		// Parts of tokens, not added to it: the input tokens read from or
+		// written to the provider's cache, and the output tokens spent on
+		// reasoning.
+		out = append(out, `,"cache_read_tokens":`...)
+		out = strconv.AppendInt(out, b.cacheRead, 10)
+		out = append(out, `,"cache_write_tokens":`...)
+		out = strconv.AppendInt(out, b.cacheWrite, 10)
+		out = append(out, `,"reasoning_tokens":`...)
+		out = strconv.AppendInt(out, b.reasoning, 10)
+	}
 	out = append(out, '}')
 	out = append(out, nl+"}\n"...)
 	return out
@@ -154,14 +165,15 @@ func (b *builder) appendEvent(out []byte, e int) []byte {
 	out = appendString(out, ev.typ)
 	out = append(out, `,"agent":`...)
 	out = appendString(out, orDefault(ev.agent, "agent"))
-	for _, f := range [...]struct{ k, v string }{{"from", ev.from}, {"to", ev.to}, {"tool", ev.tool}} {
+	for _, f := range [...]struct{ k, v string }{{"from", ev.from}, {"to", ev.to}, {"tool", ev.tool},
+		{"tool_call_id", ev.callID}, {"error", ev.err}, {"conversation_id", ev.conv}} {
 		if f.v != "" {
 			out = append(out, `,"`+f.k+`":`...)
 			out = appendString(out, f.v)
 		}
 	}
 	out = append(out, `,"content_ref":"otel:`...)
-	out = appendHex(out, b.tid[:])
+	out = appendHex(out, b.spans[ev.span].trace[:]) // a joined conversation holds several traces
 	out = append(out, '/')
 	out = appendHex(out, b.spans[ev.span].id[:])
 	return append(out, `"}`...)

@@ -85,8 +85,11 @@ func checkFixture(t *testing.T, path, d string, write func(io.Writer, string) er
 // spans, independently of the importer.
 type spanFigures struct {
 	tokens, toolCalls, agents, rootAgents int
-	first, last                           uint64
-	rewards                               map[string]float64
+	// agents by name, and the agents handoffs name as their target: an
+	// agent that takes control by a handoff is not spawned.
+	agentNames, handoffTargets map[string]int
+	first, last                uint64
+	rewards                    map[string]float64
 }
 
 func attrMap(v any) map[string]any {
@@ -141,7 +144,7 @@ func figures(t *testing.T, data []byte) map[string]*spanFigures {
 				for _, s := range ss.Spans {
 					f := out[s.TraceID]
 					if f == nil {
-						f = &spanFigures{first: math.MaxUint64, rewards: map[string]float64{}}
+						f = &spanFigures{first: math.MaxUint64, rewards: map[string]float64{}, agentNames: map[string]int{}, handoffTargets: map[string]int{}}
 						out[s.TraceID] = f
 					}
 					start, _ := strconv.ParseUint(s.Start, 10, 64)
@@ -154,13 +157,26 @@ func figures(t *testing.T, data []byte) map[string]*spanFigures {
 							f.tokens += int(asFloat(t, v))
 						}
 					}
-					_, transfer := a["gen_ai.transfer.target.name"]
+					target, transfer := a["gen_ai.transfer.target.name"].(string)
+					if tn, _ := a["tool.name"].(string); strings.HasPrefix(tn, "transfer_to_") {
+						target = strings.TrimPrefix(tn, "transfer_to_")
+					}
+					if target != "" {
+						f.handoffTargets[target]++
+					}
 					isTool := a["gen_ai.operation.name"] == "execute_tool" || a["openinference.span.kind"] == "TOOL" || a["traceloop.span.kind"] == "tool"
-					if isTool && !transfer {
+					name, _ := a["tool.name"].(string)
+					if isTool && !transfer && !strings.HasPrefix(name, "transfer_to_") {
 						f.toolCalls++
 					}
 					if a["gen_ai.operation.name"] == "invoke_agent" || a["openinference.span.kind"] == "AGENT" || a["traceloop.span.kind"] == "agent" {
 						f.agents++
+						for _, k := range []string{"gen_ai.agent.name", "agent.name", "traceloop.entity.name", "graph.node.id"} {
+							if n, ok := a[k].(string); ok {
+								f.agentNames[n]++
+								break
+							}
+						}
 						if s.ParentSpanID == "" {
 							f.rootAgents++
 						}
@@ -239,8 +255,12 @@ func TestImportFixtures(t *testing.T) {
 				if wall := float64(f.last-f.first) / 1e9; math.Abs(rep.Costs.WallClockS-wall) > 1e-9 {
 					t.Errorf("%s: wall clock %v s, spans say %v s", id, rep.Costs.WallClockS, wall)
 				}
-				if spawns := f.agents - f.rootAgents; rep.Spawns != spawns {
-					t.Errorf("%s: %d spawns, spans have %d agents under another span", id, rep.Spawns, spawns)
+				taken := 0
+				for n := range f.handoffTargets {
+					taken += f.agentNames[n]
+				}
+				if spawns := f.agents - f.rootAgents - taken; rep.Spawns != spawns {
+					t.Errorf("%s: %d spawns, spans have %d agents under another span, %d of them taking over by a handoff", id, rep.Spawns, spawns, taken)
 				}
 				got := map[string]float64{}
 				for _, c := range rep.Rewards {

@@ -126,3 +126,7 @@ func splitRecords(br *bufio.Reader, name string, auto bool, send func(*unit) boo
 		off += 4 + size
 	}
 }
+
+// zstdMagic starts every zstd frame: a whole compressed file, or a record
+// of the collector's file exporter with compression: zstd.
+const zstdMagic = "\x28\xb5\x2f\xfd"

@@ -5,7 +5,10 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/masrl/masrl/trace"
 )
@@ -27,6 +30,10 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte(line(agentSpan(tA, 1, 0, "boss", 0, 1000), agentSpan(tA, 2, 1, "w", 10, 100), toolSpan(tA, 3, 2, "a", 20, 30))))
 	f.Add([]byte("{\n \"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [{\"traceId\": \"" + tA + "\", \"spanId\": \"" + sid(1) + "\"}]}]}]\n}\n"))
 	f.Add([]byte(`{"resourceSpans":[}` + "\n" + `[1,2]` + "\n"))
+	// zstd: a whole compressed file, and collector records of compressed JSON.
+	js := []byte(line(agentSpan(tA, 1, 0, "boss", 0, 1000), toolSpan(tA, 3, 1, "a", 20, 30)))
+	f.Add(zstdAll(f, js))
+	f.Add(zstdRecord(f, js))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzImport(t, data, FormatAuto) })
 }
 
@@ -34,8 +41,16 @@ func FuzzImport(f *testing.F) {
 // diagnostic is placed at a line of the input or at the start of one of
 // its protobuf records, and that every trace has a safe id and validates.
 func fuzzImport(t *testing.T, data []byte, format Format) {
-	lines := bytes.Count(data, []byte("\n")) + 1
-	records := recordStarts(data)
+	plain := data
+	if bytes.HasPrefix(data, []byte(zstdMagic)) {
+		// A whole zstd file: diagnostics are placed in what it holds, and
+		// one that does not decompress is an error of Read, said so.
+		dec, _ := zstd.NewReader(nil)
+		plain, _ = dec.DecodeAll(data, nil)
+		dec.Close()
+	}
+	lines := bytes.Count(plain, []byte("\n")) + 1
+	records := recordStarts(plain)
 	var traces []*Trace
 	im := NewImporter(Options{Window: 1, Workers: 1, Format: format}, func(tr *Trace) error {
 		traces = append(traces, tr)
@@ -49,7 +64,7 @@ func fuzzImport(t *testing.T, data []byte, format Format) {
 			t.Errorf("diagnostic not placed in the input (%d lines, records at %v): %#v", lines, records, d)
 		}
 	})
-	if err := im.Read("f", bytes.NewReader(data)); err != nil {
+	if err := im.Read("f", bytes.NewReader(data)); err != nil && !strings.Contains(err.Error(), "zstd-compressed input does not decompress") {
 		t.Fatal(err)
 	}
 	if err := im.Close(); err != nil {
@@ -81,4 +96,20 @@ func recordStarts(data []byte) []int64 {
 		off += 4 + int64(binary.BigEndian.Uint32(data[off:]))
 	}
 	return starts
+}
+
+// zstdAll compresses data as one zstd frame.
+func zstdAll(tb testing.TB, data []byte) []byte {
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer enc.Close()
+	return enc.EncodeAll(data, nil)
+}
+
+// zstdRecord is the collector's record of msg with compression: zstd.
+func zstdRecord(tb testing.TB, msg []byte) []byte {
+	z := zstdAll(tb, msg)
+	return append(binary.BigEndian.AppendUint32(nil, uint32(len(z))), z...)
 }

@@ -39,6 +39,12 @@ type Options struct {
 	Workers int
 	// Format is the input's format; FormatAuto tells it by its content.
 	Format Format
+	// ByConversation joins the OTel traces of one conversation
+	// (gen_ai.conversation.id or OpenInference session.id, the first one
+	// a trace's spans carry) into one orchestration trace, named by the
+	// id of its first trace; traces without one stay as they are. Every
+	// trace is then held until Close: memory grows with the input.
+	ByConversation bool
 }
 
 // Trace is one imported orchestration trace.
@@ -152,10 +158,13 @@ func (im *Importer) Read(name string, r io.Reader) error {
 	if im.err != nil {
 		return im.err
 	}
-	br := bufio.NewReaderSize(r, 1<<20)
+	br, zc, err := decompressed(bufio.NewReaderSize(r, 1<<20))
+	if err != nil {
+		return err
+	}
+	defer zc.Close()
 	format, auto := im.opts.Format, im.opts.Format == FormatAuto
 	if auto {
-		var err error
 		if format, err = detect(br); err != nil {
 			return err
 		}
@@ -331,7 +340,7 @@ func (im *Importer) consume(u *unit) {
 			im.rooted = append(im.rooted, rootMark{s.trace, im.spans})
 		}
 	}
-	for len(im.rooted) > 0 && im.rooted[0].at+int64(im.opts.Window) <= im.spans {
+	for len(im.rooted) > 0 && !im.opts.ByConversation && im.rooted[0].at+int64(im.opts.Window) <= im.spans {
 		id := im.rooted[0].id
 		im.rooted = im.rooted[1:]
 		im.flush(id)
@@ -395,6 +404,9 @@ func (im *Importer) finish() {
 // Close writes every trace still open, in order of first arrival, and
 // waits for every build. It must be called once the inputs are read.
 func (im *Importer) Close() error {
+	if im.opts.ByConversation {
+		im.joinConversations()
+	}
 	ids := append([][16]byte(nil), im.order...)
 	for _, id := range ids {
 		im.flush(id)
@@ -409,6 +421,39 @@ func (im *Importer) Close() error {
 	}
 	im.order, im.rooted = nil, nil
 	return im.err
+}
+
+// joinConversations moves the spans of every open trace into the first
+// open trace (in arrival order) of its conversation.
+func (im *Importer) joinConversations() {
+	first := map[string][16]byte{}
+	kept := im.order[:0]
+	for _, id := range im.order {
+		p := im.open[id]
+		if p == nil {
+			continue
+		}
+		conv := ""
+		for i := range p.spans { // in arrival order
+			if conv = p.spans[i].conversation; conv != "" {
+				break
+			}
+		}
+		if conv == "" {
+			kept = append(kept, id)
+			continue
+		}
+		f, ok := first[conv]
+		if !ok {
+			first[conv] = id
+			kept = append(kept, id)
+			continue
+		}
+		im.open[f].spans = append(im.open[f].spans, p.spans...)
+		delete(im.open, id)
+		im.written[id] = struct{}{}
+	}
+	im.order = kept
 }
 
 // ErrInvalidID is returned by ParseTraceID for anything but 32 hex digits.

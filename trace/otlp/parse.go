@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -89,6 +90,11 @@ func (p *parser) parseUnit(data []byte, pos func(off int64) (line, col int)) {
 		}
 		if err := p.request(); err != nil {
 			p.syntax(err)
+			// The JS SDK's ConsoleSpanExporter prints objects with
+			// unquoted keys (util.inspect), which look like JSON.
+			if head := data[:min(len(data), 4096)]; bytes.Contains(head, []byte("traceId: '")) || bytes.Contains(head, []byte("resource: {")) {
+				p.diags[len(p.diags)-1].Message += " (this is the output of the OpenTelemetry JS SDK's ConsoleSpanExporter, not OTLP: export with an OTLP exporter or JsonTraceSerializer, see the traces page)"
+			}
 			return
 		}
 	}
@@ -311,12 +317,45 @@ func truncate(s string, n int) string {
 
 // request reads one ExportTraceServiceRequest.
 func (p *parser) request() error {
-	return p.object("an ExportTraceServiceRequest", func(name []byte) error {
-		if string(name) == "resourceSpans" {
+	off := p.dec.InputOffset()
+	var keys []string
+	otlp := false
+	err := p.object("an ExportTraceServiceRequest", func(name []byte) error {
+		switch string(name) {
+		case "resourceSpans":
+			otlp = true
 			return p.array("resourceSpans", p.resourceSpans)
+		case "resource_spans", "resourceLogs", "resourceMetrics":
+			otlp = true // not traces, or another encoding: nothing to read
+		}
+		if len(keys) < 16 {
+			keys = append(keys, string(name))
 		}
 		return p.dec.SkipValue()
 	})
+	if err == nil && !otlp {
+		if what := foreignFormat(keys); what != "" {
+			p.fail(off, "this is %s, not OTLP: masrl trace import reads OTLP/JSON (an ExportTraceServiceRequest with resourceSpans) or the collector's protobuf records; export the spans with an OTLP exporter (see the traces page for each framework)", what)
+		}
+	}
+	return err
+}
+
+// foreignFormat names the span exports that people take for OTLP, by the
+// keys of an object that has no resourceSpans.
+func foreignFormat(keys []string) string {
+	has := func(k string) bool { return slices.Contains(keys, k) }
+	switch {
+	case has("context") && has("kind") && has("name"):
+		return "the output of OpenTelemetry's ConsoleSpanExporter (one span per object, Python SDK)"
+	case has("span_kind") || has("context.span_id") || has("context.trace_id") || has("span_id") && has("trace_id"):
+		return "a Phoenix (Arize) span export"
+	case has("observations") || has("projectId") || has("langfuse"):
+		return "a Langfuse export"
+	case has("traceId") && has("name") && (has("parentSpanId") || has("parentId") || has("kind")):
+		return "a single span (the spans of an ExportTraceServiceRequest must sit in resourceSpans[].scopeSpans[].spans)"
+	}
+	return ""
 }
 
 func (p *parser) resourceSpans() error {
@@ -457,6 +496,7 @@ func (p *parser) span() error {
 	off := p.dec.InputOffset()
 	var s span
 	var al alRewards
+	var status int64
 	bad, haveTrace, haveID := false, false, false
 	err := p.object("a span", func(name []byte) error {
 		var err error
@@ -475,6 +515,23 @@ func (p *parser) span() error {
 			err = p.nanos("endTimeUnixNano", &s.end, &bad)
 		case "attributes":
 			err = p.attributes(wantAttr, func(key string, v attrValue) { s.setAttr(key, v, &al) })
+		case "kind":
+			var text string
+			var ok bool
+			if text, _, ok, err = p.number("kind"); ok {
+				s.spanKind = spanKindOf(enumValue(text))
+			}
+		case "status":
+			err = p.object("status", func(name []byte) error {
+				if string(name) != "code" {
+					return p.dec.SkipValue() // the message may quote the prompt
+				}
+				text, _, ok, err := p.number("status code")
+				if ok {
+					status = statusCodeOf(enumValue(text))
+				}
+				return err
+			})
 		case "events":
 			err = p.array("events", func() error { return p.event(&s) })
 		case "links":
@@ -499,9 +556,19 @@ func (p *parser) span() error {
 	if bad {
 		return nil
 	}
+	s.setStatus(status)
 	s.rewards = al.scores(s.end)
 	p.spans = append(p.spans, s)
 	return nil
+}
+
+// enumValue reads the text of an enum field (a number, or its name as a
+// string) as an attribute value for spanKindOf and statusCodeOf.
+func enumValue(text string) attrValue {
+	if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+		return attrValue{kind: 'i', i: n}
+	}
+	return attrValue{kind: 's', s: text}
 }
 
 func (p *parser) event(s *span) error {

@@ -3,8 +3,13 @@
 package otlp
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
+	"io"
 	"strings"
+
+	"github.com/klauspost/compress/zstd"
 
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
@@ -28,6 +33,33 @@ func (p *parser) parseRecord(data []byte, rec int, off int64) bool {
 	fail := func(ptr, format string, args ...any) {
 		p.diags = append(p.diags, Diagnostic{Severity: Error, File: p.name, Record: rec, Byte: off, Pointer: ptr,
 			Message: fmt.Sprintf(format, args...)})
+	}
+	if bytes.HasPrefix(data, []byte(zstdMagic)) {
+		// The collector's file exporter with `compression: zstd` writes
+		// each export as a record holding one zstd frame, of protobuf
+		// (format: proto) or of JSON (format: json).
+		dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
+		if err != nil {
+			fail("", "zstd: %v", err)
+			return false
+		}
+		data, err = dec.DecodeAll(data, nil)
+		dec.Close()
+		if err != nil {
+			fail("", "the record starts as a zstd frame but does not decompress (%v)", err)
+			return false
+		}
+		if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+			p.parseUnit(data, func(int64) (int, int) { return rec, 0 })
+			for i := range p.spans {
+				p.spans[i].off = off
+			}
+			for i := range p.diags {
+				p.diags[i].Line, p.diags[i].Col, p.diags[i].Record, p.diags[i].Byte = 0, 0, rec, off
+				p.diags[i].Message += " (in the record's zstd-compressed JSON)"
+			}
+			return true
+		}
 	}
 	var req tracepb.TracesData // the wire layout of ExportTraceServiceRequest
 	if err := (proto.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(data, &req); err != nil {
@@ -104,6 +136,8 @@ func (p *parser) protoSpan(ps *tracepb.Span, service string, rec int, off int64,
 	if bad {
 		return
 	}
+	s.spanKind = int8(min(max(ps.GetKind(), 0), 5))
+	s.setStatus(int64(ps.GetStatus().GetCode()))
 	s.rewards = al.scores(s.end)
 	p.spans = append(p.spans, s)
 }
@@ -135,3 +169,33 @@ func protoValue(v *commonpb.AnyValue) attrValue {
 	}
 	return attrValue{}
 }
+
+// decompressed reads a zstd-compressed input (a whole file compressed
+// with zstd, of either format) through a decoder; other input is returned
+// as it is.
+func decompressed(br *bufio.Reader) (*bufio.Reader, io.Closer, error) {
+	head, err := br.Peek(len(zstdMagic))
+	if err != nil || string(head) != zstdMagic {
+		return br, io.NopCloser(nil), nil
+	}
+	dec, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
+	if err != nil {
+		return nil, nil, fmt.Errorf("zstd: %w", err)
+	}
+	return bufio.NewReaderSize(zstdReader{dec}, 1<<20), closer(dec.Close), nil
+}
+
+// zstdReader says, in its errors, that the input was zstd-compressed.
+type zstdReader struct{ dec *zstd.Decoder }
+
+func (z zstdReader) Read(p []byte) (int, error) {
+	n, err := z.dec.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("the zstd-compressed input does not decompress: %w", err)
+	}
+	return n, err
+}
+
+type closer func()
+
+func (c closer) Close() error { c(); return nil }

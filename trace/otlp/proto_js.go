@@ -2,6 +2,11 @@
 
 package otlp
 
+import (
+	"bufio"
+	"io"
+)
+
 // The WebAssembly build leaves out the protobuf reader (proto.go): the
 // protobuf runtime would make the module megabytes larger, and the page
 // hands the module text, not bytes. Read reports protobuf input with
@@ -13,4 +18,10 @@ func (p *parser) parseRecord([]byte, int, int64) bool {
 	p.spans = nil
 	p.diags = []Diagnostic{{Severity: Error, File: p.name, Message: errNoProto}}
 	return false
+}
+
+// decompressed leaves the input as it is: the WebAssembly build reads
+// OTLP/JSON text only.
+func decompressed(br *bufio.Reader) (*bufio.Reader, io.Closer, error) {
+	return br, io.NopCloser(nil), nil
 }

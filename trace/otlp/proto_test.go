@@ -250,5 +250,6 @@ func FuzzImportProto(f *testing.F) {
 	f.Add(slices.Concat(good, []byte{0, 0, 3, 232}, []byte("0123456789")))
 	f.Add(slices.Concat(frame([]byte{0x0a, 0x05, 0x01}), good))
 	f.Add(slices.Concat(frame(nil), good))
+	f.Add(slices.Concat(zstdRecord(f, good[4:]), good))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzImport(t, data, FormatProto) })
 }

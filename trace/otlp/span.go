@@ -3,6 +3,7 @@ package otlp
 import (
 	"cmp"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -28,12 +29,25 @@ type span struct {
 	nodeID, nodeParent string // OpenInference graph.node.id / parent_id
 	in, out            int64
 	hasTokens          bool
-	evals              []score // gen_ai.evaluation.result span events
-	rewards            []score // Agent Lightning reward attributes
-	links              []link
-	otherEvents        []string // span events the mapping has no place for
-	service            string   // resource service.name
-	notes              []string // attributes that were present but unusable
+	// Token details already included in in and out: cache reads and
+	// writes (input) and reasoning (output); costs report them apart.
+	cacheRead, cacheWrite, reasoning int64
+	hasDetails                       bool
+
+	spanKind     int8    // OTLP SpanKind: 1 internal, 2 server, 3 client, 4 producer, 5 consumer
+	errType      string  // error.type, else an exception event's exception.type, else "error" for an error status
+	aiOp         string  // the AI SDK's ai.operationId (ai.generateText, ai.toolCall, …)
+	functionID   string  // the AI SDK's ai.telemetry.functionId
+	toolCallID   string  // gen_ai.tool.call.id, OpenInference tool_call.id, ai.toolCall.id
+	conversation string  // gen_ai.conversation.id, OpenInference session.id
+	transferMode string  // gen_ai.transfer.mode: return_to_caller or pass_control
+	graphNode    string  // LangGraph's langgraph_node from OpenInference metadata
+	evals        []score // gen_ai.evaluation.result span events
+	rewards      []score // Agent Lightning reward attributes
+	links        []link
+	otherEvents  []string // span events the mapping has no place for
+	service      string   // resource service.name
+	notes        []string // attributes that were present but unusable
 
 	file int32 // index into Importer.files
 	line int32 // the line of OTLP/JSON, or the record of protobuf
@@ -104,7 +118,13 @@ func wantAttr(key string) bool {
 		"llm.token_count.prompt", "llm.token_count.completion",
 		"gen_ai.transfer.target.name", "gen_ai.workflow.name",
 		"graph.node.id", "graph.node.parent_id",
-		"traceloop.span.kind", "traceloop.entity.name":
+		"traceloop.span.kind", "traceloop.entity.name",
+		"gen_ai.usage.cache_read.input_tokens", "gen_ai.usage.cache_creation.input_tokens", "gen_ai.usage.reasoning.output_tokens",
+		"llm.token_count.prompt_details.cache_read", "llm.token_count.prompt_details.cache_write", "llm.token_count.completion_details.reasoning",
+		"ai.usage.inputTokenDetails.cacheReadTokens", "ai.usage.inputTokenDetails.cacheWriteTokens", "ai.usage.outputTokenDetails.reasoningTokens",
+		"ai.operationId", "ai.telemetry.functionId", "ai.toolCall.name", "ai.toolCall.id", "ai.model.id",
+		"gen_ai.tool.call.id", "tool_call.id", "gen_ai.conversation.id", "session.id",
+		"gen_ai.transfer.mode", "error.type", "metadata":
 		return true
 	}
 	return strings.HasPrefix(key, rewardPrefix)
@@ -131,7 +151,51 @@ func (s *span) setAttr(key string, v attrValue, al *alRewards) {
 		*dst = n
 		s.hasTokens = true
 	}
+	detail := func(dst *int64) {
+		n, ok := v.integer()
+		if !ok || n < 0 {
+			s.notes = append(s.notes, "attribute "+key+" is not a non-negative integer: not counted")
+			return
+		}
+		*dst = n
+		s.hasDetails = true
+	}
 	switch key {
+	case "gen_ai.usage.cache_read.input_tokens", "llm.token_count.prompt_details.cache_read", "ai.usage.inputTokenDetails.cacheReadTokens":
+		detail(&s.cacheRead)
+	case "gen_ai.usage.cache_creation.input_tokens", "llm.token_count.prompt_details.cache_write", "ai.usage.inputTokenDetails.cacheWriteTokens":
+		detail(&s.cacheWrite)
+	case "gen_ai.usage.reasoning.output_tokens", "llm.token_count.completion_details.reasoning", "ai.usage.outputTokenDetails.reasoningTokens":
+		detail(&s.reasoning)
+	case "ai.operationId":
+		str(&s.aiOp)
+	case "ai.telemetry.functionId":
+		str(&s.functionID)
+	case "ai.toolCall.name":
+		str(&s.toolName)
+	case "ai.model.id":
+		if s.model == "" {
+			str(&s.model)
+		}
+	case "gen_ai.tool.call.id", "tool_call.id", "ai.toolCall.id":
+		str(&s.toolCallID)
+	case "gen_ai.conversation.id", "session.id":
+		str(&s.conversation)
+	case "gen_ai.transfer.mode":
+		str(&s.transferMode)
+	case "error.type":
+		str(&s.errType)
+	case "metadata":
+		// OpenInference's metadata is a JSON object in a string; only
+		// LangGraph's node name is read from it, nothing else is kept.
+		if v.kind == 's' && strings.Contains(v.s, `"langgraph_node"`) {
+			var m struct {
+				Node string `json:"langgraph_node"`
+			}
+			if json.Unmarshal([]byte(v.s), &m) == nil {
+				s.graphNode = m.Node
+			}
+		}
 	case "gen_ai.operation.name":
 		str(&s.op)
 	case "openinference.span.kind":
@@ -250,13 +314,14 @@ func (a *alRewards) scores(at uint64) []score {
 
 // wantEventAttr reports whether the mapping reads a span event attribute.
 func wantEventAttr(key string) bool {
-	return key == "gen_ai.evaluation.name" || key == "gen_ai.evaluation.score.value"
+	return key == "gen_ai.evaluation.name" || key == "gen_ai.evaluation.score.value" || key == "exception.type"
 }
 
 // eventAttrs are the attributes of one span event the mapping reads.
 type eventAttrs struct {
 	evalName string
 	score    attrValue
+	excType  string // exception.type of an exception event
 }
 
 func (e *eventAttrs) set(key string, v attrValue) {
@@ -264,6 +329,8 @@ func (e *eventAttrs) set(key string, v attrValue) {
 		e.evalName = v.s
 	} else if key == "gen_ai.evaluation.score.value" {
 		e.score = v
+	} else if key == "exception.type" && v.kind == 's' {
+		e.excType = v.s
 	}
 }
 
@@ -292,6 +359,15 @@ func (s *span) addEvent(name string, at uint64, e eventAttrs) {
 		}
 		s.evals = append(s.evals, score{name: e.evalName, value: f, at: at})
 	case contentEvent(name):
+	case strings.HasPrefix(name, "ai.stream."):
+		// The AI SDK's streaming time marks (ai.stream.firstChunk,
+		// ai.stream.finish): the model call's span already has its times.
+	case name == "exception":
+		// The exception's type is kept as the event's error, never its
+		// message or stack trace (they may quote the prompt).
+		if s.errType == "" || s.errType == "error" {
+			s.errType = orDefault(e.excType, "exception")
+		}
 	default:
 		if !slices.Contains(s.otherEvents, name) {
 			s.otherEvents = append(s.otherEvents, name)
@@ -306,4 +382,44 @@ func missingID(name string, haveTrace bool) string {
 		missing = "spanId"
 	}
 	return fmt.Sprintf("span %q has no %s", truncate(name, 80), missing)
+}
+
+// setStatus records an OTLP status code: 2 (STATUS_CODE_ERROR) marks the
+// span as failed when neither error.type nor an exception named the error.
+func (s *span) setStatus(code int64) {
+	if code == 2 && s.errType == "" {
+		s.errType = "error"
+	}
+}
+
+// spanKindOf reads an OTLP SpanKind given as a number or, as some JSON
+// encoders write enums, as its name.
+func spanKindOf(v attrValue) int8 {
+	if n, ok := v.integer(); ok && n >= 0 && n <= 5 {
+		return int8(n)
+	}
+	switch v.s {
+	case "SPAN_KIND_INTERNAL":
+		return 1
+	case "SPAN_KIND_SERVER":
+		return 2
+	case "SPAN_KIND_CLIENT":
+		return 3
+	case "SPAN_KIND_PRODUCER":
+		return 4
+	case "SPAN_KIND_CONSUMER":
+		return 5
+	}
+	return 0
+}
+
+// statusCodeOf reads an OTLP status code given as a number or its name.
+func statusCodeOf(v attrValue) int64 {
+	if n, ok := v.integer(); ok {
+		return n
+	}
+	if v.s == "STATUS_CODE_ERROR" {
+		return 2
+	}
+	return 0
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/site"
+	"github.com/masrl/masrl/siteconfig"
 	"github.com/masrl/masrl/trace"
 )
 
@@ -82,16 +83,20 @@ func operation(op, in, outDir string) (func() error, error) {
 	switch op {
 	case "build":
 		return func() error {
-			if outDir != "" {
-				_, err := site.Build(site.Options{CorpusDir: in, BaseURL: site.DefaultBaseURL, Today: time.Now()}, outDir)
-				return err
-			}
-			dir, err := os.MkdirTemp("", "benchprof-site-")
+			ck, err := corpus.Open(in, nil)
 			if err != nil {
 				return err
 			}
-			defer os.RemoveAll(dir)
-			_, err = site.Build(site.Options{CorpusDir: in, BaseURL: site.DefaultBaseURL, Today: time.Now()}, filepath.Join(dir, "public"))
+			opt := site.Options{Config: siteconfig.Config{BaseURL: site.DefaultBaseURL}, Out: outDir}
+			if outDir == "" {
+				dir, err := os.MkdirTemp("", "benchprof-site-")
+				if err != nil {
+					return err
+				}
+				defer os.RemoveAll(dir)
+				opt.Out = filepath.Join(dir, "public")
+			}
+			_, err = site.Build(ck, opt)
 			return err
 		}, nil
 	case "stats":

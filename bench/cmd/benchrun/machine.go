@@ -70,6 +70,7 @@ func (h *harness) machineTable(elapsed time.Duration) string {
 		{"OS", runtime.GOOS + "/" + runtime.GOARCH + ", kernel " + h.version("uname", "-r")},
 		{"Go", h.version("go", "version")},
 		{"Hugo", h.version("hugo", "version")},
+		{"Hugo, newest (-hugo-newest)", h.newestHugoVersion()},
 		{"Python", h.version("python3", "--version")},
 		{"Node.js", h.version("node", "--version")},
 		{"Ajv", ajv},
@@ -107,4 +108,13 @@ func (h *harness) commandList() string {
 		}
 	}
 	return b.String()
+}
+
+// newestHugoVersion is the version line of the newest Hugo, or why there
+// is none.
+func (h *harness) newestHugoVersion() string {
+	if h.cfg.hugoNewest == "" {
+		return "not measured (no -hugo-newest)"
+	}
+	return h.version(h.cfg.hugoNewest, "version")
 }

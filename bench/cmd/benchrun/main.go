@@ -36,15 +36,19 @@ func main() {
 
 // config is what one run of the harness measures and where.
 type config struct {
-	repo     string // repository root, where commands are run
-	corpus   string // the real corpus
-	work     string // generated data and outputs
-	md       string // BENCHMARKS.md to rewrite; "" prints only
-	runs     int
-	quick    bool
-	sections []string
-	seed     uint64
-	timeout  time.Duration // per run
+	repo string // repository root, where commands are run
+	// hugoNewest is the newest Hugo the Go module proxy builds here
+	// (make bench-peers installs it), measured beside Debian's; empty:
+	// only Debian's.
+	hugoNewest string
+	corpus     string // the real corpus
+	work       string // generated data and outputs
+	md         string // BENCHMARKS.md to rewrite; "" prints only
+	runs       int
+	quick      bool
+	sections   []string
+	seed       uint64
+	timeout    time.Duration // per run
 }
 
 // sizes are the workloads of each section. Zero in a corpus list means the
@@ -73,6 +77,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cfg.quick, "quick", false, "smaller sizes and fewer runs, for development")
 	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the synthetic corpora and trace")
 	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "longest a single run may take; a run that takes longer is reported as not finished")
+	fs.StringVar(&cfg.hugoNewest, "hugo-newest", "", "`path` of the newest Hugo the module proxy builds, measured beside Debian's hugo")
 	sections := fs.String("sections", "build,stats,check,trace,trace-batch,otlp", "comma-separated `list` of sections to measure")
 	if err := fs.Parse(args); err != nil {
 		return 2

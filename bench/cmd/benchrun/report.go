@@ -140,6 +140,7 @@ func buildTargets(groups [][]*result) []target {
 	for _, c := range []struct{ goal, masrl, hugo string }{
 		{"site at 10,000 entries rebuilt over the previous output at least 5× faster than Hugo rebuilding over its own", masrl, hugo},
 		{"site at 10,000 entries built into an empty directory at least 5× faster than Hugo", "masrl build (empty dir)", "hugo (empty dir)"},
+		{"site at 10,000 entries rebuilt at least 5× faster than the newest Hugo the module proxy builds, rebuilding over its own", masrl, hugoNewestTool + " (rebuild)"},
 	} {
 		m, h := find(groups, c.masrl, 10000), find(groups, c.hugo, 10000)
 		if m == nil || h == nil {

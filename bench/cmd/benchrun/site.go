@@ -46,6 +46,10 @@ var (
 	firstMode   = siteMode{name: "empty dir", dir: "first", warmups: 1, fresh: true, copies: 1}
 )
 
+// hugoNewestTool names the newest Hugo's rows: Debian's hugo is years
+// behind the releases, so a user who installs Hugo today gets this one.
+const hugoNewestTool = "hugo-newest"
+
 // siteTool is a site generator and its command line for an output dir.
 type siteTool struct {
 	name string
@@ -75,6 +79,11 @@ func (h *harness) buildSection(ns []int) (string, []target, error) {
 			tools = append(tools, siteTool{"hugo", func(out string) []string {
 				return []string{hugo, "--quiet", "--source", site, "--destination", out}
 			}})
+			if newest := h.cfg.hugoNewest; newest != "" {
+				tools = append(tools, siteTool{hugoNewestTool, func(out string) []string {
+					return []string{newest, "--quiet", "--source", site, "--destination", out}
+				}})
+			}
 		}
 		for _, mode := range []siteMode{rebuildMode, firstMode} {
 			g, err := h.siteRuns(size, tools, mode, growth)
@@ -106,7 +115,7 @@ func (h *harness) siteRuns(size int, tools []siteTool, mode siteMode, growth map
 	var outs, names []string
 	var skipped []*result
 	for _, t := range tools {
-		out := filepath.Join(h.cfg.work, "out", mode.dir, fmt.Sprintf("%s-%d", strings.Fields(t.name)[0], size))
+		out := filepath.Join(h.cfg.work, "out", mode.dir, fmt.Sprintf("%s-%d", strings.ReplaceAll(t.name, " ", "-"), size))
 		argv := t.argv(out)
 		tool := t.name + " (" + mode.name + ")"
 		g := growth[t.name]

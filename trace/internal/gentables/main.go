@@ -1,5 +1,5 @@
 // Command gentables writes the fast validator's tables (trace/tables_gen.go)
-// from trace/trace.schema.json, so that the schema is the one source of the
+// from schema/trace.schema.json, so that the schema is the one source of the
 // trace rules: property names and their bits, required sets, types,
 // minimums, minimum lengths, enumerations and which objects are closed.
 // Package trace runs it through go generate; TestGeneratedIsFresh fails
@@ -13,7 +13,7 @@ import (
 )
 
 func main() {
-	in := flag.String("schema", "trace.schema.json", "the JSON Schema to read")
+	in := flag.String("schema", "../schema/trace.schema.json", "the JSON Schema to read")
 	out := flag.String("out", "tables_gen.go", "the Go file to write")
 	flag.Parse()
 	raw, err := os.ReadFile(*in)

@@ -10,7 +10,7 @@ import (
 
 func schema(t *testing.T) []byte {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("..", "..", "trace.schema.json"))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "schema", "trace.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +21,7 @@ func schema(t *testing.T) []byte {
 // schema gives: the schema changed and go generate was not run, or the
 // file was edited by hand.
 func TestGeneratedIsFresh(t *testing.T) {
-	want, err := generate(schema(t), "trace.schema.json")
+	want, err := generate(schema(t), "../schema/trace.schema.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,11 +70,38 @@ func TestRejectsWhatTheValidatorLacks(t *testing.T) {
 		{"minLength", `"id": { "type": "string", "minLength": 2 }`, "minLength 2"},
 		{"minimum", `"id": { "type": "number", "minimum": 1 }`, "minimum 1"},
 		{"type", `"id": { "type": "integer" }`, `type "integer" is not implemented`},
-		{"enum", `"id": { "type": "string", "enum": ["a"] }`, "a new enumeration"},
+		{"enum", `"id": { "type": "string", "enum": ["a"] }`, "#/$defs/event/properties/type: a second enumeration in one object"},
 	} {
 		_, err := generate([]byte(strings.Replace(raw, idProp, c.to, 1)), "x.json")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)
 		}
+	}
+}
+
+// TestChecksTheFastReadersShape requires generation to fail on a schema
+// that uses only implemented keywords but a shape the fast reader would
+// misread, and on an $id the library cannot compile from.
+func TestChecksTheFastReadersShape(t *testing.T) {
+	raw := string(schema(t))
+	src := `"src": { "description": "id of the source event.", "type": "string", "minLength": 1 }`
+	for _, c := range []struct{ name, from, to, want string }{
+		{"number on an edge", src, `"src": { "type": "number" }`, "#/$defs/edge/properties/src: type number; the fast reader reads this object's members as string only"},
+		{"boolean on an edge", src, `"src": { "type": "boolean" }`, "#/$defs/edge/properties/src: type boolean"},
+		{"second enum on an edge", src, `"src": { "type": "string", "enum": ["a"] }`, "#/$defs/edge/properties/type: a second enumeration in one object"},
+		{"relative $id", `"$id": "https://masrl.dev/schema/trace.schema.json"`, `"$id": "trace.schema.json"`, "want an absolute URL"},
+	} {
+		if !strings.Contains(raw, c.from) {
+			t.Fatalf("%s: the schema has no %s; update this test", c.name, c.from)
+		}
+		_, err := generate([]byte(strings.Replace(raw, c.from, c.to, 1)), "x.json")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)
+		}
+	}
+	// The generated SchemaID is the schema's $id.
+	out, err := generate([]byte(strings.Replace(raw, "https://masrl.dev/schema/trace.schema.json", "https://example.org/t.json", 1)), "x.json")
+	if err != nil || !strings.Contains(string(out), `const SchemaID = "https://example.org/t.json"`) {
+		t.Errorf("SchemaID does not follow the $id: %v", err)
 	}
 }

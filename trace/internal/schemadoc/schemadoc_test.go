@@ -9,7 +9,7 @@ import (
 
 func schema(t testing.TB) []byte {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("..", "..", "trace.schema.json"))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "schema", "trace.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

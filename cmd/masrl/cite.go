@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/masrl/masrl/citation"
+	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/siteconfig"
+)
+
+func citeCommand() command {
+	return command{summary: "write CITATION.cff and .zenodo.json from masrl.yaml and the corpus", run: runCite}
+}
+
+var isoDate = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])$`)
+
+// runCite is masrl cite. The files depend only on masrl.yaml, the corpus
+// and the flags, so a release workflow can regenerate them and --check
+// can tell a stale one (exit 1).
+func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("cite", "cite [--corpus DIR] [--config FILE] [--out DIR] [--version V] [--date YYYY-MM-DD] [--check]", stderr)
+	dir := corpusFlag(fs)
+	dataDir := dataFlag(fs)
+	config := fs.String("config", "", "`file` masrl.yaml (default: masrl.yaml in the corpus directory)")
+	out := fs.String("out", ".", "`directory` to write CITATION.cff and .zenodo.json in (the repository's top)")
+	version := fs.String("version", "", "the release's version, e.g. v3 (a tag); empty for a snapshot")
+	date := fs.String("date", "", "the release date `YYYY-MM-DD`; empty leaves it out")
+	check := fs.Bool("check", false, "do not write; exit 1 if either file is missing or differs")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	fail := func(code int, format string, args ...any) int {
+		fmt.Fprintf(stderr, "masrl cite: "+format+"\n", args...)
+		return code
+	}
+	if *date != "" && !isoDate.MatchString(*date) {
+		return fail(exitUsage, "--date %q: want YYYY-MM-DD", *date)
+	}
+	ck, err := openForUpdate(*dir, *dataDir)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	c := ck.Corpus
+	path, err := siteconfig.Find(*config, *dir)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	cfg := &siteconfig.Config{}
+	if path != "" {
+		if cfg, err = siteconfig.Load(path); err != nil {
+			return fail(exitUsage, "%v", err)
+		}
+	}
+	hash, err := citation.CorpusHash(*dir)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	in := &citation.Input{
+		Title: cmp.Or(cfg.Title, ck.Survey.ListTitle), Description: cfg.Description, Config: cfg,
+		Papers: len(c.Papers), Exclusions: len(c.Excluded), Hash: hash, Version: *version, Date: *date,
+	}
+	cff, err := citation.CFF(in)
+	if errors.Is(err, citation.ErrNoAuthors) && path == "" {
+		return fail(exitUsage, "%v; there is no masrl.yaml in %s (or name one with --config)", err, *dir)
+	} else if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	zen, err := citation.Zenodo(in)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	files := map[string][]byte{"CITATION.cff": cff, ".zenodo.json": zen}
+	stale := 0
+	for _, name := range []string{"CITATION.cff", ".zenodo.json"} {
+		p := filepath.Join(*out, name)
+		old, err := os.ReadFile(p)
+		if err == nil && bytes.Equal(old, files[name]) {
+			continue
+		}
+		stale++
+		fmt.Fprintln(stdout, p)
+	}
+	if *check {
+		if stale > 0 {
+			return fail(exitFindings, "%d of the files above are missing or out of date; run masrl cite", stale)
+		}
+		return exitOK
+	}
+	if err := corpus.WriteFiles(*out, files); err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	return exitOK
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/intake"
+	"github.com/masrl/masrl/linkcheck"
+)
+
+func linksCommand() command {
+	return command{summary: "check every URL of the corpus (dead links, permanent redirects)", run: runLinks}
+}
+
+// linksReport is masrl links' --format json output.
+type linksReport struct {
+	Corpus      string             `json:"corpus"`
+	URLs        int                `json:"urls"`
+	Errors      int                `json:"errors"`
+	Warnings    int                `json:"warnings"`
+	Diagnostics corpus.Diagnostics `json:"diagnostics"`
+}
+
+// runLinks is masrl links. Exit as masrl check: 0 without errors, 1 with
+// errors (dead links), 2 on usage or I/O failure (a corpus that does not
+// load, arXiv's or Crossref's API failing).
+func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("links", "links [--corpus DIR] [--format text|github|json] [--arxiv-api URL] [--crossref-api URL] [--per-host N]", stderr)
+	dir := corpusFlag(fs)
+	dataDir := dataFlag(fs)
+	format := fs.String("format", "text", "output `format`: text, github (workflow annotations) or json")
+	perHost := fs.Int("per-host", 2, "requests at once per host")
+	var client intake.Client
+	var cacheDir string
+	timeout := serviceFlags(fs, &client, &cacheDir)
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 || !oneOf(*format, "text", "github", "json") || *perHost < 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	ck, err := openForUpdate(*dir, *dataDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl links: %v\n", err)
+		return exitUsage
+	}
+	c := ck.Corpus
+	links, err := linkcheck.Collect(c)
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl links: %v\n", err)
+		return exitUsage
+	}
+	client.HTTP = httpClient(*timeout)
+	client.Limiter = &intake.Limiter{}
+	if cacheDir != "" {
+		client.Cache = &intake.Cache{Dir: cacheDir}
+	}
+	checker := &linkcheck.Checker{HTTP: linkcheck.NewHTTPClient(*timeout), Service: &client, PerHost: *perHost}
+	res, err := checker.Check(ctx, links)
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl links: %v\n", err)
+		return exitUsage
+	}
+	rep := linksReport{Corpus: *dir, URLs: res.URLs, Errors: res.Findings.Count(corpus.Error), Warnings: res.Findings.Count(corpus.Warning), Diagnostics: res.Findings}
+	if rep.Diagnostics == nil {
+		rep.Diagnostics = corpus.Diagnostics{}
+	}
+	switch *format {
+	case "json":
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(rep)
+	case "github":
+		for _, d := range rep.Diagnostics {
+			io.WriteString(stdout, githubAnnotation(d)+"\n")
+		}
+	default:
+		for _, d := range rep.Diagnostics {
+			io.WriteString(stdout, d.String()+"\n")
+		}
+	}
+	if *format != "json" {
+		fmt.Fprintf(stdout, "%s: %s checked: %s, %s\n", *dir, count(rep.URLs, "link"), count(rep.Errors, "error"), count(rep.Warnings, "warning"))
+	}
+	if rep.Errors > 0 {
+		return exitFindings
+	}
+	return exitOK
+}

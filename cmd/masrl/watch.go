@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/intake"
+	"github.com/masrl/masrl/watch"
+)
+
+func watchCommand() command {
+	return command{summary: "find candidate papers citing or cited by retained entries; apply a triage file", run: runWatch}
+}
+
+// runWatch is masrl watch. Without --apply it writes the ranked
+// candidates to the triage file (exit 0; 2 on usage or a service that
+// failed). With --apply it reads the decisions: rejected candidates are
+// appended to excluded.csv in fmt's form unless the check gets worse
+// (exit 1, nothing written), accepted ones are printed as masrl add
+// commands.
+func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("watch", "watch [--corpus DIR] [--since YYYY-MM-DD] [--min N] [--out FILE] [--s2-api URL] | watch --apply FILE [--date YYYY-MM-DD]", stderr)
+	dir := corpusFlag(fs)
+	dataDir := dataFlag(fs)
+	since := fs.String("since", "", "keep candidates published on or after `YYYY-MM-DD`")
+	minimum := fs.Int("min", 2, "the fewest retained entries a candidate must cite or be cited by")
+	out := fs.String("out", "triage.csv", "the triage `file` to write")
+	apply := fs.String("apply", "", "read the decisions of a triage `file` instead of searching")
+	date := fs.String("date", time.Now().UTC().Format(time.DateOnly), "date_screened of the excluded records --apply writes")
+	claims := fs.Bool("claims", true, "also verify the paper's claims before writing; false for corpora other than the survey's")
+	var client intake.Client
+	var cacheDir string
+	fs.StringVar(&client.S2API, "s2-api", intake.DefaultS2API, "Semantic Scholar Graph API base `URL` (masrl asks URL/paper/ID/citations and /references)")
+	fs.StringVar(&cacheDir, "cache", defaultCacheDir(), "`directory` that keeps answers with their ETag between runs (empty: no cache)")
+	timeout := fs.Duration("timeout", 30*time.Second, "time allowed for each request")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 || *minimum < 1 || (*since != "" && !isoDate.MatchString(*since)) || !isoDate.MatchString(*date) {
+		fs.Usage()
+		return exitUsage
+	}
+	fail := func(code int, format string, args ...any) int {
+		fmt.Fprintf(stderr, "masrl watch: "+format+"\n", args...)
+		return code
+	}
+	ck, err := openForUpdate(*dir, *dataDir)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	c := ck.Corpus
+	if *apply != "" {
+		return applyTriage(*dir, ck, *apply, *date, *claims, stdout, stderr)
+	}
+	client.HTTP = httpClient(*timeout)
+	client.Limiter = &intake.Limiter{}
+	if cacheDir != "" {
+		client.Cache = &intake.Cache{Dir: cacheDir}
+	}
+	cands, ds, err := watch.Find(ctx, c, watch.Options{Client: &client, Min: *minimum, Since: *since})
+	for _, d := range ds {
+		fmt.Fprintln(stderr, d.String())
+	}
+	if err != nil {
+		return fail(exitUsage, "%v\nmasrl watch: no file was written", err)
+	}
+	var b bytes.Buffer
+	if err := watch.WriteTriage(&b, cands); err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	fmt.Fprintf(stdout, "%s: %s connected to at least %d retained entries; fill in the decision column (add, or exclude STAGE: reason) and run masrl watch --apply %s\n",
+		*out, count(len(cands), "candidate"), *minimum, *out)
+	return exitOK
+}
+
+func applyTriage(dir string, ck *corpus.Checked, file, date string, withClaims bool, stdout, stderr io.Writer) int {
+	fail := func(code int, format string, args ...any) int {
+		fmt.Fprintf(stderr, "masrl watch: "+format+"\n", args...)
+		return code
+	}
+	c := ck.Corpus
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	decisions, err := watch.ReadTriage(file, src, ck.Vocabulary)
+	if err != nil {
+		return fail(exitFindings, "%v\nmasrl watch: no file was changed", err)
+	}
+	for _, d := range decisions {
+		if d.Add {
+			fmt.Fprintf(stdout, "masrl add %s --corpus %s\n", d.ID, dir)
+		}
+	}
+	rows := watch.ExcludedRecords(c, decisions, date)
+	if len(rows) == 0 {
+		return exitOK
+	}
+	name := filepath.Join(dir, corpus.ExcludedFile)
+	old, err := os.ReadFile(name)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fail(exitUsage, "%v", err)
+	}
+	var b bytes.Buffer
+	b.Write(old)
+	if len(old) == 0 {
+		csv.NewWriter(&b).Write(corpus.ExcludedColumns())
+	} else if old[len(old)-1] != '\n' {
+		b.WriteByte('\n')
+	}
+	w := csv.NewWriter(&b)
+	w.WriteAll(rows)
+	newExcluded, err := corpus.FormatCSV(name, b.Bytes())
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	before := checkCorpus(dir, ck, withClaims)
+	scratch, err := os.MkdirTemp("", "masrl-watch-")
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	defer os.RemoveAll(scratch)
+	files := map[string][]byte{corpus.ExcludedFile: newExcluded}
+	for _, f := range []string{corpus.PapersFile, corpus.BibFile, corpus.SpotcheckFile} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return fail(exitUsage, "%v", err)
+		}
+		files[f] = b
+	}
+	if err := corpus.WriteFiles(scratch, files); err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	nc, err := corpus.Load(scratch)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	after := checkCorpus(scratch, corpus.StartCheck(nc, ck.Data, corpus.CheckOptions{}), withClaims)
+	if after.Errors > before.Errors {
+		writeCheckReport(stderr, "text", after)
+		return fail(exitFindings, "the exclusions are refused: the corpus would have %s where it had %d; no file was changed", count(after.Errors, "error"), before.Errors)
+	}
+	if err := corpus.WriteFiles(dir, map[string][]byte{corpus.ExcludedFile: newExcluded}); err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	for _, r := range rows {
+		fmt.Fprintf(stdout, "excluded %s %s (%s: %s)\n", r[0], r[4], r[7], r[8])
+	}
+	return exitOK
+}

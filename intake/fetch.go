@@ -1,0 +1,233 @@
+package intake
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Cache keeps service answers on disk with their ETag, so that a second
+// refresh or link check asks "has it changed?" (If-None-Match) and the
+// service answers 304 without a body. Answers without an ETag are not
+// kept: masrl cannot tell whether they are still current.
+type Cache struct {
+	Dir string
+}
+
+// cached is one stored answer.
+type cached struct {
+	URL  string `json:"url"`
+	ETag string `json:"etag"`
+	Body []byte `json:"body"`
+}
+
+// path names the file of one request: the hash of the URL and the Accept
+// header, so no URL text becomes a path.
+func (c *Cache) path(rawURL, accept string) string {
+	h := sha256.Sum256([]byte(accept + "\n" + rawURL))
+	return filepath.Join(c.Dir, hex.EncodeToString(h[:])+".json")
+}
+
+func (c *Cache) load(rawURL, accept string) *cached {
+	if c == nil {
+		return nil
+	}
+	b, err := os.ReadFile(c.path(rawURL, accept))
+	if err != nil {
+		return nil
+	}
+	var e cached
+	if json.Unmarshal(b, &e) != nil || e.URL != rawURL || e.ETag == "" {
+		return nil // a damaged or colliding file is ignored, then replaced
+	}
+	return &e
+}
+
+func (c *Cache) store(rawURL, accept, etag string, body []byte) error {
+	if c == nil || etag == "" {
+		return nil
+	}
+	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+		return err
+	}
+	b, err := json.Marshal(cached{URL: rawURL, ETag: etag, Body: body})
+	if err != nil {
+		return err
+	}
+	p := c.path(rawURL, accept)
+	tmp := p + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, p)
+}
+
+// Polite intervals between two requests to the same host of a public
+// service, from their documentation: arXiv asks for one request every
+// three seconds; Crossref's public pool allows about five a second;
+// OpenAlex ten; Semantic Scholar one a second without a key. Other hosts (a test server, a mirror) get none unless the
+// Client says so.
+var defaultIntervals = map[string]time.Duration{
+	"export.arxiv.org":        3 * time.Second,
+	"api.crossref.org":        200 * time.Millisecond,
+	"api.openalex.org":        100 * time.Millisecond,
+	"api.semanticscholar.org": time.Second,
+}
+
+// DefaultInterval returns the polite interval for host (0 when masrl
+// knows none).
+func DefaultInterval(host string) time.Duration { return defaultIntervals[host] }
+
+// Limiter spaces the requests to each host. The zero value is ready.
+type Limiter struct {
+	mu   sync.Mutex
+	next map[string]time.Time
+}
+
+// wait blocks until a request to host may start, every interval apart.
+func (l *Limiter) wait(ctx context.Context, host string, interval time.Duration) error {
+	if l == nil || interval <= 0 {
+		return nil
+	}
+	l.mu.Lock()
+	if l.next == nil {
+		l.next = map[string]time.Time{}
+	}
+	now := time.Now()
+	at := l.next[host]
+	if at.Before(now) {
+		at = now
+	}
+	l.next[host] = at.Add(interval)
+	l.mu.Unlock()
+	return sleep(ctx, time.Until(at))
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// RetryAfter reads a Retry-After header: seconds or an HTTP date. ok is
+// false when the header is absent or unreadable.
+func RetryAfter(h string, now time.Time) (time.Duration, bool) {
+	if h == "" {
+		return 0, false
+	}
+	if s, err := strconv.Atoi(h); err == nil && s >= 0 {
+		return time.Duration(s) * time.Second, true
+	}
+	if t, err := http.ParseTime(h); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return d, true
+		}
+		return 0, true
+	}
+	return 0, false
+}
+
+// Retryable reports whether a status asks the client to come back later:
+// 429 Too Many Requests and 503 Service Unavailable.
+func Retryable(status int) bool {
+	return status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable
+}
+
+// ErrRateLimited is returned when a service still refuses after the
+// retries, or asks to wait longer than the client's MaxWait.
+var ErrRateLimited = errors.New("rate-limited")
+
+// get fetches url with the given Accept header for the named service and
+// returns the body of a 200 answer (or the cached body on a 304). A 404
+// is ErrNotFound; 429 and 503 are retried, after Retry-After when the
+// service sends one and with doubling back-off otherwise; anything else
+// is an error naming the service and the status, so the user can tell a
+// bad id from an outage.
+func (c *Client) get(ctx context.Context, service, rawURL, accept string) ([]byte, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", service, err)
+	}
+	interval, ok := c.Intervals[u.Host]
+	if !ok {
+		interval = DefaultInterval(u.Host)
+	}
+	retries, maxWait, backoff := c.Retries, c.MaxWait, c.Backoff
+	if retries == 0 {
+		retries = 3
+	}
+	if maxWait == 0 {
+		maxWait = time.Minute
+	}
+	if backoff == 0 {
+		backoff = time.Second
+	}
+	old := c.Cache.load(rawURL, accept)
+	for attempt := 0; ; attempt++ {
+		if err := c.Limiter.wait(ctx, u.Host, interval); err != nil {
+			return nil, err
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Accept", accept)
+		req.Header.Set("User-Agent", "masrl (https://github.com/masrl/masrl)")
+		if old != nil {
+			req.Header.Set("If-None-Match", old.ETag)
+		}
+		resp, err := c.http().Do(req)
+		if err != nil {
+			return nil, fmt.Errorf("%s: cannot reach %s: %w", service, rawURL, err)
+		}
+		body, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+		resp.Body.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: reading %s: %w", service, rawURL, err)
+		}
+		switch {
+		case resp.StatusCode == http.StatusNotModified && old != nil:
+			return old.Body, nil
+		case resp.StatusCode == http.StatusOK:
+			if err := c.Cache.store(rawURL, accept, resp.Header.Get("ETag"), body); err != nil {
+				return nil, fmt.Errorf("caching %s: %w", rawURL, err)
+			}
+			return body, nil
+		case resp.StatusCode == http.StatusNotFound:
+			return nil, fmt.Errorf("%s: %s: %w", service, rawURL, ErrNotFound)
+		case Retryable(resp.StatusCode):
+			wait, given := RetryAfter(resp.Header.Get("Retry-After"), time.Now())
+			if !given {
+				wait = backoff << attempt
+			}
+			if attempt >= retries || wait > maxWait {
+				return nil, fmt.Errorf("%s: %s answered %s %d times (Retry-After %q): %w", service, rawURL, resp.Status, attempt+1, resp.Header.Get("Retry-After"), ErrRateLimited)
+			}
+			if err := sleep(ctx, wait); err != nil {
+				return nil, fmt.Errorf("%s: waiting to retry %s: %w", service, rawURL, err)
+			}
+		default:
+			return nil, fmt.Errorf("%s: %s answered %s", service, rawURL, resp.Status)
+		}
+	}
+}

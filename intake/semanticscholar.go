@@ -1,0 +1,115 @@
+package intake
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// DefaultS2API is Semantic Scholar's Graph API, which masrl watch asks for
+// the works that cite, and are cited by, each retained entry.
+const DefaultS2API = "https://api.semanticscholar.org/graph/v1"
+
+// Linked is a work that cites or is cited by an entry, as Semantic
+// Scholar gives it. A preprint and its published version are one paper
+// there, with both ids.
+type Linked struct {
+	PaperID string
+	Title   string
+	Year    int
+	Date    string // publicationDate, YYYY-MM-DD, when known
+	ArxivID string
+	DOI     string
+}
+
+type s2Paper struct {
+	PaperID     string         `json:"paperId"`
+	Title       string         `json:"title"`
+	Year        int            `json:"year"`
+	Date        string         `json:"publicationDate"`
+	ExternalIDs map[string]any `json:"externalIds"`
+}
+
+type s2Page struct {
+	Offset int `json:"offset"`
+	Next   int `json:"next"`
+	Data   []struct {
+		Citing *s2Paper `json:"citingPaper"`
+		Cited  *s2Paper `json:"citedPaper"`
+	} `json:"data"`
+}
+
+// s2Fields are the fields masrl asks for: ids to match the corpus, title
+// and dates to rank and filter.
+const s2Fields = "paperId,title,year,publicationDate,externalIds"
+
+// Citations returns the works that cite the paper (direction "citations")
+// or that it cites ("references"); id is Semantic Scholar's form, e.g.
+// "arXiv:2508.04652" or "DOI:10.1145/…". Pages are followed up to
+// maxPages of 1000.
+func (c *Client) Citations(ctx context.Context, id, direction string, maxPages int) ([]Linked, error) {
+	if direction != "citations" && direction != "references" {
+		return nil, fmt.Errorf("direction %q: want citations or references", direction)
+	}
+	api := c.S2API
+	if api == "" {
+		api = DefaultS2API
+	}
+	var out []Linked
+	offset := 0
+	for range maxPages {
+		u, err := url.Parse(strings.TrimRight(api, "/") + "/paper/" + (&url.URL{Path: id}).EscapedPath() + "/" + direction)
+		if err != nil {
+			return nil, fmt.Errorf("--s2-api %q: %w", api, err)
+		}
+		q := u.Query()
+		q.Set("fields", s2Fields)
+		q.Set("limit", "1000")
+		q.Set("offset", fmt.Sprint(offset))
+		u.RawQuery = q.Encode()
+		body, err := c.get(ctx, "Semantic Scholar", u.String(), "application/json")
+		if err != nil {
+			return nil, err
+		}
+		linked, next, err := parseS2Page(body, direction)
+		if err != nil {
+			return nil, fmt.Errorf("the answer of Semantic Scholar for %s %s is not a page of papers: %w", id, direction, err)
+		}
+		out = append(out, linked...)
+		if next <= offset {
+			break
+		}
+		offset = next
+	}
+	return out, nil
+}
+
+// parseS2Page reads one page of citations or references and the offset
+// of the next page (0 on the last).
+func parseS2Page(body []byte, direction string) ([]Linked, int, error) {
+	var p s2Page
+	if err := json.Unmarshal(body, &p); err != nil {
+		return nil, 0, err
+	}
+	var out []Linked
+	for _, d := range p.Data {
+		sp := d.Citing
+		if direction == "references" {
+			sp = d.Cited
+		}
+		if sp == nil || (sp.PaperID == "" && oneLine(sp.Title) == "") {
+			continue
+		}
+		l := Linked{PaperID: sp.PaperID, Title: oneLine(sp.Title), Year: sp.Year, Date: sp.Date}
+		if v, ok := sp.ExternalIDs["ArXiv"].(string); ok {
+			l.ArxivID = strings.TrimSpace(v)
+		}
+		if v, ok := sp.ExternalIDs["DOI"].(string); ok {
+			l.DOI = strings.ToLower(strings.TrimSpace(v))
+		}
+		out = append(out, l)
+	}
+	return out, p.Next, nil
+}

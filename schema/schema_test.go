@@ -1,0 +1,167 @@
+package schema_test
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/schema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"go.yaml.in/yaml/v3"
+)
+
+// compile compiles every schema of schema.FS by its $id, which must be
+// the trace schema's address with the file's own name.
+func compile(t *testing.T) map[string]*jsonschema.Schema {
+	t.Helper()
+	c := jsonschema.NewCompiler()
+	names, err := fs.Glob(schema.FS(), "*.schema.json")
+	if err != nil || len(names) != 3 {
+		t.Fatalf("schemas %v (%v), want trace, masrl and paper", names, err)
+	}
+	ids := map[string]string{}
+	for _, name := range names {
+		b, _ := fs.ReadFile(schema.FS(), name)
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		id, _ := doc.(map[string]any)["$id"].(string)
+		if id != "https://masrl.dev/schema/"+name {
+			t.Errorf("%s: $id %q, want it published beside the others under its own name", name, id)
+		}
+		if err := c.AddResource(id, doc); err != nil {
+			t.Fatal(err)
+		}
+		ids[name] = id
+	}
+	out := map[string]*jsonschema.Schema{}
+	for name, id := range ids {
+		s, err := c.Compile(id)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out[name] = s
+	}
+	return out
+}
+
+// instanceLocation is where the first leaf error of a validation points.
+func instanceLocation(err error) string {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return ""
+	}
+	for len(ve.Causes) > 0 {
+		ve = ve.Causes[0]
+	}
+	return "/" + strings.Join(ve.InstanceLocation, "/")
+}
+
+// TestPaperSchema: every row of the survey's corpus, which passes the
+// check, is valid against paper.schema.json, and a row the check refuses
+// for one column fails there, at that column.
+func TestPaperSchema(t *testing.T) {
+	s := compile(t)["paper.schema.json"]
+	dir := os.Getenv("MASRL_CORPUS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "corpus")
+	}
+	f, err := os.Open(filepath.Join(dir, corpus.PapersFile))
+	if err != nil {
+		t.Fatalf("real corpus not found (set MASRL_CORPUS): %v", err)
+	}
+	defer f.Close()
+	records, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := func(rec []string) map[string]any {
+		m := map[string]any{}
+		for i, col := range records[0] {
+			m[col] = rec[i]
+		}
+		return m
+	}
+	for i, rec := range records[1:] {
+		if err := s.Validate(row(rec)); err != nil {
+			t.Errorf("papers.csv:%d: %v", i+2, err)
+		}
+	}
+	for _, tc := range []struct{ col, value, at string }{
+		{"reward_type", "Shared", "/reward_type"},
+		{"key", "Bad Key", "/key"},
+		{"arxiv_id", "arXiv:1234", "/arxiv_id"},
+		{"year", "99", "/year"},
+		{"url", "ftp://example.org", "/url"},
+		{"title", "", "/title"},
+		{"extra", "x", ""},
+	} {
+		r := row(records[1])
+		r[tc.col] = tc.value
+		err := s.Validate(r)
+		if err == nil {
+			t.Errorf("%s = %q: valid, want an error", tc.col, tc.value)
+		} else if tc.at != "" && instanceLocation(err) != tc.at {
+			t.Errorf("%s = %q: error at %s, want %s", tc.col, tc.value, instanceLocation(err), tc.at)
+		}
+	}
+	r := row(records[1])
+	delete(r, "one_liner")
+	if s.Validate(r) == nil {
+		t.Error("a row without one_liner is valid")
+	}
+	r = row(records[1])
+	r["notes"], r["affiliation"], r["arxiv_id"] = "", "", ""
+	if err := s.Validate(r); err != nil {
+		t.Errorf("the optional columns empty: %v", err)
+	}
+}
+
+// TestConfigSchema: the README's masrl.yaml is valid against
+// masrl.schema.json; an unknown key, a non-web URL and a key of the
+// wrong kind are not.
+func TestConfigSchema(t *testing.T) {
+	s := compile(t)["masrl.schema.json"]
+	b, err := os.ReadFile(filepath.Join("..", "siteconfig", "testdata", "full.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := func(src string) any {
+		var v any
+		if err := yaml.Unmarshal([]byte(src), &v); err != nil {
+			t.Fatal(err)
+		}
+		j, _ := json.Marshal(v)
+		out, err := jsonschema.UnmarshalJSON(bytes.NewReader(j))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if err := s.Validate(doc(string(b))); err != nil {
+		t.Errorf("full.yaml: %v", err)
+	}
+	for _, tc := range []struct{ src, at string }{
+		{"titel: x\n", ""},
+		{"repository:\n  url: ftp://example.org/x\n", "/repository/url"},
+		{"repository:\n  brnch: main\n", ""},
+		{"base_url: javascript:alert(1)\n", "/base_url"},
+		{"title: [a]\n", "/title"},
+		{"release: https://example.org/\n", "/release"},
+	} {
+		err := s.Validate(doc(tc.src))
+		if err == nil {
+			t.Errorf("%q: valid, want an error", tc.src)
+		} else if tc.at != "" && instanceLocation(err) != tc.at {
+			t.Errorf("%q: error at %s, want %s", tc.src, instanceLocation(err), tc.at)
+		}
+	}
+}

@@ -1,6 +1,0 @@
-//go:build !linux
-
-package site
-
-// exchange swaps the directories a and b; see exchange_linux.go.
-func exchange(a, b string) error { return renameExchange(a, b) }

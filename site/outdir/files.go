@@ -1,0 +1,207 @@
+package outdir
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	iofs "io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Files is a built site: the set of file names (slash-separated, inside the
+// output directory) and their content. Memory keeps the content in memory;
+// an Output streams every file into its build buffer (outdir.go) as soon
+// as it is written and keeps only the names, so that a build's memory is
+// bounded by its input rather than by the site, which is many times
+// larger.
+type Files struct {
+	mu sync.Mutex
+	// m maps a name to its content; in a streaming Files (dir != "") the
+	// values are nil and the content lives in dir.
+	m map[string][]byte
+	// dir is where a streaming Files writes; "" keeps content in memory.
+	dir string
+	// made records the directories that exist under dir for this build,
+	// so that a site of 100,000 pages does not pay a mkdir per file.
+	made map[string]bool
+	// old holds what dir held before the build (openBuffer): names, true
+	// for a directory. Only read while the build writes.
+	old map[string]bool
+	// swept, when not nil, is closed once old is known and dir ready, or
+	// sweepErr set; nothing is written before.
+	swept    chan struct{}
+	sweepErr error
+}
+
+// waitSwept waits until the streaming directory may be written.
+func (fs *Files) waitSwept() error {
+	if fs.swept == nil {
+		return nil
+	}
+	<-fs.swept
+	if fs.sweepErr != nil {
+		return fmt.Errorf("writing %s: %w", fs.dir, fs.sweepErr)
+	}
+	return nil
+}
+
+// Memory returns a Files that keeps every file in memory.
+func Memory() *Files { return &Files{m: map[string][]byte{}} }
+
+// newDirFiles returns a Files that writes every file into dir at once;
+// old is what dir holds already.
+func newDirFiles(dir string, old map[string]bool) *Files {
+	// dir exists (openBuffer made it): mkdir stops there.
+	return &Files{m: map[string][]byte{}, dir: dir, made: map[string]bool{filepath.Clean(dir): true}, old: old}
+}
+
+// Add records a file. Two pages claiming the same path (two values whose
+// segments collide, a key equal to a reserved name) are a build error,
+// never a silent overwrite.
+func (fs *Files) Add(name string, b []byte) error {
+	if err := fs.Claim(name); err != nil {
+		return err
+	}
+	return fs.Put(name, b)
+}
+
+// Claim reserves a name whose content Put supplies later (a queued page).
+// A name that is not a clean relative path inside the output directory
+// (CheckPath) is refused.
+func (fs *Files) Claim(name string) error {
+	if err := CheckPath(name); err != nil {
+		return err
+	}
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if _, dup := fs.m[name]; dup {
+		return fmt.Errorf("two outputs claim %s", name)
+	}
+	fs.m[name] = nil
+	return nil
+}
+
+// Put stores the content of a claimed name: in memory, or written to the
+// streaming directory. It is safe for concurrent use; b is not retained by
+// a streaming Files, so a caller may reuse its buffer.
+func (fs *Files) Put(name string, b []byte) error {
+	if fs.dir == "" {
+		fs.mu.Lock()
+		fs.m[name] = b
+		fs.mu.Unlock()
+		return nil
+	}
+	f, err := fs.Create(name)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Create opens a claimed name of a streaming Files for writing, so that a
+// large page goes to the file as it is rendered instead of through a
+// buffer of its size. A file the buffer holds already is rewritten where
+// it differs (outFile), keeping its inode; a directory in its place is
+// removed.
+func (fs *Files) Create(name string) (io.WriteCloser, error) {
+	if err := fs.waitSwept(); err != nil {
+		return nil, err
+	}
+	p := filepath.Join(fs.dir, filepath.FromSlash(name))
+	if err := fs.mkdir(filepath.Dir(p)); err != nil {
+		return nil, err
+	}
+	isDir, exists := fs.old[name]
+	if isDir {
+		if err := os.RemoveAll(p); err != nil {
+			return nil, err
+		}
+		exists = false
+	}
+	return openOut(p, exists)
+}
+
+// CheckPath refuses a file name that would leave the output directory or
+// that is not in clean slash form: whatever the input, no key or value
+// becomes a path outside the output.
+func CheckPath(name string) error {
+	if name == "" || path.IsAbs(name) || path.Clean(name) != name || name == "." ||
+		strings.HasPrefix(name, "../") || name == ".." || strings.Contains(name, "\\") {
+		return fmt.Errorf("refusing output path %q: not a clean path inside the output directory", name)
+	}
+	for seg := range strings.SplitSeq(name, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return fmt.Errorf("refusing output path %q", name)
+		}
+	}
+	return nil
+}
+
+// mkdir creates d and its parents once per build. A directory whose parent
+// this build made is created with one mkdir, without the stat of
+// os.MkdirAll; an existing or concurrently created directory is no error,
+// and a file the buffer held in its place is removed first.
+func (fs *Files) mkdir(d string) error {
+	fs.mu.Lock()
+	done := fs.made[d]
+	fs.mu.Unlock()
+	if done {
+		return nil
+	}
+	if parent := filepath.Dir(d); parent != d {
+		if err := fs.mkdir(parent); err != nil {
+			return err
+		}
+	}
+	if rel, err := filepath.Rel(fs.dir, d); err == nil {
+		if isDir, ok := fs.old[filepath.ToSlash(rel)]; ok && !isDir {
+			if err := os.Remove(d); err != nil && !errors.Is(err, iofs.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, iofs.ErrExist) {
+		return err
+	}
+	fs.mu.Lock()
+	fs.made[d] = true
+	fs.mu.Unlock()
+	return nil
+}
+
+// Names returns the file names in sorted order.
+func (fs *Files) Names() []string {
+	names := make([]string, 0, len(fs.m))
+	for n := range fs.m {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Get returns a file's content and whether it exists. A site written to a
+// directory is read back from it.
+func (fs *Files) Get(name string) ([]byte, bool) {
+	b, ok := fs.m[name]
+	if !ok || fs.dir == "" {
+		return b, ok
+	}
+	b, err := os.ReadFile(filepath.Join(fs.dir, filepath.FromSlash(name)))
+	return b, err == nil
+}
+
+// Streaming reports whether the files go to a directory as they are
+// written (Create streams them) rather than into memory.
+func (fs *Files) Streaming() bool { return fs.dir != "" }
+
+// Len returns the number of files.
+func (fs *Files) Len() int { return len(fs.m) }

@@ -1,0 +1,267 @@
+//go:build !(js && wasm)
+
+package otlp
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"bytes"
+	"encoding/json"
+	"github.com/klauspost/compress/zstd"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/masrl/masrl/trace"
+)
+
+// frameworkRuns are the runs of testdata/frameworks (make otel-fixtures)
+// and what each scenario performed, read from its script: the agents, who
+// spawned whom, the handoffs, the tool calls and the tokens of its model
+// calls.
+var frameworkRuns = []struct {
+	name                         string
+	agents                       []string // every agent name in the trace, sorted
+	spawns, handoffs, toolCalls  int
+	tokens, cacheRead, reasoning int64
+	topology                     string
+	conversation                 string
+}{
+	// orchestrator calls research, which runs the researcher agent
+	// (agent as a tool), which calls web_search twice; 4 model calls.
+	{name: "ai-sdk-otel", agents: []string{"orchestrator", "researcher"}, spawns: 1, toolCalls: 2,
+		tokens: 150 + 100 + 190 + 305, cacheRead: 300, topology: "centralized"},
+	{name: "ai-sdk-legacy", agents: []string{"orchestrator", "researcher"}, spawns: 1, toolCalls: 2,
+		tokens: 150 + 100 + 190 + 305, cacheRead: 300, reasoning: 12 + 10, topology: "centralized"},
+	// the workflow runs triage, which hands off to billing, which calls
+	// accounts as a tool (agent.asTool); accounts calls get_invoice.
+	{name: "openai-agents", agents: []string{"accounts", "billing", "support desk", "triage"}, spawns: 2, handoffs: 1, toolCalls: 1,
+		tokens: 80 + 130 + 75 + 115 + 220, cacheRead: 64, reasoning: 16, topology: "mixed"},
+	// the graph runs its nodes supervisor, researcher (one search) and writer.
+	{name: "langgraph", agents: []string{"newsroom", "researcher", "supervisor", "writer"}, spawns: 3, toolCalls: 1,
+		tokens: 58 + 102 + 170 + 230, cacheRead: 40, reasoning: 20, topology: "centralized", conversation: "thread-newsroom-1"},
+	// createReactAgent: the agent node runs twice around the tools node,
+	// which is the graph running the tool, not an agent.
+	{name: "langgraph-react", agents: []string{"agent", "react-desk"}, spawns: 2, toolCalls: 1,
+		tokens: 84 + 155, topology: "centralized", conversation: "thread-react-1"},
+	// writer speaks, critic takes over (one failed model call, a remote
+	// fact_checker), writer takes over again; create_agent spawns nobody.
+	{name: "group-chat", agents: []string{"critic", "fact_checker", "group_chat", "writer"}, spawns: 2, handoffs: 2, toolCalls: 1,
+		tokens: 280 + 320 + 290 + 140 + 390, cacheRead: 150, reasoning: 30, topology: "mixed", conversation: "conv-groupchat-1"},
+}
+
+// TestFrameworks imports what the real agent frameworks wrote (JSON from
+// the SDK's JSON serializer, and the collector's protobuf records of the
+// same spans): both give the same traces, equal to the golden files, valid
+// under --strict, with no diagnostic at all, no prompt text, and the
+// agents, spawns, handoffs, tool calls and tokens of the scenario.
+func TestFrameworks(t *testing.T) {
+	for _, run := range frameworkRuns {
+		t.Run(run.name, func(t *testing.T) {
+			base := filepath.Join("testdata", "frameworks", "runs", run.name)
+			js, err := os.ReadFile(base + ".otlp.jsonl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			pb, err := os.ReadFile(base + ".otlp.binpb")
+			if err != nil {
+				t.Fatal(err)
+			}
+			traces, order, diags := importAll(t, base+".otlp.jsonl", js, Options{})
+			ptraces, porder, pdiags := importAll(t, base+".otlp.binpb", pb, Options{})
+			for _, d := range append(diags, pdiags...) {
+				t.Errorf("diagnostic: %s", d)
+			}
+			if len(order) != 1 || !slices.Equal(order, porder) {
+				t.Fatalf("traces %v from JSON, %v from protobuf; want one, the same", order, porder)
+			}
+			tr := traces[order[0]]
+			if !bytes.Equal(tr.JSON, ptraces[order[0]].JSON) {
+				t.Errorf("JSON and protobuf give different traces:\n%s\n%s", tr.JSON, ptraces[order[0]].JSON)
+			}
+			if bytes.Contains(tr.JSON, []byte("SECRET-")) {
+				t.Errorf("the trace carries prompt, completion or tool text:\n%s", tr.JSON)
+			}
+			res, err := trace.Validate(bytes.NewReader(tr.JSON), trace.Options{Strict: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range res.Findings {
+				t.Errorf("finding: %s", f)
+			}
+			golden := filepath.Join("testdata", "frameworks", "golden", run.name+".json")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, tr.JSON, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(tr.JSON, want) {
+				t.Errorf("%s differs from the import; run make otel-fixtures (or go test ./trace/otlp -run TestFrameworks -update) and review the diff", golden)
+			}
+
+			var doc struct {
+				Events []struct {
+					ID, Type, Agent, From, To, Conversation string
+				} `json:"events"`
+				Costs map[string]float64 `json:"costs"`
+			}
+			if err := json.Unmarshal(tr.JSON, &doc); err != nil {
+				t.Fatal(err)
+			}
+			agents := map[string]bool{}
+			handoffs := 0
+			for _, e := range doc.Events {
+				switch e.Type {
+				case "spawn", "return":
+					agents[e.Agent], agents[e.To] = true, true
+				case "message":
+					agents[e.Agent] = true
+					if strings.HasSuffix(e.ID, "/handoff") {
+						handoffs++
+						agents[e.To] = true
+					}
+				case "tool_call":
+					agents[e.Agent] = true
+				}
+			}
+			got := slices.Sorted(func(yield func(string) bool) {
+				for a := range agents {
+					if !yield(a) {
+						return
+					}
+				}
+			})
+			if !slices.Equal(got, run.agents) {
+				t.Errorf("agents %q, the scenario has %q", got, run.agents)
+			}
+			st := tr.Stats
+			if st.Spawns != run.spawns || handoffs != run.handoffs || st.ToolCalls != run.toolCalls || st.Tokens != run.tokens || st.Topology != run.topology {
+				t.Errorf("spawns %d, handoffs %d, tool calls %d, tokens %d, topology %s; the scenario: %d, %d, %d, %d, %s",
+					st.Spawns, handoffs, st.ToolCalls, st.Tokens, st.Topology, run.spawns, run.handoffs, run.toolCalls, run.tokens, run.topology)
+			}
+			if st.Messages != handoffs+2*st.Spawns {
+				t.Errorf("costs.messages %d, want the inter-agent messages: %d handoffs + %d spawns and their returns", st.Messages, handoffs, st.Spawns)
+			}
+			if int64(doc.Costs["cache_read_tokens"]) != run.cacheRead || int64(doc.Costs["reasoning_tokens"]) != run.reasoning {
+				t.Errorf("costs %v: want cache_read_tokens %d, reasoning_tokens %d", doc.Costs, run.cacheRead, run.reasoning)
+			}
+			if run.conversation != "" && !bytes.Contains(tr.JSON, []byte(`"conversation_id":"`+run.conversation+`"`)) {
+				t.Errorf("conversation %s is not kept", run.conversation)
+			}
+		})
+	}
+}
+
+// TestZstdInputs: the collector's file exporter with compression: zstd
+// (each record one zstd frame, of protobuf or of JSON) and a file
+// compressed whole with zstd import into the same trace as the plain JSON.
+func TestZstdInputs(t *testing.T) {
+	base := filepath.Join("testdata", "frameworks", "runs", "openai-agents")
+	js, err := os.ReadFile(base + ".otlp.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, err := os.ReadFile(base + ".otlp.binpb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	record := func(out, msg []byte) []byte {
+		z := enc.EncodeAll(msg, nil)
+		return append(binary.BigEndian.AppendUint32(out, uint32(len(z))), z...)
+	}
+	var protoRecs, jsonRecs []byte
+	for rest := pb; len(rest) > 0; {
+		n := binary.BigEndian.Uint32(rest)
+		protoRecs = record(protoRecs, rest[4:4+n])
+		rest = rest[4+n:]
+	}
+	for l := range bytes.Lines(js) {
+		jsonRecs = record(jsonRecs, l)
+	}
+	want, _, _ := importAll(t, "plain.jsonl", js, Options{})
+	for name, in := range map[string][]byte{
+		"collector zstd proto": protoRecs, "collector zstd json": jsonRecs,
+		"whole file zstd json": enc.EncodeAll(js, nil), "whole file zstd proto": enc.EncodeAll(pb, nil),
+	} {
+		got, order, diags := importAll(t, name, in, Options{})
+		for _, d := range diags {
+			t.Errorf("%s: %s", name, d)
+		}
+		if len(order) != 1 || !bytes.Equal(got[order[0]].JSON, want[order[0]].JSON) {
+			t.Errorf("%s: does not import into the plain JSON's trace", name)
+		}
+	}
+}
+
+// TestForeignFormats: exports that are not OTLP get an error naming them.
+func TestForeignFormats(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"name":"chat","context":{"trace_id":"0xab","span_id":"0x1"},"kind":"SpanKind.INTERNAL","attributes":{}}`, "ConsoleSpanExporter"},
+		{`{"name":"chat","span_kind":"LLM","context.span_id":"1","context.trace_id":"2"}`, "Phoenix"},
+		{`{"id":"t1","projectId":"p","observations":[]}`, "Langfuse"},
+		{"{\n  resource: {\n    attributes: {\n      'service.name': 'x'\n    }\n  },\n  traceId: 'ab',\n  name: 'chat'\n}", "ConsoleSpanExporter"},
+		{`{"traceId":"` + tA + `","spanId":"` + sid(1) + `","parentSpanId":"","name":"x"}`, "single span"},
+	} {
+		_, _, diags := importAll(t, "x.json", []byte(c.in+"\n"), Options{})
+		if len(diags) != 1 || diags[0].Severity != Error || diags[0].Line < 1 || !strings.Contains(diags[0].Message, c.want) || !strings.Contains(diags[0].Message, "not OTLP") {
+			t.Errorf("%s: diagnostics %v, want one error naming %s", c.in, diags, c.want)
+		}
+	}
+}
+
+// TestUnknownKindsOncePerKind: spans of a kind the mapping does not know
+// are one warning per kind and trace, with their number, not one per span.
+func TestUnknownKindsOncePerKind(t *testing.T) {
+	spans := []sp{agentSpan(tA, 1, 0, "boss", 0, 100),
+		{trace: tA, id: sid(2), parent: sid(1), name: "chat", start: 1, end: 2, attrs: map[string]any{"gen_ai.operation.name": "chat"}}}
+	for i := range 5 {
+		op := map[string]any{"gen_ai.operation.name": "search_memory"}
+		if i >= 3 {
+			op = map[string]any{"openinference.span.kind": "EVALUATOR"}
+		}
+		spans = append(spans, sp{trace: tA, id: sid(10 + i), parent: sid(1), name: fmt.Sprintf("s%d", i), start: 10 + i, end: 11 + i, attrs: op})
+	}
+	traces, _, diags := importAll(t, "k.jsonl", []byte(line(spans...)), Options{})
+	mustValidate(t, traces)
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.SpanID+": "+d.Message)
+	}
+	want := []string{
+		sid(10) + `: span "s0" is not an agent, tool, model, handoff, guardrail or reward span (gen_ai.operation.name="search_memory" is not mapped; 3 span(s) of this kind in the trace, reported once): left out; the spans under them join the nearest agent`,
+		sid(13) + `: span "s3" is not an agent, tool, model, handoff, guardrail or reward span (openinference.span.kind="EVALUATOR" is not mapped; 2 span(s) of this kind in the trace, reported once): left out; the spans under them join the nearest agent`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("diagnostics\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestUnknownServiceNamesNothing: the SDK's unknown_service:* default is
+// neither the system nor the root agent's name.
+func TestUnknownServiceNamesNothing(t *testing.T) {
+	root := sp{trace: tA, id: sid(1), name: "workflow", start: 0, end: 10, attrs: map[string]any{"gen_ai.operation.name": "invoke_workflow"}}
+	in := strings.Replace(line(root, agentSpan(tA, 2, 1, "worker", 1, 9)), `"resourceSpans":[{`,
+		`"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"unknown_service:node"}}]},`, 1)
+	if !strings.Contains(in, "unknown_service:node") {
+		t.Fatalf("the resource was not added: %s", in)
+	}
+	traces, _, _ := importAll(t, "s.jsonl", []byte(in), Options{})
+	mustValidate(t, traces)
+	if tr := traces[tA].JSON; bytes.Contains(tr, []byte("unknown_service")) || !bytes.Contains(tr, []byte(`"agent":"workflow","to":"worker"`)) {
+		t.Errorf("unknown_service named something, or the root is not named by its span:\n%s", tr)
+	}
+}
