@@ -227,6 +227,13 @@ bench-trace: build trace-file
 	cd bench/trace && npm ci --no-audit --no-fund --silent
 	bench/trace/run.sh $(TRACE_FILE) $(abspath $(CORPUS))/reference/trace_schema.json
 
+# bench-viewer measures how long the file of masrl trace view takes to be
+# interactive in Chromium (TestViewerOpenTime) at 100,000 and 1,000,000
+# events; the figures go to BENCHMARKS.md by hand, with the load average.
+.PHONY: bench-viewer
+bench-viewer: debian
+	MASRL_BROWSER=1 MASRL_VIEWER_EVENTS=100000,1000000 MASRL_VIEWER_RUNS=5 $(GO) test -count=1 -run TestViewerOpenTime -v -timeout 30m ./browsertest
+
 # echarts rebuilds the chart library masrl embeds (site/chartlib) with the
 # pinned esbuild, after site/chartlib/entry.js or package-lock.json
 # changed; TestBuild fails until it is rebuilt.
