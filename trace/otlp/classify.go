@@ -149,9 +149,12 @@ func classifyAI(s *span) (kind, bool) {
 func toolOrTransfer(s *span) kind {
 	if s.transfer != "" {
 		if s.transferMode == "return_to_caller" {
-			if s.agentName == "" {
-				s.agentName = s.transfer
-			}
+			// The span is the callee's run: gen_ai.agent.name and
+			// gen_ai.agent.id on a tool span name the calling agent
+			// (instrumentations stamp the current agent on every span),
+			// so the target names the agent and the caller's id is not
+			// the callee's.
+			s.agentName, s.agentID = s.transfer, ""
 			return kAgent
 		}
 		return kHandoff
