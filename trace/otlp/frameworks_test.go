@@ -236,7 +236,7 @@ func TestUnknownKindsOncePerKind(t *testing.T) {
 	spans := []sp{agentSpan(tA, 1, 0, "boss", 0, 100),
 		{trace: tA, id: sid(2), parent: sid(1), name: "chat", start: 1, end: 2, attrs: map[string]any{"gen_ai.operation.name": "chat"}}}
 	for i := range 5 {
-		op := map[string]any{"gen_ai.operation.name": "search_memory"}
+		op := map[string]any{"gen_ai.operation.name": "fetch_response"}
 		if i >= 3 {
 			op = map[string]any{"openinference.span.kind": "EVALUATOR"}
 		}
@@ -249,7 +249,7 @@ func TestUnknownKindsOncePerKind(t *testing.T) {
 		got = append(got, d.SpanID+": "+d.Message)
 	}
 	want := []string{
-		sid(10) + `: span "s0" is not an agent, tool, model, handoff, guardrail or reward span (gen_ai.operation.name="search_memory" is not mapped; 3 span(s) of this kind in the trace, reported once): left out; the spans under them join the nearest agent`,
+		sid(10) + `: span "s0" is not an agent, tool, model, handoff, guardrail or reward span (gen_ai.operation.name="fetch_response" is not mapped; 3 span(s) of this kind in the trace, reported once): left out; the spans under them join the nearest agent`,
 		sid(13) + `: span "s3" is not an agent, tool, model, handoff, guardrail or reward span (openinference.span.kind="EVALUATOR" is not mapped; 2 span(s) of this kind in the trace, reported once): left out; the spans under them join the nearest agent`,
 	}
 	if !slices.Equal(got, want) {
@@ -371,5 +371,37 @@ func TestFrameworksConversation(t *testing.T) {
 	}
 	if !bytes.Equal(tr.JSON, want) {
 		t.Errorf("%s differs from the import; run make otel-fixtures and review the diff", golden)
+	}
+}
+
+// TestMemoryAndPromptSpans: retrieval and memory operations are tool calls
+// named by the operation, creating a memory store runs nothing, and an
+// OpenInference PROMPT span (a template rendered) is a container whose
+// model call belongs to the agent; none of them is a warning.
+func TestMemoryAndPromptSpans(t *testing.T) {
+	spans := []sp{agentSpan(tA, 1, 0, "boss", 0, 100)}
+	for i, op := range []string{"search_memory", "create_memory", "update_memory", "upsert_memory", "delete_memory", "retrieval", "create_memory_store", "delete_memory_store"} {
+		spans = append(spans, sp{trace: tA, id: sid(10 + i), parent: sid(1), name: op + " notes", start: 10 + i, end: 11 + i,
+			attrs: map[string]any{"gen_ai.operation.name": op}})
+	}
+	spans = append(spans, sp{trace: tA, id: sid(30), parent: sid(1), name: "prompt", start: 40, end: 60, attrs: map[string]any{"openinference.span.kind": "PROMPT"}},
+		sp{trace: tA, id: sid(31), parent: sid(30), name: "llm", start: 41, end: 50, attrs: map[string]any{"openinference.span.kind": "LLM", "llm.model_name": "m"}})
+	traces, _, diags := importAll(t, "m.jsonl", []byte(line(spans...)), Options{})
+	if len(diags) > 0 {
+		t.Errorf("diagnostics: %v", diags)
+	}
+	mustValidate(t, traces)
+	tr := traces[tA]
+	if tr.Stats.ToolCalls != 6 {
+		t.Errorf("tool calls %d, want the 5 memory operations and the retrieval", tr.Stats.ToolCalls)
+	}
+	for _, want := range []string{`"tool_call","agent":"boss","tool":"search_memory"`, `"tool_call","agent":"boss","tool":"upsert_memory"`,
+		`"tool_call","agent":"boss","tool":"retrieval"`, `"message","agent":"boss","from":"boss","to":"m"`} {
+		if !bytes.Contains(tr.JSON, []byte(want)) {
+			t.Errorf("no %s in\n%s", want, tr.JSON)
+		}
+	}
+	if bytes.Contains(tr.JSON, []byte("memory_store")) {
+		t.Errorf("a memory store's creation became an event:\n%s", tr.JSON)
 	}
 }
