@@ -5,6 +5,7 @@ package otlp
 import (
 	"encoding/binary"
 	"fmt"
+	"maps"
 
 	"bytes"
 	"encoding/json"
@@ -279,10 +280,8 @@ func TestUnknownServiceNamesNothing(t *testing.T) {
 // gen_ai.agent.name and id on the tool span.
 func TestAgentAsToolNamesTheTarget(t *testing.T) {
 	tool := toolSpan(tA, 2, 1, "ask_helper", 10, 50)
-	for k, v := range map[string]any{"gen_ai.transfer.mode": "return_to_caller", "gen_ai.transfer.target.name": "helper",
-		"gen_ai.agent.name": "boss", "gen_ai.agent.id": "agent-boss"} {
-		tool.attrs[k] = v
-	}
+	maps.Copy(tool.attrs, map[string]any{"gen_ai.transfer.mode": "return_to_caller", "gen_ai.transfer.target.name": "helper",
+		"gen_ai.agent.name": "boss", "gen_ai.agent.id": "agent-boss"})
 	chat := sp{trace: tA, id: sid(3), parent: sid(2), name: "chat", start: 20, end: 30,
 		attrs: map[string]any{"gen_ai.operation.name": "chat", "gen_ai.usage.input_tokens": 5, "gen_ai.usage.output_tokens": 7}}
 	traces, _, diags := importAll(t, "r.jsonl", []byte(line(agentSpan(tA, 1, 0, "boss", 0, 100), tool, chat)), Options{})
