@@ -88,10 +88,26 @@ serve: $(BIN) $(VALIDATOR_FILES) node_modules
 # The packages the page's WebAssembly module is built from are tested again
 # as that build (GOOS=js, run by Node through Go's go_js_wasm_exec), since
 # files built only there (trace/otlp/proto_js.go) are tested only there.
+# The native go test skips its own vet pass: make lint has just run all
+# of go vet (for the host; the wasm run keeps it, for the js-only files).
 test: site debian node_modules lint actionlint
-	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test ./...
-	GOOS=js GOARCH=wasm $(GO) test -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./trace/... ./cmd/masrl-wasm
+	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test -vet=off ./...
+	MASRL_CORPUS=$(abspath $(CORPUS)) GOOS=js GOARCH=wasm $(GO) test -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./trace/... ./cmd/masrl-wasm
 	$(GO) run ./cmd/masrl readme README.md --check --corpus $(CORPUS)
+
+# test-busy runs make test while stress-ng (Debian's, installed when
+# missing) keeps every core busy with a CPU loop: no test may depend on a
+# quiet machine, since CI and contributors run the tests on busy ones.
+# The hog stops when make test ends, whether it passed or not.
+.PHONY: test-busy stress-ng
+test-busy: stress-ng
+	@stress-ng --cpu 0 --cpu-method loop --timeout 60m --quiet & hog=$$!; \
+	trap 'kill $$hog 2>/dev/null; wait $$hog 2>/dev/null' EXIT; \
+	echo "stress-ng: $$(nproc) CPU hogs"; \
+	$(MAKE) test
+
+stress-ng:
+	@command -v stress-ng >/dev/null 2>&1 || { apt-get update && apt-get install -y stress-ng; }
 
 # lint runs the checks the Go community already trusts, pinned: gofmt, go
 # vet, staticcheck (all its default checks), go mod tidy -diff (go.mod and
@@ -130,19 +146,31 @@ node_modules: package.json package-lock.json
 
 # debian installs the Debian packages the tests use when one is missing,
 # with one apt-get update: chromium for the browser tests (see
-# DEVELOPERS.md for the flags it runs with), shellcheck for actionlint and
-# a Java runtime for the Nu HTML checker. The tests run as root on CI.
+# DEVELOPERS.md for the flags it runs with), shellcheck for actionlint,
+# a Java runtime for the Nu HTML checker and GNU time for benchrun's
+# test. The tests run as root on CI.
 .PHONY: debian
 debian:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	command -v shellcheck >/dev/null 2>&1 || missing="$$missing shellcheck"; \
 	command -v java >/dev/null 2>&1 || missing="$$missing default-jre-headless"; \
+	[ -x /usr/bin/time ] || missing="$$missing time"; \
 	if [ -n "$$missing" ]; then apt-get update && apt-get install -y $$missing; fi
 
 # browsertest runs only the browser tests, verbosely, on a fresh build.
 browsertest: site debian node_modules
 	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test -count=1 -v ./browsertest/
+
+# bench-lighthouse measures the Lighthouse performance score (and total
+# blocking time, largest contentful paint) of the audited pages
+# LIGHTHOUSE_RUNS times each and prints the median and the range: a
+# timing, so a measurement (BENCHMARKS.md), never a pass/fail test.
+LIGHTHOUSE_RUNS ?= 5
+
+.PHONY: bench-lighthouse
+bench-lighthouse: site debian node_modules
+	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 MASRL_LIGHTHOUSE_RUNS=$(LIGHTHOUSE_RUNS) $(GO) test -count=1 -timeout 60m -v -run '^TestLighthousePerformance$$' ./browsertest/
 
 clean:
 	rm -rf bin public .public.masrl-buffer browsertest/testdata/screenshots
@@ -198,6 +226,13 @@ bench-trace: build trace-file
 	$(GO) test -run '^$$' -bench . -benchmem ./trace
 	cd bench/trace && npm ci --no-audit --no-fund --silent
 	bench/trace/run.sh $(TRACE_FILE) $(abspath $(CORPUS))/reference/trace_schema.json
+
+# bench-viewer measures how long the file of masrl trace view takes to be
+# interactive in Chromium (TestViewerOpenTime) at 100,000 and 1,000,000
+# events; the figures go to BENCHMARKS.md by hand, with the load average.
+.PHONY: bench-viewer
+bench-viewer: debian
+	MASRL_BROWSER=1 MASRL_VIEWER_EVENTS=100000,1000000 MASRL_VIEWER_RUNS=5 $(GO) test -count=1 -run TestViewerOpenTime -v -timeout 30m ./browsertest
 
 # echarts rebuilds the chart library masrl embeds (site/chartlib) with the
 # pinned esbuild, after site/chartlib/entry.js or package-lock.json

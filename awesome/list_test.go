@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/masrl/masrl/internal/corpustest"
+
 	"github.com/masrl/masrl/corpus"
 )
 
@@ -122,11 +124,7 @@ func TestAwesomeLint(t *testing.T) {
 		}
 		t.Skip("node or node_modules/.bin/awesome-lint missing (npm ci)")
 	}
-	dir := os.Getenv("MASRL_CORPUS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "corpus")
-	}
-	c, err := corpus.Load(dir)
+	c, err := corpus.Load(corpustest.Dir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

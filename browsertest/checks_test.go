@@ -326,6 +326,18 @@ func checkAxe(t *testing.T, p *page, where string) {
 	}
 }
 
+// framesPaintedJS resolves true once two frames have been painted since it
+// was evaluated: whatever the page changed before is on the screen.
+const framesPaintedJS = `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`
+
+// schemeAppliedJS holds once the page sees the emulated colour scheme and
+// two frames have been painted since: the media query's change event,
+// on which charts.js redraws every drawn chart in the scheme's theme,
+// fires before the first of them.
+func schemeAppliedJS(scheme string) string {
+	return fmt.Sprintf(`matchMedia("(prefers-color-scheme: %s)").matches && %s`, scheme, framesPaintedJS)
+}
+
 // screenshot writes a full-page PNG of the current page in the given colour
 // scheme into testdata/screenshots (gitignored).
 func screenshot(t *testing.T, p *page, name, scheme string) {
@@ -340,9 +352,7 @@ func screenshot(t *testing.T, p *page, name, scheme string) {
 		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Sleep(300*time.Millisecond)); err != nil { // charts.js redraws on the change
-		t.Fatal(err)
-	}
+	p.waitFor(t, schemeAppliedJS(scheme))
 	buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
@@ -361,9 +371,7 @@ func screenshotCharts(t *testing.T, p *page, prefix, scheme string, ids []string
 		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(p.ctx, chromedp.Sleep(300*time.Millisecond)); err != nil {
-		t.Fatal(err)
-	}
+	p.waitFor(t, schemeAppliedJS(scheme))
 	for _, id := range ids {
 		buf, err := chromedp.Run(p.ctx, chromedp.Screenshot(chromedp.CSS("#"+id)))
 		if err != nil {
@@ -386,9 +394,7 @@ func screenshotTiles(t *testing.T, p *page, name string, max int) {
 	for i := 0; i*view < height && i < max; i++ {
 		var ok bool
 		p.eval(t, fmt.Sprintf(`window.scrollTo(0, %d), true`, i*view), &ok)
-		if err := chromedp.Do(p.ctx, chromedp.Sleep(150*time.Millisecond)); err != nil {
-			t.Fatal(err)
-		}
+		p.waitFor(t, framesPaintedJS)
 		buf, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
 		if err != nil {
 			t.Fatal(err)

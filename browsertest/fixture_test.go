@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/masrl/masrl/internal/corpustest"
+
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/site"
 	"github.com/masrl/masrl/site/chart"
@@ -16,17 +18,11 @@ import (
 	"github.com/masrl/masrl/site/search"
 )
 
-// loadCorpus reads the real corpus named by MASRL_CORPUS (or the default
-// ../shared/corpus next to the worktree).
+// loadCorpus reads the real corpus (corpustest: MASRL_CORPUS, or
+// ../shared/corpus beside the checkout).
 func loadCorpus(t *testing.T) (*corpus.Corpus, *corpus.Vocabulary) {
 	t.Helper()
-	dir := os.Getenv("MASRL_CORPUS")
-	if dir == "" {
-		dir = filepath.Join(repoRoot(t), "..", "shared", "corpus")
-	}
-	_, err := os.Stat(filepath.Join(dir, "papers.csv"))
-	need(t, err == nil, "corpus not found: %v", err)
-	c, err := corpus.Load(dir)
+	c, err := corpus.Load(corpustest.Dir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +126,7 @@ func fixtureSite(t *testing.T, c *corpus.Corpus, v *corpus.Vocabulary) (dir stri
 		fmt.Fprintf(&papers, `<li data-key="%s" data-credit_granularity="%s">%s</li>`,
 			template.HTMLEscapeString(e.Key), template.HTMLEscapeString(string(e.CreditGranularity)), template.HTMLEscapeString(e.Title))
 	}
-	papers.WriteString(`</ul></main><script src="assets/search.js"></script></body></html>`)
+	papers.WriteString(`</ul></main><script src="assets/search.js" defer></script></body></html>`)
 	must(os.WriteFile(filepath.Join(dir, "papers.html"), papers.Bytes(), 0o644))
 	return dir, ids
 }

@@ -91,9 +91,56 @@ func publicDir(t *testing.T) string {
 
 // browser is one Chromium process shared by the subtests of a test.
 type browser struct {
-	ctx  context.Context
-	base string // the local server's root URL, with a trailing slash
-	host string // host:port of the local server
+	ctx   context.Context
+	base  string     // the local server's root URL, with a trailing slash
+	host  string     // host:port of the local server
+	index *indexGate // holds the search index back while a test asks
+}
+
+// indexGate holds the responses for the search index (search-index.json)
+// while it is closed, so that a test can type into the papers page before
+// the index has arrived, deterministically, and then let it through.
+type indexGate struct {
+	mu   sync.Mutex
+	wait chan struct{} // nil while open
+}
+
+// hold closes the gate: requests for the index wait until release.
+func (g *indexGate) hold() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.wait == nil {
+		g.wait = make(chan struct{})
+	}
+}
+
+// release opens the gate and lets the waiting requests through.
+func (g *indexGate) release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.wait != nil {
+		close(g.wait)
+		g.wait = nil
+	}
+}
+
+// wrap holds requests for the index while the gate is closed.
+func (g *indexGate) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/search-index.json") {
+			g.mu.Lock()
+			wait := g.wait
+			g.mu.Unlock()
+			if wait != nil {
+				select {
+				case <-wait:
+				case <-r.Context().Done():
+					return
+				}
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // startBrowser serves dir on 127.0.0.1 and starts Chromium with a fresh
@@ -108,9 +155,11 @@ func startBrowser(t *testing.T, dir string) *browser {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: noCache(http.FileServer(http.Dir(dir)))}}
+	gate := &indexGate{}
+	srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: noCache(gate.wrap(http.FileServer(http.Dir(dir))))}}
 	srv.Start()
 	t.Cleanup(srv.Close)
+	t.Cleanup(gate.release) // before srv.Close, which waits for held requests
 
 	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(path), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900)}
 	for _, f := range chromiumFlags {
@@ -123,7 +172,7 @@ func startBrowser(t *testing.T, dir string) *browser {
 		t.Fatalf("starting chromium: %v", err)
 	}
 	u, _ := url.Parse(srv.URL)
-	return &browser{ctx: ctx, base: srv.URL + "/", host: u.Host}
+	return &browser{ctx: ctx, base: srv.URL + "/", host: u.Host, index: gate}
 }
 
 // noCache keeps every load honest: a test that reloads must hit the server.

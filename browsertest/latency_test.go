@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/internal/corpustest"
 	"github.com/masrl/masrl/site"
 )
 
@@ -52,7 +53,7 @@ func TestSearchLatency(t *testing.T) {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			dir := t.TempDir()
 			corpusDir := filepath.Join(dir, "corpus")
-			cmd := exec.Command("go", "run", "./cmd/synth", "corpus", "-entries", strconv.Itoa(n), "-seed", "1", "-out", corpusDir)
+			cmd := exec.Command("go", "run", "./cmd/synth", "corpus", "-entries", strconv.Itoa(n), "-seed", "1", "-from", corpustest.Dir(t), "-out", corpusDir)
 			cmd.Dir = root
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("synth: %v\n%s", err, out)

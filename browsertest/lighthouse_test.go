@@ -2,7 +2,6 @@ package browsertest
 
 import (
 	"bytes"
-	"cmp"
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
@@ -13,28 +12,51 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
 )
 
-// lighthouseTargets are the scores every audited page must reach, by
-// Lighthouse category (mobile defaults, served compressed): the targets of
-// issue 13.
-var lighthouseTargets = map[string]float64{
-	"performance": 0.95, "accessibility": 1, "best-practices": 1, "seo": 1,
-}
-
-// lighthouseCategories lists the categories in report order.
+// lighthouseCategories lists the categories Lighthouse runs, in report
+// order. The performance category runs for its audits; its score is a
+// timing and is only reported (see lighthousePerformance).
 var lighthouseCategories = []string{"performance", "accessibility", "best-practices", "seo"}
 
-// lighthouseRuns is how many times a page is audited when its first
-// performance score misses the target: performance varies from run to run
-// (the machine is shared), and Lighthouse's own advice is to take the
-// median of several runs. The other categories do not vary and count from
-// the first run.
-const lighthouseRuns = 3
+// lighthouseFull are the categories whose score must be 100: each is a
+// fact about the page, the same on a busy machine as on a quiet one.
+var lighthouseFull = []string{"accessibility", "best-practices", "seo"}
+
+// lighthouseBudget is what one page type may cost as Lighthouse loads it
+// (mobile viewport, gzip-compressed, whatever the first screen draws):
+// bytes received in all and requests made. Each budget leaves about a
+// third of headroom over what the page cost when the budgets were set
+// (DEVELOPERS.md gives the figures); a page that outgrows it fails, and
+// the budget moves only with a reason.
+type lighthouseBudget struct {
+	bytes    float64
+	requests int
+}
+
+// lighthouseBudgets are the budgets by page name (lighthousePages). No
+// page draws a chart on its first screen, so none loads the chart library
+// (TestSite checks that it loads when a chart comes near).
+var lighthouseBudgets = map[string]lighthouseBudget{
+	"home":     {bytes: 20 << 10, requests: 7},
+	"papers":   {bytes: 30 << 10, requests: 7},
+	"coverage": {bytes: 18 << 10, requests: 7},
+	"entry":    {bytes: 10 << 10, requests: 6},
+	"term":     {bytes: 8 << 10, requests: 5},
+	// The traces page carries the trace viewer (viewer.js and viewer.css,
+	// about 14 KB compressed, deferred) besides the validator's scripts.
+	"traces": {bytes: 48 << 10, requests: 9},
+}
+
+// unusedJSBudget is the most JavaScript, in bytes as received, a page may
+// load and not run (Lighthouse's unused-javascript, which counts bytes
+// from Chromium's code coverage, not time).
+const unusedJSBudget = 20 << 10
 
 // gzipServer serves dir on 127.0.0.1 as a static host does: compressed
 // when the client accepts gzip.
@@ -85,14 +107,57 @@ type lighthouseReport struct {
 			Weight float64 `json:"weight"`
 		} `json:"auditRefs"`
 	} `json:"categories"`
-	Audits map[string]struct {
-		Title        string   `json:"title"`
-		Score        *float64 `json:"score"`
-		DisplayValue string   `json:"displayValue"`
-	} `json:"audits"`
+	Audits       map[string]lighthouseAudit `json:"audits"`
 	RuntimeError *struct {
 		Code, Message string
 	} `json:"runtimeError"`
+}
+
+// lighthouseAudit is one audit's result: its score, the value it measured
+// and, for the audits that list resources, the resources.
+type lighthouseAudit struct {
+	Title            string   `json:"title"`
+	Score            *float64 `json:"score"`
+	ScoreDisplayMode string   `json:"scoreDisplayMode"`
+	DisplayValue     string   `json:"displayValue"`
+	NumericValue     float64  `json:"numericValue"`
+	Details          struct {
+		// Items is a list of resources in the audits the test reads,
+		// something else in some others.
+		Items               json.RawMessage `json:"items"`
+		OverallSavingsBytes float64         `json:"overallSavingsBytes"`
+	} `json:"details"`
+}
+
+// lighthouseItem is a resource an audit lists.
+type lighthouseItem struct {
+	URL        string  `json:"url"`
+	TotalBytes float64 `json:"totalBytes"`
+}
+
+// items returns the resources the audit lists, failing the test when its
+// details are not such a list.
+func (a lighthouseAudit) items(t *testing.T, where string) []lighthouseItem {
+	t.Helper()
+	var out []lighthouseItem
+	if len(a.Details.Items) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(a.Details.Items, &out); err != nil {
+		t.Errorf("%s: audit %q: reading its items: %v", where, a.Title, err)
+	}
+	return out
+}
+
+// audit returns the named audit, failing the test when Lighthouse did not
+// run it (a new Lighthouse may rename one: the test must then be told).
+func (r *lighthouseReport) audit(t *testing.T, where, id string) lighthouseAudit {
+	t.Helper()
+	a, ok := r.Audits[id]
+	if !ok {
+		t.Errorf("%s: Lighthouse ran no audit %q", where, id)
+	}
+	return a
 }
 
 // score returns a category's score, -1 when Lighthouse gave none.
@@ -166,15 +231,50 @@ func lighthousePages(c *corpus.Corpus) []lighthousePage {
 	}
 }
 
-// TestLighthouse runs Lighthouse on the built site served compressed, and
-// fails with the scores and the failing audits of any page below the
-// targets: performance 95, accessibility, best practices and SEO 100.
+// TestLighthouse runs Lighthouse on the built site served compressed and
+// fails, with the failing audits, on any page whose accessibility, best
+// practices or SEO score is below 100 or that breaks a performance audit
+// which does not depend on the clock: a script that blocks rendering,
+// text served uncompressed, an image without a size or larger than shown,
+// more bytes or requests than the page type's budget, more unused
+// JavaScript than unusedJSBudget. The performance score, which moves
+// with the machine's load, is logged, never asserted: make bench-lighthouse
+// measures it with its spread.
 func TestLighthouse(t *testing.T) {
 	if testing.Short() {
 		t.Skip("Lighthouse takes minutes; not in -short")
 	}
+	cli, base, pages := lighthouseSetup(t)
+	var table []string
+	for _, pg := range pages {
+		rep := runLighthouse(t, cli, base+pg.path)
+		where := fmt.Sprintf("%s (/%s)", pg.name, pg.path)
+		var row strings.Builder
+		fmt.Fprintf(&row, "%-9s", pg.name)
+		for _, cat := range lighthouseFull {
+			got := rep.score(cat)
+			fmt.Fprintf(&row, " %3.0f", 100*got)
+			if got < 1 {
+				t.Errorf("%s: %s %.0f, want 100; failing audits:\n\t%s", where, cat, 100*got, strings.Join(rep.failing(cat), "\n\t"))
+			}
+		}
+		checkPerformanceAudits(t, rep, where, lighthouseBudgets[pg.name])
+		weight := rep.audit(t, where, "total-byte-weight").NumericValue
+		requests := len(rep.audit(t, where, "network-requests").items(t, where))
+		unused := rep.audit(t, where, "unused-javascript").Details.OverallSavingsBytes
+		table = append(table, fmt.Sprintf("%s  %7.0f B in %2d requests, unused JS %6.0f B (performance score %.0f, not asserted)",
+			row.String(), weight, requests, unused, 100*rep.score("performance")))
+	}
+	t.Logf("Lighthouse, accessibility / best practices / SEO, then what each page loads:\n%s", strings.Join(table, "\n"))
+}
+
+// lighthouseSetup finds what Lighthouse needs, serves the built site
+// compressed and returns the CLI, the server's root URL and the pages to
+// audit, each of which must have been built.
+func lighthouseSetup(t *testing.T) (cli, base string, pages []lighthousePage) {
+	t.Helper()
 	dir := publicDir(t)
-	cli := filepath.Join(repoRoot(t), "node_modules", "lighthouse", "cli", "index.js")
+	cli = filepath.Join(repoRoot(t), "node_modules", "lighthouse", "cli", "index.js")
 	_, err := os.Stat(cli)
 	need(t, err == nil, "lighthouse not installed: %v (run make node_modules)", err)
 	_, err = exec.LookPath(chromiumPath())
@@ -182,38 +282,80 @@ func TestLighthouse(t *testing.T) {
 	_, err = exec.LookPath("node")
 	need(t, err == nil, "node not found: %v", err)
 	c, _ := loadCorpus(t)
-	base := gzipServer(t, dir)
-
-	var table []string
 	for _, pg := range lighthousePages(c) {
-		name, path := pg.name, pg.path
-		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(path), "index.html")); err != nil {
-			t.Errorf("%s: page %s not built: %v", name, path, err)
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(pg.path), "index.html")); err != nil {
+			t.Errorf("%s: page %s not built: %v", pg.name, pg.path, err)
 			continue
 		}
-		rep := runLighthouse(t, cli, base+path)
-		perf := []float64{rep.score("performance")}
-		for len(perf) < lighthouseRuns && perf[len(perf)-1] < lighthouseTargets["performance"] {
-			perf = append(perf, runLighthouse(t, cli, base+path).score("performance"))
-		}
-		slices.SortFunc(perf, cmp.Compare)
-		median := perf[len(perf)/2]
-		row := fmt.Sprintf("%-9s %3.0f / %3.0f / %3.0f / %3.0f", name, 100*median,
-			100*rep.score("accessibility"), 100*rep.score("best-practices"), 100*rep.score("seo"))
-		if len(perf) > 1 {
-			row += fmt.Sprintf("  (performance runs %v)", perf)
-		}
-		table = append(table, row)
-		for _, cat := range lighthouseCategories {
-			got, want := rep.score(cat), lighthouseTargets[cat]
-			if cat == "performance" {
-				got = median
-			}
-			if got < want {
-				t.Errorf("%s (/%s): %s %.0f, want at least %.0f; failing audits:\n\t%s", name, path, cat,
-					100*got, 100*want, strings.Join(rep.failing(cat), "\n\t"))
-			}
+		pages = append(pages, pg)
+	}
+	return cli, gzipServer(t, dir), pages
+}
+
+// checkPerformanceAudits fails on the performance audits that count bytes,
+// requests and markup rather than time. Style sheets block rendering by
+// design (the page would flash unstyled without them); a script must not.
+func checkPerformanceAudits(t *testing.T, rep *lighthouseReport, where string, budget lighthouseBudget) {
+	t.Helper()
+	for _, it := range rep.audit(t, where, "render-blocking-resources").items(t, where) {
+		if !strings.HasSuffix(it.URL, ".css") {
+			t.Errorf("%s: %s blocks the first render (%.0f B); load it with defer or async", where, it.URL, it.TotalBytes)
 		}
 	}
-	t.Logf("Lighthouse, performance / accessibility / best practices / SEO:\n%s", strings.Join(table, "\n"))
+	for _, id := range []string{"uses-text-compression", "uses-responsive-images", "unsized-images", "uses-optimized-images", "modern-image-formats", "efficient-animated-content", "duplicated-javascript", "legacy-javascript", "unminified-css"} {
+		a := rep.audit(t, where, id)
+		if a.Score != nil && *a.Score < 1 && a.ScoreDisplayMode != "notApplicable" {
+			var urls []string
+			for _, it := range a.items(t, where) {
+				urls = append(urls, it.URL)
+			}
+			t.Errorf("%s: %s (%s): %s %v", where, id, a.Title, a.DisplayValue, urls)
+		}
+	}
+	if w := rep.audit(t, where, "total-byte-weight").NumericValue; w > budget.bytes {
+		t.Errorf("%s: loads %.0f bytes, over its budget of %.0f", where, w, budget.bytes)
+	}
+	if items := rep.audit(t, where, "network-requests").items(t, where); len(items) > budget.requests {
+		var urls []string
+		for _, it := range items {
+			urls = append(urls, it.URL)
+		}
+		t.Errorf("%s: makes %d requests, over its budget of %d: %v", where, len(items), budget.requests, urls)
+	}
+	if u := rep.audit(t, where, "unused-javascript"); u.Details.OverallSavingsBytes > unusedJSBudget {
+		t.Errorf("%s: loads %.0f bytes of JavaScript it does not run, over the budget of %d", where, u.Details.OverallSavingsBytes, unusedJSBudget)
+	}
+}
+
+// TestLighthousePerformance measures the Lighthouse performance score of
+// every audited page MASRL_LIGHTHOUSE_RUNS times and reports the median
+// and the spread. It asserts nothing about the score, which depends on
+// the machine's load: it is a measurement (make bench-lighthouse, recorded
+// in BENCHMARKS.md), and without the variable it skips saying so.
+func TestLighthousePerformance(t *testing.T) {
+	runs, _ := strconv.Atoi(os.Getenv("MASRL_LIGHTHOUSE_RUNS"))
+	if runs <= 0 {
+		t.Skip("a measurement, not a test: set MASRL_LIGHTHOUSE_RUNS=5 (make bench-lighthouse)")
+	}
+	cli, base, pages := lighthouseSetup(t)
+	var table []string
+	for _, pg := range pages {
+		var perf, tbt, lcp []float64
+		for range runs {
+			rep := runLighthouse(t, cli, base+pg.path)
+			perf = append(perf, 100*rep.score("performance"))
+			tbt = append(tbt, rep.Audits["total-blocking-time"].NumericValue)
+			lcp = append(lcp, rep.Audits["largest-contentful-paint"].NumericValue)
+		}
+		table = append(table, fmt.Sprintf("%-9s score %s; total blocking time %s ms; largest contentful paint %s ms",
+			pg.name, spread(perf), spread(tbt), spread(lcp)))
+	}
+	t.Logf("Lighthouse performance, %d runs per page, median (min to max):\n%s", runs, strings.Join(table, "\n"))
+}
+
+// spread formats the median of xs and their range.
+func spread(xs []float64) string {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return fmt.Sprintf("%.0f (%.0f to %.0f)", s[len(s)/2], s[0], s[len(s)-1])
 }

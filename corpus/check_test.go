@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/masrl/masrl/internal/corpustest"
+
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -198,14 +200,8 @@ func replaceAt(t *testing.T, file []byte, pos Pos, old, repl string) []byte {
 }
 
 func realCorpus(t testing.TB) string {
-	dir := os.Getenv("MASRL_CORPUS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "corpus")
-	}
-	if _, err := os.Stat(filepath.Join(dir, PapersFile)); err != nil {
-		t.Fatalf("real corpus not found (set MASRL_CORPUS): %v", err)
-	}
-	return dir
+	t.Helper()
+	return corpustest.Dir(t)
 }
 
 func mustVocabulary(t testing.TB) *Vocabulary {

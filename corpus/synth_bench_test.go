@@ -2,10 +2,11 @@ package corpus_test
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/masrl/masrl/internal/corpustest"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/internal/synth"
@@ -31,13 +32,10 @@ type benchCorpus struct {
 // synthetic corpus per size, generated once into a temporary directory.
 func benchCorpora(b *testing.B) []benchCorpus {
 	b.Helper()
-	realDir := os.Getenv("MASRL_CORPUS")
-	if realDir == "" {
-		realDir = filepath.Join("..", "..", "shared", "corpus")
-	}
+	realDir := corpustest.Dir(b)
 	real, err := corpus.Load(realDir)
 	if err != nil {
-		b.Skipf("real corpus not found (set MASRL_CORPUS): %v", err)
+		b.Fatal(err)
 	}
 	m, err := synth.Learn(real)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/internal/corpustest"
 	"github.com/masrl/masrl/schema"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
@@ -70,13 +71,9 @@ func instanceLocation(err error) string {
 // for one column fails there, at that column.
 func TestPaperSchema(t *testing.T) {
 	s := compile(t)["paper.schema.json"]
-	dir := os.Getenv("MASRL_CORPUS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "corpus")
-	}
-	f, err := os.Open(filepath.Join(dir, corpus.PapersFile))
+	f, err := os.Open(filepath.Join(corpustest.Dir(t), corpus.PapersFile))
 	if err != nil {
-		t.Fatalf("real corpus not found (set MASRL_CORPUS): %v", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	records, err := csv.NewReader(f).ReadAll()

@@ -17,6 +17,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/masrl/masrl/internal/corpustest"
+
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/schema"
@@ -51,14 +53,11 @@ func corpusFromTxtar(t testing.TB, name string) string {
 	return dir
 }
 
-// realCorpus returns the survey's corpus directory, or skips the test when
-// MASRL_CORPUS is not set (make test sets it).
+// realCorpus returns the survey's corpus directory (corpustest); the test
+// fails when it is missing.
 func realCorpus(t testing.TB) string {
-	dir := os.Getenv("MASRL_CORPUS")
-	if dir == "" {
-		t.Skip("MASRL_CORPUS not set; run through make test")
-	}
-	return dir
+	t.Helper()
+	return corpustest.Dir(t)
 }
 
 func load(t testing.TB, dir string) (*corpus.Corpus, *corpus.Vocabulary) {
@@ -296,10 +295,7 @@ func TestGolden(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
-	dir := corpusFromTxtar(t, "tiny.txtar")
-	if d := os.Getenv("MASRL_CORPUS"); d != "" {
-		dir = d
-	}
+	dir := realCorpus(t)
 	out := t.TempDir()
 	a, b := filepath.Join(out, "a"), filepath.Join(out, "b")
 	for _, o := range []string{a, b} {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -14,8 +15,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/siteconfig"
 	"github.com/masrl/masrl/trace"
+	"github.com/masrl/masrl/trace/viewer"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -26,6 +29,7 @@ const (
 	exampleDownload = "downloads/example-trace.json"
 	sumsDownload    = "downloads/SHA256SUMS"
 	validatorDir    = "traces/validator/"
+	viewerDir       = "traces/viewer/"
 )
 
 // validatorFiles are what the in-browser validator needs from the
@@ -72,12 +76,9 @@ type TypeView struct {
 }
 
 // ChecklistItem is one row of the survey's reporting checklist (Table 14).
-type ChecklistItem struct {
-	Item     string   `yaml:"item"`
-	Minimum  string   `yaml:"minimum"`
-	Measures []string `yaml:"measures"`
-	Note     string   `yaml:"note"`
-}
+// The trace viewer fills it with each trace's measures, so it is defined
+// there.
+type ChecklistItem = viewer.ChecklistItem
 
 // BinaryView is one downloadable validator binary.
 type BinaryView struct {
@@ -100,6 +101,9 @@ type tracesPage struct {
 	Sums                  string // the link to SHA256SUMS as the page writes it
 	Release               string // the release the binaries are linked from; "" when published here
 	Validator             bool   // the in-browser validator is published
+	// ChecklistJSON is Checklist for the trace viewer, escaped for a
+	// <script type="application/json"> island.
+	ChecklistJSON template.JS
 }
 
 // tracesData is data/traces.yaml.
@@ -136,6 +140,13 @@ func (r *renderer) traces() error {
 		return err
 	}
 	tp.Checklist = td.Checklist
+	cj, err := json.Marshal(tp.Checklist)
+	if err != nil {
+		return err
+	}
+	var esc bytes.Buffer
+	json.HTMLEscape(&esc, cj)
+	tp.ChecklistJSON = template.JS(esc.String())
 	if err := r.files.Add(schemaDownload, raw); err != nil {
 		return err
 	}
@@ -160,7 +171,13 @@ func (r *renderer) traces() error {
 		if err := r.publishDownloads(tp); err != nil {
 			return fmt.Errorf("downloads %s: %w", r.opt.Downloads, err)
 		}
-		tp.Scripts = []string{validatorDir + "wasm_exec.js", validatorDir + "validator.js"}
+		for name, b := range map[string][]byte{viewerDir + "viewer.js": viewer.Script(), viewerDir + "viewer.css": viewer.Style()} {
+			if err := r.files.Add(name, b); err != nil {
+				return err
+			}
+		}
+		tp.Scripts = []string{validatorDir + "wasm_exec.js", validatorDir + "validator.js", viewerDir + "viewer.js"}
+		tp.Styles = []string{viewerDir + "viewer.css"}
 	}
 	if len(tp.Binaries) == 0 && r.opt.Release.URL != "" {
 		if err := releaseBinaries(tp, r.opt.Release); err != nil {
@@ -168,6 +185,23 @@ func (r *renderer) traces() error {
 		}
 	}
 	return r.render("traces", &tp.Page, tp)
+}
+
+// TraceChecklist returns the reporting checklist of data/traces.yaml in
+// dfs (nil: the embedded data), its measures checked against trace.Report:
+// what the traces page lists and `masrl trace view` fills in.
+func TraceChecklist(dfs fs.FS) ([]ChecklistItem, error) {
+	if dfs == nil {
+		dfs = data.FS
+	}
+	td, err := loadTracesData(dfs)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkMeasures(td.Checklist); err != nil {
+		return nil, err
+	}
+	return td.Checklist, nil
 }
 
 // loadTracesData parses data/traces.yaml; unknown keys are an error.

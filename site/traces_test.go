@@ -129,7 +129,7 @@ func TestTracesPage(t *testing.T) {
 				t.Errorf("traces/validator/%s not published", name)
 			}
 		}
-		for _, s := range []string{`<script src="../traces/validator/wasm_exec.js">`, `<script src="../traces/validator/validator.js">`, `<div id="masrl-validator">`} {
+		for _, s := range []string{`<script src="../traces/validator/wasm_exec.js" defer>`, `<script src="../traces/validator/validator.js" defer>`, `<div id="masrl-validator">`} {
 			if !strings.Contains(html, s) {
 				t.Errorf("traces page lacks %s", s)
 			}

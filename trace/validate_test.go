@@ -12,35 +12,23 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/masrl/masrl/internal/corpustest"
+
 	"github.com/masrl/masrl/internal/synth"
 )
 
 var update = flag.Bool("update", false, "rewrite the .golden files under testdata")
 
-// referenceDir is the upstream schema and example trace: $MASRL_CORPUS/
-// reference when the Makefile sets it, else ../shared beside the checkout.
-// It skips the test when the directory is missing.
+// referenceDir is the upstream schema and example trace: the reference
+// directory of the real corpus (corpustest). The test fails when it is
+// missing.
 func referenceDir(t testing.TB) string {
 	t.Helper()
-	dir, err := findReferenceDir()
-	if err != nil {
-		t.Skipf("reference schema not found (set MASRL_CORPUS): %v", err)
+	dir := filepath.Join(corpustest.Dir(t), "reference")
+	if _, err := os.Stat(filepath.Join(dir, "trace_schema.json")); err != nil {
+		t.Fatalf("reference schema missing from the corpus: %v", err)
 	}
 	return dir
-}
-
-// findReferenceDir returns the reference directory, or an error when it is
-// missing.
-func findReferenceDir() (string, error) {
-	dir := os.Getenv("MASRL_CORPUS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "corpus")
-	}
-	dir = filepath.Join(dir, "reference")
-	if _, err := os.Stat(filepath.Join(dir, "trace_schema.json")); err != nil {
-		return "", err
-	}
-	return dir, nil
 }
 
 func check(t testing.TB, data []byte, opts Options) *Result {
@@ -61,6 +49,8 @@ func synthTrace(t testing.TB, events int, seed uint64) []byte {
 	return b.Bytes()
 }
 
+// TestValidTraces checks the example traces: the upstream one from the
+// real corpus and masrl's own.
 func TestValidTraces(t *testing.T) {
 	ref := referenceDir(t)
 	files := map[string]string{
@@ -82,6 +72,11 @@ func TestValidTraces(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestValidSynthTraces checks generated traces of several sizes; they do
+// not need the real corpus.
+func TestValidSynthTraces(t *testing.T) {
 	for _, n := range []int{1, 2, 50, 3000} {
 		t.Run(fmt.Sprintf("synth %d", n), func(t *testing.T) {
 			res := check(t, synthTrace(t, n, uint64(n)), Options{Strict: true})

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/masrl/masrl/internal/corpustest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -46,11 +48,7 @@ func runCmd(t *testing.T, args ...string) (string, string, int) {
 
 func realCorpusDir(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("MASRL_CORPUS")
-	if dir == "" {
-		t.Skip("MASRL_CORPUS not set (make test sets it)")
-	}
-	return dir
+	return corpustest.Dir(t)
 }
 
 // TestStatsDiffGolden pins the output of stats and diff on the fixture

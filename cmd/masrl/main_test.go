@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/masrl/masrl/internal/corpustest"
+
 	"github.com/masrl/masrl/intake/intaketest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -18,17 +20,9 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs the command-line scripts in testdata/script. $CORPUS is
-// the real corpus (MASRL_CORPUS, set by make test); $DATA the project's
-// data directory.
+// the real corpus (corpustest); $DATA the project's data directory.
 func TestScripts(t *testing.T) {
-	corpusDir := os.Getenv("MASRL_CORPUS")
-	if corpusDir == "" {
-		corpusDir = filepath.Join("..", "..", "..", "shared", "corpus")
-	}
-	corpusDir, err := filepath.Abs(corpusDir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	corpusDir := corpustest.Dir(t)
 	dataDir, err := filepath.Abs(filepath.Join("..", "..", "data"))
 	if err != nil {
 		t.Fatal(err)

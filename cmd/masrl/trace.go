@@ -60,9 +60,11 @@ func runTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 func traceMain(ctx context.Context, args []string, stdout, stderr io.Writer, tio traceIO) int {
-	const usage = "usage: masrl trace <validate|stats> [flags] FILE...\n\n" +
+	const usage = "usage: masrl trace <validate|stats|import|view> [flags] FILE...\n\n" +
 		"  validate  check traces against the orchestration-trace schema and the graph rules\n" +
-		"  stats     report a trace's reporting checklist (survey Table 14) and graph measures\n"
+		"  stats     report a trace's reporting checklist (survey Table 14) and graph measures\n" +
+		"  import    turn OpenTelemetry spans (OTLP) into orchestration traces\n" +
+		"  view      write one self-contained HTML file that draws a trace or a JSON Lines batch\n"
 	if len(args) == 0 {
 		io.WriteString(stderr, usage)
 		return exitUsage
@@ -74,6 +76,8 @@ func traceMain(ctx context.Context, args []string, stdout, stderr io.Writer, tio
 		return traceStats(ctx, args[1:], stdout, stderr, tio)
 	case "import":
 		return traceImport(ctx, args[1:], stdout, stderr, importIO{traceIO: tio, path: func(n string) string { return n }})
+	case "view":
+		return traceView(ctx, args[1:], stdout, stderr, tio)
 	case "-h", "-help", "--help", "help":
 		io.WriteString(stderr, usage)
 		return exitOK

@@ -7,18 +7,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/masrl/masrl/internal/corpustest"
+
 	"github.com/masrl/masrl/corpus"
 )
 
 func realCorpus(t *testing.T) *corpus.Corpus {
 	t.Helper()
-	dir := os.Getenv("MASRL_CORPUS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "corpus")
-	}
-	c, err := corpus.Load(dir)
+	c, err := corpus.Load(corpustest.Dir(t))
 	if err != nil {
-		t.Fatalf("real corpus not found (set MASRL_CORPUS): %v", err)
+		t.Fatal(err)
 	}
 	return c
 }

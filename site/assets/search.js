@@ -21,6 +21,13 @@
 // fetched on the first click; entries without BibTeX are named in a
 // comment), CSV and JSON. The file name carries the filter, e.g.
 // papers-q-grpo__credit_granularity-message.csv.
+//
+// Every keystroke counts: the form and the box work before the index has
+// loaded. What the reader types, pastes or composes (IME) meanwhile stays
+// in the box, the live region says the index is loading, and the search
+// applies to whatever the box holds when the index arrives. A query in
+// the address is put in the box at once. The list carries
+// data-search-ready once the index is in and the list agrees with the box.
 (function () {
   "use strict";
   var list = document.getElementById("paper-list");
@@ -136,6 +143,8 @@
   var qid = "paper-search-q";
   form.appendChild(el("label", { "for": qid, "class": "search-label" }, "Search titles, authors, venues, notes"));
   var qbox = el("input", { id: qid, type: "search", name: "q", autocomplete: "off", spellcheck: "false" });
+  var initial = new URLSearchParams(window.location.search);
+  qbox.value = initial.get("q") || "";
   form.appendChild(qbox);
   var facets = el("div", { "class": "facets" });
   var filters = el("details", { "class": "facet-group" });
@@ -167,6 +176,37 @@
 
   var loaded = null;
   var shownEntries = [];
+  // edited is set once the reader changed the box; update is the search,
+  // set by start when the index has loaded.
+  var edited = false;
+  var update = null;
+
+  // Typing updates at once; keystrokes that arrive while an update is
+  // pending are folded into it. Before the index has loaded a keystroke
+  // only starts the load: start applies the box as it then is. While an
+  // IME composes, the box holds unfinished text; the search applies when
+  // the composition ends.
+  var pending = false;
+  function changed() {
+    edited = true;
+    if (!update) {
+      load();
+      return;
+    }
+    if (!pending) {
+      pending = true;
+      window.setTimeout(function () {
+        pending = false;
+        update(true);
+      }, 0);
+    }
+  }
+  qbox.addEventListener("input", function (ev) {
+    if (!ev.isComposing) {
+      changed();
+    }
+  });
+  qbox.addEventListener("compositionend", changed);
 
   // resultLimit is how many results are drawn at once: the list of a
   // 100,000-entry corpus is never put into the page whole. "Show more"
@@ -262,7 +302,7 @@
     // query and every selected field is shown and counts for every field;
     // one that fails exactly one selected field counts for that field only
     // (the count beside a value is what checking it would leave).
-    function update(writeState) {
+    update = function (writeState) {
       var q = qbox.value;
       var ts = terms(q);
       var sel = selection();
@@ -328,16 +368,16 @@
       if (writeState) {
         writeURL(q, sel);
       }
-    }
+    };
 
     more.addEventListener("click", function () {
       limit += resultLimit;
       draw(true);
     });
 
-    // Restore the state from the URL.
+    // Restore the facets from the URL; the box already holds the URL's
+    // query, or what the reader typed since.
     var params = new URLSearchParams(window.location.search);
-    qbox.value = params.get("q") || "";
     var restored = false;
     index.fields.forEach(function (f) {
       var want = params.getAll(f.name);
@@ -375,18 +415,6 @@
       });
     });
 
-    // Typing updates at once; keystrokes that arrive while an update is
-    // pending are folded into it.
-    var pending = false;
-    qbox.addEventListener("input", function () {
-      if (!pending) {
-        pending = true;
-        window.setTimeout(function () {
-          pending = false;
-          update(true);
-        }, 0);
-      }
-    });
     facets.addEventListener("change", function () { update(true); });
     reset.addEventListener("click", function () {
       qbox.value = "";
@@ -396,7 +424,10 @@
       update(true);
       qbox.focus();
     });
-    update(false);
+    // What was typed before the index arrived is applied now, and put in
+    // the address; an untouched box leaves the address as it came.
+    update(edited);
+    list.removeAttribute("aria-busy");
     list.setAttribute("data-search-ready", "true");
   }
 
@@ -410,6 +441,7 @@
     }
     requested = true;
     status.textContent = "Loading the search index…";
+    list.setAttribute("aria-busy", "true");
     window.fetch(indexURL.href, { credentials: "same-origin" })
       .then(function (r) {
         if (!r.ok) {
@@ -421,6 +453,7 @@
       .catch(function (err) {
         // The page still lists its entries; report for the browser tests.
         status.textContent = "The search index could not be loaded.";
+        list.removeAttribute("aria-busy");
         window.console.error(String(err));
       });
   }

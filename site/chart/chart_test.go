@@ -18,6 +18,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/masrl/masrl/internal/corpustest"
+
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/templates"
 )
@@ -286,11 +288,7 @@ func decode(t *testing.T, h string) option {
 // TestCorpusCharts builds every chart the site draws from the real corpus
 // and checks the counts in the options against the corpus' own counting.
 func TestCorpusCharts(t *testing.T) {
-	dir := os.Getenv("MASRL_CORPUS")
-	if dir == "" {
-		t.Skip("MASRL_CORPUS not set")
-	}
-	c, err := corpus.Load(dir)
+	c, err := corpus.Load(corpustest.Dir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,21 +3,18 @@ package search
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/masrl/masrl/internal/corpustest"
 
 	"github.com/masrl/masrl/corpus"
 )
 
 func load(t *testing.T) (*corpus.Corpus, *corpus.Vocabulary) {
 	t.Helper()
-	dir := os.Getenv("MASRL_CORPUS")
-	if dir == "" {
-		t.Skip("MASRL_CORPUS not set")
-	}
-	c, err := corpus.Load(dir)
+	c, err := corpus.Load(corpustest.Dir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -308,6 +308,9 @@
     }
     return loading;
   }
+  // The trace viewer (viewer.js) on the same page reads files with the
+  // same module: it calls masrlStart and waits for it.
+  globalThis.masrlStart = start;
   root.addEventListener("focusin", start);
   root.addEventListener("pointerdown", start);
   input.addEventListener("dragenter", start);

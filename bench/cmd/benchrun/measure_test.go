@@ -15,7 +15,10 @@ import (
 // a command that cannot start is dropped without stopping the other.
 func TestMeasureAlternating(t *testing.T) {
 	if _, err := os.Stat(gnuTime); err != nil {
-		t.Skip("GNU time is not installed (make bench-peers installs it)")
+		if os.Getenv("MASRL_BROWSER") != "" { // make test: make debian installs it
+			t.Fatalf("GNU time is not installed: %v", err)
+		}
+		t.Skip("GNU time is not installed (make debian installs it)")
 	}
 	logFile := filepath.Join(t.TempDir(), "log")
 	logging := func(name string) job {

@@ -71,17 +71,22 @@ func (h *harness) buildSection(ns []int) (string, []target, error) {
 		tools := []siteTool{{"masrl build", func(out string) []string {
 			return []string{h.masrl, "build", "--corpus", dir, "--out", out}
 		}}}
+		var hugos [][2]string // tool name, binary
 		if hugoErr == nil {
+			hugos = append(hugos, [2]string{"hugo", hugo})
+		}
+		if h.cfg.hugoNewest != "" {
+			hugos = append(hugos, [2]string{hugoNewestTool, h.cfg.hugoNewest})
+		}
+		if len(hugos) > 0 {
 			site, err := h.hugoSite(size, dir)
 			if err != nil {
 				return "", nil, err
 			}
-			tools = append(tools, siteTool{"hugo", func(out string) []string {
-				return []string{hugo, "--quiet", "--source", site, "--destination", out}
-			}})
-			if newest := h.cfg.hugoNewest; newest != "" {
-				tools = append(tools, siteTool{hugoNewestTool, func(out string) []string {
-					return []string{newest, "--quiet", "--source", site, "--destination", out}
+			for _, hg := range hugos {
+				bin := hg[1]
+				tools = append(tools, siteTool{hg[0], func(out string) []string {
+					return []string{bin, "--quiet", "--source", site, "--destination", out}
 				}})
 			}
 		}

@@ -1,0 +1,77 @@
+// Package corpustest finds the survey's real corpus for the tests that
+// read it, the same way in every package: the directory MASRL_CORPUS
+// names (make test sets it), else ../shared/corpus beside the module root,
+// where a checkout of the project sits next to its shared inputs.
+//
+// A test that needs the corpus and cannot find it fails: it never skips,
+// so go test ./... and make test run the same tests. Tests that do not
+// need the real corpus (synthetic cases, fixtures under testdata/) must
+// not call it.
+//
+// It does not import package corpus, so that corpus' own tests can use it.
+package corpustest
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// papersFile is the file that marks a corpus directory (corpus.PapersFile).
+const papersFile = "papers.csv"
+
+// Dir returns the real corpus' directory, absolute, or fails the test
+// saying where it looked and how to point at the corpus.
+func Dir(t testing.TB) string {
+	t.Helper()
+	dir, err := Find()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// Find returns the real corpus' directory, absolute, or an error saying
+// where it looked; for benchmarks and commands that report rather than
+// fail.
+func Find() (string, error) {
+	dir := os.Getenv("MASRL_CORPUS")
+	from := "MASRL_CORPUS"
+	if dir == "" {
+		root, err := moduleRoot()
+		if err != nil {
+			return "", err
+		}
+		dir = filepath.Join(root, "..", "shared", "corpus")
+		from = "the default beside the module root"
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(filepath.Join(abs, papersFile)); err != nil {
+		return "", fmt.Errorf("real corpus not found at %s (%s): %v; set MASRL_CORPUS to the corpus directory, or put it at ../shared/corpus beside the checkout", abs, from, err)
+	}
+	return abs, nil
+}
+
+// moduleRoot is the nearest directory at or above the working directory
+// (a test's package directory) that holds go.mod.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod at or above the working directory: the real corpus is found relative to the module root")
+		}
+		dir = parent
+	}
+}

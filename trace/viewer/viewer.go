@@ -1,0 +1,218 @@
+package viewer
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"html/template"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/masrl/masrl/trace"
+)
+
+//go:embed viewer.js
+var script []byte
+
+//go:embed viewer.css
+var style []byte
+
+//go:embed view.html
+var pageTemplate string
+
+// Script returns viewer.js, which the site publishes beside the validator.
+func Script() []byte { return bytes.Clone(script) }
+
+// Style returns viewer.css.
+func Style() []byte { return bytes.Clone(style) }
+
+// ChecklistItem is one row of the survey's reporting checklist (Table 14)
+// as data/traces.yaml states it; Measures are members of trace.Report
+// (trace.IsMeasure), which the viewer looks up in each trace's report.
+type ChecklistItem struct {
+	Item     string   `yaml:"item" json:"item"`
+	Minimum  string   `yaml:"minimum" json:"minimum"`
+	Measures []string `yaml:"measures" json:"measures,omitempty"`
+	Note     string   `yaml:"note" json:"note,omitempty"`
+}
+
+// Report is what the viewer reads of a validation: every finding and the
+// trace's measures, or the error that stopped the validator. The
+// WebAssembly module returns it from masrlValidate; `masrl trace view`
+// embeds it.
+type Report struct {
+	Valid    bool            `json:"valid"`
+	Errors   int             `json:"errors"`
+	Warnings int             `json:"warnings"`
+	Omitted  int             `json:"omitted"`
+	Findings []trace.Finding `json:"findings"`
+	Stats    *trace.Report   `json:"stats,omitempty"`
+	Error    string          `json:"error,omitempty"`
+}
+
+// NewReport makes the report of one validation (err: the validator
+// failed, res is then ignored).
+func NewReport(res *trace.Result, err error) Report {
+	rep := Report{Findings: []trace.Finding{}}
+	if err != nil {
+		rep.Error = err.Error()
+		return rep
+	}
+	rep.Valid, rep.Errors, rep.Warnings, rep.Omitted = res.Valid(), res.Errors, res.Warnings, res.Omitted
+	rep.Findings = append(rep.Findings, res.Findings...)
+	rep.Stats = &res.Report
+	return rep
+}
+
+// Unit is one trace of a file: where it was read, its text and its report.
+type Unit struct {
+	Name   string // the file, as given
+	Line   int    // the line of a JSON Lines trace; 0 for a whole file
+	JSON   []byte // the trace's text
+	Report Report
+}
+
+// StaticRows is how many events of each trace the file lists as plain
+// HTML, the view without JavaScript; the script shows them all.
+const StaticRows = 1000
+
+// Page is the self-contained file of a batch of traces.
+type Page struct {
+	Title     string
+	Units     []Unit
+	Checklist []ChecklistItem
+}
+
+// unitJSON is one trace as the file embeds it. Trace is the trace's own
+// text when it is JSON, and null otherwise (the findings say why).
+type unitJSON struct {
+	Name   string          `json:"name"`
+	Line   int             `json:"line,omitempty"`
+	Report Report          `json:"report"`
+	Trace  json.RawMessage `json:"trace"`
+}
+
+type dataJSON struct {
+	Checklist []ChecklistItem `json:"checklist"`
+	Traces    []unitJSON      `json:"traces"`
+}
+
+// staticEvent is one row of the plain HTML event table.
+type staticEvent struct {
+	Index                 int
+	T                     string
+	Agent, Type, Relation string
+}
+
+type staticUnit struct {
+	Caption string
+	Events  []staticEvent
+	Total   int
+	Shown   int
+}
+
+// Write renders the page: the viewer's script and style inlined, every
+// trace and report embedded as one JSON island escaped for HTML (so no
+// text in a trace can end the script element), the first StaticRows events
+// of each trace as a table for readers without JavaScript, and a content
+// security policy that allows the inlined script and style (by hash) and
+// nothing else, so the file can make no request. The output depends on the
+// input alone.
+func Write(w io.Writer, p Page) error {
+	data := dataJSON{Checklist: p.Checklist, Traces: make([]unitJSON, len(p.Units))}
+	if data.Checklist == nil {
+		data.Checklist = []ChecklistItem{}
+	}
+	statics := make([]staticUnit, len(p.Units))
+	for i, u := range p.Units {
+		uj := unitJSON{Name: u.Name, Line: u.Line, Report: u.Report, Trace: json.RawMessage("null")}
+		if json.Valid(u.JSON) {
+			var c bytes.Buffer
+			if err := json.Compact(&c, u.JSON); err != nil {
+				return err
+			}
+			// Invalid UTF-8 (a finding of its own) becomes U+FFFD, so the
+			// page is valid UTF-8 and reads the same in every browser.
+			uj.Trace = bytes.ToValidUTF8(c.Bytes(), []byte("\uFFFD"))
+		}
+		data.Traces[i] = uj
+		statics[i] = staticRows(u)
+	}
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return err
+	}
+	var island bytes.Buffer
+	json.HTMLEscape(&island, raw) // <, >, &, U+2028 and U+2029 become \u escapes
+	t, err := template.New("view").Parse(pageTemplate)
+	if err != nil {
+		return err
+	}
+	return t.Execute(w, map[string]any{
+		"Title":  strings.ToValidUTF8(p.Title, "\uFFFD"),
+		"Script": template.JS(script),
+		"Style":  template.CSS(style),
+		"Data":   template.JS(island.String()),
+		"Units":  statics,
+		"Policy": Policy(),
+	})
+}
+
+// Policy is the content security policy of the written file: the inlined
+// script and style sheet by their SHA-256, nothing else from anywhere.
+func Policy() string {
+	return "default-src 'none'; script-src " + hashSource(script) + "; style-src " + hashSource(style) + "; img-src data: blob:"
+}
+
+func hashSource(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
+
+// staticRows lists the first StaticRows events of a trace. It reads only
+// what a row shows and ignores what does not decode: the findings say what
+// is wrong with the trace, the table only shows what is there.
+func staticRows(u Unit) staticUnit {
+	su := staticUnit{Caption: strings.ToValidUTF8(u.Name, "\uFFFD")}
+	if u.Line > 0 {
+		su.Caption += " line " + strconv.Itoa(u.Line)
+	}
+	if u.Report.Stats != nil && u.Report.Stats.TraceID != "" {
+		su.Caption += ", trace " + u.Report.Stats.TraceID
+	}
+	var tr struct {
+		Events []map[string]any `json:"events"`
+	}
+	if json.Unmarshal(u.JSON, &tr) != nil {
+		return su
+	}
+	su.Total = len(tr.Events)
+	for i, ev := range tr.Events {
+		if i == StaticRows {
+			break
+		}
+		se := staticEvent{Index: i, Agent: str(ev["agent"]), Type: str(ev["type"])}
+		if f, ok := ev["t"].(float64); ok {
+			se.T = strconv.FormatFloat(f, 'g', -1, 64)
+		}
+		var rel []string
+		for _, k := range []string{"from", "to", "tool"} {
+			if s := str(ev[k]); s != "" {
+				rel = append(rel, k+" "+s)
+			}
+		}
+		se.Relation = strings.Join(rel, ", ")
+		su.Events = append(su.Events, se)
+	}
+	su.Shown = len(su.Events)
+	return su
+}
+
+// str is a JSON string value, or "".
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
