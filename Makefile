@@ -249,5 +249,5 @@ echarts: node_modules
 otel-fixtures:
 	cd trace/otlp/testdata/frameworks && npm ci --no-audit --no-fund --silent && \
 	  node ai-sdk.mjs otel && node ai-sdk.mjs legacy && node openai-agents.mjs && \
-	  node langgraph.mjs && node langgraph-react.mjs && node group-chat.mjs
+	  node langgraph.mjs && node langgraph-react.mjs && node langgraph-turns.mjs && node group-chat.mjs
 	$(GO) test ./trace/otlp -count=1 -run TestFrameworks -update

@@ -900,14 +900,22 @@ func (b *builder) handoffSpan(g, a int) bool {
 }
 
 // takeovers link, for every agent that took control by a handoff without a
-// handoff span, the giver's last event to the handoff event.
+// handoff span, the giver's last event no later than the handoff event to
+// it. The JS SDK rounds start times to the millisecond, so the taker can
+// start a fraction of a millisecond before the giver's return: an edge
+// from that return would run backwards in time.
 func (b *builder) takeovers() {
 	for i, g := range b.handedFrom {
-		if g < 0 || b.own[i][0] < 0 {
+		h := b.own[i][0]
+		if g < 0 || h < 0 {
 			continue
 		}
-		if ch := b.chains[g]; len(ch) > 0 {
-			b.addEdge(ch[len(ch)-1], b.own[i][0], "message")
+		ch := b.chains[g]
+		for k := len(ch) - 1; k >= 0; k-- {
+			if b.events[ch[k]].ns <= b.events[h].ns {
+				b.addEdge(ch[k], h, "message")
+				break
+			}
 		}
 	}
 }

@@ -37,11 +37,17 @@ func classify(s *span) kind {
 		return toolOrTransfer(s)
 	case "chat", "text_completion", "generate_content", "embeddings":
 		return kModel
-	case "retrieval":
+	case "retrieval", "search_memory", "create_memory", "update_memory", "upsert_memory", "delete_memory":
+		// A retrieval or a memory operation is a call to a store outside
+		// the agent that returns a result: a tool call, named by the
+		// operation (gen_ai.tool.name, if set, wins).
 		if s.toolName == "" {
-			s.toolName = "retrieval"
+			s.toolName = s.op
 		}
 		return kTool
+	case "create_memory_store", "delete_memory_store":
+		// Setting up or removing a store, like create_agent: nothing runs.
+		return kCreate
 	case "plan":
 		return kDecision
 	case "invoke_workflow", "agent_step":
@@ -67,6 +73,10 @@ func classify(s *span) kind {
 		return kContainer
 	case "GUARDRAIL":
 		return kSafety
+	case "PROMPT":
+		// A prompt template being rendered: a step inside the agent,
+		// not an orchestration event.
+		return kContainer
 	}
 	switch s.tlKind {
 	case "agent":
@@ -149,9 +159,12 @@ func classifyAI(s *span) (kind, bool) {
 func toolOrTransfer(s *span) kind {
 	if s.transfer != "" {
 		if s.transferMode == "return_to_caller" {
-			if s.agentName == "" {
-				s.agentName = s.transfer
-			}
+			// The span is the callee's run: gen_ai.agent.name and
+			// gen_ai.agent.id on a tool span name the calling agent
+			// (instrumentations stamp the current agent on every span),
+			// so the target names the agent and the caller's id is not
+			// the callee's.
+			s.agentName, s.agentID = s.transfer, ""
 			return kAgent
 		}
 		return kHandoff

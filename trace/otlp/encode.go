@@ -45,7 +45,13 @@ func (b *builder) encode() []byte {
 	out = append(out, nl+ind...)
 	out = appendKey(out, "trace_id", b.opts.Compact)
 	out = appendString(out, b.thex)
+	// The task: --task, else the AI SDK's ai.telemetry.functionId on the
+	// root (its span name is only the operation, ai.generateText), else
+	// the root span's name.
 	task := b.opts.Task
+	if task == "" {
+		task = b.spans[b.root].functionID
+	}
 	if task == "" {
 		task = b.spans[b.root].name
 	}

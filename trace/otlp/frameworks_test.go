@@ -5,6 +5,7 @@ package otlp
 import (
 	"encoding/binary"
 	"fmt"
+	"maps"
 
 	"bytes"
 	"encoding/json"
@@ -29,13 +30,14 @@ var frameworkRuns = []struct {
 	tokens, cacheRead, reasoning int64
 	topology                     string
 	conversation                 string
+	task                         string // the task_id, when the run names one
 }{
 	// orchestrator calls research, which runs the researcher agent
 	// (agent as a tool), which calls web_search twice; 4 model calls.
 	{name: "ai-sdk-otel", agents: []string{"orchestrator", "researcher"}, spawns: 1, toolCalls: 2,
 		tokens: 150 + 100 + 190 + 305, cacheRead: 300, topology: "centralized"},
 	{name: "ai-sdk-legacy", agents: []string{"orchestrator", "researcher"}, spawns: 1, toolCalls: 2,
-		tokens: 150 + 100 + 190 + 305, cacheRead: 300, reasoning: 12 + 10, topology: "centralized"},
+		tokens: 150 + 100 + 190 + 305, cacheRead: 300, reasoning: 12 + 10, topology: "centralized", task: "orchestrator"},
 	// the workflow runs triage, which hands off to billing, which calls
 	// accounts as a tool (agent.asTool); accounts calls get_invoice.
 	{name: "openai-agents", agents: []string{"accounts", "billing", "support desk", "triage"}, spawns: 2, handoffs: 1, toolCalls: 1,
@@ -48,9 +50,11 @@ var frameworkRuns = []struct {
 	{name: "langgraph-react", agents: []string{"agent", "react-desk"}, spawns: 2, toolCalls: 1,
 		tokens: 84 + 155, topology: "centralized", conversation: "thread-react-1"},
 	// writer speaks, critic takes over (one failed model call, a remote
-	// fact_checker), writer takes over again; create_agent spawns nobody.
-	{name: "group-chat", agents: []string{"critic", "fact_checker", "group_chat", "writer"}, spawns: 2, handoffs: 2, toolCalls: 1,
-		tokens: 280 + 320 + 290 + 140 + 390, cacheRead: 150, reasoning: 30, topology: "mixed", conversation: "conv-groupchat-1"},
+	// fact_checker), writer takes over again and calls summarizer as a
+	// tool (return_to_caller, no agent span: a spawn, not a tool call);
+	// create_agent spawns nobody.
+	{name: "group-chat", agents: []string{"critic", "fact_checker", "group_chat", "summarizer", "writer"}, spawns: 3, handoffs: 2, toolCalls: 1,
+		tokens: 280 + 320 + 290 + 140 + 390 + 140, cacheRead: 150, reasoning: 30, topology: "mixed", conversation: "conv-groupchat-1"},
 }
 
 // TestFrameworks imports what the real agent frameworks wrote (JSON from
@@ -114,6 +118,7 @@ func TestFrameworks(t *testing.T) {
 					ID, Type, Agent, From, To, Conversation string
 				} `json:"events"`
 				Costs map[string]float64 `json:"costs"`
+				Task  string             `json:"task_id"`
 			}
 			if err := json.Unmarshal(tr.JSON, &doc); err != nil {
 				t.Fatal(err)
@@ -154,6 +159,9 @@ func TestFrameworks(t *testing.T) {
 			}
 			if int64(doc.Costs["cache_read_tokens"]) != run.cacheRead || int64(doc.Costs["reasoning_tokens"]) != run.reasoning {
 				t.Errorf("costs %v: want cache_read_tokens %d, reasoning_tokens %d", doc.Costs, run.cacheRead, run.reasoning)
+			}
+			if run.task != "" && doc.Task != run.task {
+				t.Errorf("task_id %q, want %q", doc.Task, run.task)
 			}
 			if run.conversation != "" && !bytes.Contains(tr.JSON, []byte(`"conversation_id":"`+run.conversation+`"`)) {
 				t.Errorf("conversation %s is not kept", run.conversation)
@@ -229,7 +237,7 @@ func TestUnknownKindsOncePerKind(t *testing.T) {
 	spans := []sp{agentSpan(tA, 1, 0, "boss", 0, 100),
 		{trace: tA, id: sid(2), parent: sid(1), name: "chat", start: 1, end: 2, attrs: map[string]any{"gen_ai.operation.name": "chat"}}}
 	for i := range 5 {
-		op := map[string]any{"gen_ai.operation.name": "search_memory"}
+		op := map[string]any{"gen_ai.operation.name": "fetch_response"}
 		if i >= 3 {
 			op = map[string]any{"openinference.span.kind": "EVALUATOR"}
 		}
@@ -242,7 +250,7 @@ func TestUnknownKindsOncePerKind(t *testing.T) {
 		got = append(got, d.SpanID+": "+d.Message)
 	}
 	want := []string{
-		sid(10) + `: span "s0" is not an agent, tool, model, handoff, guardrail or reward span (gen_ai.operation.name="search_memory" is not mapped; 3 span(s) of this kind in the trace, reported once): left out; the spans under them join the nearest agent`,
+		sid(10) + `: span "s0" is not an agent, tool, model, handoff, guardrail or reward span (gen_ai.operation.name="fetch_response" is not mapped; 3 span(s) of this kind in the trace, reported once): left out; the spans under them join the nearest agent`,
 		sid(13) + `: span "s3" is not an agent, tool, model, handoff, guardrail or reward span (openinference.span.kind="EVALUATOR" is not mapped; 2 span(s) of this kind in the trace, reported once): left out; the spans under them join the nearest agent`,
 	}
 	if !slices.Equal(got, want) {
@@ -263,5 +271,136 @@ func TestUnknownServiceNamesNothing(t *testing.T) {
 	mustValidate(t, traces)
 	if tr := traces[tA].JSON; bytes.Contains(tr, []byte("unknown_service")) || !bytes.Contains(tr, []byte(`"agent":"workflow","to":"worker"`)) {
 		t.Errorf("unknown_service named something, or the root is not named by its span:\n%s", tr)
+	}
+}
+
+// TestAgentAsToolNamesTheTarget: a return_to_caller transfer with no agent
+// span under it is a spawn of the target and its return, counted once (no
+// tool call), even when the instrumentation stamps the calling agent's
+// gen_ai.agent.name and id on the tool span.
+func TestAgentAsToolNamesTheTarget(t *testing.T) {
+	tool := toolSpan(tA, 2, 1, "ask_helper", 10, 50)
+	maps.Copy(tool.attrs, map[string]any{"gen_ai.transfer.mode": "return_to_caller", "gen_ai.transfer.target.name": "helper",
+		"gen_ai.agent.name": "boss", "gen_ai.agent.id": "agent-boss"})
+	chat := sp{trace: tA, id: sid(3), parent: sid(2), name: "chat", start: 20, end: 30,
+		attrs: map[string]any{"gen_ai.operation.name": "chat", "gen_ai.usage.input_tokens": 5, "gen_ai.usage.output_tokens": 7}}
+	traces, _, diags := importAll(t, "r.jsonl", []byte(line(agentSpan(tA, 1, 0, "boss", 0, 100), tool, chat)), Options{})
+	if len(diags) > 0 {
+		t.Errorf("diagnostics: %v", diags)
+	}
+	mustValidate(t, traces)
+	tr := traces[tA]
+	if st := tr.Stats; st.Spawns != 1 || st.ToolCalls != 0 || st.Tokens != 12 || st.Messages != 2 {
+		t.Errorf("stats %+v: want one spawn, no tool call, 12 tokens, 2 messages", st)
+	}
+	for _, want := range []string{`"type":"spawn","agent":"boss","to":"helper"`, `"type":"message","agent":"helper"`,
+		`"type":"return","agent":"helper","from":"helper","to":"boss"`} {
+		if !bytes.Contains(tr.JSON, []byte(want)) {
+			t.Errorf("no %s in\n%s", want, tr.JSON)
+		}
+	}
+}
+
+// TestTakeoverEdgeNotBackwards: a speaker that starts (rounded down to the
+// millisecond, as the JS SDK does) before the previous speaker's return
+// gets its handoff message edge from the giver's last event before it, so
+// the trace stays valid.
+func TestTakeoverEdgeNotBackwards(t *testing.T) {
+	w := agentSpan(tA, 2, 1, "writer", 5, 27)
+	c := agentSpan(tA, 3, 1, "critic", 26, 60)
+	c.attrs["graph.node.parent_id"] = "writer"
+	chat := sp{trace: tA, id: sid(4), parent: sid(2), name: "chat", start: 10, end: 20, attrs: map[string]any{"gen_ai.operation.name": "chat"}}
+	root := sp{trace: tA, id: sid(1), name: "chat group", start: 0, end: 100, attrs: map[string]any{"gen_ai.operation.name": "invoke_workflow"}}
+	traces, _, _ := importAll(t, "h.jsonl", []byte(line(root, w, chat, c)), Options{})
+	mustValidate(t, traces)
+	tr := traces[tA].JSON
+	if !bytes.Contains(tr, []byte(`{"src":"`+sid(4)+`/message","dst":"`+sid(3)+`/handoff","type":"message"}`)) {
+		t.Errorf("no handoff edge from the writer's model call:\n%s", tr)
+	}
+}
+
+// TestFrameworksConversation: two turns of one LangGraph thread are two OTel
+// traces sharing a session.id; --group-by conversation joins them into one
+// trace (the golden file) holding both turns' agents, tool call and tokens.
+func TestFrameworksConversation(t *testing.T) {
+	base := filepath.Join("testdata", "frameworks", "runs", "langgraph-turns")
+	var traces []*Trace
+	for _, ext := range []string{".otlp.jsonl", ".otlp.binpb"} {
+		in, err := os.ReadFile(base + ext)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, order, diags := importAll(t, base+ext, in, Options{})
+		if len(order) != 2 || len(diags) > 0 {
+			t.Fatalf("%s by trace: traces %v, diagnostics %v; want the two turns, no diagnostic", ext, order, diags)
+		}
+		joined, order, diags := importAll(t, base+ext, in, Options{ByConversation: true})
+		if len(order) != 1 || len(diags) > 0 {
+			t.Fatalf("%s by conversation: traces %v, diagnostics %v; want one, no diagnostic", ext, order, diags)
+		}
+		mustValidate(t, joined)
+		traces = append(traces, joined[order[0]])
+	}
+	tr := traces[0]
+	if !bytes.Equal(tr.JSON, traces[1].JSON) {
+		t.Errorf("JSON and protobuf give different traces")
+	}
+	// Turn one: agent (asks for search), the graph runs search, agent
+	// answers; turn two: agent answers. 84+155 and 215 tokens.
+	if st := tr.Stats; st.Spawns != 3 || st.ToolCalls != 1 || st.Tokens != 84+155+215 || st.Messages != 6 {
+		t.Errorf("stats %+v: want 3 spawns, 1 tool call, %d tokens, 6 messages", st, 84+155+215)
+	}
+	for _, want := range []string{"otel:27bc0000000000000000000000000001/", "otel:27bc0000000000000000000000000002/", `"conversation_id":"thread-turns-1"`} {
+		if !bytes.Contains(tr.JSON, []byte(want)) {
+			t.Errorf("the joined trace has no %s", want)
+		}
+	}
+	if bytes.Contains(tr.JSON, []byte("SECRET-")) {
+		t.Errorf("the trace carries prompt, completion or tool text")
+	}
+	golden := filepath.Join("testdata", "frameworks", "golden", "langgraph-turns.json")
+	if *update {
+		if err := os.WriteFile(golden, tr.JSON, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(tr.JSON, want) {
+		t.Errorf("%s differs from the import; run make otel-fixtures and review the diff", golden)
+	}
+}
+
+// TestMemoryAndPromptSpans: retrieval and memory operations are tool calls
+// named by the operation, creating a memory store runs nothing, and an
+// OpenInference PROMPT span (a template rendered) is a container whose
+// model call belongs to the agent; none of them is a warning.
+func TestMemoryAndPromptSpans(t *testing.T) {
+	spans := []sp{agentSpan(tA, 1, 0, "boss", 0, 100)}
+	for i, op := range []string{"search_memory", "create_memory", "update_memory", "upsert_memory", "delete_memory", "retrieval", "create_memory_store", "delete_memory_store"} {
+		spans = append(spans, sp{trace: tA, id: sid(10 + i), parent: sid(1), name: op + " notes", start: 10 + i, end: 11 + i,
+			attrs: map[string]any{"gen_ai.operation.name": op}})
+	}
+	spans = append(spans, sp{trace: tA, id: sid(30), parent: sid(1), name: "prompt", start: 40, end: 60, attrs: map[string]any{"openinference.span.kind": "PROMPT"}},
+		sp{trace: tA, id: sid(31), parent: sid(30), name: "llm", start: 41, end: 50, attrs: map[string]any{"openinference.span.kind": "LLM", "llm.model_name": "m"}})
+	traces, _, diags := importAll(t, "m.jsonl", []byte(line(spans...)), Options{})
+	if len(diags) > 0 {
+		t.Errorf("diagnostics: %v", diags)
+	}
+	mustValidate(t, traces)
+	tr := traces[tA]
+	if tr.Stats.ToolCalls != 6 {
+		t.Errorf("tool calls %d, want the 5 memory operations and the retrieval", tr.Stats.ToolCalls)
+	}
+	for _, want := range []string{`"tool_call","agent":"boss","tool":"search_memory"`, `"tool_call","agent":"boss","tool":"upsert_memory"`,
+		`"tool_call","agent":"boss","tool":"retrieval"`, `"message","agent":"boss","from":"boss","to":"m"`} {
+		if !bytes.Contains(tr.JSON, []byte(want)) {
+			t.Errorf("no %s in\n%s", want, tr.JSON)
+		}
+	}
+	if bytes.Contains(tr.JSON, []byte("memory_store")) {
+		t.Errorf("a memory store's creation became an event:\n%s", tr.JSON)
 	}
 }

@@ -6,8 +6,10 @@
 // gen_ai.tool.call.id, a remote agent called over a CLIENT invoke_agent
 // span whose callee records its own INTERNAL invoke_agent, one model call
 // that fails (error status, error.type and an exception event), and
-// gen_ai.conversation.id on every span. Neither Python framework runs in
-// Node, so this is the shape they write, produced by the real SDK.
+// gen_ai.conversation.id on every span, and an agent called as a tool
+// (gen_ai.transfer.mode return_to_caller) that writes no agent span.
+// Neither Python framework runs in Node, so this is the shape they write,
+// produced by the real SDK.
 import { trace, SpanKind, SpanStatusCode, context } from '@opentelemetry/api';
 import { setup } from './otel.mjs';
 
@@ -56,6 +58,15 @@ await span('invoke_workflow group_chat', SpanKind.INTERNAL, { 'gen_ai.operation.
   });
   await span('invoke_agent writer', SpanKind.INTERNAL, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'writer', 'gen_ai.agent.id': 'agent-w', 'graph.node.parent_id': 'critic' }, async () => {
     await chat('gpt-writer', 300, 90);
+    // The writer calls a summarizer agent as a tool (AutoGen's AgentTool,
+    // CrewAI's delegation): a return_to_caller transfer whose callee
+    // writes no agent span of its own, only its model call. The
+    // instrumentation stamps the current (calling) agent on the span.
+    await span('execute_tool summarize', SpanKind.INTERNAL, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'summarize',
+      'gen_ai.tool.call.id': 'call_summarize_1', 'gen_ai.transfer.mode': 'return_to_caller', 'gen_ai.transfer.target.name': 'summarizer',
+      'gen_ai.agent.name': 'writer', 'gen_ai.agent.id': 'agent-w', 'gen_ai.tool.call.arguments': 'SECRET-ARG' }, async () => {
+      await chat('gpt-summary', 110, 30);
+    });
   });
 });
 await otel.finish();
