@@ -26,7 +26,7 @@ func FuzzEntryPage(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	tmpl, err := parseTemplates(TemplateFS(""))
+	tmpl, _, err := parseTemplates(TemplateFS(""))
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -2,9 +2,11 @@ package site
 
 import (
 	"fmt"
+	"hash/maphash"
 	"html/template"
 	"io/fs"
 	"net/url"
+	"strings"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/release"
@@ -55,6 +57,7 @@ type renderer struct {
 	opt           Options
 	releases      []*ReleaseView // oldest first (releases.go)
 	upkeep        release.Upkeep
+	inc           *incremental // nil: a full build (incremental.go)
 }
 
 // render renders the site of ck into files, which either keeps it in
@@ -71,13 +74,16 @@ func render(ck *corpus.Checked, opt Options, files *outdir.Files) (*renderer, er
 	if tfs == nil {
 		tfs = TemplateFS("")
 	}
-	tmpl, err := parseTemplates(tfs)
+	tmpl, sources, err := parseTemplates(tfs)
 	if err != nil {
 		return nil, err
 	}
 	r := &renderer{
 		c: ck.Corpus, v: ck.Vocabulary, base: base, tmpl: tmpl, data: ck.FS, files: files, md: newMarkdown(), opt: opt,
 		claimSet: ck.Claims, pool: ck.Pool, survey: ck.Survey,
+	}
+	if opt.Cache != nil {
+		r.inc = &incremental{cache: opt.Cache, tmplKey: maphash.String(opt.Cache.seed, sources)}
 	}
 	if err := r.loadECharts(opt.ECharts); err != nil {
 		return nil, err
@@ -90,7 +96,7 @@ func render(ck *corpus.Checked, opt Options, files *outdir.Files) (*renderer, er
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
-			return nil, err
+			return r, err
 		}
 	}
 	return r, nil
@@ -104,37 +110,45 @@ var pageNames = []string{
 }
 
 // parseTemplates parses layout.html and each page template into its own
-// set, so that every page type defines its own "content" block.
-func parseTemplates(tfs fs.FS) (map[string]*template.Template, error) {
-	layoutSrc, err := fs.ReadFile(tfs, "layout.html")
+// set, so that every page type defines its own "content" block. It also
+// returns the sources it read, one after another, which an incremental
+// build's page keys include.
+func parseTemplates(tfs fs.FS) (map[string]*template.Template, string, error) {
+	var sources strings.Builder
+	read := func(name string) ([]byte, error) {
+		b, err := fs.ReadFile(tfs, name)
+		fmt.Fprintf(&sources, "%s %d\n%s", name, len(b), b)
+		return b, err
+	}
+	layoutSrc, err := read("layout.html")
 	if err != nil {
-		return nil, fmt.Errorf("templates: %w", err)
+		return nil, "", fmt.Errorf("templates: %w", err)
 	}
 	layout, err := template.New("layout.html").Funcs(templateFuncs()).Parse(string(layoutSrc))
 	if err != nil {
-		return nil, fmt.Errorf("templates: %w", err)
+		return nil, "", fmt.Errorf("templates: %w", err)
 	}
 	// Partials every page may use: chart.html draws a chart.Figure.
-	chartSrc, err := fs.ReadFile(tfs, "chart.html")
+	chartSrc, err := read("chart.html")
 	if err != nil {
-		return nil, fmt.Errorf("templates: %w", err)
+		return nil, "", fmt.Errorf("templates: %w", err)
 	}
 	if _, err := layout.New("chart.html").Parse(string(chartSrc)); err != nil {
-		return nil, fmt.Errorf("templates: %w", err)
+		return nil, "", fmt.Errorf("templates: %w", err)
 	}
 	out := make(map[string]*template.Template, len(pageNames))
 	for _, name := range pageNames {
-		src, err := fs.ReadFile(tfs, name+".html")
+		src, err := read(name + ".html")
 		if err != nil {
-			return nil, fmt.Errorf("templates: %w", err)
+			return nil, "", fmt.Errorf("templates: %w", err)
 		}
 		t, err := template.Must(layout.Clone()).New(name + ".html").Parse(string(src))
 		if err != nil {
-			return nil, fmt.Errorf("templates: %w", err)
+			return nil, "", fmt.Errorf("templates: %w", err)
 		}
 		out[name] = t
 	}
-	return out, nil
+	return out, sources.String(), nil
 }
 
 func templateFuncs() template.FuncMap {
