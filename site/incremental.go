@@ -48,17 +48,20 @@ type Cache struct {
 	// build buffer; nil: nothing known.
 	keys, buffer map[string]uint64
 	mem          *outdir.Files // the last build in memory
-	// items are entry list items by their input (itemView with the
-	// listing page's link and tags), full and brief, rendered once
-	// across builds.
-	items map[itemKey]template.HTML
+	// items are entry list items by their input, full and brief,
+	// rendered once across builds with the templates of tmplKey.
+	items   map[itemKey]template.HTML
+	tmplKey uint64
 	// Rendered and Reused count the last build's pages.
 	Rendered, Reused int
 }
 
+// itemKey names a list item: its template, its entry's hash (which
+// covers the item's fields and tags, hashEntries) and its link.
 type itemKey struct {
 	template string
-	it       itemView
+	entry    uint64
+	href     string
 }
 
 // NewCache returns an empty cache: the first build with it renders
@@ -71,12 +74,16 @@ func (c *Cache) startBuild(out string) {
 		out = filepath.Clean(out)
 	}
 	if out != c.out {
-		*c = Cache{seed: c.seed, out: out, items: c.items}
-	}
-	if c.items == nil {
-		c.items = map[itemKey]template.HTML{}
+		*c = Cache{seed: c.seed, out: out, items: c.items, tmplKey: c.tmplKey}
 	}
 	c.Rendered, c.Reused = 0, 0
+}
+
+// useTemplates drops the list items rendered with other templates.
+func (c *Cache) useTemplates(key uint64) {
+	if c.items == nil || key != c.tmplKey {
+		c.items, c.tmplKey = map[itemKey]template.HTML{}, key
+	}
 }
 
 // finish records a build's outcome. published: the files are in place
@@ -98,14 +105,15 @@ func (c *Cache) finish(keys map[string]uint64, files *outdir.Files, published, t
 
 // incremental is one build's part of a Cache: the keys it computes.
 type incremental struct {
-	cache    *Cache
-	tmplKey  uint64             // the template sources
-	entries  map[uintptr]uint64 // *EntryView -> its hash, for every entry
-	eager    uint64             // the data of every page queued with its data
-	eagerBad bool               // that data cannot be hashed: always render those pages
-	keys     []uint64           // by job; 0: not keyed
-	reused   []bool             // by job
-	mu       sync.Mutex         // guards cache.items while workers render
+	cache     *Cache
+	tmplKey   uint64             // the template sources
+	entries   map[uintptr]uint64 // *EntryView -> its hash, for every entry
+	entryHash []uint64           // the same by EntryView.index
+	eager     uint64             // the data of every page queued with its data
+	eagerBad  bool               // that data cannot be hashed: always render those pages
+	keys      []uint64           // by job; 0: not keyed
+	reused    []bool             // by job
+	mu        sync.Mutex         // guards cache.items while workers render
 }
 
 // hashEntries hashes every entry's view once, on every CPU: the lists
@@ -117,8 +125,10 @@ func (r *renderer) hashEntries() {
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
+			kw := newKeyWalker(inc.cache.seed, nil)
 			for i := w; i < len(r.entries); i += workers {
-				kw := newKeyWalker(inc.cache.seed, nil)
+				clear(kw.memo)
+				kw.h.Reset()
 				kw.walk(reflect.ValueOf(r.entries[i]))
 				hs[i] = kw.h.Sum64()
 			}
@@ -129,6 +139,7 @@ func (r *renderer) hashEntries() {
 	for i, ev := range r.entries {
 		inc.entries[reflect.ValueOf(ev).Pointer()] = hs[i]
 	}
+	inc.entryHash = hs
 }
 
 // hashEagerData hashes, in one walk, the data of every page queued with
@@ -218,7 +229,8 @@ type keyWalker struct {
 	entries map[uintptr]uint64 // hashes of *EntryView; nil: walk them
 	memo    map[ptrKey]uint64
 	onPath  map[ptrKey]bool
-	bad     bool // something that cannot be hashed
+	fields  map[reflect.Type][]int // the fields hashed, by struct type
+	bad     bool                   // something that cannot be hashed
 }
 
 type ptrKey struct {
@@ -229,7 +241,7 @@ type ptrKey struct {
 var entryViewType = reflect.TypeFor[*EntryView]()
 
 func newKeyWalker(seed maphash.Seed, entries map[uintptr]uint64) *keyWalker {
-	kw := &keyWalker{seed: seed, entries: entries, memo: map[ptrKey]uint64{}, onPath: map[ptrKey]bool{}}
+	kw := &keyWalker{seed: seed, entries: entries, memo: map[ptrKey]uint64{}, onPath: map[ptrKey]bool{}, fields: map[reflect.Type][]int{}}
 	kw.h.SetSeed(seed)
 	return kw
 }
@@ -295,10 +307,17 @@ func (kw *keyWalker) walk(v reflect.Value) {
 		}
 	case reflect.Struct:
 		t := v.Type()
-		for i := range v.NumField() {
-			if t.Field(i).Tag.Get("hash") == "-" {
-				continue
+		fs, ok := kw.fields[t]
+		if !ok {
+			fs = []int{}
+			for i := range t.NumField() {
+				if t.Field(i).Tag.Get("hash") != "-" {
+					fs = append(fs, i)
+				}
 			}
+			kw.fields[t] = fs
+		}
+		for _, i := range fs {
 			kw.walk(v.Field(i))
 		}
 	case reflect.Pointer:

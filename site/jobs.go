@@ -62,7 +62,6 @@ func (r *renderer) runJobs() error {
 		return r.cache.err
 	}
 	if r.inc != nil {
-		r.hashEntries()
 		r.hashEagerData()
 		r.inc.keys = make([]uint64, len(r.jobs))
 		r.inc.reused = make([]bool, len(r.jobs))

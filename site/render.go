@@ -84,6 +84,7 @@ func render(ck *corpus.Checked, opt Options, files *outdir.Files) (*renderer, er
 	}
 	if opt.Cache != nil {
 		r.inc = &incremental{cache: opt.Cache, tmplKey: maphash.String(opt.Cache.seed, sources)}
+		opt.Cache.useTemplates(r.inc.tmplKey)
 	}
 	if err := r.loadECharts(opt.ECharts); err != nil {
 		return nil, err
