@@ -14,6 +14,14 @@
 // share, above all every entry's list item, are rendered once (items.go):
 // the build is linear in the number of entries.
 //
+// With Options.Cache a build is incremental (incremental.go): every
+// page's key hashes its template set and the data its template executes
+// with, and a page whose key is the last build's is kept (from memory, or
+// left as the build buffer holds it) instead of rendered. One edited row
+// then renders its entry page, the pages that list or count it and the
+// entry pages that show it as a neighbour; the output is byte-identical
+// to a full build. masrl serve keeps one Cache for its lifetime.
+//
 // Every page type is a struct embedding Page (views.go) and one template,
 // templates/NAME.html, that defines "content" inside the shared
 // layout.html. To add a page type: add the struct, the template, its name
