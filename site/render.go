@@ -19,17 +19,36 @@ import (
 // entrypage.go) and files (publish.go, charts.go, ...), and execute the
 // queue (jobs.go); and it parses the templates every page is rendered with.
 
-// renderer holds everything one build derives from the checked corpus.
+// renderer is one build, in three parts: what it is given (inputs), the
+// views it derives from them (views), and what it produces while it
+// renders (output). The incremental build keys pages by the views their
+// templates read, never by the renderer itself.
 type renderer struct {
-	c     *corpus.Corpus
-	v     *corpus.Vocabulary
-	base  *url.URL
-	tmpl  map[string]*template.Template
-	data  fs.FS // the project's data directory (pages, orchestration, claims)
-	files *outdir.Files
-	site  *SiteInfo
-	md    goldmark.Markdown
+	inputs
+	views
+	output
+}
 
+// inputs are what a build is given: the checked corpus and its data, the
+// options and the parsed templates. They do not change during the build.
+type inputs struct {
+	c        *corpus.Corpus
+	v        *corpus.Vocabulary
+	claimSet *corpus.Claims // data/claims.yaml with the survey's pool
+	pool     *corpus.Pool   // the survey's pinned pool; nil: no pool file in data
+	survey   *corpus.Pool   // the survey the list belongs to: its title and arXiv id
+	data     fs.FS          // the project's data directory (pages, orchestration, claims)
+	opt      Options
+	base     *url.URL
+	tmpl     map[string]*template.Template
+	md       goldmark.Markdown
+	echarts  []byte // the chart library; nil: no charts
+}
+
+// views are what the pages show, derived from the inputs by prepare and
+// the steps after it, read-only once the pages are queued.
+type views struct {
+	site    *SiteInfo
 	fields  []*FieldView
 	entries []*EntryView // papers.csv order
 	byKey   map[string]*EntryView
@@ -40,24 +59,25 @@ type renderer struct {
 	coverageViews []*CoverageView
 	cellOf        map[string]*CellView // key -> its reward_type × credit_granularity cell
 	claims        []*ClaimView
-	claimSet      *corpus.Claims           // data/claims.yaml with the survey's pool
-	pool          *corpus.Pool             // the survey's pinned pool; nil: no pool file in data
-	survey        *corpus.Pool             // the survey the list belongs to: its title and arXiv id
 	claimsOf      map[string][]*ClaimView  // key -> the claims it takes part in
 	audits        map[string]*corpus.Audit // key -> its spot-check; corpus.Audit scans
 	records       []*ExclusionView
-	pages         []string // page directories for the sitemap, in creation order
 	citation      string
-	warnings      corpus.Diagnostics
-	jobs          []renderJob
-	cache         pieceCache         // pieces many pages share, rendered once (items.go)
 	tags          map[[2]string]*Tag // (field, value) -> the Tag entries share
 	proseNames    []string           // names of data/pages/*.md, in navigation order
-	echarts       []byte             // the chart library; nil: no charts
-	opt           Options
-	releases      []*ReleaseView // oldest first (releases.go)
+	releases      []*ReleaseView     // oldest first (releases.go)
 	upkeep        release.Upkeep
-	inc           *incremental // nil: a full build (incremental.go)
+}
+
+// output is what the build produces: the queued pages, the files they go
+// to, the pieces they share and the warnings.
+type output struct {
+	files    *outdir.Files
+	jobs     []renderJob
+	pages    []string     // page directories for the sitemap, in creation order
+	cache    pieceCache   // pieces many pages share, rendered once (items.go)
+	inc      *incremental // nil: a full build (incremental.go)
+	warnings corpus.Diagnostics
 }
 
 // render renders the site of ck into files, which either keeps it in
@@ -79,8 +99,11 @@ func render(ck *corpus.Checked, opt Options, files *outdir.Files) (*renderer, er
 		return nil, err
 	}
 	r := &renderer{
-		c: ck.Corpus, v: ck.Vocabulary, base: base, tmpl: tmpl, data: ck.FS, files: files, md: newMarkdown(), opt: opt,
-		claimSet: ck.Claims, pool: ck.Pool, survey: ck.Survey,
+		inputs: inputs{
+			c: ck.Corpus, v: ck.Vocabulary, base: base, tmpl: tmpl, data: ck.FS, md: newMarkdown(), opt: opt,
+			claimSet: ck.Claims, pool: ck.Pool, survey: ck.Survey,
+		},
+		output: output{files: files},
 	}
 	if opt.Cache != nil {
 		r.inc = &incremental{cache: opt.Cache, tmplKey: maphash.String(opt.Cache.seed, sources)}
