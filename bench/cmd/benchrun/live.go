@@ -114,7 +114,7 @@ func (h *harness) liveSection(n int) (string, []target, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "One row edited at %s entries, edit to served page (%d timed edits after 2 untimed):\n\n", thousands(n), h.cfg.runs)
-	b.WriteString("| server | median | min | max | rebuild (its log), median |\n| --- | --- | --- | --- | --- |\n")
+	b.WriteString("| server | median | min | max | rebuild by its log, each timed edit |\n| --- | --- | --- | --- | --- |\n")
 	medians := map[string]time.Duration{}
 	for _, tl := range tools {
 		times, logged, err := h.measureLive(tl)
