@@ -136,7 +136,7 @@ func (s *server) rebuildQuietly() { s.build(false) }
 func (s *server) build(announce bool) {
 	s.buildMu.Lock()
 	defer s.buildMu.Unlock()
-	stamp := fingerprint(s.watch)
+	stamp := fingerprint(s.watch, s.outputs())
 	start := time.Now()
 	var res *site.Result
 	opt, err := s.flags.options()
@@ -218,7 +218,7 @@ func (s *server) watchFiles(ctx context.Context) {
 // addWatches watches every directory under the watched directories, and
 // the directory of each watched file.
 func (s *server) addWatches(w *fsnotify.Watcher) error {
-	out := filepath.Clean(*s.flags.out)
+	skip := s.outputs()
 	for _, root := range s.watch {
 		if root == "" {
 			continue
@@ -237,7 +237,7 @@ func (s *server) addWatches(w *fsnotify.Watcher) error {
 			if err != nil || !e.IsDir() {
 				return err
 			}
-			if c := filepath.Clean(p); c == out || c == filepath.Clean(outdir.BufferDir(out)) {
+			if slices.Contains(skip, filepath.Clean(p)) {
 				return filepath.SkipDir
 			}
 			return w.Add(p)
@@ -278,21 +278,32 @@ func (s *server) poll(ctx context.Context) {
 // changedFiles reports whether the watched files differ from those of the
 // last build.
 func (s *server) changedFiles() bool {
-	now := fingerprint(s.watch)
+	now := fingerprint(s.watch, s.outputs())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return now != s.stamp
 }
 
+// outputs are the output directory and its build buffer: a watched
+// directory may hold them, and their changes are the builds' own.
+func (s *server) outputs() []string {
+	out := filepath.Clean(*s.flags.out)
+	return []string{out, filepath.Clean(outdir.BufferDir(out))}
+}
+
 // fingerprint lists the name, size and modification time of every regular
-// file under dirs (or of a file named in dirs), sorted, as one string.
-func fingerprint(dirs []string) string {
+// file under dirs (or of a file named in dirs) but those under skip,
+// sorted, as one string.
+func fingerprint(dirs, skip []string) string {
 	var lines []string
 	for _, d := range dirs {
 		if d == "" {
 			continue
 		}
 		filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if e != nil && e.IsDir() && slices.Contains(skip, filepath.Clean(p)) {
+				return filepath.SkipDir
+			}
 			if err != nil {
 				lines = append(lines, p+" "+err.Error())
 				return nil

@@ -273,3 +273,27 @@ func TestServeLiveReload(t *testing.T) {
 		t.Errorf("after the edit: %d, page without it", code)
 	}
 }
+
+// TestServeIgnoresItsOutput: with the output inside the watched corpus
+// directory, a build's own writes are not a change to rebuild for (they
+// would make serve rebuild forever).
+func TestServeIgnoresItsOutput(t *testing.T) {
+	dir := copyCorpus(t, realCorpusDir(t))
+	out := filepath.Join(dir, "public")
+	empty := ""
+	base := "http://127.0.0.1/"
+	bf := buildFlags{corpus: &dir, out: &out, baseURL: &base, templates: &empty, data: &empty}
+	s := newServer(bf, []string{dir}, io.Discard)
+	s.rebuild()
+	s.rebuildQuietly() // writes the buffer beside the output, in the corpus too
+	if _, err := os.Stat(filepath.Join(out, "index.html")); err != nil {
+		t.Fatal(err)
+	}
+	if s.changedFiles() {
+		t.Error("the build's own output counts as a change of the inputs")
+	}
+	writeLater(t, filepath.Join(dir, corpus.PapersFile), []byte("key\n"))
+	if !s.changedFiles() {
+		t.Error("an edit of papers.csv is not a change")
+	}
+}
