@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"io"
 	"io/fs"
 	"net/http"
@@ -221,8 +220,7 @@ func TestServeLiveScriptOnlyServed(t *testing.T) {
 func TestServeLiveReload(t *testing.T) {
 	dir := copyCorpus(t, realCorpusDir(t))
 	s, ts := newTestServer(t, dir)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	go s.watchFiles(ctx)
 
 	resp, err := http.Get(ts.URL + liveEventsPath)
