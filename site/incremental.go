@@ -17,9 +17,10 @@ import (
 // hands to ExecuteTemplate, with the entry lists and pieces that data
 // reaches), so a page whose data hashes as it did in the last build has
 // the bytes it had: Build then keeps the last build's file instead of
-// rendering it. After one row is edited, only the pages whose data shows
-// that row are rendered again (its entry page, its terms' and cell's
-// pages, the neighbours listing it, the lists and counts); the rest is
+// rendering it. After one row is edited, the pages whose data shows
+// that row are rendered again: its entry page, the entry pages listing it
+// as a cell neighbour, and the list and count pages (hashEagerData says
+// why all of them); the other entry pages are
 // reused. Files written by a function rather than a template (the feeds,
 // the search index, the JSON and BibTeX downloads, the sitemap) and the
 // copied assets are always written; the output directory rewrites only
@@ -36,7 +37,8 @@ import (
 // hash of its template set and data) and, for a build in memory, the
 // files; for a build into a directory, the keys of what the output and
 // its build buffer hold (outdir exchanges them on every build). It also
-// keeps the rendered list items of every entry, by their whole input.
+// keeps the list items the last build used, by template, entry hash and
+// link.
 // A Cache serves one output (or memory) at a time: Build starts it afresh
 // when Options.Out changes. It trusts that nothing but Build writes the
 // output and its buffer while it is used, as masrl serve does. Use one
@@ -48,8 +50,8 @@ type Cache struct {
 	// build buffer; nil: nothing known.
 	keys, buffer map[string]uint64
 	mem          *outdir.Files // the last build in memory
-	// items are entry list items by their input, full and brief,
-	// rendered once across builds with the templates of tmplKey.
+	// items are the entry list items, full and brief, the last build
+	// used, rendered with the templates of tmplKey.
 	items   map[itemKey]template.HTML
 	tmplKey uint64
 	// Rendered and Reused count the last build's pages.
@@ -113,7 +115,10 @@ type incremental struct {
 	eagerBad  bool               // that data cannot be hashed: always render those pages
 	keys      []uint64           // by job; 0: not keyed
 	reused    []bool             // by job
-	mu        sync.Mutex         // guards cache.items while workers render
+	mu        sync.Mutex         // guards items while workers render
+	// items are the list items this build used, which replace the
+	// cache's when it succeeds: items of rows edited since are dropped.
+	items map[itemKey]template.HTML
 }
 
 // hashEntries hashes every entry's view once, on every CPU: the lists
@@ -203,17 +208,22 @@ func (inc *incremental) reuse(files *outdir.Files, name string, key uint64) (boo
 // item returns a list item rendered in an earlier build, or renders it.
 func (inc *incremental) item(k itemKey, render func() (template.HTML, error)) (template.HTML, error) {
 	inc.mu.Lock()
-	h, ok := inc.cache.items[k]
-	inc.mu.Unlock()
-	if ok {
-		return h, nil
+	h, ok := inc.items[k]
+	if !ok {
+		h, ok = inc.cache.items[k]
 	}
-	h, err := render()
-	if err != nil {
-		return "", err
+	inc.mu.Unlock()
+	if !ok {
+		var err error
+		if h, err = render(); err != nil {
+			return "", err
+		}
 	}
 	inc.mu.Lock()
-	inc.cache.items[k] = h
+	if inc.items == nil {
+		inc.items = map[itemKey]template.HTML{}
+	}
+	inc.items[k] = h
 	inc.mu.Unlock()
 	return h, nil
 }
@@ -228,7 +238,8 @@ type keyWalker struct {
 	h       maphash.Hash
 	entries map[uintptr]uint64 // hashes of *EntryView; nil: walk them
 	memo    map[ptrKey]uint64
-	onPath  map[ptrKey]bool
+	onPath  map[ptrKey]int // pointer -> its depth on the path being walked
+	depth   int
 	fields  map[reflect.Type][]int // the fields hashed, by struct type
 	bad     bool                   // something that cannot be hashed
 }
@@ -241,7 +252,7 @@ type ptrKey struct {
 var entryViewType = reflect.TypeFor[*EntryView]()
 
 func newKeyWalker(seed maphash.Seed, entries map[uintptr]uint64) *keyWalker {
-	kw := &keyWalker{seed: seed, entries: entries, memo: map[ptrKey]uint64{}, onPath: map[ptrKey]bool{}, fields: map[reflect.Type][]int{}}
+	kw := &keyWalker{seed: seed, entries: entries, memo: map[ptrKey]uint64{}, onPath: map[ptrKey]int{}, fields: map[reflect.Type][]int{}}
 	kw.h.SetSeed(seed)
 	return kw
 }
@@ -336,13 +347,17 @@ func (kw *keyWalker) walk(v reflect.Value) {
 			kw.u64(h)
 			return
 		}
-		if kw.onPath[k] {
-			kw.u64(3) // a cycle: the value is being hashed above
+		if d, ok := kw.onPath[k]; ok {
+			// A cycle: the value is being hashed this many levels up.
+			kw.u64(3)
+			kw.u64(uint64(kw.depth - d))
 			return
 		}
-		kw.onPath[k] = true
+		kw.depth++
+		kw.onPath[k] = kw.depth
 		h := kw.sub(func() { kw.walk(v.Elem()) })
 		delete(kw.onPath, k)
+		kw.depth--
 		kw.memo[k] = h
 		kw.u64(h)
 	case reflect.Interface:

@@ -151,6 +151,7 @@ func finishCache(c *Cache, r *renderer, files *outdir.Files, ok bool) {
 			}
 		}
 		c.Rendered = len(r.jobs) - c.Reused
+		c.items = r.inc.items
 	}
 	c.finish(keys, files, ok, touched)
 }
