@@ -54,6 +54,10 @@ type Cache struct {
 	// used, rendered with the templates of tmplKey.
 	items   map[itemKey]template.HTML
 	tmplKey uint64
+	// tmpl are the templates parsed from tmplSources, reused while the
+	// sources are the same.
+	tmpl        map[string]*template.Template
+	tmplSources string
 	// Rendered and Reused count the last build's pages.
 	Rendered, Reused int
 }
@@ -76,7 +80,7 @@ func (c *Cache) startBuild(out string) {
 		out = filepath.Clean(out)
 	}
 	if out != c.out {
-		*c = Cache{seed: c.seed, out: out, items: c.items, tmplKey: c.tmplKey}
+		*c = Cache{seed: c.seed, out: out, items: c.items, tmplKey: c.tmplKey, tmpl: c.tmpl, tmplSources: c.tmplSources}
 	}
 	c.Rendered, c.Reused = 0, 0
 }

@@ -94,9 +94,20 @@ func render(ck *corpus.Checked, opt Options, files *outdir.Files) (*renderer, er
 	if tfs == nil {
 		tfs = TemplateFS("")
 	}
-	tmpl, sources, err := parseTemplates(tfs)
+	srcs, sources, err := readTemplates(tfs)
 	if err != nil {
 		return nil, err
+	}
+	// An incremental build reuses the templates the last build parsed
+	// from the same sources, escaped already by their first execution.
+	var tmpl map[string]*template.Template
+	if opt.Cache != nil && opt.Cache.tmpl != nil && opt.Cache.tmplSources == sources {
+		tmpl = opt.Cache.tmpl
+	} else if tmpl, err = parseTemplateSources(srcs); err != nil {
+		return nil, err
+	}
+	if opt.Cache != nil {
+		opt.Cache.tmpl, opt.Cache.tmplSources = tmpl, sources
 	}
 	r := &renderer{
 		inputs: inputs{
@@ -138,41 +149,49 @@ var pageNames = []string{
 // returns the sources it read, one after another, which an incremental
 // build's page keys include.
 func parseTemplates(tfs fs.FS) (map[string]*template.Template, string, error) {
+	srcs, sources, err := readTemplates(tfs)
+	if err != nil {
+		return nil, "", err
+	}
+	tmpl, err := parseTemplateSources(srcs)
+	return tmpl, sources, err
+}
+
+// readTemplates reads the templates parseTemplateSources parses, by
+// name, and returns them also one after another, names and lengths
+// included.
+func readTemplates(tfs fs.FS) (map[string][]byte, string, error) {
 	var sources strings.Builder
-	read := func(name string) ([]byte, error) {
-		b, err := fs.ReadFile(tfs, name)
-		fmt.Fprintf(&sources, "%s %d\n%s", name, len(b), b)
-		return b, err
+	srcs := map[string][]byte{}
+	for _, name := range append([]string{"layout", "chart"}, pageNames...) {
+		b, err := fs.ReadFile(tfs, name+".html")
+		if err != nil {
+			return nil, "", fmt.Errorf("templates: %w", err)
+		}
+		fmt.Fprintf(&sources, "%s.html %d\n%s", name, len(b), b)
+		srcs[name] = b
 	}
-	layoutSrc, err := read("layout.html")
+	return srcs, sources.String(), nil
+}
+
+func parseTemplateSources(srcs map[string][]byte) (map[string]*template.Template, error) {
+	layout, err := template.New("layout.html").Funcs(templateFuncs()).Parse(string(srcs["layout"]))
 	if err != nil {
-		return nil, "", fmt.Errorf("templates: %w", err)
-	}
-	layout, err := template.New("layout.html").Funcs(templateFuncs()).Parse(string(layoutSrc))
-	if err != nil {
-		return nil, "", fmt.Errorf("templates: %w", err)
+		return nil, fmt.Errorf("templates: %w", err)
 	}
 	// Partials every page may use: chart.html draws a chart.Figure.
-	chartSrc, err := read("chart.html")
-	if err != nil {
-		return nil, "", fmt.Errorf("templates: %w", err)
-	}
-	if _, err := layout.New("chart.html").Parse(string(chartSrc)); err != nil {
-		return nil, "", fmt.Errorf("templates: %w", err)
+	if _, err := layout.New("chart.html").Parse(string(srcs["chart"])); err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
 	}
 	out := make(map[string]*template.Template, len(pageNames))
 	for _, name := range pageNames {
-		src, err := read(name + ".html")
+		t, err := template.Must(layout.Clone()).New(name + ".html").Parse(string(srcs[name]))
 		if err != nil {
-			return nil, "", fmt.Errorf("templates: %w", err)
-		}
-		t, err := template.Must(layout.Clone()).New(name + ".html").Parse(string(src))
-		if err != nil {
-			return nil, "", fmt.Errorf("templates: %w", err)
+			return nil, fmt.Errorf("templates: %w", err)
 		}
 		out[name] = t
 	}
-	return out, sources.String(), nil
+	return out, nil
 }
 
 func templateFuncs() template.FuncMap {
