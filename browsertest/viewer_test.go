@@ -551,6 +551,83 @@ func TestViewerFile(t *testing.T) {
 		p.check(t, "100k")
 	})
 
+	// A million events: the worker reads them while the page keeps
+	// answering (a key is handled and a frame drawn before the worker is
+	// done), then the trace opens whole, its busy lanes as density.
+	t.Run("1M events stay responsive", func(t *testing.T) {
+		const n = 1000000
+		var src bytes.Buffer
+		if err := synth.WriteTrace(&src, synth.TraceOptions{Events: n, Seed: 1}); err != nil {
+			t.Fatal(err)
+		}
+		writeView(t, dir, "synth1m.html", viewUnits("synth1m.json", src.Bytes()))
+		src = bytes.Buffer{}
+		p := b.newPage(t)
+		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Minute)
+		defer cancel()
+		if err := chromedp.Do(ctx, chromedp.Navigate(b.base+"synth1m.html")); err != nil {
+			t.Fatal(err)
+		}
+		// Record, on the clock the worker reports its parse on, every key
+		// the page handles and every frame it draws, and press keys until
+		// the parse is over.
+		var ok bool
+		p.eval(t, `(() => { const now = () => performance.timeOrigin + performance.now();
+		  window.__keys = []; window.__frames = [];
+		  document.addEventListener("keydown", () => window.__keys.push(now()));
+		  const tick = () => { window.__frames.push(now()); if (!document.getElementById("masrl-viewer").dataset.parseSpan) requestAnimationFrame(tick); };
+		  requestAnimationFrame(tick); return true; })()`, &ok)
+		for {
+			if err := chromedp.Do(ctx, chromedp.KeyEvent("x")); err != nil {
+				t.Fatal(err)
+			}
+			var done bool
+			p.eval(t, `!!document.getElementById("masrl-viewer").dataset.parseSpan || document.getElementById("masrl-viewer").dataset.ready === "true"`, &done)
+			if done {
+				break
+			}
+		}
+		var seen struct {
+			Keys, Frames []float64
+			Span         string
+		}
+		p.eval(t, `({keys: window.__keys, frames: window.__frames, span: document.getElementById("masrl-viewer").dataset.parseSpan || ""})`, &seen)
+		var from, to float64
+		if _, err := fmt.Sscanf(seen.Span, "%f %f", &from, &to); err != nil {
+			t.Fatalf("no parse span from the worker (%q): the trace was not parsed in a worker", seen.Span)
+		}
+		during := func(ts []float64) (k int) {
+			for _, x := range ts {
+				if x > from && x < to {
+					k++
+				}
+			}
+			return k
+		}
+		if during(seen.Keys) == 0 || during(seen.Frames) == 0 {
+			t.Errorf("while the worker parsed the JSON (%.0f ms), the page handled %d of %d keys and drew %d of %d frames; want some of each",
+				to-from, during(seen.Keys), len(seen.Keys), during(seen.Frames), len(seen.Frames))
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fileReady, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+			t.Fatalf("the 1M trace never opened: %v", err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`!!MasrlViewer.state() && MasrlViewer.state().settled`, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+			t.Fatal(err)
+		}
+		var st struct {
+			viewerState
+			Worker bool `json:"worker"`
+		}
+		p.eval(t, `MasrlViewer.state()`, &st)
+		if st.Events != n || !st.Worker {
+			t.Errorf("%d events shown, read in a worker: %v; want %d, true", st.Events, st.Worker, n)
+		}
+		if st.Dense == 0 || !strings.Contains(st.Note, "density") {
+			t.Errorf("the 1M trace shows %d dense lanes with note %q, want its busy lanes as density, said so", st.Dense, st.Note)
+		}
+		p.check(t, "1M")
+	})
+
 	t.Run("axe and dark mode", func(t *testing.T) {
 		p := b.newPage(t)
 		p.open(t, "edge-dangling.html")
