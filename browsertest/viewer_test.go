@@ -148,6 +148,42 @@ type plainTrace struct {
 	} `json:"edges"`
 }
 
+// importOTLP imports OTLP/JSON text with the Go importer as the
+// WebAssembly module does (one worker, JSON): its traces and diagnostics.
+func importOTLP(t *testing.T, name string, src []byte) ([]*otlp.Trace, []otlp.Diagnostic) {
+	t.Helper()
+	var traces []*otlp.Trace
+	var diags []otlp.Diagnostic
+	im := otlp.NewImporter(otlp.Options{Workers: 1, Format: otlp.FormatJSON},
+		func(tr *otlp.Trace) error { traces = append(traces, tr); return nil },
+		func(d otlp.Diagnostic) { diags = append(diags, d) })
+	if err := im.Read(name, bytes.NewReader(src)); err != nil {
+		t.Fatal(err)
+	}
+	if err := im.Close(); err != nil || len(traces) == 0 {
+		t.Fatalf("importing %s: %d traces, %v", name, len(traces), err)
+	}
+	return traces, diags
+}
+
+// drop drops a file of the text src on the viewer's drop zone, as a
+// reader's drag and drop does (a DragEvent carrying the File), and waits
+// for the viewer to show it.
+func drop(t *testing.T, p *page, name string, src []byte) {
+	t.Helper()
+	text, err := json.Marshal(string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fname, _ := json.Marshal(name)
+	var ok bool
+	p.eval(t, `(() => { const s = document.querySelector("#masrl-viewer .mv-stage"); s.dataset.ready = "";
+	  const dt = new DataTransfer(); dt.items.add(new File([`+string(text)+`], `+string(fname)+`, {type: "application/json"}));
+	  document.querySelector("#masrl-viewer .mv-drop").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+	  return true; })()`, &ok)
+	p.waitFor(t, `document.querySelector("#masrl-viewer .mv-stage").dataset.ready === "true"`)
+}
+
 func readPlain(t *testing.T, b []byte) plainTrace {
 	t.Helper()
 	var p plainTrace
@@ -250,6 +286,30 @@ func edgesInView(tr plainTrace, st viewerState, t0, t1 float64) map[string]int {
 		out[e.Type]++
 	}
 	return out
+}
+
+// findingEvents lists, in order, the events the viewer must place the Go
+// validator's findings on: the event of an /events/N pointer, the source
+// event of an /edges/N one.
+func findingEvents(t *testing.T, src []byte, want *trace.Result) []int {
+	t.Helper()
+	var out []int
+	plain := readPlain(t, src)
+	for _, f := range want.Findings {
+		var i int
+		if _, err := fmt.Sscanf(f.Pointer, "/events/%d", &i); err == nil {
+			out = append(out, i)
+		} else if _, err := fmt.Sscanf(f.Pointer, "/edges/%d", &i); err == nil && i < len(plain.Edges) {
+			for k, ev := range plain.Events {
+				if ev.ID == plain.Edges[i].Src {
+					out = append(out, k)
+					break
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // canvasShot takes a PNG of the timeline's canvas.
@@ -434,23 +494,7 @@ func TestViewerFile(t *testing.T) {
 			p.open(t, file)
 			p.waitFor(t, fileReady)
 			st := p.viewerState(t)
-			var wantEvents []int
-			for _, f := range want.Findings {
-				var i int
-				if _, err := fmt.Sscanf(f.Pointer, "/events/%d", &i); err == nil {
-					wantEvents = append(wantEvents, i)
-				} else if _, err := fmt.Sscanf(f.Pointer, "/edges/%d", &i); err == nil {
-					plain := readPlain(t, src)
-					for j, e := range plain.Events {
-						if e.ID == plain.Edges[i].Src {
-							wantEvents = append(wantEvents, j)
-							break
-						}
-					}
-				}
-			}
-			slices.Sort(wantEvents)
-			wantEvents = slices.Compact(wantEvents)
+			wantEvents := findingEvents(t, src, want)
 			if len(wantEvents) == 0 || !slices.Equal(st.FindingsOnEvents, wantEvents) {
 				t.Errorf("%s: findings placed on events %v, want %v (from %+v)", name, st.FindingsOnEvents, wantEvents, want.Findings)
 			}
@@ -663,6 +707,15 @@ func TestViewerPage(t *testing.T) {
 	p.mu.Lock()
 	before := maps.Clone(p.requests)
 	p.mu.Unlock()
+	// The viewer's script is loaded only once a file is chosen.
+	var loaded bool
+	p.eval(t, `typeof MasrlViewer !== "undefined"`, &loaded)
+	for _, u := range before {
+		loaded = loaded || strings.HasSuffix(u, "/viewer.js")
+	}
+	if loaded {
+		t.Error("the traces page loaded the viewer before a file was chosen")
+	}
 
 	pick := func(t *testing.T, path string) {
 		t.Helper()
@@ -740,13 +793,98 @@ func TestViewerPage(t *testing.T) {
 		p.check(t, "batch")
 	})
 
+	// The framework runs (trace/otlp/testdata/frameworks/runs, recorded
+	// from the real SDKs by make otel-fixtures), dropped on the page as a
+	// reader drops a file: the WebAssembly module imports each, and every
+	// trace the viewer shows must agree with what the Go importer (the
+	// library of masrl trace import) makes of the same file: the traces,
+	// the import's diagnostics, each trace's lanes, its edges by type (all
+	// of them, and those drawn), and the Go validator's findings on their
+	// events.
+	t.Run("framework runs dropped", func(t *testing.T) {
+		runs, err := filepath.Glob(filepath.Join(repoRoot(t), "trace", "otlp", "testdata", "frameworks", "runs", "*.otlp.jsonl"))
+		if err != nil || len(runs) < 4 {
+			t.Fatalf("framework runs: %q, %v", runs, err)
+		}
+		edgeTypes := map[string]bool{}
+		for _, path := range runs {
+			name := filepath.Base(path)
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			traces, diags := importOTLP(t, name, src)
+			drop(t, p, name, src)
+			var listed struct {
+				Rows, Diagnostics int
+			}
+			p.eval(t, `({rows: document.querySelectorAll("#masrl-viewer .mv-batch tbody tr").length,
+			  diagnostics: document.querySelectorAll("#masrl-viewer .mv-import-findings li").length})`, &listed)
+			if len(traces) > 1 && listed.Rows != len(traces) {
+				t.Fatalf("%s: the page lists %d traces, the Go importer makes %d", name, listed.Rows, len(traces))
+			}
+			if listed.Diagnostics != min(len(diags), 1000) {
+				t.Errorf("%s: the page lists %d import diagnostics, the Go importer reports %d", name, listed.Diagnostics, len(diags))
+			}
+			for k, tr := range traces {
+				where := fmt.Sprintf("%s trace %s", name, tr.ID)
+				if len(traces) > 1 {
+					var ok bool
+					p.eval(t, `(() => { const s = document.querySelector("#masrl-viewer .mv-stage"); s.dataset.ready = "";
+					  document.querySelectorAll("#masrl-viewer .mv-open")[`+strconv.Itoa(k)+`].click(); return true; })()`, &ok)
+					p.waitFor(t, `document.querySelector("#masrl-viewer .mv-stage").dataset.ready === "true"`)
+				}
+				st := p.viewerState(t)
+				plain := readPlain(t, tr.JSON)
+				if st.Events != len(plain.Events) {
+					t.Errorf("%s: %d events, the Go import has %d", where, st.Events, len(plain.Events))
+				}
+				checkLanes(t, where, st, plain)
+				all := map[string]int{}
+				for _, e := range plain.Edges {
+					all[e.Type]++
+					edgeTypes[e.Type] = true
+				}
+				if !maps.Equal(st.EdgeCount, all) {
+					t.Errorf("%s: edges by type %v, the Go import has %v", where, st.EdgeCount, all)
+				}
+				if want := edgesInView(plain, st, st.Window[0], st.Window[1]); !maps.Equal(st.EdgesDrawn, want) {
+					t.Errorf("%s: edges drawn %v, want %v", where, st.EdgesDrawn, want)
+				}
+				want := goResult(t, tr.JSON)
+				if got := findingEvents(t, tr.JSON, want); !slices.Equal(st.FindingsOnEvents, got) {
+					t.Errorf("%s: findings on events %v, the Go validator's are on %v", where, st.FindingsOnEvents, got)
+				}
+				var findings int
+				p.eval(t, `document.querySelectorAll("#masrl-viewer .mv-findings li").length`, &findings)
+				if findings != len(want.Findings) {
+					t.Errorf("%s: %d findings listed, the Go validator finds %d", where, findings, len(want.Findings))
+				}
+				if len(traces) > 1 {
+					var ok bool
+					p.eval(t, `(() => { document.querySelector("#masrl-viewer .mv-back").click(); return true; })()`, &ok)
+					p.waitFor(t, `!!document.querySelector("#masrl-viewer .mv-batch")`)
+				}
+			}
+			p.check(t, name)
+		}
+		// The runs hold the orchestration the viewer must draw: spawns,
+		// handoffs (messages), returns and tool dependencies.
+		for _, ty := range []string{"spawn", "message", "return", "tool_dependency"} {
+			if !edgeTypes[ty] {
+				t.Errorf("no framework run has %s edges: %v", ty, edgeTypes)
+			}
+		}
+	})
+
 	// Reading, importing and checking the files fetched the module and
+	// the viewer's script, loaded when the first file was chosen, and
 	// nothing else: no upload, no request for the data.
 	t.Run("nothing uploaded", func(t *testing.T) {
 		p.mu.Lock()
 		var extra []string
 		for id, u := range p.requests {
-			if _, ok := before[id]; !ok && !strings.HasSuffix(u, "/traces/validator/masrl.wasm") && !strings.HasSuffix(u, "/favicon.svg") {
+			if _, ok := before[id]; !ok && !strings.HasSuffix(u, "/traces/validator/masrl.wasm") && !strings.HasSuffix(u, "/traces/viewer/viewer.js") && !strings.HasSuffix(u, "/favicon.svg") {
 				extra = append(extra, u)
 			}
 		}
@@ -758,7 +896,7 @@ func TestViewerPage(t *testing.T) {
 
 	t.Run("axe", func(t *testing.T) {
 		var ok bool
-		p.eval(t, `(() => { document.querySelector("#masrl-viewer .mv-open").click(); return true; })()`, &ok)
+		p.eval(t, `(() => { const b = document.querySelector("#masrl-viewer .mv-open"); if (b) b.click(); return true; })()`, &ok)
 		p.waitFor(t, `!!MasrlViewer.state()`)
 		checkAxe(t, p, "/traces/ with a trace in the viewer")
 		p.check(t, "axe")

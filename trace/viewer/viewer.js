@@ -14,9 +14,13 @@
 // Two ways in, one module:
 //   - a page with a JSON data island #masrl-viewer-data (an inert script
 //     element of type application/json, what `masrl trace view` writes) is shown at once;
-//   - otherwise the element #masrl-viewer gets a file picker and a drop
-//     zone: the file is read in the page and checked by the WebAssembly
-//     validator (validator.js, globalThis.masrlStart), nothing uploaded.
+//   - on the traces page, validator.js builds the file picker and drop
+//     zone of #masrl-viewer and loads this script only when a file is
+//     chosen, then calls MasrlViewer.openFile: the file is read in the
+//     page and checked by the WebAssembly validator, nothing uploaded.
+//
+// A trace of more than WORKER_TEXT characters is parsed by this same
+// script running as a Web Worker, so the page keeps answering input.
 //
 // The timeline is one canvas the size of the box; the lanes scroll
 // beneath it (a trace may have thousands of agents) and only the lanes in
@@ -1644,68 +1648,24 @@
     return sec;
   }
 
-  // The page: a picker and a drop zone, the validator's WebAssembly module
-  // to read what is dropped.
-  function picker(root, checklist) {
-    const file = el("input", { type: "file", id: "masrl-viewer-file", accept: ".json,.jsonl,.ndjson,application/json" });
-    const label = el("label", { for: "masrl-viewer-file" }, "Trace file (JSON, JSON Lines or OTLP/JSON): ");
-    const zone = el("div", { class: "mv-drop", tabindex: "0", role: "button", "aria-describedby": "masrl-viewer-status" },
-      "Drop a trace file here, or press Enter to pick one.");
-    const status = el("p", { role: "status", id: "masrl-viewer-status" });
-    const stage = el("div", { class: "mv-stage" });
-    const form = el("p");
-    form.append(label, file);
-    root.append(form, zone, status, stage);
-    zone.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" || e.key === " ") {
-        e.preventDefault();
-        file.click();
-      }
-    });
-    zone.addEventListener("click", () => file.click());
-    zone.addEventListener("dragover", (e) => {
-      e.preventDefault();
-      zone.classList.add("mv-over");
-    });
-    zone.addEventListener("dragleave", () => zone.classList.remove("mv-over"));
-    zone.addEventListener("drop", (e) => {
-      e.preventDefault();
-      zone.classList.remove("mv-over");
-      read(e.dataTransfer.files[0]);
-    });
-    file.addEventListener("change", () => read(file.files[0]));
-    // Start loading the module once the reader turns to the viewer.
-    const warm = () => {
-      if (typeof globalThis.masrlStart === "function") globalThis.masrlStart().catch(() => {});
-    };
-    root.addEventListener("focusin", warm);
-    root.addEventListener("pointerdown", warm);
-
-    let be = null;
-    async function read(f) {
-      if (!f) return;
-      status.textContent = `Reading ${f.name}…`;
-      stage.dataset.ready = "false";
-      try {
-        const text = await f.text();
-        if (typeof globalThis.masrlStart !== "function") throw new Error("the validator (validator.js) is not on this page");
-        status.textContent = "Loading the validator…";
-        await globalThis.masrlStart();
-        status.textContent = `Checking ${f.name}…`;
-        await new Promise((r) => setTimeout(r, 0));
-        const t0 = performance.now();
-        const { units, notes } = unitsOf(f.name, text);
-        status.textContent = `${f.name}: ${plural(units.length, "trace")}.`;
-        if (be) be.close();
-        be = new Backend(text.length);
-        stage.replaceChildren();
-        await load(stage, async (progress) => ({ ...(await be.open(units, progress)), checklist }), notes, t0);
-      } catch (e) {
-        status.textContent = `Cannot show ${f.name}: ${e.message}`;
-        stage.replaceChildren();
-        stage.dataset.ready = "true";
-      }
-    }
+  // openFile shows a file the reader picked or dropped on the traces
+  // page in stage, saying how far it is in status. The page's picker
+  // (validator.js) loads this script only then and calls it once the
+  // validator's WebAssembly module (masrlImport, masrlValidate) is ready.
+  async function openFile(f, stage, status) {
+    const text = await f.text();
+    status.textContent = `Checking ${f.name}…`;
+    await new Promise((r) => setTimeout(r, 0));
+    const t0 = performance.now();
+    const { units, notes } = unitsOf(f.name, text);
+    status.textContent = `${f.name}: ${plural(units.length, "trace")}.`;
+    const checklistEl = document.getElementById("masrl-checklist");
+    const checklist = checklistEl ? JSON.parse(checklistEl.textContent) : [];
+    if (stage.masrlBackend) stage.masrlBackend.close();
+    const be = new Backend(text.length);
+    stage.masrlBackend = be;
+    stage.replaceChildren();
+    await load(stage, async (progress) => ({ ...(await be.open(units, progress)), checklist }), notes, t0);
   }
 
   // unitsOf reads a file's text as the command line does: OTLP/JSON is
@@ -1750,6 +1710,7 @@
   }
 
   globalThis.MasrlViewer = {
+    openFile,
     unitsOf,
     // state returns what the browser tests check of the trace shown in
     // root: on the traces page the stage below the picker, in a written
@@ -1760,11 +1721,11 @@
     },
   };
 
+  // A written file shows its data island at once; on the traces page the
+  // picker calls openFile.
   const root = document.getElementById("masrl-viewer");
-  if (!root) return;
-  const checklistEl = document.getElementById("masrl-checklist");
   const dataEl = document.getElementById("masrl-viewer-data");
-  if (dataEl) {
+  if (root && dataEl) {
     // The self-contained file: everything is embedded. The worker parses
     // the data island; a large one says so first, as copying its text to
     // the worker holds the page a moment (about 0.1 s per 100 MB here).
@@ -1786,7 +1747,5 @@
     } else {
       start();
     }
-  } else {
-    picker(root, checklistEl ? JSON.parse(checklistEl.textContent) : []);
   }
 })();
