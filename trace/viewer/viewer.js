@@ -350,6 +350,41 @@
     return { src, dst, etype };
   }
 
+  // AGENT_INT and AGENT_NUM are the members of an agent (columns) that
+  // cross from the worker to the page as typed arrays: a structured clone
+  // of 100,000 agent objects held the page for a second, their columns
+  // take no time.
+  const AGENT_INT = ["parent", "first", "count", "toolCalls", "rewards", "depth", "lane"];
+  const AGENT_NUM = ["spawnT", "endT", "last", "tokens"];
+
+  // packAgents turns the agents into columns (names and roles as arrays
+  // of strings, flags and numbers as typed arrays); unpackAgents back.
+  function packAgents(agents) {
+    const n = agents.length;
+    const p = { names: agents.map((a) => a.name), roles: agents.map((a) => a.role), flags: new Uint8Array(n) };
+    for (const k of AGENT_INT) p[k] = new Int32Array(n);
+    for (const k of AGENT_NUM) p[k] = new Float64Array(n);
+    agents.forEach((a, i) => {
+      for (const k of AGENT_INT) p[k][i] = a[k];
+      for (const k of AGENT_NUM) p[k][i] = a[k];
+      p.flags[i] = (a.tool ? 1 : 0) | (a.hasTokens ? 2 : 0);
+    });
+    return p;
+  }
+
+  function packedBuffers(p) {
+    return [p.flags.buffer, ...AGENT_INT.map((k) => p[k].buffer), ...AGENT_NUM.map((k) => p[k].buffer)];
+  }
+
+  function unpackAgents(p) {
+    return p.names.map((name, i) => {
+      const a = { id: i, name, role: p.roles[i], tool: (p.flags[i] & 1) !== 0, hasTokens: (p.flags[i] & 2) !== 0 };
+      for (const k of AGENT_INT) a[k] = p[k][i];
+      for (const k of AGENT_NUM) a[k] = p[k][i];
+      return a;
+    });
+  }
+
   function parseTrace(text) {
     try {
       const v = JSON.parse(text);
@@ -382,6 +417,7 @@
         traces.push(tr);
         const m0 = performance.now();
         const c = columns(tr);
+        c.agents = packAgents(c.agents);
         const findings = (u.report && Array.isArray(u.report.findings)) ? u.report.findings : [];
         // A finding on an edge is placed on the edge's event: those
         // units tie their edges at once, the others after the first frame.
@@ -399,7 +435,8 @@
         const evs = tr && Array.isArray(tr.events) ? tr.events : [];
         out.push({ key, name: u.name, line: u.line, report: u.report || { findings: [] }, cols: c, findingAt: at,
           edges: e, preload: { idx, evs: idx.map((i) => evs[i]) }, modelMs: performance.now() - m0 });
-        transfer.push(c.t.buffer, c.agentOf.buffer, c.type.buffer, c.reward.buffer, c.laneAgent.buffer, c.laneStart.buffer, c.laneEvents.buffer);
+        transfer.push(c.t.buffer, c.agentOf.buffer, c.type.buffer, c.reward.buffer, c.laneAgent.buffer, c.laneStart.buffer, c.laneEvents.buffer,
+          ...packedBuffers(c.agents));
         if (e) {
           transfer.push(e.src.buffer, e.dst.buffer, e.etype.buffer);
         } else {
@@ -552,6 +589,7 @@
   class Model {
     constructor(be, u) {
       Object.assign(this, u.cols);
+      this.agents = unpackAgents(u.cols.agents);
       this.be = be;
       this.key = u.key;
       this.report = u.report;
