@@ -931,7 +931,9 @@ new PerformanceObserver(l => { for (const e of l.getEntries()) window.__longTask
 // sizes MASRL_VIEWER_EVENTS lists (default 100000), MASRL_VIEWER_RUNS
 // times each (default 1), and logs the times; make bench-viewer runs it
 // for BENCHMARKS.md. It asserts only that the trace opened whole: times
-// depend on the machine's load.
+// depend on the machine's load. MASRL_VIEWER_COMPARE, a comma-separated
+// list of files masrl trace view wrote, compares them instead
+// (compareViewerFiles).
 func TestViewerOpenTime(t *testing.T) {
 	sizes := os.Getenv("MASRL_VIEWER_EVENTS")
 	if sizes == "" {
@@ -946,6 +948,10 @@ func TestViewerOpenTime(t *testing.T) {
 	}
 	dir := t.TempDir()
 	b := startBrowser(t, dir)
+	if files := os.Getenv("MASRL_VIEWER_COMPARE"); files != "" {
+		compareViewerFiles(t, b, dir, strings.Split(files, ","), runs)
+		return
+	}
 	for s := range strings.SplitSeq(sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n <= 0 {
@@ -1008,5 +1014,49 @@ func TestViewerOpenTime(t *testing.T) {
 		med := all[len(all)/2]
 		t.Logf("%d events (%.1f MB file), median of %d: interactive %.0f ms after navigation start (file received at %.0f ms, parsed at %.0f ms; JSON.parse %.0f ms, model %.0f ms, model to first frame %.0f ms), zoom to the next frame %.1f ms (drawing %.1f ms), longest task %.0f ms",
 			n, float64(st.Size())/1e6, runs, med.Ready, med.Response, med.DOM, med.Parse, med.Model, med.Open, med.Zoom, med.Draw, med.Longest)
+	}
+}
+
+// compareViewerFiles opens files written by masrl trace view (by two
+// builds of it, say) in turn, runs times each, at the same moment and so
+// under the same load, and logs the median time to interactive of each:
+// a change's effect, which timings taken minutes apart on a shared machine
+// cannot show.
+func compareViewerFiles(t *testing.T, b *browser, dir string, files []string, runs int) {
+	t.Helper()
+	ready := make([][]float64, len(files))
+	for k, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("compare%d.html", k)), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range runs {
+		for k := range files {
+			p := b.newPage(t)
+			if _, err := chromedp.Call(p.ctx, network.Disable, cdp.Empty{}); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(p.ctx, 5*time.Minute)
+			err := chromedp.Do(ctx, chromedp.Navigate(b.base+fmt.Sprintf("compare%d.html", k)))
+			if err == nil {
+				_, err = chromedp.Run(ctx, chromedp.Poll[bool](fileReady, chromedp.WithPollingInterval(50*time.Millisecond)))
+			}
+			cancel()
+			if err != nil {
+				t.Fatalf("%s: waiting for the viewer: %v", files[k], err)
+			}
+			var r float64
+			p.eval(t, `Number(document.getElementById("masrl-viewer").dataset.readyAt)`, &r)
+			ready[k] = append(ready[k], r)
+			p.cancel()
+		}
+	}
+	for k, f := range files {
+		slices.Sort(ready[k])
+		t.Logf("%s: interactive %.0f ms after navigation start, median of %d (all: %v)", f, ready[k][len(ready[k])/2], runs, ready[k])
 	}
 }
