@@ -16,7 +16,7 @@ var openToday = time.Date(2026, 5, 5, 0, 0, 0, 0, time.UTC)
 // TestOpen checks that Open sees what loading and checking by hand sees:
 // the same findings, the embedded vocabulary, claims and pool.
 func TestOpen(t *testing.T) {
-	ck, err := OpenWith("testdata/base", nil, CheckOptions{Today: openToday})
+	ck, err := OpenWith("testdata/base", nil, data.SurveyProfile, CheckOptions{Today: openToday})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestOpenData(t *testing.T) {
 		t.Fatal("vocab.yaml has no value shared to rename")
 	}
 	dfs := data.Overlay(fstest.MapFS{"vocab.yaml": {Data: []byte(vocab)}, "claims.yaml": {Data: []byte("claims: []\n")}}, data.FS)
-	ck, err := OpenWith("testdata/base", dfs, CheckOptions{Today: openToday})
+	ck, err := OpenWith("testdata/base", dfs, data.SurveyProfile, CheckOptions{Today: openToday})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,11 +74,11 @@ func TestOpenData(t *testing.T) {
 }
 
 func TestOpenErrors(t *testing.T) {
-	if _, err := Open(t.TempDir(), nil); err == nil {
+	if _, err := Open(t.TempDir(), nil, ""); err == nil {
 		t.Error("Open of a directory without papers.csv: no error")
 	}
 	bad := data.Overlay(fstest.MapFS{"vocab.yaml": {Data: []byte("fields: [{name: x}]\n")}}, data.FS)
-	if _, err := Open("testdata/base", bad); err == nil || !strings.Contains(err.Error(), "vocab.yaml") {
+	if _, err := Open("testdata/base", bad, ""); err == nil || !strings.Contains(err.Error(), "vocab.yaml") {
 		t.Errorf("Open with a broken vocabulary: %v, want an error naming vocab.yaml", err)
 	}
 }

@@ -14,6 +14,19 @@ import (
 	"strings"
 )
 
+// SurveyProfile names the survey's list (arXiv:2605.02801): its claims
+// (claims.yaml), pinned pool (survey-pool.yaml), orchestration
+// sub-decisions (orchestration.yaml) and prose pages (pages/) are data of
+// that list alone, read only when a command is given this profile
+// (--profile survey, or profile: survey in masrl.yaml). Every other list
+// shares only the vocabulary (vocab.yaml) and the trace types
+// (traces.yaml) with it.
+const SurveyProfile = "survey"
+
+// Profiles returns the profile names masrl knows; "" (no profile) is not
+// one of them.
+func Profiles() []string { return []string{SurveyProfile} }
+
 // FS is the embedded data directory. An embed.FS is read-only.
 //
 //go:embed *.yaml pages/*.md
