@@ -39,7 +39,7 @@ type addOptions struct {
 // files are put back); exit 2: usage, a tag outside the vocabulary, a
 // network failure. In every failure no file changes.
 func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("add", "add ID|--from-issue FILE [--tag FIELD=VALUE]... [--one-liner TEXT] [--key KEY] [--corpus DIR] [--data DIR]", stderr)
+	fs := newFlagSet("add", "add ID|--from-issue FILE [--tag FIELD=VALUE]... [--one-liner TEXT] [--key KEY] [--corpus DIR] [--data DIR] [--profile survey]", stderr)
 	var o addOptions
 	fs.StringVar(&o.dir, "corpus", defaultCorpus, "corpus `directory`")
 	dataDir := dataFlag(fs)

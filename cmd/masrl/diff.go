@@ -18,7 +18,7 @@ func diffCommand() command {
 }
 
 func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("diff", "diff [--format markdown|json] [--data DIR] OLD NEW  (corpus directories or papers.csv files)", stderr)
+	fs := newFlagSet("diff", "diff [--format markdown|json] [--data DIR] [--profile survey] OLD NEW  (corpus directories or papers.csv files)", stderr)
 	format := fs.String("format", "markdown", "output `format`: markdown (a pull-request comment) or json")
 	dataDir := dataFlag(fs)
 	profile := profileFlag(fs)

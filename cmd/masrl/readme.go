@@ -19,7 +19,7 @@ func readmeCommand() command {
 }
 
 func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("readme", "readme FILE [--corpus DIR] [--data DIR] [--check] | readme --standalone [--corpus DIR] [--data DIR]", stderr)
+	fs := newFlagSet("readme", "readme FILE [--corpus DIR] [--data DIR] [--profile survey] [--check] | readme --standalone [--corpus DIR] [--data DIR] [--profile survey]", stderr)
 	dir := fs.String("corpus", defaultCorpus, "corpus `directory`")
 	dataDir := dataFlag(fs)
 	profile := profileFlag(fs)

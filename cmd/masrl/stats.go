@@ -38,7 +38,7 @@ func (c *crosstabFlags) Set(s string) error {
 }
 
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("stats", "stats [--corpus DIR] [--data DIR] [--format markdown|json|csv] [--crosstab FIELD,FIELD]... [--present-only] [--survey]", stderr)
+	fs := newFlagSet("stats", "stats [--corpus DIR] [--data DIR] [--profile survey] [--format markdown|json|csv] [--crosstab FIELD,FIELD]... [--present-only] [--survey]", stderr)
 	dir := corpusFlag(fs)
 	dataDir := dataFlag(fs)
 	profile := profileFlag(fs)
