@@ -1,10 +1,7 @@
 package corpus
 
 import (
-	"fmt"
 	"io/fs"
-	"slices"
-	"strings"
 
 	"github.com/masrl/masrl/data"
 )
@@ -46,8 +43,10 @@ func LoadData(fsys fs.FS, profile, dir string) (*Data, error) {
 	if fsys == nil {
 		fsys = data.FS
 	}
-	if profile != "" && !slices.Contains(data.Profiles(), profile) {
-		return nil, fmt.Errorf("unknown profile %q; masrl knows %s (or none)", profile, strings.Join(data.Profiles(), ", "))
+	if profile != "" {
+		if err := data.CheckProfile(profile); err != nil {
+			return nil, err
+		}
 	}
 	v, err := LoadVocabulary(fsys)
 	if err != nil {

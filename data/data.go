@@ -8,6 +8,7 @@ package data
 import (
 	"embed"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"slices"
@@ -26,6 +27,16 @@ const SurveyProfile = "survey"
 // Profiles returns the profile names masrl knows; "" (no profile) is not
 // one of them.
 func Profiles() []string { return []string{SurveyProfile} }
+
+// CheckProfile accepts the names of Profiles and says which there are
+// otherwise: the one rule masrl.yaml's profile key, --profile and
+// corpus.LoadData apply.
+func CheckProfile(name string) error {
+	if !slices.Contains(Profiles(), name) {
+		return fmt.Errorf("unknown profile %q; masrl knows %s (or no profile: leave it out)", name, strings.Join(Profiles(), ", "))
+	}
+	return nil
+}
 
 // FS is the embedded data directory. An embed.FS is read-only.
 //

@@ -135,7 +135,7 @@ func Keys() []Key {
 		{"citation.doi", "citation-doi", "the list's concept DOI (all versions, e.g. Zenodo's 10.5281/zenodo.N), for CITATION.cff",
 			func(c *Config) *string { return &c.Citation.DOI }, checkDOI, ""},
 		{"profile", "profile", "the list's profile: survey applies the claims, pinned pool, orchestration sub-decisions and pages of the survey this repository publishes; none without it",
-			func(c *Config) *string { return &c.Profile }, CheckProfile, "^(" + strings.Join(data.Profiles(), "|") + ")$"},
+			func(c *Config) *string { return &c.Profile }, data.CheckProfile, "^(" + strings.Join(data.Profiles(), "|") + ")$"},
 	}
 }
 
@@ -147,14 +147,6 @@ const DefaultTitle = "Paper list"
 // survey profile's list title; "" without it), else DefaultTitle.
 func (c Config) TitleOr(profileTitle string) string {
 	return cmp.Or(c.Title, profileTitle, DefaultTitle)
-}
-
-// CheckProfile accepts the names of data.Profiles.
-func CheckProfile(v string) error {
-	if !slices.Contains(data.Profiles(), v) {
-		return fmt.Errorf("unknown profile %q; masrl knows %s (or no profile: leave it out)", v, strings.Join(data.Profiles(), ", "))
-	}
-	return nil
 }
 
 // Error is every problem of one configuration file, each with its

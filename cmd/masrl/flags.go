@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/siteconfig"
 )
 
@@ -41,7 +42,7 @@ func profileFlag(fs *flag.FlagSet) *string {
 // corpus directory's), else none.
 func listProfile(flagValue, config, dir string) (string, error) {
 	if flagValue != "" {
-		return flagValue, siteconfig.CheckProfile(flagValue)
+		return flagValue, data.CheckProfile(flagValue)
 	}
 	path, err := siteconfig.Find(config, dir)
 	if err != nil || path == "" {
