@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -158,40 +157,13 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if !*write {
 		return exitOK
 	}
-	before := checkCorpus(*dir, ck, *withClaims)
-	// Check the corpus as it would be: the new papers.csv with the other
-	// files as they are, in a scratch copy.
-	scratch, err := os.MkdirTemp("", "masrl-refresh-")
+	pc, err := checkProposed(*dir, ck, map[string][]byte{corpus.PapersFile: out}, *withClaims)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	defer os.RemoveAll(scratch)
-	files := map[string][]byte{corpus.PapersFile: out}
-	for _, f := range []string{corpus.ExcludedFile, corpus.BibFile, corpus.SpotcheckFile} {
-		b, err := os.ReadFile(filepath.Join(*dir, f))
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		} else if err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-		files[f] = b
-	}
-	if err := corpus.WriteFiles(scratch, files); err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	nc, err := corpus.Load(scratch)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	after := checkCorpus(*dir, corpus.StartCheck(nc, ck.Data, corpus.CheckOptions{}), *withClaims)
-	if after.Errors > before.Errors {
-		for i := range after.Diagnostics {
-			if p := &after.Diagnostics[i].Pos; strings.HasPrefix(p.File, scratch) {
-				p.File = filepath.Join(*dir, strings.TrimPrefix(p.File, scratch+string(filepath.Separator)))
-			}
-		}
-		writeCheckReport(stderr, "text", after)
-		return fail(exitFindings, "--write refused: the refreshed corpus has %s where it had %d; no file was changed", count(after.Errors, "error"), before.Errors)
+	if pc.Worse() {
+		writeCheckReport(stderr, "text", pc.After)
+		return fail(exitFindings, "--write refused: the refreshed corpus has %s where it had %d; no file was changed", count(pc.After.Errors, "error"), pc.Before.Errors)
 	}
 	if err := corpus.WriteFiles(*dir, map[string][]byte{corpus.PapersFile: out}); err != nil {
 		return fail(exitUsage, "%v", err)

@@ -125,33 +125,13 @@ func applyTriage(dir string, ck *corpus.Checked, file, date string, withClaims b
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	before := checkCorpus(dir, ck, withClaims)
-	scratch, err := os.MkdirTemp("", "masrl-watch-")
+	pc, err := checkProposed(dir, ck, map[string][]byte{corpus.ExcludedFile: newExcluded}, withClaims)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	defer os.RemoveAll(scratch)
-	files := map[string][]byte{corpus.ExcludedFile: newExcluded}
-	for _, f := range []string{corpus.PapersFile, corpus.BibFile, corpus.SpotcheckFile} {
-		b, err := os.ReadFile(filepath.Join(dir, f))
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		} else if err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-		files[f] = b
-	}
-	if err := corpus.WriteFiles(scratch, files); err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	nc, err := corpus.Load(scratch)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	after := checkCorpus(scratch, corpus.StartCheck(nc, ck.Data, corpus.CheckOptions{}), withClaims)
-	if after.Errors > before.Errors {
-		writeCheckReport(stderr, "text", after)
-		return fail(exitFindings, "the exclusions are refused: the corpus would have %s where it had %d; no file was changed", count(after.Errors, "error"), before.Errors)
+	if pc.Worse() {
+		writeCheckReport(stderr, "text", pc.After)
+		return fail(exitFindings, "the exclusions are refused: the corpus would have %s where it had %d; no file was changed", count(pc.After.Errors, "error"), pc.Before.Errors)
 	}
 	if err := corpus.WriteFiles(dir, map[string][]byte{corpus.ExcludedFile: newExcluded}); err != nil {
 		return fail(exitUsage, "%v", err)
