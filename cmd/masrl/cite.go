@@ -36,17 +36,10 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	date := fs.String("date", "", "the release date `YYYY-MM-DD`; empty leaves it out")
 	snapshot := fs.Bool("snapshot", false, "also record the release: copy the corpus files into the corpus's releases/VERSION/ with their hash (needs --version and --date); the site shows it")
 	check := fs.Bool("check", false, "do not write; exit 1 if either file is missing or differs")
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := parseNoArgs(fs, args); !ok {
 		return code
 	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return exitUsage
-	}
-	fail := func(code int, format string, args ...any) int {
-		fmt.Fprintf(stderr, "masrl cite: "+format+"\n", args...)
-		return code
-	}
+	fail := failer(stderr, "cite")
 	if *date != "" && !isoDate.MatchString(*date) {
 		return fail(exitUsage, "--date %q: want YYYY-MM-DD", *date)
 	}

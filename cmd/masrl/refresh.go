@@ -2,18 +2,14 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
-	"github.com/masrl/masrl/intake"
 	"github.com/masrl/masrl/refresh"
 	"github.com/masrl/masrl/release"
 )
@@ -36,31 +32,6 @@ func openForUpdate(dir, dataDir string) (*corpus.Checked, error) {
 	return corpus.Open(dir, data.Dir(dataDir))
 }
 
-// serviceFlags declares the service URLs and the cache that refresh and
-// links share.
-func serviceFlags(fs *flag.FlagSet, c *intake.Client, cacheDir *string) *time.Duration {
-	fs.StringVar(&c.ArxivAPI, "arxiv-api", intake.DefaultArxivAPI, "arXiv query API `URL` (masrl asks URL?id_list=ID)")
-	fs.StringVar(&c.CrossrefAPI, "crossref-api", intake.DefaultCrossrefAPI, "Crossref REST API base `URL` (masrl asks URL/works/DOI)")
-	fs.StringVar(&c.OpenAlexAPI, "openalex-api", intake.DefaultOpenAlexAPI, "OpenAlex API base `URL` (asked only with "+openAlexKeyEnv+" set)")
-	fs.StringVar(cacheDir, "cache", defaultCacheDir(), "`directory` that keeps answers with their ETag between runs (empty: no cache)")
-	return fs.Duration("timeout", 30*time.Second, "time allowed for each request")
-}
-
-// defaultCacheDir is masrl's directory in the user's cache ($XDG_CACHE_HOME
-// on Linux), or none when there is no such directory.
-func defaultCacheDir() string {
-	d, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(d, "masrl", "http")
-}
-
-// httpClient gives each request its own time limit.
-func httpClient(timeout time.Duration) *http.Client {
-	return &http.Client{Timeout: timeout}
-}
-
 // runRefresh is masrl refresh: it prints the proposed changes as masrl
 // diff does and, with --write, writes them in masrl fmt's form unless the
 // result has more check errors than the corpus had. Exit 0 with or
@@ -73,20 +44,12 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	write := fs.Bool("write", false, "write the proposals into papers.csv (refused when the result fails the check)")
 	record := fs.String("record", "", "with --write, record `YYYY-MM-DD` as the last refresh in the corpus's upkeep.yaml (the home page shows it)")
 	withClaims := fs.Bool("claims", true, "also verify the paper's claims before writing; false for corpora other than the survey's")
-	var client intake.Client
-	var cacheDir string
-	timeout := serviceFlags(fs, &client, &cacheDir)
-	if code, ok := parseFlags(fs, args); !ok {
+	var sf serviceFlags
+	sf.declareScholarly(fs)
+	if code, ok := parseNoArgs(fs, args); !ok {
 		return code
 	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return exitUsage
-	}
-	fail := func(code int, format string, args ...any) int {
-		fmt.Fprintf(stderr, "masrl refresh: "+format+"\n", args...)
-		return code
-	}
+	fail := failer(stderr, "refresh")
 	if *record != "" && (!*write || !release.IsDate(*record)) {
 		return fail(exitUsage, "--record %q: want a YYYY-MM-DD date, with --write", *record)
 	}
@@ -109,13 +72,9 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if *withClaims {
 		claims = ck.Claims
 	}
-	client.HTTP = httpClient(*timeout)
-	client.Limiter = &intake.Limiter{}
-	if cacheDir != "" {
-		client.Cache = &intake.Cache{Dir: cacheDir}
-	}
+	client := sf.ready()
 	client.OpenAlexKey = os.Getenv(openAlexKeyEnv)
-	res, err := refresh.Propose(ctx, c, refresh.Options{Client: &client, OpenAlex: client.OpenAlexKey != ""})
+	res, err := refresh.Propose(ctx, c, refresh.Options{Client: client, OpenAlex: client.OpenAlexKey != ""})
 	for _, d := range res.Findings {
 		fmt.Fprintln(stderr, d.String())
 	}

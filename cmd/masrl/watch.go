@@ -36,11 +36,9 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	apply := fs.String("apply", "", "read the decisions of a triage `file` instead of searching")
 	date := fs.String("date", time.Now().UTC().Format(time.DateOnly), "date_screened of the excluded records --apply writes")
 	claims := fs.Bool("claims", true, "also verify the paper's claims before writing; false for corpora other than the survey's")
-	var client intake.Client
-	var cacheDir string
-	fs.StringVar(&client.S2API, "s2-api", intake.DefaultS2API, "Semantic Scholar Graph API base `URL` (masrl asks URL/paper/ID/citations and /references)")
-	fs.StringVar(&cacheDir, "cache", defaultCacheDir(), "`directory` that keeps answers with their ETag between runs (empty: no cache)")
-	timeout := fs.Duration("timeout", 30*time.Second, "time allowed for each request")
+	var sf serviceFlags
+	fs.StringVar(&sf.client.S2API, "s2-api", intake.DefaultS2API, "Semantic Scholar Graph API base `URL` (masrl asks URL/paper/ID/citations and /references)")
+	sf.declareCache(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -48,10 +46,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fs.Usage()
 		return exitUsage
 	}
-	fail := func(code int, format string, args ...any) int {
-		fmt.Fprintf(stderr, "masrl watch: "+format+"\n", args...)
-		return code
-	}
+	fail := failer(stderr, "watch")
 	ck, err := openForUpdate(*dir, *dataDir)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -60,12 +55,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *apply != "" {
 		return applyTriage(*dir, ck, *apply, *date, *claims, stdout, stderr)
 	}
-	client.HTTP = httpClient(*timeout)
-	client.Limiter = &intake.Limiter{}
-	if cacheDir != "" {
-		client.Cache = &intake.Cache{Dir: cacheDir}
-	}
-	cands, ds, err := watch.Find(ctx, c, watch.Options{Client: &client, Min: *minimum, Since: *since})
+	cands, ds, err := watch.Find(ctx, c, watch.Options{Client: sf.ready(), Min: *minimum, Since: *since})
 	for _, d := range ds {
 		fmt.Fprintln(stderr, d.String())
 	}
@@ -85,10 +75,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 func applyTriage(dir string, ck *corpus.Checked, file, date string, withClaims bool, stdout, stderr io.Writer) int {
-	fail := func(code int, format string, args ...any) int {
-		fmt.Fprintf(stderr, "masrl watch: "+format+"\n", args...)
-		return code
-	}
+	fail := failer(stderr, "watch")
 	c := ck.Corpus
 	src, err := os.ReadFile(file)
 	if err != nil {
