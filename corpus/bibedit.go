@@ -17,16 +17,22 @@ type BibEdit struct {
 	Set map[string]string
 }
 
+// SkippedBib is an entry EditBib did not edit, and where it starts.
+type SkippedBib struct {
+	Key string
+	Pos Pos
+}
+
 // EditBib applies edits, by BibTeX key, to a database and returns it in
 // FormatBib's canonical form, so that the entries an edit does not touch
 // stay as masrl fmt writes them. An entry is edited where it is first
 // written; a set field replaces the field's first value, or is added,
 // and the fields take FormatBib's order. An entry FormatBib keeps
 // verbatim (a comment inside it) is not edited, since its comment would
-// be lost: its position is returned in skipped, for the caller to say so.
+// be lost: it is returned in skipped, for the caller to say so.
 // A key no entry has, a field name that is not one, a value whose braces do not balance, or a database
 // with a syntax error, is an error naming it, and nothing is returned.
-func EditBib(name string, src []byte, edits map[string]BibEdit) (out []byte, skipped []Pos, err error) {
+func EditBib(name string, src []byte, edits map[string]BibEdit) (out []byte, skipped []SkippedBib, err error) {
 	for k, e := range edits {
 		for f, v := range e.Set {
 			if f == "" || strings.IndexFunc(f, func(r rune) bool { return r > 127 || !isBibIdentByte(byte(r)) }) >= 0 {
@@ -55,7 +61,7 @@ func EditBib(name string, src []byte, edits map[string]BibEdit) (out []byte, ski
 		}
 		done[key] = true
 		if !ok {
-			skipped = append(skipped, pos)
+			skipped = append(skipped, SkippedBib{key, pos})
 			continue
 		}
 		if e.Type != "" {

@@ -61,7 +61,7 @@ func TestEditBib(t *testing.T) {
 	if string(out) != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)
 	}
-	if len(skipped) != 1 || skipped[0].String() != "p.bib:10:1" {
+	if len(skipped) != 1 || skipped[0].Key != "beta2025" || skipped[0].Pos.String() != "p.bib:10:1" {
 		t.Errorf("skipped %v, want beta2025 at p.bib:10:1", skipped)
 	}
 	// The same edits give the same bytes (the map's order does not leak).

@@ -104,6 +104,30 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	for _, p := range res.Proposals {
 		fmt.Fprintf(stdout, "%s: %s: %s (%s)\n", p.Pos, p.Key, strings.Join(p.Columns(), ", "), strings.Join(p.Sources, "; "))
 	}
+	// papers.bib follows the rows: its entries cite what the rows name.
+	files := map[string][]byte{corpus.PapersFile: out}
+	bibName := filepath.Join(*dir, corpus.BibFile)
+	var bibEdited []string
+	if c.HasBib {
+		bib, err := os.ReadFile(bibName)
+		if err != nil {
+			return fail(exitUsage, "%v", err)
+		}
+		newBib, edited, ds, err := refresh.ApplyBib(bibName, bib, c, res.Proposals)
+		if err != nil {
+			// A papers.bib that does not parse (masrl check reports
+			// where): the rows are still refreshed, and this says which
+			// entries to mend by hand.
+			fmt.Fprintf(stderr, "masrl refresh: %s is not updated: %v\n", bibName, err)
+		}
+		for _, d := range ds {
+			fmt.Fprintln(stderr, d.String())
+		}
+		if len(edited) > 0 {
+			files[corpus.BibFile], bibEdited = newBib, edited
+			fmt.Fprintf(stdout, "%s: %s follow\n", bibName, strings.Join(edited, ", "))
+		}
+	}
 	// Compare the papers alone on both sides, so the diff is about the
 	// rows refresh changes.
 	older, err := corpus.ParsePapers(name, src)
@@ -116,7 +140,7 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if !*write {
 		return exitOK
 	}
-	pc, err := checkProposed(*dir, ck, map[string][]byte{corpus.PapersFile: out}, *withClaims)
+	pc, err := checkProposed(*dir, ck, files, *withClaims)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
@@ -124,9 +148,12 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		writeCheckReport(stderr, "text", pc.After)
 		return fail(exitFindings, "--write refused: the refreshed corpus has %s where it had %d; no file was changed", count(pc.After.Errors, "error"), pc.Before.Errors)
 	}
-	if err := corpus.WriteFiles(*dir, map[string][]byte{corpus.PapersFile: out}); err != nil {
+	if err := corpus.WriteFiles(*dir, files); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
 	fmt.Fprintf(stdout, "\nwrote %s: %s\n", name, count(len(res.Proposals), "entry"))
+	if len(bibEdited) > 0 {
+		fmt.Fprintf(stdout, "wrote %s: %s\n", bibName, count(len(bibEdited), "entry"))
+	}
 	return recorded()
 }
