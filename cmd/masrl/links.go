@@ -43,22 +43,20 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fs.Usage()
 		return exitUsage
 	}
+	fail := failer(stderr, "links")
 	ck, err := openForUpdate(*dir, *dataDir)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl links: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	c := ck.Corpus
 	links, err := linkcheck.Collect(c)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl links: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	checker := &linkcheck.Checker{HTTP: linkcheck.NewHTTPClient(sf.timeout), Service: sf.ready(), PerHost: *perHost}
 	res, err := checker.Check(ctx, links)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl links: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	rep := linksReport{Corpus: *dir, URLs: res.URLs, Errors: res.Findings.Count(corpus.Error), Warnings: res.Findings.Count(corpus.Warning), Diagnostics: res.Findings}
 	if rep.Diagnostics == nil {
@@ -80,8 +78,7 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if *record != "" {
 		if err := release.RecordUpkeep(*dir, func(u *release.Upkeep) { u.LinksChecked = *record }); err != nil {
-			fmt.Fprintf(stderr, "masrl links: %v\n", err)
-			return exitUsage
+			return fail(exitUsage, "%v", err)
 		}
 	}
 	if *format != "json" {
