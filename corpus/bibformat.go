@@ -182,17 +182,28 @@ func (p *bibParser) skipSpaceSawComment() bool {
 	return bytes.IndexByte(p.src[start:p.off], '%') >= 0
 }
 
+// compareBibFields orders field names as a formatted entry does: by
+// bibFieldRank, unknown fields by name, a repeated field kept in place.
+func compareBibFields(a, b string) int {
+	ra, rb := bibFieldRank(a), bibFieldRank(b)
+	if ra != rb {
+		return cmp.Compare(ra, rb)
+	}
+	if ra == len(bibFieldOrder) {
+		return cmp.Compare(a, b)
+	}
+	return 0
+}
+
+// SortBibFields sorts lowercase field names in the order FormatBib
+// writes them, and returns them.
+func SortBibFields(names []string) []string {
+	slices.SortStableFunc(names, compareBibFields)
+	return names
+}
+
 func formatBibEntry(typ, key string, fields []bibField) string {
-	slices.SortStableFunc(fields, func(a, b bibField) int {
-		ra, rb := bibFieldRank(a.name), bibFieldRank(b.name)
-		if ra != rb {
-			return cmp.Compare(ra, rb)
-		}
-		if ra == len(bibFieldOrder) {
-			return cmp.Compare(a.name, b.name)
-		}
-		return 0
-	})
+	slices.SortStableFunc(fields, func(a, b bibField) int { return compareBibFields(a.name, b.name) })
 	width := 0
 	for _, f := range fields {
 		width = max(width, len(f.name))

@@ -22,17 +22,38 @@ func bibType(crossrefType string) string {
 	return ""
 }
 
+// BibChange is a BibTeX entry ApplyBib changed: its key and position,
+// the fields it set (type first when the entry type changed) and those it
+// removed, in the order FormatBib writes fields.
+type BibChange struct {
+	Key          string
+	Pos          corpus.Pos
+	Set, Removed []string
+}
+
+// String is the change as one line: file:line:col: key: fields.
+func (c BibChange) String() string {
+	s := c.Pos.String() + ": " + c.Key + ": " + strings.Join(c.Set, ", ")
+	if len(c.Removed) > 0 {
+		if len(c.Set) > 0 {
+			s += "; "
+		}
+		s += "removes " + strings.Join(c.Removed, ", ")
+	}
+	return s
+}
+
 // ApplyBib writes into papers.bib's content the proposals' changes of the
 // columns a citation carries (title, year, venue, arxiv_id, and the DOI
 // of a published version), so that the BibTeX entry of a row cites the
 // version the row now names, and returns it in masrl fmt's form with the
-// keys of the entries it changed, sorted. The
-// entries keep their keys: documents cite them. A row without a BibTeX
-// entry is left to masrl check, which reports it; an entry that cannot be
-// edited without losing a comment inside it is a warning at its position,
-// and stays as it was.
-func ApplyBib(name string, src []byte, c *corpus.Corpus, ps []Proposal) (out []byte, edited []string, ds corpus.Diagnostics, err error) {
+// entries it changed, in file order. The entries keep their keys:
+// documents cite them. A row without a BibTeX entry is left to masrl
+// check, which reports it; an entry that cannot be edited without losing
+// a comment inside it is a warning at its position, and stays as it was.
+func ApplyBib(name string, src []byte, c *corpus.Corpus, ps []Proposal) (out []byte, changed []BibChange, ds corpus.Diagnostics, err error) {
 	edits := map[string]corpus.BibEdit{}
+	changes := map[string]BibChange{}
 	for i := range ps {
 		e := c.Entry(ps[i].Key)
 		if e == nil {
@@ -42,8 +63,9 @@ func ApplyBib(name string, src []byte, c *corpus.Corpus, ps []Proposal) (out []b
 		if b == nil {
 			continue
 		}
-		if ed, ok := bibEdit(e, b, &ps[i]); ok {
-			edits[b.Key] = ed
+		ed := bibEdit(e, b, &ps[i])
+		if ch := bibChange(b, ed); len(ch.Set)+len(ch.Removed) > 0 {
+			edits[b.Key], changes[b.Key] = ed, ch
 		}
 	}
 	if len(edits) == 0 {
@@ -54,17 +76,36 @@ func ApplyBib(name string, src []byte, c *corpus.Corpus, ps []Proposal) (out []b
 		return nil, nil, nil, err
 	}
 	for _, s := range skipped {
-		delete(edits, s.Key)
+		delete(changes, s.Key)
 		ds = append(ds, corpus.Diagnostic{Severity: corpus.Warning, Pos: s.Pos, Field: "bib", Value: s.Key, Keys: []string{s.Key},
 			Message: s.Key + " not updated by refresh: the entry holds a comment, which rewriting it would lose; update it by hand as papers.csv's row says"})
 	}
-	edited = slices.Sorted(maps.Keys(edits))
-	return out, edited, ds, nil
+	changed = slices.SortedFunc(maps.Values(changes), func(a, b BibChange) int { return a.Pos.Line - b.Pos.Line })
+	return out, changed, ds, nil
 }
 
-// bibEdit is the change of one BibTeX entry a proposal asks for; false
+// bibChange says what ed changes in b: the fields whose value differs
+// and those it removes that b has.
+func bibChange(b *corpus.BibEntry, ed corpus.BibEdit) BibChange {
+	ch := BibChange{Key: b.Key, Pos: b.Pos}
+	if ed.Type != "" && ed.Type != b.Type {
+		ch.Set = append(ch.Set, "type")
+	}
+	for _, f := range corpus.SortBibFields(slices.Collect(maps.Keys(ed.Set))) {
+		old, has := b.Fields[f]
+		switch v := ed.Set[f]; {
+		case v == "" && has:
+			ch.Removed = append(ch.Removed, f)
+		case v != "" && v != old:
+			ch.Set = append(ch.Set, f)
+		}
+	}
+	return ch
+}
+
+// bibEdit is the change of one BibTeX entry a proposal asks for; empty
 // when it changes nothing a citation carries (a notice alone).
-func bibEdit(e *corpus.Entry, b *corpus.BibEntry, p *Proposal) (corpus.BibEdit, bool) {
+func bibEdit(e *corpus.Entry, b *corpus.BibEntry, p *Proposal) corpus.BibEdit {
 	ed := corpus.BibEdit{Set: map[string]string{}}
 	if t, ok := p.Set["title"]; ok {
 		ed.Set["title"] = intake.BibEscape(t)
@@ -113,5 +154,5 @@ func bibEdit(e *corpus.Entry, b *corpus.BibEntry, p *Proposal) (corpus.BibEdit, 
 			ed.Set["eprint"], ed.Set["archiveprefix"] = id, "arXiv"
 		}
 	}
-	return ed, ed.Type != "" || len(ed.Set) > 0
+	return ed
 }

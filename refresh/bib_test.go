@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,8 +49,17 @@ func TestApplyBib(t *testing.T) {
 	if err != nil || len(ds) > 0 {
 		t.Fatalf("ApplyBib: %v %v", err, ds)
 	}
-	if got := strings.Join(edited, " "); got != "alpha2025 delta2026 epsilon2025" {
-		t.Errorf("edited %s, want alpha2025 delta2026 epsilon2025 (gamma's proposal is a notice alone)", got)
+	var got []string
+	for _, ch := range edited {
+		got = append(got, ch.String())
+	}
+	wantChanges := []string{
+		"testdata/corpus/papers.bib:4:1: alpha2025: journal, year, eprint, archiveprefix, doi",
+		"testdata/corpus/papers.bib:20:1: delta2026: type, booktitle, doi; removes journal",
+		"testdata/corpus/papers.bib:28:1: epsilon2025: type, journal, year, doi; removes publisher, howpublished",
+	}
+	if !slices.Equal(got, wantChanges) {
+		t.Errorf("changes (gamma's proposal is a notice alone):\n got %q\nwant %q", got, wantChanges)
 	}
 	golden := filepath.Join("testdata", "papers-refreshed.bib")
 	if *update {
@@ -86,9 +96,9 @@ func TestApplyBib(t *testing.T) {
 		t.Errorf("refreshed corpus: %s", d)
 	}
 	// Applying the same proposals again changes nothing more.
-	again, _, _, err := ApplyBib(corpus.BibFile, newBib, nc, res.Proposals)
-	if err != nil || !bytes.Equal(again, newBib) {
-		t.Errorf("a second ApplyBib changed the file (%v):\n%s", err, again)
+	again, changed, _, err := ApplyBib(corpus.BibFile, newBib, nc, res.Proposals)
+	if err != nil || !bytes.Equal(again, newBib) || len(changed) > 0 {
+		t.Errorf("a second ApplyBib changed the file (%v, %v):\n%s", err, changed, again)
 	}
 }
 
@@ -108,14 +118,14 @@ func TestApplyBibComment(t *testing.T) {
 		{Key: "alpha", Set: map[string]string{"year": "2026"}},
 		{Key: "beta", Set: map[string]string{"year": "2026"}},
 	}
-	out, edited, ds, err := ApplyBib(corpus.BibFile, bib, c, ps)
+	out, edited, ds, err := ApplyBib(filepath.Join("testdata", "corpus", corpus.BibFile), bib, c, ps)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(edited) != 1 || edited[0] != "beta2025" {
-		t.Errorf("edited %v, want beta2025 alone", edited)
+	if len(edited) != 1 || edited[0].String() != "testdata/corpus/papers.bib:12:1: beta2025: year" {
+		t.Errorf("edited %v, want beta2025's year alone", edited)
 	}
-	if len(ds) != 1 || ds[0].String() != "papers.bib:4:1: warning: bib: alpha2025 not updated by refresh: the entry holds a comment, which rewriting it would lose; update it by hand as papers.csv's row says" {
+	if len(ds) != 1 || ds[0].String() != "testdata/corpus/papers.bib:4:1: warning: bib: alpha2025 not updated by refresh: the entry holds a comment, which rewriting it would lose; update it by hand as papers.csv's row says" {
 		t.Errorf("findings %v, want one warning at papers.bib:4:1", ds)
 	}
 	if !bytes.Contains(out, []byte(entryText(bib, "alpha2025"))) {

@@ -107,13 +107,13 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	// papers.bib follows the rows: its entries cite what the rows name.
 	files := map[string][]byte{corpus.PapersFile: out}
 	bibName := filepath.Join(*dir, corpus.BibFile)
-	var bibEdited []string
+	var bibChanged []refresh.BibChange
 	if c.HasBib {
 		bib, err := os.ReadFile(bibName)
 		if err != nil {
 			return fail(exitUsage, "%v", err)
 		}
-		newBib, edited, ds, err := refresh.ApplyBib(bibName, bib, c, res.Proposals)
+		newBib, changed, ds, err := refresh.ApplyBib(bibName, bib, c, res.Proposals)
 		if err != nil {
 			// A papers.bib that does not parse (masrl check reports
 			// where): the rows are still refreshed, and this says which
@@ -123,9 +123,11 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		for _, d := range ds {
 			fmt.Fprintln(stderr, d.String())
 		}
-		if len(edited) > 0 {
-			files[corpus.BibFile], bibEdited = newBib, edited
-			fmt.Fprintf(stdout, "%s: %s follow\n", bibName, strings.Join(edited, ", "))
+		if len(changed) > 0 {
+			files[corpus.BibFile], bibChanged = newBib, changed
+		}
+		for _, ch := range changed {
+			fmt.Fprintln(stdout, ch.String())
 		}
 	}
 	// Compare the papers alone on both sides, so the diff is about the
@@ -152,8 +154,8 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return fail(exitUsage, "%v", err)
 	}
 	fmt.Fprintf(stdout, "\nwrote %s: %s\n", name, count(len(res.Proposals), "entry"))
-	if len(bibEdited) > 0 {
-		fmt.Fprintf(stdout, "wrote %s: %s\n", bibName, count(len(bibEdited), "entry"))
+	if len(bibChanged) > 0 {
+		fmt.Fprintf(stdout, "wrote %s: %s\n", bibName, count(len(bibChanged), "entry"))
 	}
 	return recorded()
 }
