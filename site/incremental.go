@@ -50,6 +50,11 @@ type Cache struct {
 	// build buffer; nil: nothing known.
 	keys, buffer map[string]uint64
 	mem          *outdir.Files // the last build in memory
+	// outputListing and bufferListing are what the output and its
+	// buffer hold, as this cache's builds published them (nil: not
+	// known), so that a build need not read the buffer's every directory
+	// (outdir.Open).
+	outputListing, bufferListing *outdir.Listing
 	// items are the entry list items, full and brief, the last build
 	// used, rendered with the templates of tmplKey.
 	items   map[itemKey]template.HTML
@@ -107,6 +112,18 @@ func (c *Cache) finish(keys map[string]uint64, files *outdir.Files, published, t
 	case touched:
 		c.buffer = nil
 	}
+}
+
+// listed records what a build into a directory published (nil: it did
+// not publish): the output becomes the next build's buffer. A build that
+// did not publish may have written into the buffer, whose listing is
+// then forgotten.
+func (c *Cache) listed(published *outdir.Listing) {
+	if published == nil {
+		c.bufferListing = nil
+		return
+	}
+	c.bufferListing, c.outputListing = c.outputListing, published
 }
 
 // incremental is one build's part of a Cache: the keys it computes.

@@ -124,7 +124,11 @@ func Build(ck *corpus.Checked, opt Options) (*Result, error) {
 		finishCache(opt.Cache, r, files, err == nil)
 		return res, err
 	}
-	out, err := outdir.Open(opt.Out, ck.Corpus.Dir)
+	var buffer *outdir.Listing
+	if opt.Cache != nil {
+		buffer = opt.Cache.bufferListing
+	}
+	out, err := outdir.Open(opt.Out, ck.Corpus.Dir, buffer)
 	if err != nil {
 		return nil, err
 	}
@@ -134,6 +138,9 @@ func Build(ck *corpus.Checked, opt Options) (*Result, error) {
 		err = out.Publish()
 	}
 	finishCache(opt.Cache, r, out.Files(), err == nil)
+	if opt.Cache != nil {
+		opt.Cache.listed(out.Listing())
+	}
 	return res, err
 }
 
