@@ -205,12 +205,12 @@ func (c *Corpus) loadSpotcheck(name string, r io.Reader, size int64) error {
 }
 
 // place implements placer for papers.csv rows.
-func (e *Entry) place(file string, header []string, pos []fieldPos) {
+func (e *Entry) place(file string, cols *rowColumns, rec []string, pos []fieldPos) {
 	e.file = file
 	if len(pos) > 0 {
 		e.Line = int(pos[0].line)
 	}
-	columnPositions(header, pos, paperColumns[:], e.pos[:])
+	e.cols, e.fields, e.pos = cols, rec, pos
 	e.URLs = SplitURLs(e.URL)
 	if y, err := strconv.Atoi(strings.TrimSpace(e.YearText)); err == nil {
 		e.Year = y
@@ -218,16 +218,17 @@ func (e *Entry) place(file string, header []string, pos []fieldPos) {
 }
 
 // place implements placer for excluded.csv rows.
-func (x *Exclusion) place(file string, header []string, pos []fieldPos) {
+func (x *Exclusion) place(file string, cols *rowColumns, _ []string, pos []fieldPos) {
 	x.file = file
 	if len(pos) > 0 {
 		x.Line = int(pos[0].line)
 	}
-	columnPositions(header, pos, excludedColumns[:], x.pos[:])
+	columnPositions(cols.names, pos, excludedColumns[:], x.pos[:])
 }
 
 // place implements placer for spotcheck.csv rows.
-func (a *Audit) place(file string, header []string, pos []fieldPos) {
+func (a *Audit) place(file string, cols *rowColumns, _ []string, pos []fieldPos) {
+	header := cols.names
 	a.file = file
 	if len(pos) > 0 {
 		a.Line = int(pos[0].line)

@@ -6,23 +6,23 @@ import (
 	"testing"
 )
 
-// TestListCategories: the list's order is vocab.yaml's list_order, then
+// TestListGroups: the list's order is vocab.yaml's list_order, then
 // the categories it leaves out, in vocabulary order.
-func TestListCategories(t *testing.T) {
+func TestListGroups(t *testing.T) {
 	v, err := DefaultVocabulary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := ListCategories(v); !slices.Equal(got, []string{"rl_method", "framework", "benchmark", "survey", "industry", "classical_marl"}) {
-		t.Errorf("ListCategories = %v", got)
+	if got := ListGroups(v); !slices.Equal(got, []string{"rl_method", "framework", "benchmark", "survey", "industry", "classical_marl"}) {
+		t.Errorf("ListGroups = %v", got)
 	}
 	src := "fields:\n  - name: category\n    list_order: [b]\n    values: [{value: a}, {value: b}, {value: c}]\n"
 	v, err = ParseVocabulary("vocab.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := ListCategories(v); !slices.Equal(got, []string{"b", "a", "c"}) {
-		t.Errorf("ListCategories = %v, want [b a c]", got)
+	if got := ListGroups(v); !slices.Equal(got, []string{"b", "a", "c"}) {
+		t.Errorf("ListGroups = %v, want [b a c]", got)
 	}
 	for _, order := range []string{"[x]", "[a, a]"} {
 		_, err := ParseVocabulary("vocab.yaml", []byte(strings.Replace(src, "[b]", order, 1)))

@@ -103,10 +103,12 @@ func (r *renderer) prepare() error {
 		}
 	}
 	r.cellOf = map[string]*CellView{}
-	for _, line := range r.tables[0].Lines {
-		for _, cell := range line.Cells {
-			for _, ev := range cell.Entries {
-				r.cellOf[ev.Key] = cell
+	if len(r.tables) > 0 { // a list may declare no cross-tab
+		for _, line := range r.tables[0].Lines {
+			for _, cell := range line.Cells {
+				for _, ev := range cell.Entries {
+					r.cellOf[ev.Key] = cell
+				}
 			}
 		}
 	}
@@ -136,7 +138,7 @@ const surveyCoverageDir = "coverage/survey/"
 // view's directory.
 func (r *renderer) prepareTables(cv *CoverageView) error {
 	cv.Entries = len(cv.Corpus.Papers)
-	for _, rc := range corpus.StatsCrossTabs() {
+	for _, rc := range r.v.CrossTabs {
 		x := cv.Corpus.CrossTab(r.v, rc[0], rc[1])
 		if x == nil {
 			return fmt.Errorf("vocabulary: cannot cross %s with %s", rc[0], rc[1])
@@ -192,6 +194,7 @@ func (r *renderer) prepareViews() error {
 	// after them in order.
 	views := make([]EntryView, len(r.c.Papers))
 	keys := make([]corpus.ListKey, len(views))
+	listed := r.v.FieldsOf(corpus.PapersFile)
 	workers := max(1, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -200,7 +203,7 @@ func (r *renderer) prepareViews() error {
 				e := &r.c.Papers[i]
 				ev := &views[i]
 				keys[i] = corpus.ListKeyOf(e)
-				*ev = EntryView{Entry: e, Href: "papers/" + e.Key + "/", Links: links(e.URLs), Date: entryDate(e), index: i, item: newItemView(e)}
+				*ev = EntryView{Entry: e, Href: "papers/" + e.Key + "/", Links: links(e.URLs), Date: entryDate(e), index: i, item: newItemView(e, listed)}
 				if corpus.IsArxivID(e.ArxivID) {
 					ev.ArxivURL = "https://arxiv.org/abs/" + e.ArxivID
 				}
@@ -375,12 +378,17 @@ func (r *renderer) entriesOf(keys []string) []*EntryView {
 	return out
 }
 
-// categoryGroups returns the category terms in the paper list's order
-// (corpus.ListCategories).
+// categoryGroups returns the terms of the list's field (the survey's
+// category) in the paper list's order (corpus.ListGroups); none when the
+// list declares no field.
 func (r *renderer) categoryGroups() []*TermView {
-	cat := r.field("category")
+	lf := r.v.ListField()
+	if lf == nil {
+		return nil
+	}
+	cat := r.field(lf.Name)
 	var out []*TermView
-	for _, name := range corpus.ListCategories(r.v) {
+	for _, name := range corpus.ListGroups(r.v) {
 		if i := cat.Index(name); i >= 0 {
 			out = append(out, cat.Terms[i])
 		}

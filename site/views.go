@@ -243,8 +243,11 @@ type homePage struct {
 
 type papersPage struct {
 	Page
-	Groups      []paperGroup // the categories on this page, with this page's entries
-	Categories  []categoryLink
+	Groups     []paperGroup // the categories on this page, with this page's entries
+	Categories []categoryLink
+	// GroupedBy names the list's field, lower case: "category" in the
+	// survey's list.
+	GroupedBy   string
 	Total       int
 	SearchIndex string // the search index's URL from this page
 	Pager       *Pager // nil: the whole list is on one page
@@ -291,10 +294,17 @@ type entryPage struct {
 	Edit, Report string
 	// New marks an entry added since the survey (EntryView.New).
 	New bool
+	// Extra are the row's free-text columns: those that are neither
+	// read by masrl nor controlled (none in the survey's list).
+	Extra []extraColumn
 	// Notices are what masrl refresh recorded in the notes: the published
 	// version and any retraction or correction, shown under the title.
 	Notices []noticeView
 }
+
+// extraColumn is a free-text column of a list's papers.csv with the
+// entry's value.
+type extraColumn struct{ Label, Value string }
 
 // noticeView is one notice as the entry page shows it.
 type noticeView struct {
