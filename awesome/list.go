@@ -145,6 +145,17 @@ func SurveyMeta(c *corpus.Corpus, pool *corpus.Pool) Meta {
 	}
 }
 
+// ListMeta is what a list of one's own says about itself: its title and
+// description (masrl.yaml), and the words on contributing that hold for
+// any list masrl publishes.
+func ListMeta(title, description string) Meta {
+	return Meta{
+		Title:        markdownText(title),
+		Description:  markdownText(description),
+		Contributing: "Add a paper with `masrl add ID`, which fetches its metadata and asks for its tags. The list is generated from the corpus by `masrl readme --standalone`: edit the corpus, not the list.",
+	}
+}
+
 // NewMark ends the item of a paper added since the survey: plain text
 // after the description, so the item keeps the form awesome-lint checks.
 const NewMark = "New since the survey."

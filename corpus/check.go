@@ -3,6 +3,7 @@ package corpus
 import (
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -55,6 +56,12 @@ func Check(c *Corpus, v *Vocabulary, opt CheckOptions) Diagnostics {
 	groups := []func(*checker){(*checker).papers}
 	if c.HasExcluded {
 		groups = append(groups, (*checker).excluded)
+	} else if len(v.FieldsOf(ExcludedFile)) > 0 && c.wholeDir {
+		// The vocabulary controls excluded.csv (the survey's stage), so
+		// the list keeps one; without such a field the log is optional.
+		groups = append(groups, func(ck *checker) {
+			ck.ds.add(Error, Pos{File: filepath.Join(c.Dir, ExcludedFile)}, "", "", "missing: the exclusion log is part of the corpus")
+		})
 	}
 	if c.HasBib {
 		groups = append(groups, (*checker).bib)

@@ -36,6 +36,9 @@ type Corpus struct {
 	Audits   []Audit // nil when there is no spotcheck.csv
 
 	HasExcluded, HasBib, HasSpotcheck bool
+	// wholeDir is set when the corpus is a directory read whole (Load),
+	// not a single papers.csv: only then is a missing file a finding.
+	wholeDir bool
 
 	papers, excluded, spotcheck *table
 	loadDiags                   Diagnostics
@@ -90,6 +93,7 @@ func LoadWith(dir string, opt LoadOptions) (*Corpus, error) {
 // does.
 func (c *Corpus) loadDir(opt LoadOptions, loadPapers func(name string, r io.Reader, size int64) error) error {
 	dir := c.Dir
+	c.wholeDir = true
 	// papers.bib is read and parsed on its own goroutine while the CSV
 	// files are read: at 100,000 entries it is a quarter of loading.
 	type parsedBib struct {
@@ -112,10 +116,10 @@ func (c *Corpus) loadDir(opt LoadOptions, loadPapers func(name string, r io.Read
 	if err := readCSVFile(filepath.Join(dir, PapersFile), loadPapers); err != nil {
 		return err
 	}
-	switch err := readCSVFile(filepath.Join(dir, ExcludedFile), c.loadExcluded); {
-	case errors.Is(err, fs.ErrNotExist):
-		c.loadDiags.add(Error, Pos{File: filepath.Join(dir, ExcludedFile)}, "", "", "missing: the exclusion log is part of the corpus")
-	case err != nil:
+	// A missing exclusion log is Check's finding when the vocabulary
+	// declares fields of it (the survey's does); a list without one may
+	// have none.
+	if err := readCSVFile(filepath.Join(dir, ExcludedFile), c.loadExcluded); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	if !opt.SkipBib {

@@ -1,7 +1,10 @@
 package corpus
 
 import (
+	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/masrl/masrl/data"
 )
@@ -54,6 +57,41 @@ func LoadData(fsys fs.FS) (*Data, error) {
 	return &Data{FS: fsys, Vocabulary: v, Claims: cl, Pool: cl.Pool, Survey: survey}, nil
 }
 
+// LoadDataFor reads the data a corpus directory is read against: the data
+// directory's (LoadData), with the list's own vocabulary when dir holds a
+// vocab.yaml beside papers.csv. The list's declaration wins: it is what the
+// check, the counts, the site, the README list, add and the row schema
+// see. The claims stay read against the data directory's vocabulary, whose
+// list they describe.
+func LoadDataFor(dir string, fsys fs.FS) (*Data, error) {
+	d, err := LoadData(fsys)
+	if err != nil {
+		return nil, err
+	}
+	v, err := ListVocabulary(dir)
+	switch {
+	case err != nil:
+		return nil, err
+	case v != nil:
+		d.Vocabulary = v
+	}
+	return d, nil
+}
+
+// ListVocabulary reads the vocab.yaml beside a list's papers.csv: nil
+// without one, a *VocabularyError with every problem when it is unusable.
+func ListVocabulary(dir string) (*Vocabulary, error) {
+	path := filepath.Join(dir, VocabFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ParseVocabulary(path, b)
+}
+
 // Checked is a corpus loaded with its data, and its check: the one value
 // every command that reads a whole corpus starts from. The check runs in
 // the background from the moment the corpus is loaded, so that a caller
@@ -68,7 +106,8 @@ type Checked struct {
 }
 
 // Open loads the corpus of dir and the data of the data directory dataFS
-// (nil: the embedded one) and starts checking it. The error is for what
+// (nil: the embedded one), with the list's own vocab.yaml when dir has one
+// (LoadDataFor), and starts checking it. The error is for what
 // could not be read at all; the check's findings are Diagnostics.
 func Open(dir string, dataFS fs.FS) (*Checked, error) {
 	return OpenWith(dir, dataFS, CheckOptions{})
@@ -76,7 +115,7 @@ func Open(dir string, dataFS fs.FS) (*Checked, error) {
 
 // OpenWith is Open with the check's options (a fixed Today for tests).
 func OpenWith(dir string, dataFS fs.FS, opt CheckOptions) (*Checked, error) {
-	d, err := LoadData(dataFS)
+	d, err := LoadDataFor(dir, dataFS)
 	if err != nil {
 		return nil, err
 	}

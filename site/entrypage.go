@@ -98,12 +98,13 @@ func (r *renderer) entryPage(ev *EntryView) *entryPage {
 	ep.TagItems = r.tagItems(root, ev.Tags).Join()
 	ep.ClaimItems = r.claimItems(root, r.claimsOf[ev.Key]).Join()
 	if cell := r.cellOf[ev.Key]; cell != nil {
-		ep.Cell = &cellLinks{Href: root + cell.Href, Count: cell.Count}
+		title, rowName, colName := cellWords(r.tables[0].Rows.Field, r.tables[0].Cols.Field)
+		ep.Cell = &cellLinks{Href: root + cell.Href, Count: cell.Count, Title: title}
 		ep.CellHead = r.sharedPiece("entry-cell-head", root, cell, func() any {
 			return cellLinks{
 				Row:  pageLink{root + cell.Row.Href, cell.Row.Label},
 				Col:  pageLink{root + cell.Col.Href, cell.Col.Label},
-				Href: root + cell.Href,
+				Href: root + cell.Href, RowName: rowName, ColName: colName,
 			}
 		})
 		var same []*EntryView

@@ -16,7 +16,7 @@ func (r *renderer) home() error {
 	p.Description = cmp.Or(r.opt.Description, "The tagged paper pool of the survey "+r.site.SurveyTitle+" (arXiv:"+r.site.ArxivID+").")
 	hp := &homePage{
 		Page: p, Retained: len(r.c.Papers), Excluded: len(r.c.Excluded),
-		Candidates: len(r.c.Papers) + len(r.c.Excluded), SpotChecked: len(r.c.Audits),
+		Candidates: len(r.c.Papers) + len(r.c.Excluded), SpotChecked: len(r.c.Audits), ExclusionLog: r.c.HasExcluded,
 		Fields: r.fields, Citation: r.citation, Claims: len(r.claims), ClaimCounts: r.claimCounts(),
 		Release: r.newestRelease(), Upkeep: r.upkeep,
 	}
@@ -171,7 +171,12 @@ func (r *renderer) coveragePage(cp *coveragePage) error {
 	return nil
 }
 
+// excluded renders the exclusion log's page; a list without excluded.csv
+// has none (and no "Exclusions" in the navigation, prepare).
 func (r *renderer) excluded() error {
+	if !r.c.HasExcluded {
+		return nil
+	}
 	ep := &excludedPage{Page: r.newPage("excluded/", "Exclusion log", "excluded"), Records: r.records, Stages: r.field("stage"), Total: len(r.records)}
 	if r.charts() {
 		h, err := r.flowChart(ep.Root)

@@ -46,6 +46,9 @@ func (r *renderer) prepare() error {
 			{"Traces", tracesDir, "traces"},
 		},
 	}
+	if !r.c.HasExcluded {
+		r.site.Nav = slices.DeleteFunc(r.site.Nav, func(n NavItem) bool { return n.Href == "excluded/" })
+	}
 	names, err := proseNames(r.data)
 	if err != nil {
 		return err

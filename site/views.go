@@ -2,6 +2,7 @@ package site
 
 import (
 	"html/template"
+	"strings"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/release"
@@ -225,12 +226,14 @@ type ExclusionView struct {
 type homePage struct {
 	Page
 	Retained, Excluded, Candidates, SpotChecked int
-	Fields                                      []*FieldView
-	Claims                                      int
-	ClaimCounts                                 []StatusCount
-	Citation                                    string
-	Downloads                                   []Link
-	Figures                                     *HomeCharts // nil without charts
+	// ExclusionLog is set when the list keeps an excluded.csv.
+	ExclusionLog bool
+	Fields       []*FieldView
+	Claims       int
+	ClaimCounts  []StatusCount
+	Citation     string
+	Downloads    []Link
+	Figures      *HomeCharts // nil without charts
 	// Survey and Added place the list against the survey's pool: "84 in
 	// the survey + N added since". Pool is false without a pool file.
 	Pool          bool
@@ -325,6 +328,20 @@ type cellLinks struct {
 	Row, Col pageLink
 	Href     string
 	Count    int
+	// Title heads the section; RowName and ColName name the two fields
+	// in running text (cellWords).
+	Title, RowName, ColName string
+}
+
+// cellWords are the words of an entry page's cell section for the first
+// cross-tab of the list: the survey's own for reward × credit, else the
+// fields' labels in lower case.
+func cellWords(rows, cols *corpus.Field) (title, rowName, colName string) {
+	if rows.Name == "reward_type" && cols.Name == "credit_granularity" {
+		return "Same reward and credit", "reward type", "credit granularity"
+	}
+	rowName, colName = strings.ToLower(rows.Label), strings.ToLower(cols.Label)
+	return "Same " + rowName + " and " + colName, rowName, colName
 }
 
 type taxonomyPage struct {

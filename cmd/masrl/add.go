@@ -93,10 +93,11 @@ func (o *addOptions) fromIssue(file string) error {
 	if err != nil {
 		return err
 	}
-	v, err := corpus.LoadVocabulary(data.Dir(o.data))
+	d, err := corpus.LoadDataFor(o.dir, data.Dir(o.data))
 	if err != nil {
 		return err
 	}
+	v := d.Vocabulary
 	s, err := intake.ParseIssue(v, string(body))
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
@@ -134,7 +135,7 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 		}
 		return code
 	}
-	d, err := corpus.LoadData(data.Dir(o.data))
+	d, err := corpus.LoadDataFor(o.dir, data.Dir(o.data))
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
@@ -325,9 +326,13 @@ func draftFiles(dir string, d *intake.Draft) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	header, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(papers, []byte("\xEF\xBB\xBF")))).Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: reading the header: %w", filepath.Join(dir, corpus.PapersFile), err)
+	}
 	var row bytes.Buffer
 	w := csv.NewWriter(&row)
-	w.Write(d.Record())
+	w.Write(d.Record(header))
 	w.Flush()
 	if len(papers) > 0 && papers[len(papers)-1] != '\n' {
 		papers = append(papers, '\n')

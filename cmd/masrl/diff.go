@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/masrl/masrl/corpus"
@@ -37,7 +38,12 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "masrl diff: %v\n", err)
 		return exitUsage
 	}
-	dd, err := corpus.LoadData(data.Dir(*dataDir))
+	// The vocabulary is the new version's list's, when it declares one.
+	newDir := fs.Arg(1)
+	if fi, err := os.Stat(newDir); err == nil && !fi.IsDir() {
+		newDir = filepath.Dir(newDir)
+	}
+	dd, err := corpus.LoadDataFor(newDir, data.Dir(*dataDir))
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl diff: %v\n", err)
 		return exitUsage

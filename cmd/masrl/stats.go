@@ -59,7 +59,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	// The corpus is streamed, not opened (corpus.Open holds every row):
 	// the data is read as Open reads it.
-	d, err := corpus.LoadData(data.Dir(*dataDir))
+	d, err := corpus.LoadDataFor(*dir, data.Dir(*dataDir))
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl stats: %v\n", err)
 		return exitUsage
