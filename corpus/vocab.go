@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"regexp"
@@ -112,7 +113,7 @@ var fieldNamePattern = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 // cannot be columns, list orders and columns that name what is not there.
 // A list's vocab.yaml is untrusted input: nothing in it can panic.
 func ParseVocabulary(name string, b []byte) (*Vocabulary, error) {
-	vp := &vocabParser{file: name}
+	vp := &vocabParser{file: name, lines: yamlLines(b)}
 	var root yaml.Node
 	if err := yaml.Unmarshal(b, &root); err != nil {
 		vp.yamlError(err)
@@ -249,7 +250,14 @@ func ParseVocabulary(name string, b []byte) (*Vocabulary, error) {
 // positions in its YAML nodes.
 type vocabParser struct {
 	file  string
+	lines int // in the input, so that no position lies past its end
 	diags Diagnostics
+}
+
+// yamlLines counts the lines of b as YAML breaks them: at LF, CR LF and a
+// lone CR.
+func yamlLines(b []byte) int {
+	return bytes.Count(b, []byte("\n")) + bytes.Count(b, []byte("\r")) - bytes.Count(b, []byte("\r\n")) + 1
 }
 
 // add reports a problem at node n (the start of the file when n is nil).
@@ -257,6 +265,9 @@ func (vp *vocabParser) add(n *yaml.Node, format string, args ...any) *Diagnostic
 	p := Pos{File: vp.file, Line: 1, Col: 1}
 	if n != nil && n.Line > 0 {
 		p.Line, p.Col = n.Line, n.Column
+	}
+	if p.Line > vp.lines { // an empty document's node sits after the end
+		p.Line, p.Col = vp.lines, 1
 	}
 	return vp.diags.add(Error, p, "", "", format, args...)
 }
@@ -276,6 +287,7 @@ func (vp *vocabParser) yamlError(err error) {
 		p := Pos{File: vp.file}
 		if sm := yamlLine.FindStringSubmatch(strings.TrimPrefix(m, "yaml: unmarshal errors:\n  ")); sm != nil {
 			p.Line, _ = strconv.Atoi(sm[1])
+			p.Line = min(p.Line, vp.lines)
 			m = sm[2]
 		}
 		vp.diags.add(Error, p, "", "", "%s", strings.TrimPrefix(m, "yaml: "))
