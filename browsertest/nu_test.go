@@ -7,7 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
+	"github.com/masrl/masrl/site"
 )
 
 // nuReport is the W3C Nu HTML checker's JSON output.
@@ -38,10 +43,17 @@ func TestNuChecker(t *testing.T) {
 	java, err := exec.LookPath("java")
 	need(t, err == nil, "java not found: %v (the Nu checker needs it)", err)
 
+	// The survey's site and the site of a list of one's own
+	// (testdata/lists/gnnx, with fields of its own), in one run.
+	own := buildOwnList(t)
 	pages := sitePages(t, dir)
+	ownPages := sitePages(t, own)
 	args := []string{"-jar", jar, "--format", "json", "--exit-zero-always"}
 	for _, p := range pages {
 		args = append(args, filepath.Join(dir, filepath.FromSlash(p)))
+	}
+	for _, p := range ownPages {
+		args = append(args, filepath.Join(own, filepath.FromSlash(p)))
 	}
 	cmd := exec.Command(java, args...)
 	var out bytes.Buffer
@@ -56,7 +68,9 @@ func TestNuChecker(t *testing.T) {
 	var errs, warnings int
 	for _, m := range rep.Messages {
 		where := fmt.Sprintf("%s:%d:%d", m.URL, m.LastLine, m.FirstCol)
-		if rel, err := filepath.Rel(dir, trimFileURL(m.URL)); err == nil {
+		if rel, err := filepath.Rel(own, trimFileURL(m.URL)); err == nil && !strings.HasPrefix(rel, "..") {
+			where = fmt.Sprintf("own list %s:%d:%d", rel, m.LastLine, m.FirstCol)
+		} else if rel, err := filepath.Rel(dir, trimFileURL(m.URL)); err == nil {
 			where = fmt.Sprintf("%s:%d:%d", rel, m.LastLine, m.FirstCol)
 		}
 		switch {
@@ -68,7 +82,26 @@ func TestNuChecker(t *testing.T) {
 			t.Logf("warning: %s: %s", where, m.Message)
 		}
 	}
-	t.Logf("Nu HTML checker: %d pages, %d errors, %d warnings", len(pages), errs, warnings)
+	t.Logf("Nu HTML checker: %d pages and %d of the list of one's own, %d errors, %d warnings", len(pages), len(ownPages), errs, warnings)
+}
+
+// buildOwnList builds the example list of one's own, testdata/lists/gnnx,
+// into a temporary directory, as masrl build --data does.
+func buildOwnList(t *testing.T) string {
+	t.Helper()
+	list := filepath.Join(repoRoot(t), "testdata", "lists", "gnnx")
+	ck, err := corpus.Open(filepath.Join(list, "corpus"), data.Dir(filepath.Join(list, "data")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ck.Err(); err != nil {
+		t.Fatalf("the example list does not pass the check: %v", err)
+	}
+	out := t.TempDir()
+	if _, err := site.Build(ck, site.Options{Out: out, ECharts: site.DefaultECharts}); err != nil {
+		t.Fatalf("building the example list: %v", err)
+	}
+	return out
 }
 
 // trimFileURL turns the checker's file: URL back into a path.

@@ -1,6 +1,30 @@
 // Package corpus is the paper pool as typed Go values: it loads the CSVs and
 // the BibTeX file with the position of every field, checks them against the
 // controlled vocabularies, and counts them.
+//
+// # Columns declared in data
+//
+// A list's controlled fields are not Go types: they are declared in a
+// vocab.yaml (Vocabulary), the list's own beside its papers.csv when it
+// has one (ListVocabulary, LoadDataFor, Open), else the data directory's
+// (data/vocab.yaml: the survey's eight fields). Entry holds the columns
+// masrl itself reads as fields: key, title, year and url, which every
+// list needs, and first_author, affiliation, arxiv_id, venue, one_liner
+// and notes, used where present. Every other column, the controlled ones
+// among them, is read by name (Entry.Value); a column neither read nor
+// controlled is free text.
+//
+// The vocabulary may fix the header (Vocabulary.Columns): the survey's
+// declares its 18 columns, and Check then wants exactly those, in order,
+// every one non-empty but affiliation, arxiv_id and notes. Without it the
+// header may hold its columns in any order; Check wants key, title, year,
+// url and each controlled field of papers.csv once, and a value in every
+// row for those. excluded.csv is required only when the vocabulary
+// declares a field of it. Vocabulary.CrossTabs are the default cross-tabs
+// (stats, the site's coverage page), and the first field with a
+// list_order (else the first field) groups the paper list (ListField).
+// A vocab.yaml is untrusted input: ParseVocabulary reports every problem
+// at its file:line:col and never panics (FuzzParseVocabulary).
 package corpus
 
 import (
