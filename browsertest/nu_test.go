@@ -7,12 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/site"
+	"github.com/masrl/masrl/siteconfig"
 )
 
 // nuReport is the W3C Nu HTML checker's JSON output.
@@ -36,24 +35,82 @@ func TestNuChecker(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the Nu checker takes a while; not in -short")
 	}
-	dir := publicDir(t)
+	nuCheck(t, publicDir(t))
+}
+
+// TestNuCheckerOwnList runs the checker on the sites of a list of one's
+// own (cmd/masrl/testdata/ownlist: no survey profile, papers.csv only),
+// without and with claims of its own, and of testdata/lists/gnnx (fields
+// of its own): the pages' survey-free wording, navigation and the list's
+// own fields must be valid HTML too.
+func TestNuCheckerOwnList(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the Nu checker takes a while; not in -short")
+	}
+	src := filepath.Join(repoRoot(t), "cmd", "masrl", "testdata", "ownlist")
+	withClaims := t.TempDir()
+	if err := os.CopyFS(withClaims, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	claims := "claims:\n  - {id: total/retained, kind: total, of: retained, expect: 5, description: papers in the list, source: README}\n"
+	if err := os.WriteFile(filepath.Join(withClaims, corpus.ListClaimsFile), []byte(claims), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	for name, dir := range map[string]string{"plain": src, "claims": withClaims} {
+		ck, err := corpus.Open(dir, nil, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(root, name)
+		if _, err := site.Build(ck, site.Options{Out: out, ECharts: site.DefaultECharts, Config: siteconfig.Config{BaseURL: "https://example.org/own/"}}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, err := os.Stat(filepath.Join(out, "claims", "index.html")); (err == nil) != (name == "claims") {
+			t.Fatalf("%s: claims page present = %v", name, err == nil)
+		}
+	}
+	// And testdata/lists/gnnx: controlled fields of its own (vocab.yaml),
+	// a free-text column, no exclusion log.
+	if err := os.CopyFS(filepath.Join(root, "gnnx"), os.DirFS(buildOwnList(t))); err != nil {
+		t.Fatal(err)
+	}
+	nuCheck(t, root)
+}
+
+// buildOwnList builds the example list of one's own, testdata/lists/gnnx
+// (its own vocab.yaml, no profile), into a temporary directory.
+func buildOwnList(t *testing.T) string {
+	t.Helper()
+	ck, err := corpus.Open(filepath.Join(repoRoot(t), "testdata", "lists", "gnnx", "corpus"), nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ck.Err(); err != nil {
+		t.Fatalf("the example list does not pass the check: %v", err)
+	}
+	out := t.TempDir()
+	if _, err := site.Build(ck, site.Options{Out: out, ECharts: site.DefaultECharts}); err != nil {
+		t.Fatalf("building the example list: %v", err)
+	}
+	return out
+}
+
+// nuCheck runs the W3C Nu HTML checker on every HTML page under dir in
+// one run and fails on any error, naming the file, line and column;
+// warnings are logged.
+func nuCheck(t *testing.T, dir string) {
+	t.Helper()
 	jar := filepath.Join(repoRoot(t), "node_modules", "vnu-jar", "build", "dist", "vnu.jar")
 	_, err := os.Stat(jar)
 	need(t, err == nil, "vnu-jar not installed: %v (run make node_modules)", err)
 	java, err := exec.LookPath("java")
 	need(t, err == nil, "java not found: %v (the Nu checker needs it)", err)
 
-	// The survey's site and the site of a list of one's own
-	// (testdata/lists/gnnx, with fields of its own), in one run.
-	own := buildOwnList(t)
 	pages := sitePages(t, dir)
-	ownPages := sitePages(t, own)
 	args := []string{"-jar", jar, "--format", "json", "--exit-zero-always"}
 	for _, p := range pages {
 		args = append(args, filepath.Join(dir, filepath.FromSlash(p)))
-	}
-	for _, p := range ownPages {
-		args = append(args, filepath.Join(own, filepath.FromSlash(p)))
 	}
 	cmd := exec.Command(java, args...)
 	var out bytes.Buffer
@@ -68,9 +125,7 @@ func TestNuChecker(t *testing.T) {
 	var errs, warnings int
 	for _, m := range rep.Messages {
 		where := fmt.Sprintf("%s:%d:%d", m.URL, m.LastLine, m.FirstCol)
-		if rel, err := filepath.Rel(own, trimFileURL(m.URL)); err == nil && !strings.HasPrefix(rel, "..") {
-			where = fmt.Sprintf("own list %s:%d:%d", rel, m.LastLine, m.FirstCol)
-		} else if rel, err := filepath.Rel(dir, trimFileURL(m.URL)); err == nil {
+		if rel, err := filepath.Rel(dir, trimFileURL(m.URL)); err == nil {
 			where = fmt.Sprintf("%s:%d:%d", rel, m.LastLine, m.FirstCol)
 		}
 		switch {
@@ -82,26 +137,7 @@ func TestNuChecker(t *testing.T) {
 			t.Logf("warning: %s: %s", where, m.Message)
 		}
 	}
-	t.Logf("Nu HTML checker: %d pages and %d of the list of one's own, %d errors, %d warnings", len(pages), len(ownPages), errs, warnings)
-}
-
-// buildOwnList builds the example list of one's own, testdata/lists/gnnx,
-// into a temporary directory, as masrl build --data does.
-func buildOwnList(t *testing.T) string {
-	t.Helper()
-	list := filepath.Join(repoRoot(t), "testdata", "lists", "gnnx")
-	ck, err := corpus.Open(filepath.Join(list, "corpus"), data.Dir(filepath.Join(list, "data")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ck.Err(); err != nil {
-		t.Fatalf("the example list does not pass the check: %v", err)
-	}
-	out := t.TempDir()
-	if _, err := site.Build(ck, site.Options{Out: out, ECharts: site.DefaultECharts}); err != nil {
-		t.Fatalf("building the example list: %v", err)
-	}
-	return out
+	t.Logf("Nu HTML checker: %d pages, %d errors, %d warnings", len(pages), errs, warnings)
 }
 
 // trimFileURL turns the checker's file: URL back into a path.

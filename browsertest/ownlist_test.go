@@ -8,7 +8,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/site/search"
 )
 
@@ -21,8 +20,7 @@ import (
 // counts it computes, AND across fields.
 func TestOwnListSite(t *testing.T) {
 	dir := buildOwnList(t)
-	list := filepath.Join(repoRoot(t), "testdata", "lists", "gnnx")
-	ck, err := corpus.Open(filepath.Join(list, "corpus"), data.Dir(filepath.Join(list, "data")))
+	ck, err := corpus.Open(filepath.Join(repoRoot(t), "testdata", "lists", "gnnx", "corpus"), nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}

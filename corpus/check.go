@@ -57,10 +57,12 @@ func Check(c *Corpus, v *Vocabulary, opt CheckOptions) Diagnostics {
 	if c.HasExcluded {
 		groups = append(groups, (*checker).excluded)
 	} else if len(v.FieldsOf(ExcludedFile)) > 0 && c.wholeDir {
-		// The vocabulary controls excluded.csv (the survey's stage), so
-		// the list keeps one; without such a field the log is optional.
+		// The exclusion log is optional. A list whose vocabulary controls
+		// excluded.csv (the survey's stage) is told it has none: its site
+		// keeps an empty exclusions page. A list that declares no field
+		// of it has neither the page nor the warning.
 		groups = append(groups, func(ck *checker) {
-			ck.ds.add(Error, Pos{File: filepath.Join(c.Dir, ExcludedFile)}, "", "", "missing: the exclusion log is part of the corpus")
+			ck.ds.add(Warning, Pos{File: filepath.Join(c.Dir, ExcludedFile)}, "", "", "missing: the list has no exclusion log, so its exclusions page is empty")
 		})
 	}
 	if c.HasBib {

@@ -141,7 +141,8 @@ func (r *renderer) flowChart(root string) (*chart.Figure, error) {
 // homeCharts draws the home page's figures: the years stacked by the
 // list's field (the survey's category), the survey's credit ladder when
 // the list has credit_granularity, the screening flow when it has an
-// exclusion log, and a bar chart per field.
+// exclusions page (exclusionPage) with the stage field, and a bar chart
+// per field.
 func (r *renderer) homeCharts(root string) (*HomeCharts, error) {
 	hc := &HomeCharts{}
 	var err error
@@ -156,7 +157,7 @@ func (r *renderer) homeCharts(root string) (*HomeCharts, error) {
 			return nil, err
 		}
 	}
-	if r.c.HasExcluded {
+	if r.exclusionPage() && r.field("stage") != nil {
 		if hc.Flow, err = r.flowChart(root); err != nil {
 			return nil, err
 		}

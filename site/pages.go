@@ -1,7 +1,6 @@
 package site
 
 import (
-	"cmp"
 	"fmt"
 	"io/fs"
 
@@ -13,10 +12,15 @@ import (
 
 func (r *renderer) home() error {
 	p := r.newPage("", r.site.Title, "home")
-	p.Description = cmp.Or(r.opt.Description, "The tagged paper pool of the survey "+r.site.SurveyTitle+" (arXiv:"+r.site.ArxivID+").")
+	p.Description = r.opt.Description
+	if p.Description == "" && r.site.Survey {
+		p.Description = "The tagged paper pool of the survey " + r.site.SurveyTitle + " (arXiv:" + r.site.ArxivID + ")."
+	} else if p.Description == "" {
+		p.Description = r.site.Title + ": a tagged list of papers, with its taxonomy and coverage."
+	}
 	hp := &homePage{
 		Page: p, Retained: len(r.c.Papers), Excluded: len(r.c.Excluded),
-		Candidates: len(r.c.Papers) + len(r.c.Excluded), SpotChecked: len(r.c.Audits), ExclusionLog: r.c.HasExcluded,
+		Candidates: len(r.c.Papers) + len(r.c.Excluded), SpotChecked: len(r.c.Audits), ExclusionLog: r.exclusionPage(),
 		Fields: r.fields, Citation: r.citation, Claims: len(r.claims), ClaimCounts: r.claimCounts(),
 		Release: r.newestRelease(), Upkeep: r.upkeep,
 	}
@@ -94,7 +98,12 @@ func (r *renderer) taxonomy() error {
 	return nil
 }
 
+// orchestration renders the survey's orchestration sub-decisions: a page
+// of the survey's list alone.
 func (r *renderer) orchestration() error {
+	if !r.site.Survey {
+		return nil
+	}
 	op := &orchestrationPage{Page: r.newPage("orchestration/", "Orchestration sub-decisions", "orchestration"), Subdecisions: r.subs}
 	if err := r.render("orchestration", &op.Page, op); err != nil {
 		return err
@@ -171,10 +180,10 @@ func (r *renderer) coveragePage(cp *coveragePage) error {
 	return nil
 }
 
-// excluded renders the exclusion log's page; a list without excluded.csv
-// has none (and no "Exclusions" in the navigation, prepare).
+// excluded renders the exclusion log's page; a list with none has none
+// (exclusionPage, which the navigation follows too).
 func (r *renderer) excluded() error {
-	if !r.c.HasExcluded {
+	if !r.exclusionPage() {
 		return nil
 	}
 	ep := &excludedPage{Page: r.newPage("excluded/", "Exclusion log", "excluded"), Records: r.records, Stages: r.field("stage"), Total: len(r.records)}

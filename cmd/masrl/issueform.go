@@ -32,13 +32,7 @@ func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fs.Usage()
 		return exitUsage
 	}
-	v, err := corpus.LoadVocabulary(data.Dir(*dataDir))
-	if err == nil && *dir != "" {
-		var lv *corpus.Vocabulary
-		if lv, err = corpus.ListVocabulary(*dir); lv != nil {
-			v = lv
-		}
-	}
+	v, err := corpus.VocabularyFor(*dir, data.Dir(*dataDir))
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl issue-form: %v\n", err)
 		return exitUsage

@@ -9,15 +9,12 @@ import (
 	"testing"
 )
 
-// ownList is the example list of testdata/lists/gnnx: explainers of graph
-// neural networks, with three controlled fields of its own declared in
-// its vocab.yaml, columns in another order than the survey's, a free-text
-// column (datasets) and no exclusion log. Its data directory has no
-// claims, so nothing of the survey's is checked against it.
-var ownList = struct{ corpus, data string }{
-	filepath.Join("..", "..", "testdata", "lists", "gnnx", "corpus"),
-	filepath.Join("..", "..", "testdata", "lists", "gnnx", "data"),
-}
+// gnnxList is the example list of testdata/lists/gnnx: explainers of
+// graph neural networks, with three controlled fields of its own declared
+// in its vocab.yaml, columns in another order than the survey's, a
+// free-text column (datasets) and no exclusion log. It has no profile, so
+// nothing of the survey's applies to it.
+var gnnxList = filepath.Join("..", "..", "testdata", "lists", "gnnx", "corpus")
 
 // mainContent is the <main> element of a page: what the list's own
 // declaration decides, without the navigation and head the survey's
@@ -31,11 +28,11 @@ func mainContent(t *testing.T, page []byte) []byte {
 	return append(page[i:j+len("</main>")], '\n')
 }
 
-// TestOwnList takes a list with its own controlled fields through check,
+// TestDeclaredColumnsList takes a list with its own controlled fields through check,
 // stats, build and readme --standalone: every command follows the list's
 // vocab.yaml, and the outputs are pinned by golden files.
-func TestOwnList(t *testing.T) {
-	out, errOut, code := runCmd(t, "check", "--corpus", ownList.corpus, "--data", ownList.data)
+func TestDeclaredColumnsList(t *testing.T) {
+	out, errOut, code := runCmd(t, "check", "--corpus", gnnxList)
 	if code != exitOK {
 		t.Fatalf("check: exit %d\n%s%s", code, out, errOut)
 	}
@@ -43,20 +40,20 @@ func TestOwnList(t *testing.T) {
 		t.Errorf("check: %s", out)
 	}
 
-	out, errOut, code = runCmd(t, "stats", "--corpus", ownList.corpus, "--data", ownList.data, "--crosstab", "access,method_family")
+	out, errOut, code = runCmd(t, "stats", "--corpus", gnnxList, "--crosstab", "access,method_family")
 	if code != exitOK {
 		t.Fatalf("stats: exit %d: %s", code, errOut)
 	}
 	checkGolden(t, "list-gnnx-stats.md", []byte(out))
 
-	out, errOut, code = runCmd(t, "readme", "--standalone", "--corpus", ownList.corpus, "--data", ownList.data)
+	out, errOut, code = runCmd(t, "readme", "--standalone", "--corpus", gnnxList)
 	if code != exitOK {
 		t.Fatalf("readme --standalone: exit %d: %s", code, errOut)
 	}
 	checkGolden(t, "list-gnnx-readme.md", []byte(out))
 
 	pub := t.TempDir()
-	_, errOut, code = runCmd(t, "build", "--corpus", ownList.corpus, "--data", ownList.data, "--out", pub)
+	_, errOut, code = runCmd(t, "build", "--corpus", gnnxList, "--out", pub)
 	if code != exitOK {
 		t.Fatalf("build: exit %d: %s", code, errOut)
 	}

@@ -20,9 +20,10 @@ func readmeCommand() command {
 }
 
 func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("readme", "readme FILE [--corpus DIR] [--data DIR] [--check] | readme --standalone [--corpus DIR] [--data DIR]", stderr)
+	fs := newFlagSet("readme", "readme FILE [--corpus DIR] [--data DIR] [--profile survey] [--check] | readme --standalone [--corpus DIR] [--data DIR] [--profile survey]", stderr)
 	dir := fs.String("corpus", defaultCorpus, "corpus `directory`")
 	dataDir := dataFlag(fs)
+	profile := profileFlag(fs)
 	check := fs.Bool("check", false, "do not write; exit 1 when the list in FILE is out of date")
 	standalone := fs.Bool("standalone", false, "print a complete awesome list (title, badge, contents, sections, contributing) instead of updating FILE")
 	// Accept flags after FILE as well (masrl readme README.md --check).
@@ -39,7 +40,12 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fs.Usage()
 		return exitUsage
 	}
-	ck, err := corpus.Open(*dir, data.Dir(*dataDir))
+	prof, err := listProfile(*profile, "", *dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
+		return exitUsage
+	}
+	ck, err := corpus.Open(*dir, data.Dir(*dataDir), prof)
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
 		return exitUsage
@@ -94,8 +100,9 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 // standaloneMeta is what a standalone list says about itself: the
-// survey's words with its pool, else the title and description of the
-// list's masrl.yaml (beside papers.csv), which awesome-lint needs.
+// survey's words with its pool (the survey's profile), else the title and
+// description of the list's masrl.yaml (beside papers.csv), which
+// awesome-lint needs.
 func standaloneMeta(c *corpus.Corpus, dir string, pool *corpus.Pool) (awesome.Meta, error) {
 	if pool != nil {
 		return awesome.SurveyMeta(c, pool), nil
@@ -111,7 +118,7 @@ func standaloneMeta(c *corpus.Corpus, dir string, pool *corpus.Pool) (awesome.Me
 		}
 	}
 	if cfg.Title == "" || cfg.Description == "" {
-		return awesome.Meta{}, fmt.Errorf("--standalone: the list needs a title and a description (title and description in %s): the survey's pool is not named, so its words do not apply", filepath.Join(dir, siteconfig.FileName))
+		return awesome.Meta{}, fmt.Errorf("--standalone: give the list a title and a description in %s (or, for the survey's list, --profile survey): without the survey's pool, its words do not apply", filepath.Join(dir, siteconfig.FileName))
 	}
 	return awesome.ListMeta(cfg.Title, cfg.Description), nil
 }
