@@ -2,6 +2,8 @@ package site
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/notice"
@@ -133,8 +135,8 @@ func (r *renderer) extraColumns(e *corpus.Entry) []extraColumn {
 		}
 		if v := e.Value(col); v != "" {
 			label := strings.ReplaceAll(col, "_", " ")
-			if label != "" {
-				label = strings.ToUpper(label[:1]) + label[1:]
+			if first, size := utf8.DecodeRuneInString(label); size > 0 && first != utf8.RuneError {
+				label = string(unicode.ToUpper(first)) + label[size:]
 			}
 			out = append(out, extraColumn{Label: label, Value: v})
 		}
