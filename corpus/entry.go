@@ -56,7 +56,11 @@ type Entry struct {
 	file string
 	// cols is the header of the row's file, shared by its rows; fields
 	// and pos hold the record's values and field starts in header order.
-	cols   *rowColumns
+	// The site's incremental build does not hash cols (hash:"-"): the
+	// header reaches a page only through the values and labels the
+	// page's own data holds, and hashing it for every entry cost a walk
+	// of its maps per row.
+	cols   *rowColumns `hash:"-"`
 	fields []string
 	pos    []fieldPos
 }
