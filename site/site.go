@@ -20,7 +20,10 @@
 // left as the build buffer holds it) instead of rendered. One edited row
 // then renders its entry page, the pages that list or count it and the
 // entry pages that show it as a neighbour; the output is byte-identical
-// to a full build. masrl serve keeps one Cache for its lifetime.
+// to a full build. masrl serve keeps one Cache for its lifetime; the
+// Cache also keeps what its builds published into the output, so that
+// the build after next takes the buffer's listing instead of reading the
+// buffer's every directory (outdir.Open).
 //
 // Every page type is a struct embedding Page (views.go) and one template,
 // templates/NAME.html, that defines "content" inside the shared
