@@ -212,3 +212,14 @@ func headingSlug(s string) string {
 	}
 	return b.String()
 }
+
+// Skeleton is the README of a new list (masrl init): the title, the
+// tagline, a section for the papers holding the generated block's markers
+// (empty until ReplaceBlock fills it) and the contributing section.
+func Skeleton(m Meta) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# %s\n\n> %s\n\n", markdownText(m.Title), markdownText(m.Description))
+	fmt.Fprintf(&b, "## Papers\n\n%s\n%s\n\n", BeginMarker, EndMarker)
+	fmt.Fprintf(&b, "## Contributing\n\n%s\n", m.Contributing)
+	return b.Bytes()
+}
