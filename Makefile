@@ -3,6 +3,11 @@
 # `make test` runs every test. Both install what they need.
 
 CORPUS ?= ../shared/corpus
+# PROFILE is the profile the corpus is published with: survey (the
+# survey's claims, pinned pool, orchestration sub-decisions and pages),
+# which ../shared/corpus needs and cannot say itself (it is read-only
+# input with no masrl.yaml). PROFILE= builds it as a list of one's own.
+PROFILE ?= survey
 GO     ?= go
 BIN    := bin/masrl
 
@@ -41,7 +46,7 @@ ADDR     ?= 127.0.0.1:8080
 # DOWNLOADS=$(DIST) after make dist adds the native binaries.
 DOWNLOADS ?= $(VALIDATOR)
 site: $(BIN) $(VALIDATOR_FILES)
-	./$(BIN) build --corpus $(CORPUS) --out public $(if $(BASE_URL),--base-url $(BASE_URL)) --downloads $(DOWNLOADS)
+	./$(BIN) build --corpus $(CORPUS) $(if $(PROFILE),--profile $(PROFILE)) --out public $(if $(BASE_URL),--base-url $(BASE_URL)) --downloads $(DOWNLOADS)
 
 $(VALIDATOR)/masrl.wasm: $(GO_SRC)
 	@mkdir -p $(@D)
@@ -79,7 +84,7 @@ $(DIST)/SHA256SUMS: $(GO_SRC) $(VALIDATOR_FILES)
 	cd $(DIST) && sha256sum masrl-* masrl.wasm wasm_exec.js validator.js > SHA256SUMS.tmp && mv SHA256SUMS.tmp SHA256SUMS
 
 serve: $(BIN) $(VALIDATOR_FILES) node_modules
-	./$(BIN) serve --corpus $(CORPUS) --out public --addr $(ADDR) --templates templates --data data --downloads $(DOWNLOADS)
+	./$(BIN) serve --corpus $(CORPUS) $(if $(PROFILE),--profile $(PROFILE)) --out public --addr $(ADDR) --templates templates --data data --downloads $(DOWNLOADS)
 
 # test builds the site and installs what the tests need first (Debian's
 # chromium and shellcheck, the npm packages): the browser tests in
@@ -93,7 +98,7 @@ serve: $(BIN) $(VALIDATOR_FILES) node_modules
 test: site debian node_modules lint actionlint
 	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test -vet=off ./...
 	MASRL_CORPUS=$(abspath $(CORPUS)) GOOS=js GOARCH=wasm $(GO) test -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./trace/... ./cmd/masrl-wasm
-	$(GO) run ./cmd/masrl readme README.md --check --corpus $(CORPUS)
+	$(GO) run ./cmd/masrl readme README.md --check --corpus $(CORPUS) $(if $(PROFILE),--profile $(PROFILE))
 
 # test-busy runs make test while stress-ng (Debian's, installed when
 # missing) keeps every core busy with a CPU loop: no test may depend on a

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/internal/corpustest"
 	"github.com/masrl/masrl/site"
 )
@@ -59,7 +60,7 @@ func TestSearchLatency(t *testing.T) {
 				t.Fatalf("synth: %v\n%s", err, out)
 			}
 			pub := filepath.Join(dir, "public")
-			ck, err := corpus.Open(corpusDir, nil)
+			ck, err := corpus.Open(corpusDir, nil, data.SurveyProfile)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/site"
+	"github.com/masrl/masrl/siteconfig"
 )
 
 // nuReport is the W3C Nu HTML checker's JSON output.
@@ -31,7 +35,48 @@ func TestNuChecker(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the Nu checker takes a while; not in -short")
 	}
-	dir := publicDir(t)
+	nuCheck(t, publicDir(t))
+}
+
+// TestNuCheckerOwnList runs the checker on the sites of a list of one's
+// own (cmd/masrl/testdata/ownlist: no survey profile, papers.csv only),
+// without and with claims of its own: the pages' survey-free wording and
+// navigation must be valid HTML too.
+func TestNuCheckerOwnList(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the Nu checker takes a while; not in -short")
+	}
+	src := filepath.Join(repoRoot(t), "cmd", "masrl", "testdata", "ownlist")
+	withClaims := t.TempDir()
+	if err := os.CopyFS(withClaims, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	claims := "claims:\n  - {id: total/retained, kind: total, of: retained, expect: 5, description: papers in the list, source: README}\n"
+	if err := os.WriteFile(filepath.Join(withClaims, corpus.ListClaimsFile), []byte(claims), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	for name, dir := range map[string]string{"plain": src, "claims": withClaims} {
+		ck, err := corpus.Open(dir, nil, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(root, name)
+		if _, err := site.Build(ck, site.Options{Out: out, ECharts: site.DefaultECharts, Config: siteconfig.Config{BaseURL: "https://example.org/own/"}}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, err := os.Stat(filepath.Join(out, "claims", "index.html")); (err == nil) != (name == "claims") {
+			t.Fatalf("%s: claims page present = %v", name, err == nil)
+		}
+	}
+	nuCheck(t, root)
+}
+
+// nuCheck runs the W3C Nu HTML checker on every HTML page under dir in
+// one run and fails on any error, naming the file, line and column;
+// warnings are logged.
+func nuCheck(t *testing.T, dir string) {
+	t.Helper()
 	jar := filepath.Join(repoRoot(t), "node_modules", "vnu-jar", "build", "dist", "vnu.jar")
 	_, err := os.Stat(jar)
 	need(t, err == nil, "vnu-jar not installed: %v (run make node_modules)", err)

@@ -1,8 +1,12 @@
 package corpus
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
 
 	"github.com/masrl/masrl/data"
 )
@@ -168,19 +172,40 @@ func LoadClaims(v *Vocabulary) (*Claims, error) {
 // survey-pool.yaml). A claims file that names no pool counts the whole
 // corpus, as fixtures that describe their own corpus want.
 func LoadClaimsFS(fsys fs.FS, v *Vocabulary) (*Claims, error) {
-	b, err := fs.ReadFile(fsys, "claims.yaml")
+	return loadClaims(fsys, "data", v)
+}
+
+// ListClaimsFile is the name of a list's own claims beside papers.csv.
+const ListClaimsFile = "claims.yaml"
+
+// LoadListClaims reads a list's own claims, claims.yaml in its corpus
+// directory, with the pool file it names beside it: nil, nil when the
+// list has none. Without the survey profile these are the only claims a
+// list is checked against.
+func LoadListClaims(dir string, v *Vocabulary) (*Claims, error) {
+	if _, err := os.Stat(filepath.Join(dir, ListClaimsFile)); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return loadClaims(os.DirFS(dir), dir, v)
+}
+
+// loadClaims reads claims.yaml and its pool file from fsys, naming both
+// in messages as files of the directory dir.
+func loadClaims(fsys fs.FS, dir string, v *Vocabulary) (*Claims, error) {
+	b, err := fs.ReadFile(fsys, ListClaimsFile)
 	if err != nil {
 		return nil, err
 	}
-	cl, err := ParseClaims(ClaimsFile, b, v)
+	name := path.Join(filepath.ToSlash(dir), ListClaimsFile)
+	cl, err := ParseClaims(name, b, v)
 	if err != nil || cl.PoolFile == "" {
 		return cl, err
 	}
 	pb, err := fs.ReadFile(fsys, cl.PoolFile)
 	if err != nil {
-		return nil, fmt.Errorf("%s: pool: %w", ClaimsFile, err)
+		return nil, fmt.Errorf("%s: pool: %w", name, err)
 	}
-	if cl.Pool, err = ParsePool("data/"+cl.PoolFile, pb); err != nil {
+	if cl.Pool, err = ParsePool(path.Join(filepath.ToSlash(dir), cl.PoolFile), pb); err != nil {
 		return nil, err
 	}
 	return cl, nil

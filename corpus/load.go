@@ -114,7 +114,10 @@ func (c *Corpus) loadDir(opt LoadOptions, loadPapers func(name string, r io.Read
 	}
 	switch err := readCSVFile(filepath.Join(dir, ExcludedFile), c.loadExcluded); {
 	case errors.Is(err, fs.ErrNotExist):
-		c.loadDiags.add(Error, Pos{File: filepath.Join(dir, ExcludedFile)}, "", "", "missing: the exclusion log is part of the corpus")
+		// The exclusion log is optional: a list of one's own may keep
+		// none. The survey's list cannot lose it unnoticed, since its
+		// claims count its records (total/excluded).
+		c.loadDiags.add(Warning, Pos{File: filepath.Join(dir, ExcludedFile)}, "", "", "missing: the list has no exclusion log, so its exclusions page is empty")
 	case err != nil:
 		return err
 	}

@@ -6,16 +6,23 @@ import (
 	"github.com/masrl/masrl/data"
 )
 
-// Data is the project data a corpus is read against: the vocabulary, the
-// paper's claims and the survey's pool, each read once from one data
-// directory, so that every command sees the same data (masrl --data).
+// Data is the project data a corpus is read against: the vocabulary and,
+// with the survey's profile, the paper's claims and the survey's pool,
+// each read once from one data directory, so that every command sees the
+// same data (masrl --data, --profile).
 type Data struct {
 	// FS is the data directory the rest was read from: data.FS, or a
 	// directory laid over it (data.Dir). Whoever reads more of it (the
-	// site's pages, orchestration sub-decisions) reads this one.
-	FS         fs.FS
+	// site's pages, orchestration sub-decisions) reads this one, and only
+	// with the survey's profile.
+	FS fs.FS
+	// Profile is the list's profile: data.SurveyProfile, or "" for a list
+	// of one's own, which gets nothing of the survey's.
+	Profile    string
 	Vocabulary *Vocabulary
-	// Claims is claims.yaml, with the pool it names.
+	// Claims is claims.yaml with the pool it names: the data directory's
+	// with the survey's profile, else the list's own beside papers.csv;
+	// nil when the list has none (no claims page, no claims gate).
 	Claims *Claims
 	// Pool is the survey's pool, Claims.Pool: nil when the claims name
 	// none (fixtures and other corpora count their whole corpus).
@@ -23,19 +30,38 @@ type Data struct {
 	// Survey is the survey the list belongs to, survey-pool.yaml (PoolFile)
 	// read whether or not the claims count its pool: the paper, its
 	// title, its arXiv id and the list's default title are said there
-	// alone.
+	// alone. Nil without the survey's profile.
 	Survey *Pool
 }
 
-// LoadData reads the vocabulary, the claims and the pool of a data
-// directory; nil is the embedded one.
-func LoadData(fsys fs.FS) (*Data, error) {
+// LoadData reads the data of the list in the corpus directory dir from a
+// data directory (nil: the embedded one) with a profile: the vocabulary
+// always; with data.SurveyProfile the claims, the pool and the survey of
+// the data directory; without a profile ("") only the list's own
+// claims.yaml in dir, when it has one.
+func LoadData(fsys fs.FS, profile, dir string) (*Data, error) {
 	if fsys == nil {
 		fsys = data.FS
+	}
+	if profile != "" {
+		if err := data.CheckProfile(profile); err != nil {
+			return nil, err
+		}
 	}
 	v, err := LoadVocabulary(fsys)
 	if err != nil {
 		return nil, err
+	}
+	if profile == "" {
+		cl, err := LoadListClaims(dir, v)
+		if err != nil {
+			return nil, err
+		}
+		d := &Data{FS: fsys, Vocabulary: v, Claims: cl}
+		if cl != nil {
+			d.Pool = cl.Pool
+		}
+		return d, nil
 	}
 	cl, err := LoadClaimsFS(fsys, v)
 	if err != nil {
@@ -51,7 +77,16 @@ func LoadData(fsys fs.FS) (*Data, error) {
 			return nil, err
 		}
 	}
-	return &Data{FS: fsys, Vocabulary: v, Claims: cl, Pool: cl.Pool, Survey: survey}, nil
+	return &Data{FS: fsys, Profile: profile, Vocabulary: v, Claims: cl, Pool: cl.Pool, Survey: survey}, nil
+}
+
+// ListTitle is the title the profile gives the list: the survey list's
+// title with the survey's profile, else "".
+func (d *Data) ListTitle() string {
+	if d.Survey == nil {
+		return ""
+	}
+	return d.Survey.ListTitle
 }
 
 // Checked is a corpus loaded with its data, and its check: the one value
@@ -68,15 +103,16 @@ type Checked struct {
 }
 
 // Open loads the corpus of dir and the data of the data directory dataFS
-// (nil: the embedded one) and starts checking it. The error is for what
-// could not be read at all; the check's findings are Diagnostics.
-func Open(dir string, dataFS fs.FS) (*Checked, error) {
-	return OpenWith(dir, dataFS, CheckOptions{})
+// (nil: the embedded one) with a profile (LoadData) and starts checking
+// it. The error is for what could not be read at all; the check's
+// findings are Diagnostics.
+func Open(dir string, dataFS fs.FS, profile string) (*Checked, error) {
+	return OpenWith(dir, dataFS, profile, CheckOptions{})
 }
 
 // OpenWith is Open with the check's options (a fixed Today for tests).
-func OpenWith(dir string, dataFS fs.FS, opt CheckOptions) (*Checked, error) {
-	d, err := LoadData(dataFS)
+func OpenWith(dir string, dataFS fs.FS, profile string, opt CheckOptions) (*Checked, error) {
+	d, err := LoadData(dataFS, profile, dir)
 	if err != nil {
 		return nil, err
 	}

@@ -8,11 +8,35 @@ package data
 import (
 	"embed"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"slices"
 	"strings"
 )
+
+// SurveyProfile names the survey's list (arXiv:2605.02801): its claims
+// (claims.yaml), pinned pool (survey-pool.yaml), orchestration
+// sub-decisions (orchestration.yaml) and prose pages (pages/) are data of
+// that list alone, read only when a command is given this profile
+// (--profile survey, or profile: survey in masrl.yaml). Every other list
+// shares only the vocabulary (vocab.yaml) and the trace types
+// (traces.yaml) with it.
+const SurveyProfile = "survey"
+
+// Profiles returns the profile names masrl knows; "" (no profile) is not
+// one of them.
+func Profiles() []string { return []string{SurveyProfile} }
+
+// CheckProfile accepts the names of Profiles and says which there are
+// otherwise: the one rule masrl.yaml's profile key, --profile and
+// corpus.LoadData apply.
+func CheckProfile(name string) error {
+	if !slices.Contains(Profiles(), name) {
+		return fmt.Errorf("unknown profile %q; masrl knows %s (or no profile: leave it out)", name, strings.Join(Profiles(), ", "))
+	}
+	return nil
+}
 
 // FS is the embedded data directory. An embed.FS is read-only.
 //

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 )
 
 // TestFactsOnce holds the module's Go code and templates to the rule that
@@ -24,7 +25,7 @@ import (
 // second: slugs (corpus/slug.go), the atomic writer (corpus/write.go) and
 // the GitHub annotation encoder (cmd/masrl/annotation.go).
 func TestFactsOnce(t *testing.T) {
-	d, err := corpus.LoadData(nil)
+	d, err := corpus.LoadData(nil, data.SurveyProfile, "")
 	if err != nil {
 		t.Fatal(err)
 	}

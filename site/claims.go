@@ -63,6 +63,9 @@ var claimStatuses = []corpus.ClaimStatus{corpus.Holds, corpus.Acknowledged, corp
 // the results for the claims page and the entry pages.
 func (r *renderer) prepareClaims() error {
 	claims := r.claimSet
+	if claims == nil { // a list without claims: no page, no gate
+		return nil
+	}
 	results := corpus.VerifyClaims(r.c, r.v, claims)
 	used := map[string]bool{}
 	r.claimsOf = map[string][]*ClaimView{}
@@ -194,8 +197,14 @@ func (r *renderer) claimCounts() []StatusCount {
 }
 
 func (r *renderer) claimsAudit() error {
+	if r.claimSet == nil {
+		return nil
+	}
 	cp := &claimsPage{Page: r.newPage("claims/", "Claims audit", "claims"), Claims: r.claims, Counts: r.claimCounts()}
 	cp.Description = "Every figure the survey prints about its corpus, recomputed from the CSV."
+	if !r.site.Survey {
+		cp.Description = "Every claim of claims.yaml about the list, recomputed from the CSV."
+	}
 	if p := r.claimSet.Pool; p != nil {
 		cp.Paper = p.Paper
 	}

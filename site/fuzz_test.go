@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/site/outdir"
 )
 
@@ -22,7 +23,7 @@ func FuzzEntryPage(f *testing.F) {
 	f.Add("<script>alert(1)</script>", "javascript:alert(1)", "<img src=x onerror=alert(1)>", "1")
 	f.Add("Title \" ' & <", "https://ok.example/a ; data:text/html,<b>x</b>", "{{.Key}}", "\u2028")
 	f.Add("</textarea><svg/onload=1>", " JAVASCRIPT:x", "a\nb", "`")
-	d, err := corpus.LoadData(nil)
+	d, err := corpus.LoadData(nil, data.SurveyProfile, "")
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package site
 
 import (
-	"cmp"
 	"fmt"
 	"io/fs"
 
@@ -13,7 +12,12 @@ import (
 
 func (r *renderer) home() error {
 	p := r.newPage("", r.site.Title, "home")
-	p.Description = cmp.Or(r.opt.Description, "The tagged paper pool of the survey "+r.site.SurveyTitle+" (arXiv:"+r.site.ArxivID+").")
+	p.Description = r.opt.Description
+	if p.Description == "" && r.site.Survey {
+		p.Description = "The tagged paper pool of the survey " + r.site.SurveyTitle + " (arXiv:" + r.site.ArxivID + ")."
+	} else if p.Description == "" {
+		p.Description = r.site.Title + ": a tagged list of papers, with its taxonomy and coverage."
+	}
 	hp := &homePage{
 		Page: p, Retained: len(r.c.Papers), Excluded: len(r.c.Excluded),
 		Candidates: len(r.c.Papers) + len(r.c.Excluded), SpotChecked: len(r.c.Audits),
@@ -94,7 +98,12 @@ func (r *renderer) taxonomy() error {
 	return nil
 }
 
+// orchestration renders the survey's orchestration sub-decisions: a page
+// of the survey's list alone.
 func (r *renderer) orchestration() error {
+	if !r.site.Survey {
+		return nil
+	}
 	op := &orchestrationPage{Page: r.newPage("orchestration/", "Orchestration sub-decisions", "orchestration"), Subdecisions: r.subs}
 	if err := r.render("orchestration", &op.Page, op); err != nil {
 		return err

@@ -28,24 +28,46 @@ var proseOrder = []string{"about", "method", "contribute"}
 // with tags and links, sub-decisions, cross-tabs and exclusion records.
 func (r *renderer) prepare() error {
 	r.site = &SiteInfo{
-		Title:       cmp.Or(r.opt.Title, r.survey.ListTitle),
-		Language:    cmp.Or(r.opt.Language, "en"),
-		Feed:        r.opt.BaseURL != "",
-		Repo:        r.opt.Repository.URL,
-		SurveyTitle: r.survey.Title,
-		ArxivID:     r.survey.ArxivID(),
-		ArxivURL:    "https://arxiv.org/abs/" + r.survey.ArxivID(),
-		Nav: []NavItem{
-			{"Home", "", "home"},
-			{"Papers", "papers/", "papers"},
-			{"Taxonomy", "taxonomy/", "taxonomy"},
-			{"Orchestration", "orchestration/", "orchestration"},
-			{"Coverage", "coverage/", "coverage"},
-			{"Exclusions", "excluded/", "excluded"},
-			{"Claims", "claims/", "claims"},
-			{"Traces", tracesDir, "traces"},
-		},
+		Language: cmp.Or(r.opt.Language, "en"),
+		Feed:     r.opt.BaseURL != "",
+		Repo:     r.opt.Repository.URL,
+		Survey:   r.survey != nil,
+		Claims:   r.claimSet != nil,
 	}
+	// The survey's list: its title, paper, orchestration sub-decisions
+	// and pages (data/ with the survey profile). Any other list gets none.
+	surveyTitle := ""
+	if r.survey != nil {
+		surveyTitle = r.survey.ListTitle
+		r.site.SurveyTitle, r.site.ArxivID = r.survey.Title, r.survey.ArxivID()
+		r.site.ArxivURL = "https://arxiv.org/abs/" + r.survey.ArxivID()
+	}
+	r.site.Title = r.opt.TitleOr(surveyTitle)
+	r.site.Nav = []NavItem{{"Home", "", "home"}, {"Papers", "papers/", "papers"}, {"Taxonomy", "taxonomy/", "taxonomy"}}
+	if r.site.Survey {
+		r.site.Nav = append(r.site.Nav, NavItem{"Orchestration", "orchestration/", "orchestration"})
+	}
+	r.site.Nav = append(r.site.Nav, NavItem{"Coverage", "coverage/", "coverage"}, NavItem{"Exclusions", "excluded/", "excluded"})
+	if r.site.Claims {
+		r.site.Nav = append(r.site.Nav, NavItem{"Claims", "claims/", "claims"})
+	}
+	r.site.Nav = append(r.site.Nav, NavItem{"Traces", tracesDir, "traces"})
+	if err := r.prepareViews(); err != nil {
+		return err
+	}
+	if r.site.Survey {
+		if err := r.prepareSurvey(); err != nil {
+			return err
+		}
+	}
+
+	return r.prepareRest()
+}
+
+// prepareSurvey reads what the survey profile adds from the data
+// directory: the prose pages (after Traces in the navigation), the
+// orchestration sub-decisions and the survey's citation.
+func (r *renderer) prepareSurvey() error {
 	names, err := proseNames(r.data)
 	if err != nil {
 		return err
@@ -57,9 +79,6 @@ func (r *renderer) prepare() error {
 			return err
 		}
 		r.site.Nav = append(r.site.Nav, NavItem{markdownTitle(src, name), name + "/", name})
-	}
-	if err := r.prepareViews(); err != nil {
-		return err
 	}
 	sd, err := loadSubdecisions(r.data)
 	if err != nil {
@@ -84,7 +103,17 @@ func (r *renderer) prepare() error {
 		}
 		r.subs = append(r.subs, sv)
 	}
+	cite, err := fs.ReadFile(r.data, "pages/about.md")
+	if err != nil {
+		return err
+	}
+	r.citation = citationBlock(string(cite))
+	return nil
+}
 
+// prepareRest derives the coverage views, the spot-checks, the cells of
+// entries and the exclusion records.
+func (r *renderer) prepareRest() error {
 	r.coverageViews = []*CoverageView{{Href: "coverage/", Corpus: r.c}}
 	if r.pool != nil {
 		r.coverageViews = append(r.coverageViews, &CoverageView{Href: surveyCoverageDir, Survey: true, Corpus: r.pool.Restrict(r.c)})
@@ -117,12 +146,6 @@ func (r *renderer) prepare() error {
 		r.records = append(r.records, &ExclusionView{Exclusion: x, Link: l, Stage: *r.tag("stage", string(x.Stage))})
 	}
 	slices.SortStableFunc(r.records, func(a, b *ExclusionView) int { return cmp.Compare(a.RecordID, b.RecordID) })
-
-	cite, err := fs.ReadFile(r.data, "pages/about.md")
-	if err != nil {
-		return err
-	}
-	r.citation = citationBlock(string(cite))
 	return nil
 }
 

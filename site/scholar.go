@@ -129,7 +129,7 @@ type ldDataset struct {
 	Description  string           `json:"description"`
 	URL          string           `json:"url,omitempty"`
 	License      string           `json:"license"`
-	IsBasedOn    string           `json:"isBasedOn"`
+	IsBasedOn    string           `json:"isBasedOn,omitempty"` // the survey's address; none for a list of one's own
 	Distribution []ldDistribution `json:"distribution"`
 }
 
@@ -157,7 +157,8 @@ func downloadFormat(name string) string {
 }
 
 // dataset is the JSON-LD of the corpus, offered as downloads (paths from
-// the root), based on the survey at basedOn; abs makes a path absolute under the base URL, or returns ""
+// the root), based on the survey at basedOn ("" for a list that is not
+// the survey's); abs makes a path absolute under the base URL, or returns ""
 // when the build has none, and a download's address stays relative then.
 func dataset(name, description, basedOn string, downloads []Link, abs func(string) string) *ldDataset {
 	d := &ldDataset{

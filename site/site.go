@@ -46,7 +46,10 @@ type Options struct {
 	// relatively, so the site also works under a sub-path of it. Empty:
 	// those are left out (never pointed at a guessed address). Empty
 	// Title, Description and Language: the survey list's title (the
-	// pool's, data/survey-pool.yaml), no site description, and "en". With
+	// pool's, data/survey-pool.yaml) when the corpus was opened with the
+	// survey profile, else siteconfig.DefaultTitle; a description of the
+	// list; and "en". Profile is not read here: the checked corpus
+	// carries the profile it was opened with (corpus.Open). With
 	// a Repository URL, entry pages link to edit the entry and to report a
 	// problem, and the contributing page to the repository. With a Release
 	// URL and no binaries in Downloads, the traces page links the binaries

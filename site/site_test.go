@@ -77,7 +77,7 @@ func load(t testing.TB, dir string) (*corpus.Corpus, *corpus.Vocabulary) {
 // the embedded one), checked as of today.
 func openCorpus(t testing.TB, dir string, dfs fs.FS) *corpus.Checked {
 	t.Helper()
-	ck, err := corpus.OpenWith(dir, dfs, corpus.CheckOptions{Today: today})
+	ck, err := corpus.OpenWith(dir, dfs, data.SurveyProfile, corpus.CheckOptions{Today: today})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func openCorpus(t testing.TB, dir string, dfs fs.FS) *corpus.Checked {
 // that hold the renderer's own guards to rows the check refuses.
 func unchecked(t testing.TB, c *corpus.Corpus) *corpus.Checked {
 	t.Helper()
-	d, err := corpus.LoadData(nil)
+	d, err := corpus.LoadData(nil, data.SurveyProfile, "")
 	if err != nil {
 		t.Fatal(err)
 	}

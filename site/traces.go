@@ -120,6 +120,9 @@ type tracesData struct {
 func (r *renderer) traces() error {
 	tp := &tracesPage{Page: r.newPage(tracesDir, "Orchestration traces", "traces")}
 	tp.Description = "The orchestration-trace JSON Schema of the survey: fields, event and edge types, the reporting checklist, downloads and a validator that runs in the browser."
+	if !r.site.Survey {
+		tp.Description = "The orchestration-trace JSON Schema: fields, event and edge types, the reporting checklist, downloads and a validator that runs in the browser."
+	}
 	td, err := loadTracesData(r.data)
 	if err != nil {
 		return err

@@ -58,7 +58,15 @@ type SiteInfo struct {
 	// repository.url); "" when not configured.
 	Repo string
 	Nav  []NavItem
-	// SurveyTitle and ArxivID are the survey's (data/survey-pool.yaml).
+	// Survey is true for the survey's own list (the survey profile): the
+	// pages then speak of the survey, its claims, pool, orchestration
+	// sub-decisions and prose pages. A list of one's own gets none of it.
+	Survey bool
+	// Claims is true when the list has claims (the survey's, or its own
+	// claims.yaml): the claims page exists.
+	Claims bool
+	// SurveyTitle and ArxivID are the survey's (data/survey-pool.yaml);
+	// empty without the survey profile.
 	SurveyTitle string
 	ArxivID     string
 	ArxivURL    string

@@ -9,6 +9,7 @@
 package siteconfig
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/url"
@@ -19,6 +20,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/internal/suggest"
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/text/language"
@@ -30,6 +32,9 @@ const FileName = "masrl.yaml"
 // Config is a parsed masrl.yaml. Every field is optional; empty means the
 // default Key documents.
 type Config struct {
+	// Profile is the list's profile (data.Profiles): "survey" applies the
+	// survey's claims, pool and pages; "" none.
+	Profile     string
 	Title       string
 	Description string
 	Language    string
@@ -105,7 +110,7 @@ func (k Key) Field(c *Config) *string { return k.field(c) }
 // Keys returns every key of masrl.yaml, in the order the README lists them.
 func Keys() []Key {
 	return []Key{
-		{"title", "title", "the site's title, in every page's title and header (default: the survey list's title)",
+		{"title", "title", "the site's title, in every page's title and header (default: the survey list's title with the survey profile, else " + DefaultTitle + ")",
 			func(c *Config) *string { return &c.Title }, nonEmpty, ""},
 		{"description", "description", "one sentence about the list, for the home page's meta description",
 			func(c *Config) *string { return &c.Description }, nonEmpty, ""},
@@ -129,7 +134,19 @@ func Keys() []Key {
 			func(c *Config) *string { return &c.Citation.License }, checkSPDX, ""},
 		{"citation.doi", "citation-doi", "the list's concept DOI (all versions, e.g. Zenodo's 10.5281/zenodo.N), for CITATION.cff",
 			func(c *Config) *string { return &c.Citation.DOI }, checkDOI, ""},
+		{"profile", "profile", "the list's profile: survey applies the claims, pinned pool, orchestration sub-decisions and pages of the survey this repository publishes; none without it",
+			func(c *Config) *string { return &c.Profile }, data.CheckProfile, "^(" + strings.Join(data.Profiles(), "|") + ")$"},
 	}
+}
+
+// DefaultTitle is the title of a list without one (masrl.yaml's title,
+// --title) and without the survey's profile.
+const DefaultTitle = "Paper list"
+
+// TitleOr is the list's title: the configured one, else profileTitle (the
+// survey profile's list title; "" without it), else DefaultTitle.
+func (c Config) TitleOr(profileTitle string) string {
+	return cmp.Or(c.Title, profileTitle, DefaultTitle)
 }
 
 // Error is every problem of one configuration file, each with its

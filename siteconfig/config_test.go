@@ -25,6 +25,7 @@ citation:
   authors: Zhang, Chenchen; Example Lab
   license: CC-BY-4.0
   doi: 10.5281/zenodo.1003150
+profile: survey
 `
 	c, err := Parse("masrl.yaml", []byte(src))
 	if err != nil {
@@ -35,6 +36,7 @@ citation:
 		Repository: Repository{URL: "https://github.com/me/list", Branch: "trunk", Corpus: "data/list"},
 		Release:    Release{URL: "https://github.com/masrl/masrl/releases/download/v1.0.0/", Sums: "SHA256SUMS"},
 		Citation:   Citation{Authors: "Zhang, Chenchen; Example Lab", License: "CC-BY-4.0", DOI: "10.5281/zenodo.1003150"},
+		Profile:    "survey",
 	}
 	if *c != want {
 		t.Errorf("got %+v\nwant %+v", *c, want)
@@ -69,6 +71,7 @@ release: https://example.org/
 language: not a tag
 title: [a, b]
 title: again
+profile: surveys
 `
 	_, err := Parse("cfg/masrl.yaml", []byte(src))
 	var ce *Error
@@ -84,6 +87,7 @@ title: again
 		"cfg/masrl.yaml:7:11: language: \"not a tag\" is not a BCP 47 language tag",
 		"cfg/masrl.yaml:8:8: title: want a string",
 		"cfg/masrl.yaml:9:1: title is set twice (first at line 8)",
+		"cfg/masrl.yaml:10:10: profile: unknown profile \"surveys\"; masrl knows survey",
 	}
 	if len(ce.Problems) != len(want) {
 		t.Fatalf("got %d problems, want %d:\n%s", len(ce.Problems), len(want), err)

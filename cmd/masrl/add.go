@@ -25,11 +25,11 @@ func addCommand() command {
 // addOptions are masrl add's inputs; stdin and interactive are separate so
 // tests can drive the prompts.
 type addOptions struct {
-	dir, data, id, key, oneLiner, notes string
-	tags                                []string // field=value, as given
-	client                              intake.Client
-	stdin                               io.Reader
-	interactive                         bool // ask for what is missing
+	dir, data, profile, id, key, oneLiner, notes string
+	tags                                         []string // field=value, as given
+	client                                       intake.Client
+	stdin                                        io.Reader
+	interactive                                  bool // ask for what is missing
 }
 
 // runAdd is masrl add: it drafts a row and a BibTeX entry from arXiv's or
@@ -39,10 +39,11 @@ type addOptions struct {
 // files are put back); exit 2: usage, a tag outside the vocabulary, a
 // network failure. In every failure no file changes.
 func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("add", "add ID|--from-issue FILE [--tag FIELD=VALUE]... [--one-liner TEXT] [--key KEY] [--corpus DIR] [--data DIR]", stderr)
+	fs := newFlagSet("add", "add ID|--from-issue FILE [--tag FIELD=VALUE]... [--one-liner TEXT] [--key KEY] [--corpus DIR] [--data DIR] [--profile survey]", stderr)
 	var o addOptions
 	fs.StringVar(&o.dir, "corpus", defaultCorpus, "corpus `directory`")
 	dataDir := dataFlag(fs)
+	profile := profileFlag(fs)
 	fs.Func("tag", "a controlled tag `FIELD=VALUE` (repeat for each of the eight fields)", func(s string) error {
 		o.tags = append(o.tags, s)
 		return nil
@@ -60,7 +61,7 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	o.data = *dataDir
+	o.data, o.profile = *dataDir, *profile
 	if o.id == "" && fs.NArg() == 1 {
 		o.id = fs.Arg(0)
 	} else if fs.NArg() > 0 {
@@ -134,7 +135,11 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 		}
 		return code
 	}
-	d, err := corpus.LoadData(data.Dir(o.data))
+	prof, err := listProfile(o.profile, "", o.dir)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	d, err := corpus.LoadData(data.Dir(o.data), prof, o.dir)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}

@@ -152,9 +152,10 @@ func (bf buildFlags) options() (site.Options, error) {
 	return opt, nil
 }
 
-// build opens the corpus with the data of --data and builds its site.
+// build opens the corpus with the data of --data and the profile of
+// masrl.yaml or --profile, and builds its site.
 func (bf buildFlags) build(opt site.Options) (*site.Result, error) {
-	ck, err := corpus.Open(*bf.corpus, data.Dir(*bf.data))
+	ck, err := corpus.Open(*bf.corpus, data.Dir(*bf.data), opt.Profile)
 	if err != nil {
 		return nil, err
 	}

@@ -38,11 +38,12 @@ type checkReport struct {
 }
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("check", "check [--corpus DIR] [--data DIR] [--format text|github|json] [--claims=false]", stderr)
+	fs := newFlagSet("check", "check [--corpus DIR] [--data DIR] [--profile survey] [--format text|github|json] [--claims=false]", stderr)
 	dir := corpusFlag(fs)
 	dataDir := dataFlag(fs)
+	profile := profileFlag(fs)
 	format := fs.String("format", "text", "output `format`: text, github (workflow annotations) or json")
-	withClaims := fs.Bool("claims", true, "also verify the paper's claims (data/claims.yaml); false for corpora other than the survey's")
+	withClaims := fs.Bool("claims", true, "also verify the list's claims (claims.yaml beside papers.csv, or the survey's with --profile survey); false skips them")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -54,7 +55,12 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "masrl check: %v\n", err)
 		return exitUsage
 	}
-	ck, err := corpus.Open(*dir, data.Dir(*dataDir))
+	prof, err := listProfile(*profile, "", *dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl check: %v\n", err)
+		return exitUsage
+	}
+	ck, err := corpus.Open(*dir, data.Dir(*dataDir), prof)
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl check: %v\n", err)
 		return exitUsage
@@ -76,7 +82,7 @@ func checkCorpus(dir string, ck *corpus.Checked, withClaims bool) checkReport {
 	var tally *claimTally
 	var survey *surveyTally
 	var results []corpus.ClaimResult
-	if withClaims {
+	if withClaims && claims != nil {
 		results = corpus.VerifyClaims(c, v, claims)
 		ds = append(ds, corpus.ClaimDiagnostics(results)...)
 		ds.Sort()

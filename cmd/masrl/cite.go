@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -30,6 +29,7 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("cite", "cite [--corpus DIR] [--config FILE] [--out DIR] [--version V] [--date YYYY-MM-DD] [--check] [--snapshot]", stderr)
 	dir := corpusFlag(fs)
 	dataDir := dataFlag(fs)
+	profile := profileFlag(fs)
 	config := fs.String("config", "", "`file` masrl.yaml (default: masrl.yaml in the corpus directory)")
 	out := fs.String("out", ".", "`directory` to write CITATION.cff and .zenodo.json in (the repository's top)")
 	version := fs.String("version", "", "the release's version, e.g. v3 (a tag); empty for a snapshot")
@@ -53,7 +53,7 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *snapshot && (*version == "" || *date == "" || *check) {
 		return fail(exitUsage, "--snapshot needs --version and --date, and not --check")
 	}
-	ck, err := openForUpdate(*dir, *dataDir)
+	ck, err := openForUpdate(*dir, *dataDir, *profile)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
@@ -73,7 +73,7 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail(exitUsage, "%v", err)
 	}
 	in := &citation.Input{
-		Title: cmp.Or(cfg.Title, ck.Survey.ListTitle), Description: cfg.Description, Config: cfg,
+		Title: cfg.TitleOr(ck.ListTitle()), Description: cfg.Description, Config: cfg,
 		Papers: len(c.Papers), Exclusions: len(c.Excluded), Hash: hash, Version: *version, Date: *date,
 	}
 	cff, err := citation.CFF(in)

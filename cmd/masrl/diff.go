@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/masrl/masrl/corpus"
@@ -17,9 +18,10 @@ func diffCommand() command {
 }
 
 func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("diff", "diff [--format markdown|json] [--data DIR] OLD NEW  (corpus directories or papers.csv files)", stderr)
+	fs := newFlagSet("diff", "diff [--format markdown|json] [--data DIR] [--profile survey] OLD NEW  (corpus directories or papers.csv files)", stderr)
 	format := fs.String("format", "markdown", "output `format`: markdown (a pull-request comment) or json")
 	dataDir := dataFlag(fs)
+	profile := profileFlag(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -37,7 +39,14 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "masrl diff: %v\n", err)
 		return exitUsage
 	}
-	dd, err := corpus.LoadData(data.Dir(*dataDir))
+	// The claims are the new corpus's (its profile, or its own claims.yaml).
+	newDir := corpusDirOf(fs.Arg(1))
+	prof, err := listProfile(*profile, "", newDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl diff: %v\n", err)
+		return exitUsage
+	}
+	dd, err := corpus.LoadData(data.Dir(*dataDir), prof, newDir)
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl diff: %v\n", err)
 		return exitUsage
@@ -68,6 +77,15 @@ func loadEither(path string) (*corpus.Corpus, error) {
 		return corpus.Load(path)
 	}
 	return corpus.LoadPapersFile(path)
+}
+
+// corpusDirOf is the corpus directory of a diff argument: the directory
+// itself, or the one that holds the papers.csv file named.
+func corpusDirOf(path string) string {
+	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+		return filepath.Dir(path)
+	}
+	return path
 }
 
 // diffMarkdown renders a diff as a pull-request comment.

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
+	"github.com/masrl/masrl/siteconfig"
 )
 
 // defaultCorpus is where the commands look for the corpus when --corpus is
@@ -25,7 +27,32 @@ func corpusFlag(fs *flag.FlagSet) *string {
 // dataFlag declares --data, which every command that reads the project's
 // data (vocabulary, claims, pool, pages) honours the same way: data.Dir.
 func dataFlag(fs *flag.FlagSet) *string {
-	return fs.String("data", "", "`directory` of project data (vocab.yaml, claims.yaml, survey-pool.yaml, pages/) laid over the embedded one")
+	return fs.String("data", "", "`directory` of project data (vocab.yaml, traces.yaml; with --profile survey also claims.yaml, survey-pool.yaml, orchestration.yaml, pages/) laid over the embedded one")
+}
+
+// profileFlag declares --profile, which every command that reads a
+// corpus honours the same way (listProfile): the survey's claims, pool
+// and pages are applied to the survey's list alone.
+func profileFlag(fs *flag.FlagSet) *string {
+	return fs.String("profile", "", "the list's `profile`: survey (the survey's claims, pinned pool, orchestration sub-decisions and pages, for its own list) or none; default: masrl.yaml's profile")
+}
+
+// listProfile returns the profile a command applies to the corpus of dir:
+// the flag's when given, else the profile of masrl.yaml (config, or the
+// corpus directory's), else none.
+func listProfile(flagValue, config, dir string) (string, error) {
+	if flagValue != "" {
+		return flagValue, data.CheckProfile(flagValue)
+	}
+	path, err := siteconfig.Find(config, dir)
+	if err != nil || path == "" {
+		return "", err
+	}
+	cfg, err := siteconfig.Load(path)
+	if err != nil {
+		return "", err
+	}
+	return cfg.Profile, nil
 }
 
 // needCorpus reports a corpus directory without papers.csv with the flag

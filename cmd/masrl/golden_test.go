@@ -68,7 +68,7 @@ func TestStatsDiffGolden(t *testing.T) {
 		{"diff.md", []string{"diff", old, new}, false},
 		{"diff.json", []string{"diff", "--format", "json", old, new}, false},
 		{"stats-real.md", []string{"stats", "--corpus", "REAL"}, true},
-		{"diff-history.md", []string{"diff", "REAL/history/papers-2026-04-30.csv", "REAL/papers.csv"}, true},
+		{"diff-history.md", []string{"diff", "--profile", "survey", "REAL/history/papers-2026-04-30.csv", "REAL/papers.csv"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {

@@ -72,13 +72,14 @@ func chartsFlags() []string {
 }
 
 // TestInstalledBuildsWholeSite: from a directory that holds nothing but the
-// corpus, an installed masrl builds the complete site, with the base URL
-// and the repository of corpus/masrl.yaml, and no address of a local
-// server anywhere.
+// corpus, an installed masrl builds the complete site, with the base URL,
+// the repository and the survey's profile of corpus/masrl.yaml (the
+// embedded claims and orchestration sub-decisions), and no address of a
+// local server anywhere.
 func TestInstalledBuildsWholeSite(t *testing.T) {
 	bin := installedMasrl(t)
 	const base = "https://lists.example.org/rl-mas/"
-	dir := emptyListDir(t, "title: A list of its own\nbase_url: "+base+"\nrepository:\n  url: https://github.com/someone/list\n")
+	dir := emptyListDir(t, "title: A list of its own\nbase_url: "+base+"\nrepository:\n  url: https://github.com/someone/list\nprofile: survey\n")
 	stdout, stderr, err := runIn(t, dir, bin, append([]string{"build", "--out", "public"}, chartsFlags()...)...)
 	if err != nil {
 		t.Fatalf("masrl build: %v\n%s", err, stderr)

@@ -32,6 +32,7 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs := newFlagSet("links", "links [--corpus DIR] [--format text|github|json] [--arxiv-api URL] [--crossref-api URL] [--per-host N] [--record YYYY-MM-DD]", stderr)
 	dir := corpusFlag(fs)
 	dataDir := dataFlag(fs)
+	profile := profileFlag(fs)
 	format := fs.String("format", "text", "output `format`: text, github (workflow annotations) or json")
 	perHost := fs.Int("per-host", 2, "requests at once per host")
 	record := fs.String("record", "", "record `YYYY-MM-DD` as the last link check in the corpus's upkeep.yaml once the links are checked (the home page shows it)")
@@ -45,7 +46,7 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fs.Usage()
 		return exitUsage
 	}
-	ck, err := openForUpdate(*dir, *dataDir)
+	ck, err := openForUpdate(*dir, *dataDir, *profile)
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl links: %v\n", err)
 		return exitUsage

@@ -19,9 +19,10 @@ func readmeCommand() command {
 }
 
 func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("readme", "readme FILE [--corpus DIR] [--data DIR] [--check] | readme --standalone [--corpus DIR] [--data DIR]", stderr)
+	fs := newFlagSet("readme", "readme FILE [--corpus DIR] [--data DIR] [--profile survey] [--check] | readme --standalone [--corpus DIR] [--data DIR] [--profile survey]", stderr)
 	dir := fs.String("corpus", defaultCorpus, "corpus `directory`")
 	dataDir := dataFlag(fs)
+	profile := profileFlag(fs)
 	check := fs.Bool("check", false, "do not write; exit 1 when the list in FILE is out of date")
 	standalone := fs.Bool("standalone", false, "print a complete awesome list (title, badge, contents, sections, contributing) instead of updating FILE")
 	// Accept flags after FILE as well (masrl readme README.md --check).
@@ -38,7 +39,12 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fs.Usage()
 		return exitUsage
 	}
-	ck, err := corpus.Open(*dir, data.Dir(*dataDir))
+	prof, err := listProfile(*profile, "", *dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
+		return exitUsage
+	}
+	ck, err := corpus.Open(*dir, data.Dir(*dataDir), prof)
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
 		return exitUsage
@@ -59,7 +65,11 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	if *standalone {
 		if pool == nil {
-			fmt.Fprintf(stderr, "masrl readme: --standalone describes the survey's pool, and the data directory's claims.yaml names no pool file\n")
+			if prof == "" {
+				fmt.Fprintf(stderr, "masrl readme: --standalone describes the survey's pool: give --profile survey (or a claims.yaml beside papers.csv that names a pool file)\n")
+			} else {
+				fmt.Fprintf(stderr, "masrl readme: --standalone describes the survey's pool, and the data directory's claims.yaml names no pool file\n")
+			}
 			return exitUsage
 		}
 		stdout.Write(awesome.Standalone(c, v, awesome.SurveyMeta(c, pool), pool))

@@ -28,13 +28,17 @@ func refreshCommand() command {
 const openAlexKeyEnv = "OPENALEX_API_KEY"
 
 // openForUpdate opens the corpus masrl refresh, links and watch work on,
-// through corpus.Open like every other command, so that --data is
-// honoured the same way.
-func openForUpdate(dir, dataDir string) (*corpus.Checked, error) {
+// through corpus.Open like every other command, so that --data and
+// --profile are honoured the same way.
+func openForUpdate(dir, dataDir, profile string) (*corpus.Checked, error) {
 	if err := needCorpus(dir); err != nil {
 		return nil, err
 	}
-	return corpus.Open(dir, data.Dir(dataDir))
+	prof, err := listProfile(profile, "", dir)
+	if err != nil {
+		return nil, err
+	}
+	return corpus.Open(dir, data.Dir(dataDir), prof)
 }
 
 // serviceFlags declares the service URLs and the cache that refresh and
@@ -71,6 +75,7 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs := newFlagSet("refresh", "refresh [--write [--record YYYY-MM-DD]] [--corpus DIR] [--arxiv-api URL] [--crossref-api URL] [--openalex-api URL] [--cache DIR]", stderr)
 	dir := corpusFlag(fs)
 	dataDir := dataFlag(fs)
+	profile := profileFlag(fs)
 	write := fs.Bool("write", false, "write the proposals into papers.csv (refused when the result fails the check)")
 	record := fs.String("record", "", "with --write, record `YYYY-MM-DD` as the last refresh in the corpus's upkeep.yaml (the home page shows it)")
 	withClaims := fs.Bool("claims", true, "also verify the paper's claims before writing; false for corpora other than the survey's")
@@ -101,7 +106,7 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		return exitOK
 	}
-	ck, err := openForUpdate(*dir, *dataDir)
+	ck, err := openForUpdate(*dir, *dataDir, *profile)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}

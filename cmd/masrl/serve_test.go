@@ -164,7 +164,7 @@ func writeLater(t *testing.T, name string, b []byte) {
 func TestReadmeCheckRealCorpus(t *testing.T) {
 	dir := realCorpusDir(t)
 	readme := filepath.Join("..", "..", "README.md")
-	if _, errs, code := runCmd(t, "readme", readme, "--check", "--corpus", dir); code != exitOK {
+	if _, errs, code := runCmd(t, "readme", readme, "--check", "--corpus", dir, "--profile", "survey"); code != exitOK {
 		t.Fatalf("committed README is stale (%d): %s", code, errs)
 	}
 	changed := copyCorpus(t, dir)
@@ -172,7 +172,7 @@ func TestReadmeCheckRealCorpus(t *testing.T) {
 	b, _ := os.ReadFile(papers)
 	b = bytes.Replace(b, []byte("First systematic LaMAS RFT paradigm"), []byte("First systematic LaMAS RFT paradigm (edited)"), 1)
 	os.WriteFile(papers, b, 0o644)
-	_, errs, code := runCmd(t, "readme", readme, "--check", "--corpus", changed)
+	_, errs, code := runCmd(t, "readme", readme, "--check", "--corpus", changed, "--profile", "survey")
 	if code != exitFindings || !strings.Contains(errs, "out of date") {
 		t.Errorf("after a corpus change: exit %d, %s", code, errs)
 	}

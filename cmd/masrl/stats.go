@@ -38,9 +38,10 @@ func (c *crosstabFlags) Set(s string) error {
 }
 
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("stats", "stats [--corpus DIR] [--data DIR] [--format markdown|json|csv] [--crosstab FIELD,FIELD]... [--present-only] [--survey]", stderr)
+	fs := newFlagSet("stats", "stats [--corpus DIR] [--data DIR] [--profile survey] [--format markdown|json|csv] [--crosstab FIELD,FIELD]... [--present-only] [--survey]", stderr)
 	dir := corpusFlag(fs)
 	dataDir := dataFlag(fs)
+	profile := profileFlag(fs)
 	format := fs.String("format", "markdown", "output `format`: markdown, json or csv")
 	presentOnly := fs.Bool("present-only", false, "leave out values no row uses")
 	survey := fs.Bool("survey", false, "count the survey's pool only ("+corpus.PoolFile+"): the records of the paper's version, not those added since")
@@ -59,7 +60,12 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	// The corpus is streamed, not opened (corpus.Open holds every row):
 	// the data is read as Open reads it.
-	d, err := corpus.LoadData(data.Dir(*dataDir))
+	prof, err := listProfile(*profile, "", *dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl stats: %v\n", err)
+		return exitUsage
+	}
+	d, err := corpus.LoadData(data.Dir(*dataDir), prof, *dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl stats: %v\n", err)
 		return exitUsage
@@ -77,7 +83,11 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	opt := corpus.StatsOptions{Extra: extra, CountsOnly: *format == "markdown"}
 	if *survey {
 		if opt.Pool = d.Pool; opt.Pool == nil {
-			fmt.Fprintf(stderr, "masrl stats: --survey: the data directory's claims.yaml names no pool file\n")
+			if prof == "" {
+				fmt.Fprintf(stderr, "masrl stats: --survey: the list has no survey pool: give --profile survey (or a claims.yaml beside papers.csv that names a pool file)\n")
+			} else {
+				fmt.Fprintf(stderr, "masrl stats: --survey: the data directory's claims.yaml names no pool file\n")
+			}
 			return exitUsage
 		}
 	}

@@ -30,6 +30,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs := newFlagSet("watch", "watch [--corpus DIR] [--since YYYY-MM-DD] [--min N] [--out FILE] [--s2-api URL] | watch --apply FILE [--date YYYY-MM-DD]", stderr)
 	dir := corpusFlag(fs)
 	dataDir := dataFlag(fs)
+	profile := profileFlag(fs)
 	since := fs.String("since", "", "keep candidates published on or after `YYYY-MM-DD`")
 	minimum := fs.Int("min", 2, "the fewest retained entries a candidate must cite or be cited by")
 	out := fs.String("out", "triage.csv", "the triage `file` to write")
@@ -52,7 +53,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "masrl watch: "+format+"\n", args...)
 		return code
 	}
-	ck, err := openForUpdate(*dir, *dataDir)
+	ck, err := openForUpdate(*dir, *dataDir, *profile)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/site"
 	"github.com/masrl/masrl/siteconfig"
 	"github.com/masrl/masrl/trace"
@@ -83,7 +84,7 @@ func operation(op, in, outDir string) (func() error, error) {
 	switch op {
 	case "build":
 		return func() error {
-			ck, err := corpus.Open(in, nil)
+			ck, err := corpus.Open(in, nil, data.SurveyProfile)
 			if err != nil {
 				return err
 			}

@@ -31,7 +31,7 @@ func (h *harness) checkSection(ns []int) (string, []target, error) {
 		if err != nil {
 			return "", nil, err
 		}
-		argv := []string{h.masrl, "check", "--corpus", dir}
+		argv := []string{h.masrl, "check", "--corpus", dir, "--profile", "survey"}
 		if n != 0 { // synthetic corpora cannot reproduce the paper's figures
 			argv = append(argv, "--claims=false")
 		}

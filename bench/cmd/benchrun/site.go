@@ -69,7 +69,7 @@ func (h *harness) buildSection(ns []int) (string, []target, error) {
 			return "", nil, err
 		}
 		tools := []siteTool{{"masrl build", func(out string) []string {
-			return []string{h.masrl, "build", "--corpus", dir, "--out", out}
+			return []string{h.masrl, "build", "--corpus", dir, "--out", out, "--profile", "survey"}
 		}}}
 		var hugos [][2]string // tool name, binary
 		if hugoErr == nil {
