@@ -126,6 +126,25 @@ func SurveyMeta(c *corpus.Corpus, pool *corpus.Pool) Meta {
 	}
 }
 
+// ListMeta is what a list of one's own says about itself in its
+// standalone list and in the README masrl init writes: its title and
+// description (masrl.yaml's; DefaultDescription when it names none) and
+// how to add a paper. It says nothing of the survey.
+func ListMeta(title, description string) Meta {
+	if description == "" {
+		description = DefaultDescription
+	}
+	return Meta{
+		Title:        title,
+		Description:  description,
+		Contributing: "Add a paper with `masrl add ID` (an arXiv id, arXiv URL or DOI), which fetches its metadata and asks for its tags, or open a *Suggest a paper* issue. `masrl check` says what is wrong with a row, and `masrl readme` regenerates the list from the corpus: edit the corpus, not the list.",
+	}
+}
+
+// DefaultDescription is the description of a list whose masrl.yaml gives
+// none.
+const DefaultDescription = "A curated list of papers, tagged with a controlled vocabulary and published with masrl."
+
 // NewMark ends the item of a paper added since the survey: plain text
 // after the description, so the item keeps the form awesome-lint checks.
 const NewMark = "New since the survey."

@@ -133,7 +133,7 @@ func Create(dir string, opt Options) error {
 // generate opens and checks the new corpus of root and returns the files
 // made from it: the README with its generated list and the issue form.
 func generate(root string, opt Options) (map[string][]byte, error) {
-	ck, err := corpus.Open(filepath.Join(root, CorpusDir), nil)
+	ck, err := corpus.Open(filepath.Join(root, CorpusDir), nil, "")
 	if err != nil {
 		return nil, err
 	}
@@ -144,11 +144,7 @@ func generate(root string, opt Options) (map[string][]byte, error) {
 		}
 		return nil, fmt.Errorf("the scaffold's own corpus does not check clean (a bug in masrl):\n%s", strings.Join(msgs, "\n"))
 	}
-	readme, err := awesome.ReplaceBlock(awesome.Skeleton(awesome.Meta{
-		Title:        opt.Title,
-		Description:  cmp.Or(opt.Description, DefaultDescription),
-		Contributing: Contributing,
-	}), awesome.List(ck.Corpus, ck.Vocabulary, ck.Pool))
+	readme, err := awesome.ReplaceBlock(awesome.Skeleton(awesome.ListMeta(opt.Title, opt.Description)), awesome.List(ck.Corpus, ck.Vocabulary, ck.Pool))
 	if err != nil {
 		return nil, err
 	}
@@ -158,12 +154,6 @@ func generate(root string, opt Options) (map[string][]byte, error) {
 	}
 	return map[string][]byte{"README.md": readme, intake.IssueFormFile: form}, nil
 }
-
-// DefaultDescription is the description of a list that names none.
-const DefaultDescription = "A curated list of papers, tagged with a controlled vocabulary and published with masrl."
-
-// Contributing is the contributing paragraph of a new list's README.
-const Contributing = "Add a paper with `masrl add ID` (an arXiv id, arXiv URL or DOI), which fetches its metadata and asks for its tags, or open a *Suggest a paper* issue. `masrl check` says what is wrong with a row; `masrl readme README.md` regenerates the list above. Edit the corpus, not the list."
 
 // configFile is the new list's masrl.yaml: the options given, read back by
 // siteconfig, so a title it would refuse is refused now.
@@ -178,7 +168,7 @@ func configFile(opt Options) ([]byte, error) {
 		Description string      `yaml:"description"`
 		Language    string      `yaml:"language"`
 		Repository  *repository `yaml:"repository,omitempty"`
-	}{Title: opt.Title, Description: cmp.Or(opt.Description, DefaultDescription), Language: "en"}
+	}{Title: opt.Title, Description: cmp.Or(opt.Description, awesome.DefaultDescription), Language: "en"}
 	if opt.Repository != "" {
 		doc.Repository = &repository{URL: opt.Repository, Branch: "main", Corpus: CorpusDir}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/masrl/masrl/awesome"
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
+	"github.com/masrl/masrl/siteconfig"
 )
 
 func readmeCommand() command {
@@ -64,12 +66,18 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitFindings
 	}
 	if *standalone {
-		if pool == nil {
-			if prof == "" {
-				fmt.Fprintf(stderr, "masrl readme: --standalone describes the survey's pool: give --profile survey (or a claims.yaml beside papers.csv that names a pool file)\n")
-			} else {
-				fmt.Fprintf(stderr, "masrl readme: --standalone describes the survey's pool, and the data directory's claims.yaml names no pool file\n")
+		if prof == "" {
+			// A list of one's own says what its masrl.yaml says.
+			cfg, err := listConfig("", *dir)
+			if err != nil {
+				fmt.Fprintf(stderr, "masrl readme: %v\n", err)
+				return exitUsage
 			}
+			stdout.Write(awesome.Standalone(c, v, awesome.ListMeta(cmp.Or(cfg.Title, siteconfig.DefaultTitle), cfg.Description), pool))
+			return exitOK
+		}
+		if pool == nil {
+			fmt.Fprintf(stderr, "masrl readme: --standalone describes the survey's pool, and the data directory's claims.yaml names no pool file\n")
 			return exitUsage
 		}
 		stdout.Write(awesome.Standalone(c, v, awesome.SurveyMeta(c, pool), pool))
