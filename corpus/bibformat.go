@@ -96,8 +96,20 @@ type bibPiece struct {
 // @comment block, or a comment inside the entry). FormatBib has parsed the
 // file without error first, so the grammar holds here.
 func (p *bibParser) formatEntry() (string, bool) {
+	typ, key, fields, ok := p.readEntry()
+	if !ok {
+		return "", false
+	}
+	return formatBibEntry(typ, key, fields), true
+}
+
+// readEntry reads the entry starting at '@' into its lowercased type, its
+// key and its fields as written; ok is false as for formatEntry, and the
+// key is still returned for an entry with a comment inside. The source
+// must parse without error.
+func (p *bibParser) readEntry() (typ, key string, fields []bibField, ok bool) {
 	p.advance() // '@'
-	typ := strings.ToLower(p.ident())
+	typ = strings.ToLower(p.ident())
 	verbatim := p.skipSpaceSawComment()
 	open := p.peek()
 	closeCh := byte('}')
@@ -106,7 +118,7 @@ func (p *bibParser) formatEntry() (string, bool) {
 	}
 	if typ == "comment" || typ == "preamble" || typ == "string" {
 		p.braced(open, closeCh)
-		return "", false
+		return typ, "", nil, false
 	}
 	p.advance()
 	if p.skipSpaceSawComment() {
@@ -116,11 +128,10 @@ func (p *bibParser) formatEntry() (string, bool) {
 	for p.off < len(p.src) && p.src[p.off] != ',' && p.src[p.off] != closeCh && !isSpaceByte(p.src[p.off]) {
 		p.advance()
 	}
-	key := string(p.src[keyStart:p.off])
+	key = string(p.src[keyStart:p.off])
 	// A key holding a delimiter or '%' is legal between parentheses but
 	// would read differently in the canonical form: keep such an entry.
 	verbatim = verbatim || strings.ContainsAny(key, "{}()%")
-	var fields []bibField
 	for p.off < len(p.src) {
 		if p.skipSpaceSawComment() {
 			verbatim = true
@@ -131,10 +142,7 @@ func (p *bibParser) formatEntry() (string, bool) {
 			continue
 		case closeCh:
 			p.advance()
-			if verbatim {
-				return "", false
-			}
-			return formatBibEntry(typ, key, fields), true
+			return typ, key, fields, !verbatim
 		}
 		f := bibField{name: strings.ToLower(p.ident())}
 		p.skipSpaceSawComment()
@@ -163,7 +171,7 @@ func (p *bibParser) formatEntry() (string, bool) {
 		}
 		fields = append(fields, f)
 	}
-	return "", false
+	return typ, key, fields, false
 }
 
 // skipSpaceSawComment skips white space and comments like skipSpace and
@@ -174,17 +182,28 @@ func (p *bibParser) skipSpaceSawComment() bool {
 	return bytes.IndexByte(p.src[start:p.off], '%') >= 0
 }
 
+// compareBibFields orders field names as a formatted entry does: by
+// bibFieldRank, unknown fields by name, a repeated field kept in place.
+func compareBibFields(a, b string) int {
+	ra, rb := bibFieldRank(a), bibFieldRank(b)
+	if ra != rb {
+		return cmp.Compare(ra, rb)
+	}
+	if ra == len(bibFieldOrder) {
+		return cmp.Compare(a, b)
+	}
+	return 0
+}
+
+// SortBibFields sorts lowercase field names in the order FormatBib
+// writes them, and returns them.
+func SortBibFields(names []string) []string {
+	slices.SortStableFunc(names, compareBibFields)
+	return names
+}
+
 func formatBibEntry(typ, key string, fields []bibField) string {
-	slices.SortStableFunc(fields, func(a, b bibField) int {
-		ra, rb := bibFieldRank(a.name), bibFieldRank(b.name)
-		if ra != rb {
-			return cmp.Compare(ra, rb)
-		}
-		if ra == len(bibFieldOrder) {
-			return cmp.Compare(a.name, b.name)
-		}
-		return 0
-	})
+	slices.SortStableFunc(fields, func(a, b bibField) int { return compareBibFields(a.name, b.name) })
 	width := 0
 	for _, f := range fields {
 		width = max(width, len(f.name))

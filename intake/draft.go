@@ -110,28 +110,28 @@ func bibEntry(m *Metadata, key string) string {
 			fields = append(fields, [2]string{name, value})
 		}
 	}
-	add("title", bibEscape(m.Title))
+	add("title", BibEscape(m.Title))
 	var names []string
 	for _, a := range m.Authors {
 		n := a.Display()
 		if a.Family == "" && a.Literal != "" {
-			n = "{" + bibEscape(a.Literal) + "}" // an organisation: one name
+			n = "{" + BibEscape(a.Literal) + "}" // an organisation: one name
 		} else {
-			n = bibEscape(n)
+			n = BibEscape(n)
 		}
 		names = append(names, n)
 	}
 	add("author", strings.Join(names, " and "))
-	add("journal", bibEscape(m.Journal))
-	add("booktitle", bibEscape(m.Booktitle))
-	add("volume", bibEscape(m.Volume))
-	add("number", bibEscape(m.Number))
-	add("pages", bibEscape(m.Pages))
+	add("journal", BibEscape(m.Journal))
+	add("booktitle", BibEscape(m.Booktitle))
+	add("volume", BibEscape(m.Volume))
+	add("number", BibEscape(m.Number))
+	add("pages", BibEscape(m.Pages))
 	if m.Year > 0 {
 		add("year", strconv.Itoa(m.Year))
 	}
 	if m.Kind != "article" || m.ArxivID == "" {
-		add("publisher", bibEscape(m.Publisher))
+		add("publisher", BibEscape(m.Publisher))
 	}
 	add("doi", noBraces(m.DOI))
 	add("url", noBraces(m.URL))
@@ -148,10 +148,10 @@ func bibEntry(m *Metadata, key string) string {
 	return b.String()
 }
 
-// bibEscape makes metadata text safe inside a braced BibTeX value: & and
+// BibEscape makes metadata text safe inside a braced BibTeX value: & and
 // % are escaped (unless already; _ and # are left alone, since titles carry
 // them inside $...$ math), and braces that would not balance are dropped.
-func bibEscape(s string) string {
+func BibEscape(s string) string {
 	var b strings.Builder
 	depth := 0
 	for i := 0; i < len(s); i++ {

@@ -123,8 +123,8 @@ func TestBibEscape(t *testing.T) {
 		"close } never opened": "close  never opened",
 		"$x_1$ math":           "$x_1$ math",
 	} {
-		if got := bibEscape(in); got != want {
-			t.Errorf("bibEscape(%q) = %q, want %q", in, got, want)
+		if got := BibEscape(in); got != want {
+			t.Errorf("BibEscape(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

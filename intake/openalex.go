@@ -24,6 +24,9 @@ type OpenAlexLocation struct {
 	DOI   string // without https://doi.org/
 	URL   string
 	Year  int
+	// Kind is the BibTeX type of the source: article for a journal,
+	// inproceedings for a conference.
+	Kind string
 }
 
 type openAlexWork struct {
@@ -77,7 +80,10 @@ func parseOpenAlex(doi string, body []byte) (*OpenAlexWork, error) {
 		if l.Version != "publishedVersion" || l.Source == nil || (l.Source.Type != "journal" && l.Source.Type != "conference") {
 			continue
 		}
-		loc := &OpenAlexLocation{Venue: oneLine(l.Source.DisplayName), URL: l.LandingPageURL, Year: w.PublicationYear}
+		loc := &OpenAlexLocation{Venue: oneLine(l.Source.DisplayName), URL: l.LandingPageURL, Year: w.PublicationYear, Kind: "article"}
+		if l.Source.Type == "conference" {
+			loc.Kind = "inproceedings"
+		}
 		if d, ok := strings.CutPrefix(strings.ToLower(l.LandingPageURL), "https://doi.org/"); ok {
 			loc.DOI = d
 		}

@@ -33,6 +33,10 @@ type Proposal struct {
 	Set     map[string]string // column → new value
 	Notices []notice.Notice   // the notices added to notes
 	Sources []string          // "arXiv 2501.00001 journal_ref", "Crossref 10.5555/x updated-by"
+	// Kind is the BibTeX type of the published version the venue names
+	// (article, inproceedings), from its Crossref record; empty when no
+	// record says.
+	Kind string
 }
 
 // Columns returns the columns the proposal changes, in papers.csv order.
@@ -113,6 +117,7 @@ type published struct {
 	venue, doi string
 	year       int
 	source     string
+	kind       string // BibTeX type, from Crossref's
 }
 
 // proposeEntry gathers one entry's published version and notices.
@@ -163,7 +168,7 @@ func proposeEntry(ctx context.Context, e *corpus.Entry, opt Options) (*Proposal,
 				return nil, ds, fail(err)
 			}
 			if w != nil && w.Published != nil {
-				pub = &published{venue: w.Published.Venue, doi: w.Published.DOI, year: w.Published.Year, source: "OpenAlex arXiv " + e.ArxivID}
+				pub = &published{venue: w.Published.Venue, doi: w.Published.DOI, year: w.Published.Year, kind: w.Published.Kind, source: "OpenAlex arXiv " + e.ArxivID}
 			}
 			if w != nil && w.Retracted {
 				notices = append(notices, notice.Notice{Kind: notice.Retracted, Detail: "OpenAlex"})
@@ -198,6 +203,9 @@ func proposeEntry(ctx context.Context, e *corpus.Entry, opt Options) (*Proposal,
 			if w.Year != 0 {
 				pub.year = w.Year
 			}
+			if k := bibType(w.Type); k != "" {
+				pub.kind = k
+			}
 			pub.source += ", Crossref " + pub.doi
 			if n, src := noticesOf(w); len(n) > 0 {
 				notices, sources = append(notices, n...), append(sources, src...)
@@ -208,6 +216,7 @@ func proposeEntry(ctx context.Context, e *corpus.Entry, opt Options) (*Proposal,
 	notes := e.Notes
 	if pub != nil && pub.venue != "" {
 		sources = append([]string{pub.source}, sources...)
+		p.Kind = pub.kind
 		if pub.venue != e.Venue {
 			p.Set["venue"] = pub.venue
 		}

@@ -68,21 +68,32 @@ func ParseVersion(v string) (int, error) {
 // citation.CorpusHash hashes, so the copy hashes as the corpus did.
 var snapshotFiles = []string{corpus.PapersFile, corpus.ExcludedFile, corpus.BibFile, corpus.SpotcheckFile}
 
+// CanSnapshot reports why Snapshot would refuse version and date (not a
+// version, not a date, a release that exists), so that a command can
+// refuse before it writes anything else.
+func CanSnapshot(corpusDir, version, date string) error {
+	if _, err := ParseVersion(version); err != nil {
+		return err
+	}
+	if !isoDate.MatchString(date) {
+		return fmt.Errorf("date %q: want YYYY-MM-DD", date)
+	}
+	dir := filepath.Join(corpusDir, Dir, version)
+	if _, err := os.Stat(dir); err == nil {
+		return fmt.Errorf("%s: release %s exists; a published version never changes", dir, version)
+	}
+	return nil
+}
+
 // Snapshot records release version of the corpus in corpusDir, made on
 // date: it copies the corpus files into releases/VERSION/ and writes
 // release.yaml with their hash. An existing release of that version is
 // an error: a published version never changes.
 func Snapshot(corpusDir, version, date string) (*Meta, error) {
-	if _, err := ParseVersion(version); err != nil {
+	if err := CanSnapshot(corpusDir, version, date); err != nil {
 		return nil, err
 	}
-	if !isoDate.MatchString(date) {
-		return nil, fmt.Errorf("date %q: want YYYY-MM-DD", date)
-	}
 	dir := filepath.Join(corpusDir, Dir, version)
-	if _, err := os.Stat(dir); err == nil {
-		return nil, fmt.Errorf("%s: release %s exists; a published version never changes", dir, version)
-	}
 	hash, err := citation.CorpusHash(corpusDir)
 	if err != nil {
 		return nil, err

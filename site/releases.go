@@ -45,6 +45,25 @@ func (rv *ReleaseView) Summary() string {
 		strconv.Itoa(len(rv.Changed)) + " changed since " + rv.Prev.Version + "."
 }
 
+// ReleaseRefList is a list of entries a release page shows under one
+// heading: the added, the removed.
+type ReleaseRefList struct {
+	ID, Heading string
+	Refs        []ReleaseRef
+}
+
+// RefLists are the release's added and removed entries, the lists that
+// are not empty, so that the page writes both with one block.
+func (rv *ReleaseView) RefLists() []ReleaseRefList {
+	var out []ReleaseRefList
+	for _, l := range []ReleaseRefList{{"added", "Added", rv.Added}, {"removed", "Removed", rv.Removed}} {
+		if len(l.Refs) > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // rootReleaseRef is a ReleaseRef with the root of the page showing it.
 type rootReleaseRef struct {
 	Root string

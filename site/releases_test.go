@@ -49,6 +49,9 @@ func TestReleasePages(t *testing.T) {
 		`Gone Paper (<code>gone</code>)`,
 		`<tr><th scope="row"><code>venue</code></th><td>arXiv</td><td>NeurIPS</td></tr>`,
 		`<a href="../../releases/v1/">version v1</a>`,
+		// The added and removed lists, written by one block, in this order.
+		"<section aria-labelledby=\"added\">\n<h2 id=\"added\">Added</h2>\n<ul>\n<li><a href=\"../../papers/fresh/\">Fresh &lt;Paper&gt;</a> (<code>fresh</code>)</li>\n</ul>\n</section>\n" +
+			"<section aria-labelledby=\"removed\">\n<h2 id=\"removed\">Removed</h2>\n<ul>\n<li>Gone Paper (<code>gone</code>)</li>\n</ul>\n</section>\n<section aria-labelledby=\"changed\">",
 	} {
 		if !strings.Contains(v2, want) {
 			t.Errorf("releases/v2 lacks %s:\n%s", want, v2)

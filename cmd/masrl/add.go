@@ -33,10 +33,10 @@ type addOptions struct {
 }
 
 // runAdd is masrl add: it drafts a row and a BibTeX entry from arXiv's or
-// doi.org's metadata, writes both files in canonical form, then prints the
+// doi.org's metadata, checks the corpus as it would be with them in a
+// scratch copy, writes both files in canonical form, then prints the
 // check and the diff. Exit 1: the paper is already in the corpus, the
-// service knows no such id, or the new corpus fails the check (then the
-// files are put back); exit 2: usage, a tag outside the vocabulary, a
+// service knows no such id, or the new corpus fails the check; exit 2: usage, a tag outside the vocabulary, a
 // network failure. In every failure no file changes.
 func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("add", "add ID|--from-issue FILE [--tag FIELD=VALUE]... [--one-liner TEXT] [--key KEY] [--corpus DIR] [--data DIR] [--profile survey]", stderr)
@@ -223,46 +223,18 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	before := checkCorpus(o.dir, standing, true)
-	// What to put back if the new corpus is refused: the old content, or
-	// nothing where there was no file.
-	old, absent := map[string][]byte{}, []string{}
-	for name := range files {
-		b, err := os.ReadFile(filepath.Join(o.dir, name))
-		switch {
-		case errors.Is(err, os.ErrNotExist):
-			absent = append(absent, name)
-		case err != nil:
-			return fail(exitUsage, "%v", err)
-		default:
-			old[name] = b
-		}
+	pc, err := checkProposed(o.dir, standing, files, true)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	if pc.Worse() {
+		writeCheckReport(stderr, "text", pc.After)
+		return fail(exitFindings, "the new entry is refused: it fails the check")
 	}
 	if err := corpus.WriteFiles(o.dir, files); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	newer, err := corpus.Load(o.dir)
-	var rep checkReport
-	if err == nil {
-		rep = checkCorpus(o.dir, corpus.StartCheck(newer, d, corpus.CheckOptions{}), true)
-	}
-	if err != nil || rep.Errors > before.Errors {
-		// The draft made the corpus worse: put the files back.
-		why := "it fails the check"
-		if err != nil {
-			why = err.Error()
-		} else {
-			writeCheckReport(stderr, "text", rep)
-		}
-		rerr := corpus.WriteFiles(o.dir, old)
-		for _, name := range absent {
-			rerr = errors.Join(rerr, os.Remove(filepath.Join(o.dir, name)))
-		}
-		if rerr != nil {
-			return fail(exitUsage, "the new entry is refused (%s) and restoring the files failed: %v", why, rerr)
-		}
-		return fail(exitFindings, "the new entry is refused: %s", why)
-	}
+	rep, newer := pc.After, pc.Corpus
 	fmt.Fprintf(stdout, "added %s to %s and %s to %s\n\n", key, corpus.PapersFile, draft.BibKey, corpus.BibFile)
 	// The findings that concern the new entry, and the summary: the
 	// corpus' standing warnings are masrl check's to list.

@@ -75,12 +75,8 @@ func addBuildFlags(fs *flag.FlagSet, baseURLUsage string) buildFlags {
 func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("build", "build "+buildUsage, stderr)
 	bf := addBuildFlags(fs, "absolute `URL` the site is published at, for canonical links, Open Graph, the sitemap and the feed (masrl.yaml: base_url); none: those are left out")
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := parseNoArgs(fs, args); !ok {
 		return code
-	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return exitUsage
 	}
 	if err := needCorpus(*bf.corpus); err != nil {
 		fmt.Fprintf(stderr, "masrl build: %v\n", err)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -31,27 +32,27 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	dataDir := dataFlag(fs)
 	profile := profileFlag(fs)
 	config := fs.String("config", "", "`file` masrl.yaml (default: masrl.yaml in the corpus directory)")
-	out := fs.String("out", ".", "`directory` to write CITATION.cff and .zenodo.json in (the repository's top)")
+	out := fs.String("out", ".", "`directory` to write CITATION.cff and .zenodo.json in, made when missing (the repository's top)")
 	version := fs.String("version", "", "the release's version, e.g. v3 (a tag); empty for a snapshot")
 	date := fs.String("date", "", "the release date `YYYY-MM-DD`; empty leaves it out")
 	snapshot := fs.Bool("snapshot", false, "also record the release: copy the corpus files into the corpus's releases/VERSION/ with their hash (needs --version and --date); the site shows it")
 	check := fs.Bool("check", false, "do not write; exit 1 if either file is missing or differs")
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := parseNoArgs(fs, args); !ok {
 		return code
 	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return exitUsage
-	}
-	fail := func(code int, format string, args ...any) int {
-		fmt.Fprintf(stderr, "masrl cite: "+format+"\n", args...)
-		return code
-	}
+	fail := failer(stderr, "cite")
 	if *date != "" && !isoDate.MatchString(*date) {
 		return fail(exitUsage, "--date %q: want YYYY-MM-DD", *date)
 	}
 	if *snapshot && (*version == "" || *date == "" || *check) {
 		return fail(exitUsage, "--snapshot needs --version and --date, and not --check")
+	}
+	// A release that would be refused changes no file, CITATION.cff
+	// included.
+	if *snapshot {
+		if err := release.CanSnapshot(*dir, *version, *date); err != nil {
+			return fail(exitUsage, "%v", err)
+		}
 	}
 	ck, err := openForUpdate(*dir, *dataDir, *profile)
 	if err != nil {
@@ -87,24 +88,32 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail(exitUsage, "%v", err)
 	}
 	files := map[string][]byte{"CITATION.cff": cff, ".zenodo.json": zen}
-	stale := 0
+	var stale []string
 	for _, name := range []string{"CITATION.cff", ".zenodo.json"} {
 		p := filepath.Join(*out, name)
 		old, err := os.ReadFile(p)
 		if err == nil && bytes.Equal(old, files[name]) {
 			continue
 		}
-		stale++
-		fmt.Fprintln(stdout, p)
+		stale = append(stale, p)
 	}
 	if *check {
-		if stale > 0 {
-			return fail(exitFindings, "%d of the files above are missing or out of date; run masrl cite", stale)
+		for _, p := range stale {
+			fmt.Fprintln(stdout, p)
+		}
+		if len(stale) > 0 {
+			return fail(exitFindings, "%d of the files above are missing or out of date; run masrl cite", len(stale))
 		}
 		return exitOK
 	}
+	if err := makeOutDir(*out); err != nil {
+		return fail(exitUsage, "%v", err)
+	}
 	if err := corpus.WriteFiles(*out, files); err != nil {
 		return fail(exitUsage, "%v", err)
+	}
+	for _, p := range stale {
+		fmt.Fprintln(stdout, p)
 	}
 	if *snapshot {
 		m, err := release.Snapshot(*dir, *version, *date)
@@ -114,4 +123,25 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s (%s)\n", filepath.Join(*dir, release.Dir, m.Version), m.Hash)
 	}
 	return exitOK
+}
+
+// makeOutDir makes cite's --out directory when it is missing, as masrl
+// build makes its output directory: a release job writes the files into
+// a fresh folder. A path that is something else is an error that names
+// it and says what --out wants.
+func makeOutDir(dir string) error {
+	const want = "name the directory to write CITATION.cff and .zenodo.json in (made when missing; default: the current one)"
+	st, err := os.Stat(dir)
+	switch {
+	case err == nil && !st.IsDir():
+		return fmt.Errorf("--out %s is a file, not a directory: %s", dir, want)
+	case err == nil:
+		return nil
+	case errors.Is(err, fs.ErrNotExist):
+		err = os.MkdirAll(dir, 0o755)
+	}
+	if err != nil {
+		return fmt.Errorf("--out %s: cannot make the directory (%w): %s", dir, err, want)
+	}
+	return nil
 }

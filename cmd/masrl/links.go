@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/intake"
 	"github.com/masrl/masrl/linkcheck"
 	"github.com/masrl/masrl/release"
 )
@@ -36,9 +35,8 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	format := fs.String("format", "text", "output `format`: text, github (workflow annotations) or json")
 	perHost := fs.Int("per-host", 2, "requests at once per host")
 	record := fs.String("record", "", "record `YYYY-MM-DD` as the last link check in the corpus's upkeep.yaml once the links are checked (the home page shows it)")
-	var client intake.Client
-	var cacheDir string
-	timeout := serviceFlags(fs, &client, &cacheDir)
+	var sf serviceFlags
+	sf.declareScholarly(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -46,27 +44,20 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fs.Usage()
 		return exitUsage
 	}
+	fail := failer(stderr, "links")
 	ck, err := openForUpdate(*dir, *dataDir, *profile)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl links: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	c := ck.Corpus
 	links, err := linkcheck.Collect(c)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl links: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
-	client.HTTP = httpClient(*timeout)
-	client.Limiter = &intake.Limiter{}
-	if cacheDir != "" {
-		client.Cache = &intake.Cache{Dir: cacheDir}
-	}
-	checker := &linkcheck.Checker{HTTP: linkcheck.NewHTTPClient(*timeout), Service: &client, PerHost: *perHost}
+	checker := &linkcheck.Checker{HTTP: linkcheck.NewHTTPClient(sf.timeout), Service: sf.ready(), PerHost: *perHost}
 	res, err := checker.Check(ctx, links)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl links: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	rep := linksReport{Corpus: *dir, URLs: res.URLs, Errors: res.Findings.Count(corpus.Error), Warnings: res.Findings.Count(corpus.Warning), Diagnostics: res.Findings}
 	if rep.Diagnostics == nil {
@@ -88,8 +79,7 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if *record != "" {
 		if err := release.RecordUpkeep(*dir, func(u *release.Upkeep) { u.LinksChecked = *record }); err != nil {
-			fmt.Fprintf(stderr, "masrl links: %v\n", err)
-			return exitUsage
+			return fail(exitUsage, "%v", err)
 		}
 	}
 	if *format != "json" {

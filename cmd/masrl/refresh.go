@@ -2,19 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
-	"github.com/masrl/masrl/intake"
 	"github.com/masrl/masrl/refresh"
 	"github.com/masrl/masrl/release"
 )
@@ -41,31 +36,6 @@ func openForUpdate(dir, dataDir, profile string) (*corpus.Checked, error) {
 	return corpus.Open(dir, data.Dir(dataDir), prof)
 }
 
-// serviceFlags declares the service URLs and the cache that refresh and
-// links share.
-func serviceFlags(fs *flag.FlagSet, c *intake.Client, cacheDir *string) *time.Duration {
-	fs.StringVar(&c.ArxivAPI, "arxiv-api", intake.DefaultArxivAPI, "arXiv query API `URL` (masrl asks URL?id_list=ID)")
-	fs.StringVar(&c.CrossrefAPI, "crossref-api", intake.DefaultCrossrefAPI, "Crossref REST API base `URL` (masrl asks URL/works/DOI)")
-	fs.StringVar(&c.OpenAlexAPI, "openalex-api", intake.DefaultOpenAlexAPI, "OpenAlex API base `URL` (asked only with "+openAlexKeyEnv+" set)")
-	fs.StringVar(cacheDir, "cache", defaultCacheDir(), "`directory` that keeps answers with their ETag between runs (empty: no cache)")
-	return fs.Duration("timeout", 30*time.Second, "time allowed for each request")
-}
-
-// defaultCacheDir is masrl's directory in the user's cache ($XDG_CACHE_HOME
-// on Linux), or none when there is no such directory.
-func defaultCacheDir() string {
-	d, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(d, "masrl", "http")
-}
-
-// httpClient gives each request its own time limit.
-func httpClient(timeout time.Duration) *http.Client {
-	return &http.Client{Timeout: timeout}
-}
-
 // runRefresh is masrl refresh: it prints the proposed changes as masrl
 // diff does and, with --write, writes them in masrl fmt's form unless the
 // result has more check errors than the corpus had. Exit 0 with or
@@ -79,20 +49,12 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	write := fs.Bool("write", false, "write the proposals into papers.csv (refused when the result fails the check)")
 	record := fs.String("record", "", "with --write, record `YYYY-MM-DD` as the last refresh in the corpus's upkeep.yaml (the home page shows it)")
 	withClaims := fs.Bool("claims", true, "also verify the paper's claims before writing; false for corpora other than the survey's")
-	var client intake.Client
-	var cacheDir string
-	timeout := serviceFlags(fs, &client, &cacheDir)
-	if code, ok := parseFlags(fs, args); !ok {
+	var sf serviceFlags
+	sf.declareScholarly(fs)
+	if code, ok := parseNoArgs(fs, args); !ok {
 		return code
 	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return exitUsage
-	}
-	fail := func(code int, format string, args ...any) int {
-		fmt.Fprintf(stderr, "masrl refresh: "+format+"\n", args...)
-		return code
-	}
+	fail := failer(stderr, "refresh")
 	if *record != "" && (!*write || !release.IsDate(*record)) {
 		return fail(exitUsage, "--record %q: want a YYYY-MM-DD date, with --write", *record)
 	}
@@ -115,13 +77,9 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if *withClaims {
 		claims = ck.Claims
 	}
-	client.HTTP = httpClient(*timeout)
-	client.Limiter = &intake.Limiter{}
-	if cacheDir != "" {
-		client.Cache = &intake.Cache{Dir: cacheDir}
-	}
+	client := sf.ready()
 	client.OpenAlexKey = os.Getenv(openAlexKeyEnv)
-	res, err := refresh.Propose(ctx, c, refresh.Options{Client: &client, OpenAlex: client.OpenAlexKey != ""})
+	res, err := refresh.Propose(ctx, c, refresh.Options{Client: client, OpenAlex: client.OpenAlexKey != ""})
 	for _, d := range res.Findings {
 		fmt.Fprintln(stderr, d.String())
 	}
@@ -151,6 +109,32 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	for _, p := range res.Proposals {
 		fmt.Fprintf(stdout, "%s: %s: %s (%s)\n", p.Pos, p.Key, strings.Join(p.Columns(), ", "), strings.Join(p.Sources, "; "))
 	}
+	// papers.bib follows the rows: its entries cite what the rows name.
+	files := map[string][]byte{corpus.PapersFile: out}
+	bibName := filepath.Join(*dir, corpus.BibFile)
+	var bibChanged []refresh.BibChange
+	if c.HasBib {
+		bib, err := os.ReadFile(bibName)
+		if err != nil {
+			return fail(exitUsage, "%v", err)
+		}
+		newBib, changed, ds, err := refresh.ApplyBib(bibName, bib, c, res.Proposals)
+		if err != nil {
+			// A papers.bib that does not parse (masrl check reports
+			// where): the rows are still refreshed, and this says which
+			// entries to mend by hand.
+			fmt.Fprintf(stderr, "masrl refresh: %s is not updated: %v\n", bibName, err)
+		}
+		for _, d := range ds {
+			fmt.Fprintln(stderr, d.String())
+		}
+		if len(changed) > 0 {
+			files[corpus.BibFile], bibChanged = newBib, changed
+		}
+		for _, ch := range changed {
+			fmt.Fprintln(stdout, ch.String())
+		}
+	}
 	// Compare the papers alone on both sides, so the diff is about the
 	// rows refresh changes.
 	older, err := corpus.ParsePapers(name, src)
@@ -163,44 +147,20 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if !*write {
 		return exitOK
 	}
-	before := checkCorpus(*dir, ck, *withClaims)
-	// Check the corpus as it would be: the new papers.csv with the other
-	// files as they are, in a scratch copy.
-	scratch, err := os.MkdirTemp("", "masrl-refresh-")
+	pc, err := checkProposed(*dir, ck, files, *withClaims)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	defer os.RemoveAll(scratch)
-	files := map[string][]byte{corpus.PapersFile: out}
-	for _, f := range []string{corpus.ExcludedFile, corpus.BibFile, corpus.SpotcheckFile} {
-		b, err := os.ReadFile(filepath.Join(*dir, f))
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		} else if err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-		files[f] = b
+	if pc.Worse() {
+		writeCheckReport(stderr, "text", pc.After)
+		return fail(exitFindings, "--write refused: the refreshed corpus has %s where it had %d; no file was changed", count(pc.After.Errors, "error"), pc.Before.Errors)
 	}
-	if err := corpus.WriteFiles(scratch, files); err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	nc, err := corpus.Load(scratch)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	after := checkCorpus(*dir, corpus.StartCheck(nc, ck.Data, corpus.CheckOptions{}), *withClaims)
-	if after.Errors > before.Errors {
-		for i := range after.Diagnostics {
-			if p := &after.Diagnostics[i].Pos; strings.HasPrefix(p.File, scratch) {
-				p.File = filepath.Join(*dir, strings.TrimPrefix(p.File, scratch+string(filepath.Separator)))
-			}
-		}
-		writeCheckReport(stderr, "text", after)
-		return fail(exitFindings, "--write refused: the refreshed corpus has %s where it had %d; no file was changed", count(after.Errors, "error"), before.Errors)
-	}
-	if err := corpus.WriteFiles(*dir, map[string][]byte{corpus.PapersFile: out}); err != nil {
+	if err := corpus.WriteFiles(*dir, files); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
 	fmt.Fprintf(stdout, "\nwrote %s: %s\n", name, count(len(res.Proposals), "entry"))
+	if len(bibChanged) > 0 {
+		fmt.Fprintf(stdout, "wrote %s: %s\n", bibName, count(len(bibChanged), "entry"))
+	}
 	return recorded()
 }

@@ -34,12 +34,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs := newFlagSet("serve", "serve [--addr 127.0.0.1:8080] "+buildUsage, stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on")
 	bf := addBuildFlags(fs, "`URL` for canonical links, the sitemap and the feed (default http://ADDR/; masrl.yaml's base_url is not used, so the local site links to itself)")
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := parseNoArgs(fs, args); !ok {
 		return code
-	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return exitUsage
 	}
 	if err := needCorpus(*bf.corpus); err != nil {
 		fmt.Fprintf(stderr, "masrl serve: %v\n", err)

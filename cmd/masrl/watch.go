@@ -37,11 +37,9 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	apply := fs.String("apply", "", "read the decisions of a triage `file` instead of searching")
 	date := fs.String("date", time.Now().UTC().Format(time.DateOnly), "date_screened of the excluded records --apply writes")
 	claims := fs.Bool("claims", true, "also verify the paper's claims before writing; false for corpora other than the survey's")
-	var client intake.Client
-	var cacheDir string
-	fs.StringVar(&client.S2API, "s2-api", intake.DefaultS2API, "Semantic Scholar Graph API base `URL` (masrl asks URL/paper/ID/citations and /references)")
-	fs.StringVar(&cacheDir, "cache", defaultCacheDir(), "`directory` that keeps answers with their ETag between runs (empty: no cache)")
-	timeout := fs.Duration("timeout", 30*time.Second, "time allowed for each request")
+	var sf serviceFlags
+	fs.StringVar(&sf.client.S2API, "s2-api", intake.DefaultS2API, "Semantic Scholar Graph API base `URL` (masrl asks URL/paper/ID/citations and /references)")
+	sf.declareCache(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -49,10 +47,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fs.Usage()
 		return exitUsage
 	}
-	fail := func(code int, format string, args ...any) int {
-		fmt.Fprintf(stderr, "masrl watch: "+format+"\n", args...)
-		return code
-	}
+	fail := failer(stderr, "watch")
 	ck, err := openForUpdate(*dir, *dataDir, *profile)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -61,12 +56,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *apply != "" {
 		return applyTriage(*dir, ck, *apply, *date, *claims, stdout, stderr)
 	}
-	client.HTTP = httpClient(*timeout)
-	client.Limiter = &intake.Limiter{}
-	if cacheDir != "" {
-		client.Cache = &intake.Cache{Dir: cacheDir}
-	}
-	cands, ds, err := watch.Find(ctx, c, watch.Options{Client: &client, Min: *minimum, Since: *since})
+	cands, ds, err := watch.Find(ctx, c, watch.Options{Client: sf.ready(), Min: *minimum, Since: *since})
 	for _, d := range ds {
 		fmt.Fprintln(stderr, d.String())
 	}
@@ -86,10 +76,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 func applyTriage(dir string, ck *corpus.Checked, file, date string, withClaims bool, stdout, stderr io.Writer) int {
-	fail := func(code int, format string, args ...any) int {
-		fmt.Fprintf(stderr, "masrl watch: "+format+"\n", args...)
-		return code
-	}
+	fail := failer(stderr, "watch")
 	c := ck.Corpus
 	src, err := os.ReadFile(file)
 	if err != nil {
@@ -126,33 +113,13 @@ func applyTriage(dir string, ck *corpus.Checked, file, date string, withClaims b
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	before := checkCorpus(dir, ck, withClaims)
-	scratch, err := os.MkdirTemp("", "masrl-watch-")
+	pc, err := checkProposed(dir, ck, map[string][]byte{corpus.ExcludedFile: newExcluded}, withClaims)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	defer os.RemoveAll(scratch)
-	files := map[string][]byte{corpus.ExcludedFile: newExcluded}
-	for _, f := range []string{corpus.PapersFile, corpus.BibFile, corpus.SpotcheckFile} {
-		b, err := os.ReadFile(filepath.Join(dir, f))
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		} else if err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-		files[f] = b
-	}
-	if err := corpus.WriteFiles(scratch, files); err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	nc, err := corpus.Load(scratch)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	after := checkCorpus(scratch, corpus.StartCheck(nc, ck.Data, corpus.CheckOptions{}), withClaims)
-	if after.Errors > before.Errors {
-		writeCheckReport(stderr, "text", after)
-		return fail(exitFindings, "the exclusions are refused: the corpus would have %s where it had %d; no file was changed", count(after.Errors, "error"), before.Errors)
+	if pc.Worse() {
+		writeCheckReport(stderr, "text", pc.After)
+		return fail(exitFindings, "the exclusions are refused: the corpus would have %s where it had %d; no file was changed", count(pc.After.Errors, "error"), pc.Before.Errors)
 	}
 	if err := corpus.WriteFiles(dir, map[string][]byte{corpus.ExcludedFile: newExcluded}); err != nil {
 		return fail(exitUsage, "%v", err)
