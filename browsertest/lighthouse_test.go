@@ -48,9 +48,11 @@ var lighthouseBudgets = map[string]lighthouseBudget{
 	"coverage": {bytes: 18 << 10, requests: 7},
 	"entry":    {bytes: 10 << 10, requests: 6},
 	"term":     {bytes: 8 << 10, requests: 5},
-	// The traces page carries the trace viewer (viewer.js and viewer.css,
-	// about 14 KB compressed, deferred) besides the validator's scripts.
-	"traces": {bytes: 48 << 10, requests: 9},
+	// The traces page loads the validator's scripts and the viewer's
+	// style sheet; the viewer's script (about 20 KB compressed) only once
+	// a file is chosen, which Lighthouse does not do. Measured 22,113 B in
+	// 6 requests (26 Nov 2026); the budget leaves a fifth.
+	"traces": {bytes: 26 << 10, requests: 7},
 }
 
 // unusedJSBudget is the most JavaScript, in bytes as received, a page may

@@ -148,6 +148,42 @@ type plainTrace struct {
 	} `json:"edges"`
 }
 
+// importOTLP imports OTLP/JSON text with the Go importer as the
+// WebAssembly module does (one worker, JSON): its traces and diagnostics.
+func importOTLP(t *testing.T, name string, src []byte) ([]*otlp.Trace, []otlp.Diagnostic) {
+	t.Helper()
+	var traces []*otlp.Trace
+	var diags []otlp.Diagnostic
+	im := otlp.NewImporter(otlp.Options{Workers: 1, Format: otlp.FormatJSON},
+		func(tr *otlp.Trace) error { traces = append(traces, tr); return nil },
+		func(d otlp.Diagnostic) { diags = append(diags, d) })
+	if err := im.Read(name, bytes.NewReader(src)); err != nil {
+		t.Fatal(err)
+	}
+	if err := im.Close(); err != nil || len(traces) == 0 {
+		t.Fatalf("importing %s: %d traces, %v", name, len(traces), err)
+	}
+	return traces, diags
+}
+
+// drop drops a file of the text src on the viewer's drop zone, as a
+// reader's drag and drop does (a DragEvent carrying the File), and waits
+// for the viewer to show it.
+func drop(t *testing.T, p *page, name string, src []byte) {
+	t.Helper()
+	text, err := json.Marshal(string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fname, _ := json.Marshal(name)
+	var ok bool
+	p.eval(t, `(() => { const s = document.querySelector("#masrl-viewer .mv-stage"); s.dataset.ready = "";
+	  const dt = new DataTransfer(); dt.items.add(new File([`+string(text)+`], `+string(fname)+`, {type: "application/json"}));
+	  document.querySelector("#masrl-viewer .mv-drop").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+	  return true; })()`, &ok)
+	p.waitFor(t, `document.querySelector("#masrl-viewer .mv-stage").dataset.ready === "true"`)
+}
+
 func readPlain(t *testing.T, b []byte) plainTrace {
 	t.Helper()
 	var p plainTrace
@@ -250,6 +286,30 @@ func edgesInView(tr plainTrace, st viewerState, t0, t1 float64) map[string]int {
 		out[e.Type]++
 	}
 	return out
+}
+
+// findingEvents lists, in order, the events the viewer must place the Go
+// validator's findings on: the event of an /events/N pointer, the source
+// event of an /edges/N one.
+func findingEvents(t *testing.T, src []byte, want *trace.Result) []int {
+	t.Helper()
+	var out []int
+	plain := readPlain(t, src)
+	for _, f := range want.Findings {
+		var i int
+		if _, err := fmt.Sscanf(f.Pointer, "/events/%d", &i); err == nil {
+			out = append(out, i)
+		} else if _, err := fmt.Sscanf(f.Pointer, "/edges/%d", &i); err == nil && i < len(plain.Edges) {
+			for k, ev := range plain.Events {
+				if ev.ID == plain.Edges[i].Src {
+					out = append(out, k)
+					break
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // canvasShot takes a PNG of the timeline's canvas.
@@ -434,23 +494,7 @@ func TestViewerFile(t *testing.T) {
 			p.open(t, file)
 			p.waitFor(t, fileReady)
 			st := p.viewerState(t)
-			var wantEvents []int
-			for _, f := range want.Findings {
-				var i int
-				if _, err := fmt.Sscanf(f.Pointer, "/events/%d", &i); err == nil {
-					wantEvents = append(wantEvents, i)
-				} else if _, err := fmt.Sscanf(f.Pointer, "/edges/%d", &i); err == nil {
-					plain := readPlain(t, src)
-					for j, e := range plain.Events {
-						if e.ID == plain.Edges[i].Src {
-							wantEvents = append(wantEvents, j)
-							break
-						}
-					}
-				}
-			}
-			slices.Sort(wantEvents)
-			wantEvents = slices.Compact(wantEvents)
+			wantEvents := findingEvents(t, src, want)
 			if len(wantEvents) == 0 || !slices.Equal(st.FindingsOnEvents, wantEvents) {
 				t.Errorf("%s: findings placed on events %v, want %v (from %+v)", name, st.FindingsOnEvents, wantEvents, want.Findings)
 			}
@@ -551,6 +595,83 @@ func TestViewerFile(t *testing.T) {
 		p.check(t, "100k")
 	})
 
+	// A million events: the worker reads them while the page keeps
+	// answering (a key is handled and a frame drawn before the worker is
+	// done), then the trace opens whole, its busy lanes as density.
+	t.Run("1M events stay responsive", func(t *testing.T) {
+		const n = 1000000
+		var src bytes.Buffer
+		if err := synth.WriteTrace(&src, synth.TraceOptions{Events: n, Seed: 1}); err != nil {
+			t.Fatal(err)
+		}
+		writeView(t, dir, "synth1m.html", viewUnits("synth1m.json", src.Bytes()))
+		src = bytes.Buffer{}
+		p := b.newPage(t)
+		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Minute)
+		defer cancel()
+		if err := chromedp.Do(ctx, chromedp.Navigate(b.base+"synth1m.html")); err != nil {
+			t.Fatal(err)
+		}
+		// Record, on the clock the worker reports its parse on, every key
+		// the page handles and every frame it draws, and press keys until
+		// the parse is over.
+		var ok bool
+		p.eval(t, `(() => { const now = () => performance.timeOrigin + performance.now();
+		  window.__keys = []; window.__frames = [];
+		  document.addEventListener("keydown", () => window.__keys.push(now()));
+		  const tick = () => { window.__frames.push(now()); if (!document.getElementById("masrl-viewer").dataset.parseSpan) requestAnimationFrame(tick); };
+		  requestAnimationFrame(tick); return true; })()`, &ok)
+		for {
+			if err := chromedp.Do(ctx, chromedp.KeyEvent("x")); err != nil {
+				t.Fatal(err)
+			}
+			var done bool
+			p.eval(t, `!!document.getElementById("masrl-viewer").dataset.parseSpan || document.getElementById("masrl-viewer").dataset.ready === "true"`, &done)
+			if done {
+				break
+			}
+		}
+		var seen struct {
+			Keys, Frames []float64
+			Span         string
+		}
+		p.eval(t, `({keys: window.__keys, frames: window.__frames, span: document.getElementById("masrl-viewer").dataset.parseSpan || ""})`, &seen)
+		var from, to float64
+		if _, err := fmt.Sscanf(seen.Span, "%f %f", &from, &to); err != nil {
+			t.Fatalf("no parse span from the worker (%q): the trace was not parsed in a worker", seen.Span)
+		}
+		during := func(ts []float64) (k int) {
+			for _, x := range ts {
+				if x > from && x < to {
+					k++
+				}
+			}
+			return k
+		}
+		if during(seen.Keys) == 0 || during(seen.Frames) == 0 {
+			t.Errorf("while the worker parsed the JSON (%.0f ms), the page handled %d of %d keys and drew %d of %d frames; want some of each",
+				to-from, during(seen.Keys), len(seen.Keys), during(seen.Frames), len(seen.Frames))
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fileReady, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+			t.Fatalf("the 1M trace never opened: %v", err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`!!MasrlViewer.state() && MasrlViewer.state().settled`, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+			t.Fatal(err)
+		}
+		var st struct {
+			viewerState
+			Worker bool `json:"worker"`
+		}
+		p.eval(t, `MasrlViewer.state()`, &st)
+		if st.Events != n || !st.Worker {
+			t.Errorf("%d events shown, read in a worker: %v; want %d, true", st.Events, st.Worker, n)
+		}
+		if st.Dense == 0 || !strings.Contains(st.Note, "density") {
+			t.Errorf("the 1M trace shows %d dense lanes with note %q, want its busy lanes as density, said so", st.Dense, st.Note)
+		}
+		p.check(t, "1M")
+	})
+
 	t.Run("axe and dark mode", func(t *testing.T) {
 		p := b.newPage(t)
 		p.open(t, "edge-dangling.html")
@@ -586,6 +707,15 @@ func TestViewerPage(t *testing.T) {
 	p.mu.Lock()
 	before := maps.Clone(p.requests)
 	p.mu.Unlock()
+	// The viewer's script is loaded only once a file is chosen.
+	var loaded bool
+	p.eval(t, `typeof MasrlViewer !== "undefined"`, &loaded)
+	for _, u := range before {
+		loaded = loaded || strings.HasSuffix(u, "/viewer.js")
+	}
+	if loaded {
+		t.Error("the traces page loaded the viewer before a file was chosen")
+	}
 
 	pick := func(t *testing.T, path string) {
 		t.Helper()
@@ -663,13 +793,98 @@ func TestViewerPage(t *testing.T) {
 		p.check(t, "batch")
 	})
 
+	// The framework runs (trace/otlp/testdata/frameworks/runs, recorded
+	// from the real SDKs by make otel-fixtures), dropped on the page as a
+	// reader drops a file: the WebAssembly module imports each, and every
+	// trace the viewer shows must agree with what the Go importer (the
+	// library of masrl trace import) makes of the same file: the traces,
+	// the import's diagnostics, each trace's lanes, its edges by type (all
+	// of them, and those drawn), and the Go validator's findings on their
+	// events.
+	t.Run("framework runs dropped", func(t *testing.T) {
+		runs, err := filepath.Glob(filepath.Join(repoRoot(t), "trace", "otlp", "testdata", "frameworks", "runs", "*.otlp.jsonl"))
+		if err != nil || len(runs) < 4 {
+			t.Fatalf("framework runs: %q, %v", runs, err)
+		}
+		edgeTypes := map[string]bool{}
+		for _, path := range runs {
+			name := filepath.Base(path)
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			traces, diags := importOTLP(t, name, src)
+			drop(t, p, name, src)
+			var listed struct {
+				Rows, Diagnostics int
+			}
+			p.eval(t, `({rows: document.querySelectorAll("#masrl-viewer .mv-batch tbody tr").length,
+			  diagnostics: document.querySelectorAll("#masrl-viewer .mv-import-findings li").length})`, &listed)
+			if len(traces) > 1 && listed.Rows != len(traces) {
+				t.Fatalf("%s: the page lists %d traces, the Go importer makes %d", name, listed.Rows, len(traces))
+			}
+			if listed.Diagnostics != min(len(diags), 1000) {
+				t.Errorf("%s: the page lists %d import diagnostics, the Go importer reports %d", name, listed.Diagnostics, len(diags))
+			}
+			for k, tr := range traces {
+				where := fmt.Sprintf("%s trace %s", name, tr.ID)
+				if len(traces) > 1 {
+					var ok bool
+					p.eval(t, `(() => { const s = document.querySelector("#masrl-viewer .mv-stage"); s.dataset.ready = "";
+					  document.querySelectorAll("#masrl-viewer .mv-open")[`+strconv.Itoa(k)+`].click(); return true; })()`, &ok)
+					p.waitFor(t, `document.querySelector("#masrl-viewer .mv-stage").dataset.ready === "true"`)
+				}
+				st := p.viewerState(t)
+				plain := readPlain(t, tr.JSON)
+				if st.Events != len(plain.Events) {
+					t.Errorf("%s: %d events, the Go import has %d", where, st.Events, len(plain.Events))
+				}
+				checkLanes(t, where, st, plain)
+				all := map[string]int{}
+				for _, e := range plain.Edges {
+					all[e.Type]++
+					edgeTypes[e.Type] = true
+				}
+				if !maps.Equal(st.EdgeCount, all) {
+					t.Errorf("%s: edges by type %v, the Go import has %v", where, st.EdgeCount, all)
+				}
+				if want := edgesInView(plain, st, st.Window[0], st.Window[1]); !maps.Equal(st.EdgesDrawn, want) {
+					t.Errorf("%s: edges drawn %v, want %v", where, st.EdgesDrawn, want)
+				}
+				want := goResult(t, tr.JSON)
+				if got := findingEvents(t, tr.JSON, want); !slices.Equal(st.FindingsOnEvents, got) {
+					t.Errorf("%s: findings on events %v, the Go validator's are on %v", where, st.FindingsOnEvents, got)
+				}
+				var findings int
+				p.eval(t, `document.querySelectorAll("#masrl-viewer .mv-findings li").length`, &findings)
+				if findings != len(want.Findings) {
+					t.Errorf("%s: %d findings listed, the Go validator finds %d", where, findings, len(want.Findings))
+				}
+				if len(traces) > 1 {
+					var ok bool
+					p.eval(t, `(() => { document.querySelector("#masrl-viewer .mv-back").click(); return true; })()`, &ok)
+					p.waitFor(t, `!!document.querySelector("#masrl-viewer .mv-batch")`)
+				}
+			}
+			p.check(t, name)
+		}
+		// The runs hold the orchestration the viewer must draw: spawns,
+		// handoffs (messages), returns and tool dependencies.
+		for _, ty := range []string{"spawn", "message", "return", "tool_dependency"} {
+			if !edgeTypes[ty] {
+				t.Errorf("no framework run has %s edges: %v", ty, edgeTypes)
+			}
+		}
+	})
+
 	// Reading, importing and checking the files fetched the module and
+	// the viewer's script, loaded when the first file was chosen, and
 	// nothing else: no upload, no request for the data.
 	t.Run("nothing uploaded", func(t *testing.T) {
 		p.mu.Lock()
 		var extra []string
 		for id, u := range p.requests {
-			if _, ok := before[id]; !ok && !strings.HasSuffix(u, "/traces/validator/masrl.wasm") && !strings.HasSuffix(u, "/favicon.svg") {
+			if _, ok := before[id]; !ok && !strings.HasSuffix(u, "/traces/validator/masrl.wasm") && !strings.HasSuffix(u, "/traces/viewer/viewer.js") && !strings.HasSuffix(u, "/favicon.svg") {
 				extra = append(extra, u)
 			}
 		}
@@ -681,7 +896,7 @@ func TestViewerPage(t *testing.T) {
 
 	t.Run("axe", func(t *testing.T) {
 		var ok bool
-		p.eval(t, `(() => { document.querySelector("#masrl-viewer .mv-open").click(); return true; })()`, &ok)
+		p.eval(t, `(() => { const b = document.querySelector("#masrl-viewer .mv-open"); if (b) b.click(); return true; })()`, &ok)
 		p.waitFor(t, `!!MasrlViewer.state()`)
 		checkAxe(t, p, "/traces/ with a trace in the viewer")
 		p.check(t, "axe")
@@ -716,7 +931,9 @@ new PerformanceObserver(l => { for (const e of l.getEntries()) window.__longTask
 // sizes MASRL_VIEWER_EVENTS lists (default 100000), MASRL_VIEWER_RUNS
 // times each (default 1), and logs the times; make bench-viewer runs it
 // for BENCHMARKS.md. It asserts only that the trace opened whole: times
-// depend on the machine's load.
+// depend on the machine's load. MASRL_VIEWER_COMPARE, a comma-separated
+// list of files masrl trace view wrote, compares them instead
+// (compareViewerFiles).
 func TestViewerOpenTime(t *testing.T) {
 	sizes := os.Getenv("MASRL_VIEWER_EVENTS")
 	if sizes == "" {
@@ -731,6 +948,10 @@ func TestViewerOpenTime(t *testing.T) {
 	}
 	dir := t.TempDir()
 	b := startBrowser(t, dir)
+	if files := os.Getenv("MASRL_VIEWER_COMPARE"); files != "" {
+		compareViewerFiles(t, b, dir, strings.Split(files, ","), runs)
+		return
+	}
 	for s := range strings.SplitSeq(sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n <= 0 {
@@ -793,5 +1014,49 @@ func TestViewerOpenTime(t *testing.T) {
 		med := all[len(all)/2]
 		t.Logf("%d events (%.1f MB file), median of %d: interactive %.0f ms after navigation start (file received at %.0f ms, parsed at %.0f ms; JSON.parse %.0f ms, model %.0f ms, model to first frame %.0f ms), zoom to the next frame %.1f ms (drawing %.1f ms), longest task %.0f ms",
 			n, float64(st.Size())/1e6, runs, med.Ready, med.Response, med.DOM, med.Parse, med.Model, med.Open, med.Zoom, med.Draw, med.Longest)
+	}
+}
+
+// compareViewerFiles opens files written by masrl trace view (by two
+// builds of it, say) in turn, runs times each, at the same moment and so
+// under the same load, and logs the median time to interactive of each:
+// a change's effect, which timings taken minutes apart on a shared machine
+// cannot show.
+func compareViewerFiles(t *testing.T, b *browser, dir string, files []string, runs int) {
+	t.Helper()
+	ready := make([][]float64, len(files))
+	for k, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("compare%d.html", k)), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range runs {
+		for k := range files {
+			p := b.newPage(t)
+			if _, err := chromedp.Call(p.ctx, network.Disable, cdp.Empty{}); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(p.ctx, 5*time.Minute)
+			err := chromedp.Do(ctx, chromedp.Navigate(b.base+fmt.Sprintf("compare%d.html", k)))
+			if err == nil {
+				_, err = chromedp.Run(ctx, chromedp.Poll[bool](fileReady, chromedp.WithPollingInterval(50*time.Millisecond)))
+			}
+			cancel()
+			if err != nil {
+				t.Fatalf("%s: waiting for the viewer: %v", files[k], err)
+			}
+			var r float64
+			p.eval(t, `Number(document.getElementById("masrl-viewer").dataset.readyAt)`, &r)
+			ready[k] = append(ready[k], r)
+			p.cancel()
+		}
+	}
+	for k, f := range files {
+		slices.Sort(ready[k])
+		t.Logf("%s: interactive %.0f ms after navigation start, median of %d (all: %v)", f, ready[k][len(ready[k])/2], runs, ready[k])
 	}
 }

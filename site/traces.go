@@ -104,6 +104,9 @@ type tracesPage struct {
 	// ChecklistJSON is Checklist for the trace viewer, escaped for a
 	// <script type="application/json"> island.
 	ChecklistJSON template.JS
+	// ViewerScript is the trace viewer's script from the root, which the
+	// page's picker (validator.js) loads once a file is chosen.
+	ViewerScript string
 }
 
 // tracesData is data/traces.yaml.
@@ -179,7 +182,8 @@ func (r *renderer) traces() error {
 				return err
 			}
 		}
-		tp.Scripts = []string{validatorDir + "wasm_exec.js", validatorDir + "validator.js", viewerDir + "viewer.js"}
+		tp.Scripts = []string{validatorDir + "wasm_exec.js", validatorDir + "validator.js"}
+		tp.ViewerScript = viewerDir + "viewer.js"
 		tp.Styles = []string{viewerDir + "viewer.css"}
 	}
 	if len(tp.Binaries) == 0 && r.opt.Release.URL != "" {

@@ -314,4 +314,73 @@
   root.addEventListener("focusin", start);
   root.addEventListener("pointerdown", start);
   input.addEventListener("dragenter", start);
+
+  // The trace viewer's picker ("See a trace"): a file input and a drop
+  // zone in #masrl-viewer. The viewer itself (viewer.js, the element's
+  // data-script) is loaded only once a file is chosen or dropped, beside
+  // the module, so a reader who does not use it does not download it.
+  const viewerRoot = document.getElementById("masrl-viewer");
+  if (viewerRoot && viewerRoot.dataset.script) {
+    const vfile = el("input", { type: "file", id: "masrl-viewer-file", accept: ".json,.jsonl,.ndjson,application/json" });
+    const vlabel = el("label", { for: "masrl-viewer-file" }, "Trace file (JSON, JSON Lines or OTLP/JSON): ");
+    const zone = el("div", { class: "mv-drop", tabindex: "0", role: "button", "aria-describedby": "masrl-viewer-status" },
+      "Drop a trace file here, or press Enter to pick one.");
+    const vstatus = el("p", { role: "status", id: "masrl-viewer-status" });
+    const stage = el("div", { class: "mv-stage" });
+    const form = el("p");
+    form.append(vlabel, vfile);
+    viewerRoot.append(form, zone, vstatus, stage);
+    zone.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        vfile.click();
+      }
+    });
+    zone.addEventListener("click", () => vfile.click());
+    zone.addEventListener("dragover", (e) => {
+      e.preventDefault();
+      zone.classList.add("mv-over");
+    });
+    zone.addEventListener("dragleave", () => zone.classList.remove("mv-over"));
+    zone.addEventListener("drop", (e) => {
+      e.preventDefault();
+      zone.classList.remove("mv-over");
+      view(e.dataTransfer.files[0]);
+    });
+    vfile.addEventListener("change", () => view(vfile.files[0]));
+    // The module is loaded once the reader turns to the viewer.
+    viewerRoot.addEventListener("focusin", start);
+    viewerRoot.addEventListener("pointerdown", start);
+
+    let viewerLoading = null;
+    const loadViewer = () => {
+      if (!viewerLoading) {
+        viewerLoading = new Promise((resolve, reject) => {
+          const s = el("script", { src: viewerRoot.dataset.script });
+          s.addEventListener("load", () =>
+            globalThis.MasrlViewer ? resolve(globalThis.MasrlViewer) : reject(new Error(`${s.src} defines no viewer`)));
+          s.addEventListener("error", () => {
+            viewerLoading = null;
+            reject(new Error(`cannot load ${s.src}`));
+          });
+          document.body.append(s);
+        });
+      }
+      return viewerLoading;
+    };
+
+    async function view(f) {
+      if (!f) return;
+      vstatus.textContent = `Loading the viewer and the validator for ${f.name}…`;
+      stage.dataset.ready = "false";
+      try {
+        const [viewer] = await Promise.all([loadViewer(), start()]);
+        await viewer.openFile(f, stage, vstatus);
+      } catch (e) {
+        vstatus.textContent = `Cannot show ${f.name}: ${e.message}`;
+        stage.replaceChildren();
+        stage.dataset.ready = "true";
+      }
+    }
+  }
 })();

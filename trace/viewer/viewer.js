@@ -14,9 +14,13 @@
 // Two ways in, one module:
 //   - a page with a JSON data island #masrl-viewer-data (an inert script
 //     element of type application/json, what `masrl trace view` writes) is shown at once;
-//   - otherwise the element #masrl-viewer gets a file picker and a drop
-//     zone: the file is read in the page and checked by the WebAssembly
-//     validator (validator.js, globalThis.masrlStart), nothing uploaded.
+//   - on the traces page, validator.js builds the file picker and drop
+//     zone of #masrl-viewer and loads this script only when a file is
+//     chosen, then calls MasrlViewer.openFile: the file is read in the
+//     page and checked by the WebAssembly validator, nothing uploaded.
+//
+// A trace of more than WORKER_TEXT characters is parsed by this same
+// script running as a Web Worker, so the page keeps answering input.
 //
 // The timeline is one canvas the size of the box; the lanes scroll
 // beneath it (a trace may have thousands of agents) and only the lanes in
@@ -32,8 +36,17 @@
   const AXIS_H = 22;
   const EDGE_LIMIT = 10000; // edges are drawn while at most this many are in view
   const PAGE_ROWS = 50; // rows per page of the event table
-  const CHUNKED = 200000; // a trace of more events is read in slices
-  const SLICE = (1 << 17) - 1; // events per slice, less one (a mask)
+  const FINDINGS_LISTED = 1000; // findings listed, each with a button to its event
+  // A trace of more characters of JSON than this is parsed in a Web Worker,
+  // so that the page keeps answering input; a smaller one in the page,
+  // which is faster (a worker's fresh heap collects garbage more often: a
+  // 100,000-event file opened in 0.76 to 0.99 s in the page and 1.0 to
+  // 2.3 s with a worker, BENCHMARKS.md).
+  const WORKER_TEXT = 50e6;
+  // In a Web Worker this script is the viewer's worker (worker below); in
+  // a page, SCRIPT is its own element, whose source starts that worker.
+  const IN_WORKER = typeof document === "undefined";
+  const SCRIPT = IN_WORKER ? null : document.currentScript;
 
   // The survey's edge types, in the schema's order, with how they are drawn.
   const EDGES = {
@@ -84,19 +97,20 @@
     return typeof v === "string" ? v : "";
   }
 
-  // pointerEvent returns the event index a finding's JSON Pointer concerns:
-  // the event itself, or the source event of an edge.
-  function findingEvent(f, m) {
+  // findingEvent returns the event index a finding's JSON Pointer concerns:
+  // the event itself, or the source event of an edge (src and dst: the
+  // edges' event indices, null when not resolved).
+  function findingEvent(f, n, src, dst) {
     let r = /^\/events\/(\d+)(\/|$)/.exec(f.pointer || "");
     if (r) {
       const i = Number(r[1]);
-      return i < m.n ? i : -1;
+      return i < n ? i : -1;
     }
     r = /^\/edges\/(\d+)(\/|$)/.exec(f.pointer || "");
-    if (r) {
+    if (r && src) {
       const k = Number(r[1]);
-      if (m.edgesReady && k < m.nEdges) {
-        return m.src[k] >= 0 ? m.src[k] : m.dst[k];
+      if (k < src.length) {
+        return src[k] >= 0 ? src[k] : dst[k];
       }
     }
     return -1;
@@ -128,30 +142,25 @@
     return [xa + u0 * dx, ya + u0 * dy, xa + u1 * dx, ya + u1 * dy, u0 === 0 && u1 === 1];
   }
 
-  // model turns a parsed trace into columns: per event its time, lane and
-  // type; per lane its events in time order; the edges as index pairs.
-  //
-  // A trace of more than CHUNKED events is read in slices, the page
-  // getting the thread back between them (progress says how far it is), so
-  // that a million events do not hold the tab for seconds at a stretch.
-  async function model(tr, report, progress) {
+  // columns turns a parsed trace into what the timeline draws from: per
+  // event its time, agent, type and whether it carries a reward (typed
+  // arrays, which cross from the worker to the page without a copy); per
+  // agent its lane, parent and counts; per lane its events in time order.
+  // It runs in the worker (worker below), off the page's thread.
+  function columns(tr) {
     const evs = tr && Array.isArray(tr.events) ? tr.events : [];
     const n = evs.length;
-    const chunked = n > CHUNKED;
-    const pause = async (i, what, total) => {
-      if (progress) progress(`${what}: ${fmt(i)} of ${fmt(total)}`);
-      await (globalThis.scheduler && typeof scheduler.yield === "function" ? scheduler.yield() : new Promise((r) => setTimeout(r, 0)));
-    };
     const t = new Float64Array(n);
     const agentOf = new Int32Array(n);
     const type = new Int8Array(n);
+    const reward = new Uint8Array(n);
     const agents = [];
     const byName = new Map();
     const agent = (name) => {
       let a = byName.get(name);
       if (a === undefined) {
         a = { id: agents.length, name, parent: -1, children: [], first: -1, spawnT: NaN, endT: NaN, last: -Infinity,
-          count: 0, toolCalls: 0, tokens: 0, hasTokens: false, tool: false, role: "", rewards: 0 };
+          count: 0, toolCalls: 0, tokens: 0, hasTokens: false, tool: false, role: "", rewards: 0, depth: 0, lane: -1 };
         agents.push(a);
         byName.set(name, a);
       }
@@ -161,8 +170,15 @@
     let orchestrator = null;
     let firstSpawner = null;
     let rewarded = 0;
+    const isAncestor = (c, a) => {
+      for (let p = a; p; p = p.parent >= 0 ? agents[p.parent] : null) {
+        if (p === c) {
+          return true;
+        }
+      }
+      return false;
+    };
     for (let i = 0; i < n; i++) {
-      if (chunked && i && (i & SLICE) === 0) await pause(i, "Reading events", n);
       const ev = evs[i] && typeof evs[i] === "object" ? evs[i] : {};
       const a = agent(typeof ev.agent === "string" ? ev.agent : "(no agent)");
       const ti = typeof ev.t === "number" && Number.isFinite(ev.t) ? ev.t : 0;
@@ -187,6 +203,7 @@
       if (ev.reward !== undefined || ev.rewards !== undefined) {
         a.rewards++;
         rewarded++;
+        reward[i] = 1;
       }
       switch (ev.type) {
         case "orchestrator_decision":
@@ -218,18 +235,11 @@
           break;
       }
     }
-    function isAncestor(c, a) {
-      for (let p = a; p; p = p.parent >= 0 ? agents[p.parent] : null) {
-        if (p === c) {
-          return true;
-        }
-      }
-      return false;
-    }
     const root = orchestrator || firstSpawner || agents[0];
     // Lanes: the orchestrator's spawn tree depth first, then the other
     // agents' trees in order of appearance, then the tools.
-    const lanes = [];
+    const laneAgent = new Int32Array(agents.length);
+    let nl = 0;
     const placed = new Uint8Array(agents.length);
     const visit = (a0) => {
       const stack = [[a0, 0]];
@@ -240,8 +250,8 @@
         }
         placed[a.id] = 1;
         a.depth = depth;
-        a.lane = lanes.length;
-        lanes.push(a);
+        a.lane = nl;
+        laneAgent[nl++] = a.id;
         for (let j = a.children.length - 1; j >= 0; j--) {
           stack.push([agents[a.children[j]], depth + 1]);
         }
@@ -265,50 +275,44 @@
         visit(a);
       }
     }
+    // The page needs no child lists (the lanes say the tree): fewer
+    // objects to copy to it.
+    for (const a of agents) delete a.children;
     // Each lane's events in time order.
-    const laneStart = new Int32Array(lanes.length + 1);
+    const laneStart = new Int32Array(nl + 1);
     for (let i = 0; i < n; i++) {
-      if (chunked && i && (i & SLICE) === 0) await pause(i, "Reading events", n);
       laneStart[agents[agentOf[i]].lane + 1]++;
     }
-    for (let l = 0; l < lanes.length; l++) {
+    for (let l = 0; l < nl; l++) {
       laneStart[l + 1] += laneStart[l];
     }
     const laneEvents = new Int32Array(n);
-    const fill = laneStart.slice(0, lanes.length);
+    const fill = laneStart.slice(0, nl);
     let sorted = true;
+    let tMin = Infinity;
+    let tMax = -Infinity;
     for (let i = 0; i < n; i++) {
-      if (chunked && i && (i & SLICE) === 0) await pause(i, "Reading events", n);
       const l = agents[agentOf[i]].lane;
       const at = fill[l]++;
       if (at > laneStart[l] && t[laneEvents[at - 1]] > t[i]) {
         sorted = false;
       }
       laneEvents[at] = i;
-    }
-    if (!sorted) {
-      for (let l = 0; l < lanes.length; l++) {
-        const part = Array.from(laneEvents.subarray(laneStart[l], laneStart[l + 1]));
-        part.sort((x, y) => t[x] - t[y] || x - y);
-        laneEvents.set(part, laneStart[l]);
-      }
-    }
-    // All events in time order, for moving through the trace.
-    let order = null;
-    let tMin = Infinity;
-    let tMax = -Infinity;
-    for (let i = 0; i < n; i++) {
-      if (chunked && i && (i & SLICE) === 0) await pause(i, "Reading events", n);
       if (t[i] < tMin) tMin = t[i];
       if (t[i] > tMax) tMax = t[i];
+    }
+    if (!sorted) {
+      for (let l = 0; l < nl; l++) {
+        const part = laneEvents.subarray(laneStart[l], laneStart[l + 1]);
+        part.sort((x, y) => t[x] - t[y] || x - y);
+      }
     }
     if (n === 0) {
       tMin = 0;
       tMax = 1;
     }
-    // Edges: counted by type now, tied to their events after the first
-    // frame (resolveEdges), which a large trace then need not wait for;
-    // at once when a finding concerns an edge, to place it on its event.
+    // Edges are counted by type here and tied to their events (edges)
+    // after the page has its first frame.
     const eds = tr && Array.isArray(tr.edges) ? tr.edges : [];
     const edgeCount = {};
     for (let k = 0; k < eds.length; k++) {
@@ -316,57 +320,334 @@
       const name = e && EDGES[e.type] && Object.hasOwn(EDGES, e.type) ? e.type : "other";
       edgeCount[name] = (edgeCount[name] || 0) + 1;
     }
-    const m = { evs, n, t, agentOf, type, agents, lanes, laneStart, laneEvents, tMin, tMax, eds, nEdges: eds.length,
-      src: null, dst: null, etype: null, edgesReady: false, edgeCount,
-      root, rewarded, trace: tr, report, order, pause: chunked ? pause : null,
-      findingsAt: new Map(), traceFindings: [] };
-    const findings = (report && report.findings) || [];
-    if (findings.some((f) => /^\/edges\//.test(f.pointer || ""))) {
-      await resolveEdges(m);
-    }
-    for (const f of findings) {
-      const i = findingEvent(f, m);
-      if (i < 0) {
-        m.traceFindings.push(f);
-      } else {
-        if (!m.findingsAt.has(i)) m.findingsAt.set(i, []);
-        m.findingsAt.get(i).push(f);
-      }
-    }
-    return m;
+    return { n, t, agentOf, type, reward, agents, laneAgent, laneStart, laneEvents, tMin, tMax,
+      nEdges: eds.length, edgeCount, root: root ? root.id : -1, rewarded };
   }
 
-  // resolveEdges ties every edge to the indices of its events (-1 for an
-  // id that names none) and its type to EDGE_TYPES, once.
-  async function resolveEdges(m) {
-    if (m.edgesReady || m.resolving) return m.resolving;
-    m.resolving = (async () => {
-      const { evs, n, eds, pause } = m;
-      const ids = new Map();
-      for (let i = 0; i < n; i++) {
-        if (pause && i && (i & SLICE) === 0) await pause(i, "Reading event ids", n);
-        const id = evs[i] && evs[i].id;
-        if (typeof id === "string" && !ids.has(id)) {
-          ids.set(id, i);
+  // edges ties every edge of a trace to the indices of its events (-1 for
+  // an id that names none) and its type to EDGE_TYPES.
+  function edges(tr) {
+    const evs = tr && Array.isArray(tr.events) ? tr.events : [];
+    const eds = tr && Array.isArray(tr.edges) ? tr.edges : [];
+    const ids = new Map();
+    for (let i = 0; i < evs.length; i++) {
+      const id = evs[i] && evs[i].id;
+      if (typeof id === "string" && !ids.has(id)) {
+        ids.set(id, i);
+      }
+    }
+    const src = new Int32Array(eds.length);
+    const dst = new Int32Array(eds.length);
+    const etype = new Int8Array(eds.length);
+    for (let k = 0; k < eds.length; k++) {
+      const e = eds[k] && typeof eds[k] === "object" ? eds[k] : {};
+      const s = ids.get(e.src);
+      const d = ids.get(e.dst);
+      src[k] = s === undefined ? -1 : s;
+      dst[k] = d === undefined ? -1 : d;
+      etype[k] = EDGE_TYPES.indexOf(e.type);
+    }
+    return { src, dst, etype };
+  }
+
+  // AGENT_INT and AGENT_NUM are the members of an agent (columns) that
+  // cross from the worker to the page as typed arrays: a structured clone
+  // of 100,000 agent objects held the page for a second, their columns
+  // take no time.
+  const AGENT_INT = ["parent", "first", "count", "toolCalls", "rewards", "depth", "lane"];
+  const AGENT_NUM = ["spawnT", "endT", "last", "tokens"];
+
+  // packAgents turns the agents into columns (names and roles as arrays
+  // of strings, flags and numbers as typed arrays); unpackAgents back.
+  function packAgents(agents) {
+    const n = agents.length;
+    const p = { names: agents.map((a) => a.name), roles: agents.map((a) => a.role), flags: new Uint8Array(n) };
+    for (const k of AGENT_INT) p[k] = new Int32Array(n);
+    for (const k of AGENT_NUM) p[k] = new Float64Array(n);
+    agents.forEach((a, i) => {
+      for (const k of AGENT_INT) p[k][i] = a[k];
+      for (const k of AGENT_NUM) p[k][i] = a[k];
+      p.flags[i] = (a.tool ? 1 : 0) | (a.hasTokens ? 2 : 0);
+    });
+    return p;
+  }
+
+  function packedBuffers(p) {
+    return [p.flags.buffer, ...AGENT_INT.map((k) => p[k].buffer), ...AGENT_NUM.map((k) => p[k].buffer)];
+  }
+
+  function unpackAgents(p) {
+    return p.names.map((name, i) => {
+      const a = { id: i, name, role: p.roles[i], tool: (p.flags[i] & 1) !== 0, hasTokens: (p.flags[i] & 2) !== 0 };
+      for (const k of AGENT_INT) a[k] = p[k][i];
+      for (const k of AGENT_NUM) a[k] = p[k][i];
+      return a;
+    });
+  }
+
+  function parseTrace(text) {
+    try {
+      const v = JSON.parse(text);
+      return v && typeof v === "object" ? v : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  // worker is the side of the viewer that holds the traces: it parses
+  // their JSON, builds their columns and keeps the parsed events, which the
+  // page asks for a few at a time (the rows of a table page, the event
+  // described). It runs in a Web Worker, so that parsing a million events
+  // never holds the page's thread; post sends a message to the page.
+  //
+  // Messages in: {op: "file", text} (the data island of a written file:
+  // {checklist, traces: [{name, line, report, trace}]}), {op: "open",
+  // units: [{name, line, report, text}]} (files read in the page), {op:
+  // "events", key, req, idx}. Out: progress notes, the units with their
+  // columns, then each unit's edges, and the events asked for.
+  function worker(post) {
+    const traces = [];
+    const open = (req, checklist, list) => {
+      const out = [];
+      const transfer = [];
+      const late = [];
+      for (const u of list) {
+        const key = traces.length;
+        const tr = u.trace && typeof u.trace === "object" ? u.trace : null;
+        traces.push(tr);
+        const m0 = performance.now();
+        const c = columns(tr);
+        c.agents = packAgents(c.agents);
+        const findings = (u.report && Array.isArray(u.report.findings)) ? u.report.findings : [];
+        // A finding on an edge is placed on the edge's event: those
+        // units tie their edges at once, the others after the first frame.
+        let e = null;
+        if (findings.some((f) => /^\/edges\//.test(f.pointer || ""))) {
+          e = edges(tr);
+        }
+        const at = Int32Array.from(findings, (f) => findingEvent(f, c.n, e && e.src, e && e.dst));
+        // The events the view shows at once: the table's first page and
+        // the findings' events.
+        const pre = new Set();
+        for (let i = 0; i < Math.min(c.n, PAGE_ROWS); i++) pre.add(i);
+        for (let j = 0; j < Math.min(at.length, FINDINGS_LISTED); j++) if (at[j] >= 0) pre.add(at[j]);
+        const idx = Array.from(pre);
+        const evs = tr && Array.isArray(tr.events) ? tr.events : [];
+        out.push({ key, name: u.name, line: u.line, report: u.report || { findings: [] }, cols: c, findingAt: at,
+          edges: e, preload: { idx, evs: idx.map((i) => evs[i]) }, modelMs: performance.now() - m0 });
+        transfer.push(c.t.buffer, c.agentOf.buffer, c.type.buffer, c.reward.buffer, c.laneAgent.buffer, c.laneStart.buffer, c.laneEvents.buffer,
+          ...packedBuffers(c.agents));
+        if (e) {
+          transfer.push(e.src.buffer, e.dst.buffer, e.etype.buffer);
+        } else {
+          late.push(key);
         }
       }
-      const src = new Int32Array(eds.length);
-      const dst = new Int32Array(eds.length);
-      const etype = new Int8Array(eds.length);
-      for (let k = 0; k < eds.length; k++) {
-        if (pause && k && (k & SLICE) === 0) await pause(k, "Reading edges", eds.length);
-        const e = eds[k] && typeof eds[k] === "object" ? eds[k] : {};
-        const s = ids.get(e.src);
-        const d = ids.get(e.dst);
-        src[k] = s === undefined ? -1 : s;
-        dst[k] = d === undefined ? -1 : d;
-        etype[k] = EDGE_TYPES.indexOf(e.type);
+      post({ op: "units", req, checklist, units: out }, transfer);
+      for (const key of late) {
+        const e = edges(traces[key]);
+        post({ op: "edges", key, edges: e }, [e.src.buffer, e.dst.buffer, e.etype.buffer]);
       }
-      Object.assign(m, { src, dst, etype, edgesReady: true });
-    })();
-    return m.resolving;
+    };
+    return (msg) => {
+      try {
+        switch (msg.op) {
+          case "file": {
+            post({ op: "progress", req: msg.req, text: `Parsing ${Math.round(msg.text.length / 1e5) / 10} MB of JSON` });
+            const p0 = performance.now();
+            const data = JSON.parse(msg.text);
+            const p1 = performance.now();
+            // When the parse ran, on the clock the page shares
+            // (timeOrigin + now): the browser tests check the page
+            // answered input meanwhile.
+            post({ op: "progress", req: msg.req, text: "Reading the events", parseMs: p1 - p0,
+              parseSpan: [performance.timeOrigin + p0, performance.timeOrigin + p1] });
+            open(msg.req, data.checklist || [], data.traces || []);
+            break;
+          }
+          case "open": {
+            const p0 = performance.now();
+            const list = msg.units.map((u) => ({ name: u.name, line: u.line, report: u.report, trace: parseTrace(u.text) }));
+            post({ op: "progress", req: msg.req, text: "Reading the events", parseMs: performance.now() - p0 });
+            open(msg.req, null, list);
+            break;
+          }
+          case "events": {
+            const tr = traces[msg.key];
+            const evs = tr && Array.isArray(tr.events) ? tr.events : [];
+            post({ op: "events", req: msg.req, evs: msg.idx.map((i) => evs[i]) });
+            break;
+          }
+        }
+      } catch (e) {
+        post({ op: "error", req: msg.req, error: String(e && e.message ? e.message : e) });
+      }
+    };
   }
 
+  if (IN_WORKER) {
+    const handle = worker((msg, transfer) => globalThis.postMessage(msg, transfer || []));
+    globalThis.onmessage = (e) => handle(e.data);
+    return;
+  }
+
+  // Backend is the page's side of worker: it starts the worker (from the
+  // script's own address on the site, from a Blob of its text in a written
+  // file, whose policy allows worker-src blob:) and turns its messages
+  // into promises. For text up to WORKER_TEXT characters, or where no
+  // worker can start, the same code runs in the page, a task later.
+  class Backend {
+    constructor(size) {
+      this.pending = new Map();
+      this.next = 1;
+      this.models = new Map();
+      const receive = (msg) => this.receive(msg);
+      try {
+        if (size <= WORKER_TEXT) throw new Error("small enough for the page");
+        const url = SCRIPT && SCRIPT.src ? SCRIPT.src :
+          URL.createObjectURL(new Blob([SCRIPT ? SCRIPT.textContent : ""], { type: "text/javascript" }));
+        const w = new Worker(url);
+        w.onmessage = (e) => receive(e.data);
+        w.onerror = (e) => {
+          e.preventDefault();
+          this.fail(`the viewer's worker failed: ${e.message || "it could not start"}`);
+        };
+        this.send = (msg) => w.postMessage(msg);
+        this.close = () => w.terminate();
+        this.inWorker = true;
+      } catch (e) {
+        const handle = worker((msg) => setTimeout(() => receive(msg), 0));
+        this.send = (msg) => setTimeout(() => handle(msg), 0);
+        this.close = () => {};
+        this.inWorker = false;
+      }
+    }
+
+    fail(text) {
+      for (const p of this.pending.values()) p.reject(new Error(text));
+      this.pending.clear();
+    }
+
+    ask(msg, progress) {
+      const req = this.next++;
+      return new Promise((resolve, reject) => {
+        this.pending.set(req, { resolve, reject, progress });
+        this.send({ ...msg, req });
+      });
+    }
+
+    receive(msg) {
+      const p = this.pending.get(msg.req);
+      switch (msg.op) {
+        case "progress":
+          if (p) {
+            if (msg.parseMs !== undefined) p.parseMs = msg.parseMs;
+            if (msg.parseSpan) p.parseSpan = msg.parseSpan;
+            if (p.progress) p.progress(msg.text);
+          }
+          return;
+        case "edges": {
+          const m = this.models.get(msg.key);
+          if (m) m.setEdges(msg.edges);
+          return;
+        }
+        case "error":
+          this.pending.delete(msg.req);
+          if (p) p.reject(new Error(msg.error));
+          return;
+        case "units":
+          this.pending.delete(msg.req);
+          if (p) {
+            const units = msg.units.map((u) => {
+              const m = new Model(this, u);
+              this.models.set(u.key, m);
+              return { name: u.name, line: u.line, report: u.report, model: m };
+            });
+            p.resolve({ checklist: msg.checklist, units, parseMs: p.parseMs, parseSpan: p.parseSpan });
+          }
+          return;
+        case "events":
+          this.pending.delete(msg.req);
+          if (p) p.resolve(msg.evs);
+      }
+    }
+
+    // file opens the data island of a written file; open the units a
+    // file read in the page makes (each {name, line, report, text}).
+    file(text, progress) {
+      return this.ask({ op: "file", text }, progress);
+    }
+
+    open(units, progress) {
+      return this.ask({ op: "open", units }, progress);
+    }
+  }
+
+  // Model is one trace as the page sees it: the worker's columns, the
+  // lanes, the findings on their events, the edges once tied (edgesReady,
+  // then src, dst and etype) and the events fetched so far (ev).
+  class Model {
+    constructor(be, u) {
+      Object.assign(this, u.cols);
+      this.agents = unpackAgents(u.cols.agents);
+      this.be = be;
+      this.key = u.key;
+      this.report = u.report;
+      this.lanes = Array.from(this.laneAgent, (id) => this.agents[id]);
+      this.root = this.root >= 0 ? this.agents[this.root] : undefined;
+      this.src = this.dst = this.etype = null;
+      this.edgesReady = false;
+      this.edgesDone = new Promise((resolve) => {
+        this.edgesResolve = resolve;
+      });
+      this.cache = new Map();
+      u.preload.idx.forEach((i, j) => this.cache.set(i, u.preload.evs[j]));
+      this.findingsAt = new Map();
+      this.traceFindings = [];
+      const findings = u.report.findings || [];
+      findings.forEach((f, j) => {
+        const i = u.findingAt[j];
+        if (i < 0) {
+          this.traceFindings.push(f);
+        } else {
+          if (!this.findingsAt.has(i)) this.findingsAt.set(i, []);
+          this.findingsAt.get(i).push(f);
+        }
+      });
+      this.findingIndex = u.findingAt;
+      this.modelMs = u.modelMs;
+      if (u.edges) this.setEdges(u.edges);
+    }
+
+    setEdges(e) {
+      Object.assign(this, e, { edgesReady: true });
+      this.edgesResolve();
+    }
+
+    // ev is event i as fetched (an empty object until then).
+    ev(i) {
+      const e = this.cache.get(i);
+      return e && typeof e === "object" ? e : {};
+    }
+
+    has(i) {
+      return this.cache.has(i);
+    }
+
+    // load fetches the events idx from the worker.
+    async load(idx) {
+      const want = idx.filter((i) => !this.cache.has(i));
+      if (!want.length) return;
+      const evs = await this.be.ask({ op: "events", key: this.key, idx: want });
+      want.forEach((i, j) => this.cache.set(i, evs[j]));
+    }
+  }
+
+  // resolveEdges resolves once the worker has tied the edges to their
+  // events.
+  function resolveEdges(m) {
+    return m.edgesDone;
+  }
   // timeOrder lists the events by time (input order breaks ties), made on
   // first use.
   function timeOrder(m) {
@@ -562,17 +843,17 @@
         return sec;
       }
       const ol = el("ol");
-      for (const f of list.slice(0, 1000)) {
+      list.slice(0, FINDINGS_LISTED).forEach((f, j) => {
         const li = el("li", { class: "mv-" + f.severity });
-        const i = findingEvent(f, m);
+        const i = m.findingIndex[j];
         li.append(`line ${f.line}, column ${f.col}: ${f.severity}: ${f.pointer || "(root)"}: ${f.message} `);
         if (i >= 0) {
-          const b = el("button", { type: "button", class: "mv-goto" }, `show event ${str(m.evs[i] && m.evs[i].id) || i}`);
+          const b = el("button", { type: "button", class: "mv-goto" }, `show event ${str(m.ev(i).id) || i}`);
           b.addEventListener("click", () => this.select(i, true));
           li.append(b);
         }
         ol.append(li);
-      }
+      });
       sec.append(ol);
       return sec;
     }
@@ -665,9 +946,21 @@
       }
       const thead = el("thead");
       thead.append(hr);
+      const missing = [];
+      for (let i = from; i < to; i++) if (!m.has(i)) missing.push(i);
+      if (missing.length) {
+        // The rows' events come from the worker: the page is drawn when
+        // they are here, unless the reader has moved on.
+        const want = this.page;
+        m.load(missing).then(() => {
+          if (this.page === want) this.showPage(want);
+        });
+        this.pageInfo.textContent += " Reading them…";
+        return;
+      }
       const tb = el("tbody");
       for (let i = from; i < to; i++) {
-        const ev = m.evs[i] || {};
+        const ev = m.ev(i);
         const tr = el("tr");
         if (i === this.cur) tr.setAttribute("aria-current", "true");
         const th = el("th", { scope: "row" });
@@ -985,8 +1278,7 @@
             ctx.arc(xi, y, 4.5, 0, 2 * Math.PI);
             ctx.fill();
           }
-          const ev = m.evs[i];
-          if (ev && (ev.reward !== undefined || ev.rewards !== undefined)) {
+          if (m.reward[i]) {
             ctx.fillStyle = C.fg;
             ctx.fillText("★", xi + 5, y - 7);
           }
@@ -1084,7 +1376,13 @@
         this.tooltip.hidden = true;
         return;
       }
-      const ev = this.m.evs[i] || {};
+      if (!this.m.has(i)) {
+        this.m.load([i]).then(() => {
+          if (this.hover === i) this.showTooltip(i, e);
+        });
+        return;
+      }
+      const ev = this.m.ev(i);
       this.tooltip.textContent = `${str(ev.id)} · ${str(ev.type)} · ${str(ev.agent)} · t ${fmt(this.m.t[i])}` +
         (this.m.findingsAt.has(i) ? ` · ${plural(this.m.findingsAt.get(i).length, "finding")}` : "");
       const r = this.box.getBoundingClientRect();
@@ -1097,7 +1395,22 @@
     // describe shows an event's fields, pointer, edges and findings.
     describe(i) {
       const m = this.m;
-      const ev = m.evs[i] && typeof m.evs[i] === "object" ? m.evs[i] : {};
+      const ins = [];
+      const outs = [];
+      for (let k = 0; m.edgesReady && k < m.nEdges; k++) {
+        if (m.src[k] === i && outs.length < 20) outs.push(k);
+        if (m.dst[k] === i && ins.length < 20) ins.push(k);
+      }
+      // The event and those at the other ends of its edges come from the
+      // worker, if not here yet.
+      const need = [i, ...ins.map((k) => m.src[k]), ...outs.map((k) => m.dst[k])].filter((j) => j >= 0 && !m.has(j));
+      if (need.length) {
+        m.load(need).then(() => {
+          if (this.cur === i || this.hover === i) this.describe(i);
+        });
+        return;
+      }
+      const ev = m.ev(i);
       const d = this.details;
       d.replaceChildren();
       d.append(el("h4", {}, `Event ${str(ev.id) || i}`));
@@ -1107,13 +1420,7 @@
       for (const [k, v] of Object.entries(ev)) {
         add(k, typeof v === "string" ? v : JSON.stringify(v));
       }
-      const ins = [];
-      const outs = [];
-      for (let k = 0; m.edgesReady && k < m.nEdges; k++) {
-        if (m.src[k] === i && outs.length < 20) outs.push(k);
-        if (m.dst[k] === i && ins.length < 20) ins.push(k);
-      }
-      const name = (k, j) => `${EDGE_TYPES[m.etype[k]] || "?"} ${str(m.evs[j] && m.evs[j].id)} (/edges/${k})`;
+      const name = (k, j) => `${EDGE_TYPES[m.etype[k]] || "?"} ${str(m.ev(j).id)} (/edges/${k})`;
       const none = m.edgesReady ? "none" : "being read";
       add("edges in", ins.map((k) => name(k, m.src[k])).join(", ") || none);
       add("edges out", outs.map((k) => name(k, m.dst[k])).join(", ") || none);
@@ -1244,24 +1551,33 @@
         window: this.drawnWindow,
         settled: !this.pending && this.m.edgesReady,
         drawMs: this.drawMs,
+        // Whether a Web Worker read the trace (else the page did).
+        worker: m.be.inWorker,
       };
     }
   }
 
-  // Units: what a root shows. Each is {name, line, report, trace}, the trace
-  // parsed (null when it is not JSON).
-  async function mount(root, units, checklist, notes) {
-    const t0 = performance.now();
+  // load asks the worker for units (be.file or be.open, as call does),
+  // saying in a status note of root how far it is, and mounts them. While
+  // the worker reads, root's data-phase is "reading": the page's thread is
+  // free, which the browser tests check. t0 is when the reading began.
+  async function load(root, call, notes, t0) {
     root.dataset.ready = "false";
-    const status = el("p", { role: "status", class: "mv-note" });
+    root.dataset.phase = "reading";
+    const status = el("p", { role: "status", class: "mv-note" }, "Reading the trace…");
     root.append(status);
-    for (const u of units) {
-      u.model = await model(u.trace, u.report, (text) => {
-        status.textContent = `Opening ${u.name}: ${text}.`;
-      });
-    }
-    status.remove();
-    root.dataset.modelMs = String(Math.round(performance.now() - t0));
+    const opened = await call((text) => {
+      status.textContent = `${text}…`;
+    });
+    root.dataset.phase = "drawing";
+    root.dataset.parseMs = String(Math.round(opened.parseMs || 0));
+    if (opened.parseSpan) root.dataset.parseSpan = opened.parseSpan.join(" ");
+    root.dataset.modelMs = String(Math.round(opened.units.reduce((a, u) => a + u.model.modelMs, 0)));
+    mount(root, opened.units, opened.checklist || [], notes, t0);
+  }
+
+  // mount shows units in root: one trace at once, several as a list.
+  function mount(root, units, checklist, notes, t0) {
     let view = null;
     const open = (k, withBack) => {
       const host = el("div", { class: "mv-host" });
@@ -1277,6 +1593,7 @@
         root.dataset.openMs = String(Math.round(performance.now() - t0));
         root.dataset.readyAt = String(Math.round(performance.now()));
         root.dataset.ready = "true";
+        root.dataset.phase = "ready";
         // The edges after the first frame; then the frame again with them.
         const v = view;
         setTimeout(() => resolveEdges(v.m).then(() => {
@@ -1369,72 +1686,24 @@
     return sec;
   }
 
-  function parseTrace(text) {
-    try {
-      const v = JSON.parse(text);
-      return v && typeof v === "object" ? v : null;
-    } catch (e) {
-      return null;
-    }
-  }
-
-  // The page: a picker and a drop zone, the validator's WebAssembly module
-  // to read what is dropped.
-  function picker(root, checklist) {
-    const file = el("input", { type: "file", id: "masrl-viewer-file", accept: ".json,.jsonl,.ndjson,application/json" });
-    const label = el("label", { for: "masrl-viewer-file" }, "Trace file (JSON, JSON Lines or OTLP/JSON): ");
-    const zone = el("div", { class: "mv-drop", tabindex: "0", role: "button", "aria-describedby": "masrl-viewer-status" },
-      "Drop a trace file here, or press Enter to pick one.");
-    const status = el("p", { role: "status", id: "masrl-viewer-status" });
-    const stage = el("div", { class: "mv-stage" });
-    const form = el("p");
-    form.append(label, file);
-    root.append(form, zone, status, stage);
-    zone.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" || e.key === " ") {
-        e.preventDefault();
-        file.click();
-      }
-    });
-    zone.addEventListener("click", () => file.click());
-    zone.addEventListener("dragover", (e) => {
-      e.preventDefault();
-      zone.classList.add("mv-over");
-    });
-    zone.addEventListener("dragleave", () => zone.classList.remove("mv-over"));
-    zone.addEventListener("drop", (e) => {
-      e.preventDefault();
-      zone.classList.remove("mv-over");
-      read(e.dataTransfer.files[0]);
-    });
-    file.addEventListener("change", () => read(file.files[0]));
-    // Start loading the module once the reader turns to the viewer.
-    const warm = () => {
-      if (typeof globalThis.masrlStart === "function") globalThis.masrlStart().catch(() => {});
-    };
-    root.addEventListener("focusin", warm);
-    root.addEventListener("pointerdown", warm);
-
-    async function read(f) {
-      if (!f) return;
-      status.textContent = `Reading ${f.name}…`;
-      stage.dataset.ready = "false";
-      try {
-        const text = await f.text();
-        if (typeof globalThis.masrlStart !== "function") throw new Error("the validator (validator.js) is not on this page");
-        status.textContent = "Loading the validator…";
-        await globalThis.masrlStart();
-        status.textContent = `Checking ${f.name}…`;
-        await new Promise((r) => setTimeout(r, 0));
-        const { units, notes } = unitsOf(f.name, text);
-        status.textContent = `${f.name}: ${plural(units.length, "trace")}.`;
-        await mount(stage, units, checklist, notes);
-      } catch (e) {
-        status.textContent = `Cannot show ${f.name}: ${e.message}`;
-        stage.replaceChildren();
-        stage.dataset.ready = "true";
-      }
-    }
+  // openFile shows a file the reader picked or dropped on the traces
+  // page in stage, saying how far it is in status. The page's picker
+  // (validator.js) loads this script only then and calls it once the
+  // validator's WebAssembly module (masrlImport, masrlValidate) is ready.
+  async function openFile(f, stage, status) {
+    const text = await f.text();
+    status.textContent = `Checking ${f.name}…`;
+    await new Promise((r) => setTimeout(r, 0));
+    const t0 = performance.now();
+    const { units, notes } = unitsOf(f.name, text);
+    status.textContent = `${f.name}: ${plural(units.length, "trace")}.`;
+    const checklistEl = document.getElementById("masrl-checklist");
+    const checklist = checklistEl ? JSON.parse(checklistEl.textContent) : [];
+    if (stage.masrlBackend) stage.masrlBackend.close();
+    const be = new Backend(text.length);
+    stage.masrlBackend = be;
+    stage.replaceChildren();
+    await load(stage, async (progress) => ({ ...(await be.open(units, progress)), checklist }), notes, t0);
   }
 
   // unitsOf reads a file's text as the command line does: OTLP/JSON is
@@ -1462,7 +1731,7 @@
         }
         notes.push(ol);
       }
-      const units = rep.traces.map((t) => ({ name: `${name}, OTel trace ${t.trace_id}`, line: 0, report: validate(t.json), trace: parseTrace(t.json) }));
+      const units = rep.traces.map((t) => ({ name: `${name}, OTel trace ${t.trace_id}`, line: 0, report: validate(t.json), text: t.json }));
       return { units, notes };
     }
     const lines = text.split("\n");
@@ -1471,16 +1740,15 @@
     if (jsonl) {
       const units = [];
       lines.forEach((l, k) => {
-        if (l.trim() !== "") units.push({ name, line: k + 1, report: validate(l), trace: parseTrace(l) });
+        if (l.trim() !== "") units.push({ name, line: k + 1, report: validate(l), text: l });
       });
       return { units, notes };
     }
-    return { units: [{ name, line: 0, report: validate(text), trace: parseTrace(text) }], notes };
+    return { units: [{ name, line: 0, report: validate(text), text }], notes };
   }
 
   globalThis.MasrlViewer = {
-    mount,
-    model,
+    openFile,
     unitsOf,
     // state returns what the browser tests check of the trace shown in
     // root: on the traces page the stage below the picker, in a written
@@ -1491,32 +1759,31 @@
     },
   };
 
+  // A written file shows its data island at once; on the traces page the
+  // picker calls openFile.
   const root = document.getElementById("masrl-viewer");
-  if (!root) return;
-  const checklistEl = document.getElementById("masrl-checklist");
   const dataEl = document.getElementById("masrl-viewer-data");
-  if (dataEl) {
-    // The self-contained file: everything is embedded. A large file says
-    // so first and is read after that note is painted, as reading it
-    // holds the page for a while (about 5 s per million events here).
+  if (root && dataEl) {
+    // The self-contained file: everything is embedded. The worker parses
+    // the data island; a large one says so first, as copying its text to
+    // the worker holds the page a moment (about 0.1 s per 100 MB here).
+    const t0 = performance.now();
     const text = dataEl.textContent;
-    const open = async () => {
-      const p0 = performance.now();
-      const data = JSON.parse(text);
-      root.dataset.parseMs = String(Math.round(performance.now() - p0));
-      const stat = document.getElementById("masrl-viewer-static");
-      if (stat) stat.hidden = true;
-      await mount(root, data.traces, data.checklist || [], []);
+    dataEl.textContent = ""; // the worker's copy is the one kept
+    const start = () => {
+      const be = new Backend(text.length);
+      load(root, (progress) => be.file(text, progress), [], t0).catch((e) => {
+        root.replaceChildren(el("p", { role: "alert" }, `Cannot show the trace: ${e.message}`));
+        root.dataset.ready = "true";
+      });
     };
     if (text.length > 20e6) {
       root.append(el("p", { role: "status", class: "mv-note" },
         `Opening a large trace file (${Math.round(text.length / 1e6)} MB of JSON): this takes a few seconds. ` +
         "Lanes with more events than the plot has pixels are drawn as density, and edges once you zoom in."));
-      requestAnimationFrame(() => setTimeout(open, 0));
+      requestAnimationFrame(() => setTimeout(start, 0));
     } else {
-      open();
+      start();
     }
-  } else {
-    picker(root, checklistEl ? JSON.parse(checklistEl.textContent) : []);
   }
 })();

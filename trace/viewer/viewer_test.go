@@ -140,7 +140,7 @@ func TestPolicyAllowsOnlyTheInlinedFiles(t *testing.T) {
 	if js == nil || css == nil {
 		t.Fatal("no inlined script or style")
 	}
-	want := "default-src 'none'; script-src " + sum(js[1]) + "; style-src " + sum(css[1]) + "; img-src data: blob:"
+	want := "default-src 'none'; script-src " + sum(js[1]) + "; style-src " + sum(css[1]) + "; img-src data: blob:; worker-src blob:"
 	meta := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`).FindStringSubmatch(page)
 	if meta == nil || html.UnescapeString(meta[1]) != want {
 		t.Errorf("the policy is %q, want exactly the inlined files: %s", meta, want)
