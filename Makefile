@@ -189,6 +189,17 @@ bench: bench-peers
 bench-quick: bench-peers
 	$(GO) run ./bench/cmd/benchrun -corpus $(CORPUS) -hugo-newest $(HUGO_NEWEST_BIN) -quick
 
+# bench-live measures what a user waits for with masrl serve running: a
+# one-row edit at 10,000 entries until the server serves it, against
+# hugo server (Debian's and HUGO_NEWEST), and until the open page in
+# Chromium shows it (browsertest's TestLiveReloadLatency). It prints the
+# figures; BENCHMARKS.md's live section records them by hand, with the
+# load average.
+.PHONY: bench-live
+bench-live: bench-peers debian
+	$(GO) run ./bench/cmd/benchrun -corpus $(CORPUS) -hugo-newest $(HUGO_NEWEST_BIN) -sections live
+	MASRL_BROWSER=1 MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_RELOAD_SIZES=10000 $(GO) test -count=1 -run TestLiveReloadLatency -v -timeout 30m ./browsertest
+
 # HUGO_NEWEST is the newest Hugo the Go module proxy builds here: v0.167.0
 # and later need modules the proxy refuses (bep/imagemeta v1.1.0,
 # spf13/fsync v0.10.2), and v0.166.0 needs Go 1.27, which the go command

@@ -160,7 +160,16 @@ func startBrowser(t *testing.T, dir string) *browser {
 	srv.Start()
 	t.Cleanup(srv.Close)
 	t.Cleanup(gate.release) // before srv.Close, which waits for held requests
+	b := startBrowserAt(t, srv.URL)
+	b.index = gate
+	return b
+}
 
+// startBrowserAt starts Chromium with a fresh profile for the server at
+// base (http://host:port); it stops when the test ends.
+func startBrowserAt(t *testing.T, base string) *browser {
+	t.Helper()
+	path := chromiumPath()
 	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(path), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900)}
 	for _, f := range chromiumFlags {
 		opts = append(opts, chromedp.Flag(f, true))
@@ -171,8 +180,8 @@ func startBrowser(t *testing.T, dir string) *browser {
 	if err := chromedp.Do(ctx); err != nil { // starts the browser
 		t.Fatalf("starting chromium: %v", err)
 	}
-	u, _ := url.Parse(srv.URL)
-	return &browser{ctx: ctx, base: srv.URL + "/", host: u.Host, index: gate}
+	u, _ := url.Parse(base)
+	return &browser{ctx: ctx, base: base + "/", host: u.Host, index: &indexGate{}}
 }
 
 // noCache keeps every load honest: a test that reloads must hit the server.

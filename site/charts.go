@@ -41,7 +41,7 @@ func DrawFigure(tfs fs.FS, f *chart.Figure) (template.HTML, error) {
 	if tfs == nil {
 		tfs = TemplateFS("")
 	}
-	tmpl, err := parseTemplates(tfs)
+	tmpl, _, err := parseTemplates(tfs)
 	if err != nil {
 		return "", err
 	}

@@ -27,7 +27,7 @@ func FuzzEntryPage(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	tmpl, err := parseTemplates(TemplateFS(""))
+	tmpl, _, err := parseTemplates(TemplateFS(""))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -45,8 +45,11 @@ func FuzzEntryPage(f *testing.F) {
 		// Only the entry page is rendered, so that the fuzzer runs fast;
 		// TestUnsafeInput renders whole sites from unchecked rows.
 		r := &renderer{
-			c: c, v: d.Vocabulary, base: base, tmpl: tmpl, data: d.FS, files: outdir.Memory(), md: newMarkdown(),
-			claimSet: d.Claims, pool: d.Pool, survey: d.Survey,
+			inputs: inputs{
+				c: c, v: d.Vocabulary, base: base, tmpl: tmpl, data: d.FS, md: newMarkdown(),
+				claimSet: d.Claims, pool: d.Pool, survey: d.Survey,
+			},
+			output: output{files: outdir.Memory()},
 		}
 		if err := r.prepare(); err != nil {
 			t.Fatal(err)

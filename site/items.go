@@ -279,7 +279,7 @@ func (r *renderer) writeList(w *bufio.Writer, l EntryList) error {
 		it := e.item
 		it.Href = l.Root + e.Href
 		it.Tags = tags.Join()
-		item, err := r.execPiece(&buf, "entry-item", &it)
+		item, err := r.listItem(&buf, "entry-item", e, &it)
 		if err != nil {
 			return fmt.Errorf("rendering the list item of %s: %w", e.Key, err)
 		}
@@ -335,12 +335,25 @@ func (r *renderer) execPiece(buf *bytes.Buffer, name string, data any) (template
 	return template.HTML(buf.String()), err
 }
 
+// listItem renders an entry's list item (entry-item or entry-brief), or
+// takes it from an incremental build's cache, where the items of every
+// entry wait by their whole input.
+func (r *renderer) listItem(buf *bytes.Buffer, name string, e *EntryView, it *itemView) (template.HTML, error) {
+	if r.inc == nil {
+		return r.execPiece(buf, name, it)
+	}
+	return r.inc.item(itemKey{name, r.inc.entryHash[e.index], it.Href}, func() (template.HTML, error) { return r.execPiece(buf, name, it) })
+}
+
 // renderItems renders, on every CPU, every entry's brief item once per
 // root a brief list was registered for. The compact tags of the full
 // items are rendered first, once per value.
 func (r *renderer) renderItems() error {
 	if r.cache.err != nil {
 		return r.cache.err
+	}
+	if r.inc != nil {
+		r.hashEntries() // the items' keys
 	}
 	for _, e := range r.entries {
 		for _, t := range e.Tags {
@@ -369,7 +382,7 @@ func (r *renderer) renderItems() error {
 				it := e.item
 				for _, root := range roots {
 					it.Href = root + e.Href
-					r.cache.briefs[root][e.index], errs[i] = r.execPiece(&buf, "entry-brief", &it)
+					r.cache.briefs[root][e.index], errs[i] = r.listItem(&buf, "entry-brief", e, &it)
 					if errs[i] != nil {
 						break
 					}

@@ -61,6 +61,11 @@ func (r *renderer) runJobs() error {
 	if r.cache.err != nil {
 		return r.cache.err
 	}
+	if r.inc != nil {
+		r.hashEagerData()
+		r.inc.keys = make([]uint64, len(r.jobs))
+		r.inc.reused = make([]bool, len(r.jobs))
+	}
 	errs := make([]error, len(r.jobs))
 	next := make(chan int, 64)
 	var wg sync.WaitGroup
@@ -69,11 +74,7 @@ func (r *renderer) runJobs() error {
 			w := bufio.NewWriterSize(nil, 64<<10)
 			var page bytes.Buffer
 			for i := range next {
-				if !r.files.Streaming() {
-					errs[i] = r.runJobInMemory(r.jobs[i], &page)
-				} else {
-					errs[i] = r.runJobToFile(r.jobs[i], w, &page)
-				}
+				errs[i] = r.runJob(i, w, &page)
 			}
 		})
 	}
@@ -88,6 +89,50 @@ func (r *renderer) runJobs() error {
 		}
 	}
 	return r.cache.err // a piece of a page built on a worker
+}
+
+// runJob makes job i's data and, in an incremental build, its key; it
+// keeps the last build's file when the key is unchanged and renders the
+// page otherwise.
+func (r *renderer) runJob(i int, w *bufio.Writer, page *bytes.Buffer) error {
+	j := r.jobs[i]
+	if j.build != nil {
+		var p *Page
+		j.data, p = j.build()
+		r.frame(j.tmpl, p)
+	}
+	if r.inc != nil && j.tmpl != "" {
+		var input any = j.data
+		if j.build == nil {
+			input = r.inc.eager // see hashEagerData
+		}
+		if key, ok := r.inc.pageKey(j.tmpl, j.file, input); ok && !(j.build == nil && r.inc.eagerBad) {
+			r.inc.keys[i] = key
+			kept, err := r.inc.reuse(r.files, j.file, key)
+			if err != nil {
+				return fmt.Errorf("writing %s: %w", j.file, err)
+			}
+			if kept {
+				r.inc.reused[i] = true
+				return nil
+			}
+		}
+	}
+	if !r.files.Streaming() {
+		return r.runJobInMemory(j, page)
+	}
+	return r.runJobToFile(j, w, page)
+}
+
+// pageKeys returns the keys of the pages the build rendered or kept.
+func (r *renderer) pageKeys() map[string]uint64 {
+	keys := make(map[string]uint64, len(r.jobs))
+	for i, j := range r.jobs {
+		if k := r.inc.keys[i]; k != 0 {
+			keys[j.file] = k
+		}
+	}
+	return keys
 }
 
 // jobOrder is the order runJobs hands out the jobs: the few large ones
@@ -110,7 +155,8 @@ func (r *renderer) jobOrder() []int {
 }
 
 // execute writes a job's content to w: a page's template output with its
-// entry lists written in place (writePage); other files as they are.
+// entry lists written in place (writePage); other files as they are. A
+// page's data is made by then (runJob).
 func (r *renderer) execute(j renderJob, w *bufio.Writer, buf *bytes.Buffer) error {
 	switch {
 	case j.write != nil:
@@ -122,14 +168,8 @@ func (r *renderer) execute(j renderJob, w *bufio.Writer, buf *bytes.Buffer) erro
 		_, err := w.WriteString(j.raw)
 		return err
 	}
-	data := j.data
-	if j.build != nil {
-		var p *Page
-		data, p = j.build()
-		r.frame(j.tmpl, p)
-	}
 	buf.Reset()
-	if err := r.tmpl[j.tmpl].ExecuteTemplate(buf, "layout", data); err != nil {
+	if err := r.tmpl[j.tmpl].ExecuteTemplate(buf, "layout", j.data); err != nil {
 		return fmt.Errorf("rendering %s with %s.html: %w", j.file, j.tmpl, err)
 	}
 	return r.writePage(w, buf.Bytes())

@@ -2,9 +2,11 @@ package site
 
 import (
 	"fmt"
+	"hash/maphash"
 	"html/template"
 	"io/fs"
 	"net/url"
+	"strings"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/release"
@@ -17,17 +19,36 @@ import (
 // entrypage.go) and files (publish.go, charts.go, ...), and execute the
 // queue (jobs.go); and it parses the templates every page is rendered with.
 
-// renderer holds everything one build derives from the checked corpus.
+// renderer is one build, in three parts: what it is given (inputs), the
+// views it derives from them (views), and what it produces while it
+// renders (output). The incremental build keys pages by the views their
+// templates read, never by the renderer itself.
 type renderer struct {
-	c     *corpus.Corpus
-	v     *corpus.Vocabulary
-	base  *url.URL
-	tmpl  map[string]*template.Template
-	data  fs.FS // the project's data directory (pages, orchestration, claims)
-	files *outdir.Files
-	site  *SiteInfo
-	md    goldmark.Markdown
+	inputs
+	views
+	output
+}
 
+// inputs are what a build is given: the checked corpus and its data, the
+// options and the parsed templates. They do not change during the build.
+type inputs struct {
+	c        *corpus.Corpus
+	v        *corpus.Vocabulary
+	claimSet *corpus.Claims // data/claims.yaml with the survey's pool
+	pool     *corpus.Pool   // the survey's pinned pool; nil: no pool file in data
+	survey   *corpus.Pool   // the survey the list belongs to: its title and arXiv id
+	data     fs.FS          // the project's data directory (pages, orchestration, claims)
+	opt      Options
+	base     *url.URL
+	tmpl     map[string]*template.Template
+	md       goldmark.Markdown
+	echarts  []byte // the chart library; nil: no charts
+}
+
+// views are what the pages show, derived from the inputs by prepare and
+// the steps after it, read-only once the pages are queued.
+type views struct {
+	site    *SiteInfo
 	fields  []*FieldView
 	entries []*EntryView // papers.csv order
 	byKey   map[string]*EntryView
@@ -38,23 +59,25 @@ type renderer struct {
 	coverageViews []*CoverageView
 	cellOf        map[string]*CellView // key -> its reward_type × credit_granularity cell
 	claims        []*ClaimView
-	claimSet      *corpus.Claims           // data/claims.yaml with the survey's pool
-	pool          *corpus.Pool             // the survey's pinned pool; nil: no pool file in data
-	survey        *corpus.Pool             // the survey the list belongs to: its title and arXiv id
 	claimsOf      map[string][]*ClaimView  // key -> the claims it takes part in
 	audits        map[string]*corpus.Audit // key -> its spot-check; corpus.Audit scans
 	records       []*ExclusionView
-	pages         []string // page directories for the sitemap, in creation order
 	citation      string
-	warnings      corpus.Diagnostics
-	jobs          []renderJob
-	cache         pieceCache         // pieces many pages share, rendered once (items.go)
 	tags          map[[2]string]*Tag // (field, value) -> the Tag entries share
 	proseNames    []string           // names of data/pages/*.md, in navigation order
-	echarts       []byte             // the chart library; nil: no charts
-	opt           Options
-	releases      []*ReleaseView // oldest first (releases.go)
+	releases      []*ReleaseView     // oldest first (releases.go)
 	upkeep        release.Upkeep
+}
+
+// output is what the build produces: the queued pages, the files they go
+// to, the pieces they share and the warnings.
+type output struct {
+	files    *outdir.Files
+	jobs     []renderJob
+	pages    []string     // page directories for the sitemap, in creation order
+	cache    pieceCache   // pieces many pages share, rendered once (items.go)
+	inc      *incremental // nil: a full build (incremental.go)
+	warnings corpus.Diagnostics
 }
 
 // render renders the site of ck into files, which either keeps it in
@@ -71,13 +94,31 @@ func render(ck *corpus.Checked, opt Options, files *outdir.Files) (*renderer, er
 	if tfs == nil {
 		tfs = TemplateFS("")
 	}
-	tmpl, err := parseTemplates(tfs)
+	srcs, sources, err := readTemplates(tfs)
 	if err != nil {
 		return nil, err
 	}
+	// An incremental build reuses the templates the last build parsed
+	// from the same sources, escaped already by their first execution.
+	var tmpl map[string]*template.Template
+	if opt.Cache != nil && opt.Cache.tmpl != nil && opt.Cache.tmplSources == sources {
+		tmpl = opt.Cache.tmpl
+	} else if tmpl, err = parseTemplateSources(srcs); err != nil {
+		return nil, err
+	}
+	if opt.Cache != nil {
+		opt.Cache.tmpl, opt.Cache.tmplSources = tmpl, sources
+	}
 	r := &renderer{
-		c: ck.Corpus, v: ck.Vocabulary, base: base, tmpl: tmpl, data: ck.FS, files: files, md: newMarkdown(), opt: opt,
-		claimSet: ck.Claims, pool: ck.Pool, survey: ck.Survey,
+		inputs: inputs{
+			c: ck.Corpus, v: ck.Vocabulary, base: base, tmpl: tmpl, data: ck.FS, md: newMarkdown(), opt: opt,
+			claimSet: ck.Claims, pool: ck.Pool, survey: ck.Survey,
+		},
+		output: output{files: files},
+	}
+	if opt.Cache != nil {
+		r.inc = &incremental{cache: opt.Cache, tmplKey: maphash.String(opt.Cache.seed, sources)}
+		opt.Cache.useTemplates(r.inc.tmplKey)
 	}
 	if err := r.loadECharts(opt.ECharts); err != nil {
 		return nil, err
@@ -90,7 +131,7 @@ func render(ck *corpus.Checked, opt Options, files *outdir.Files) (*renderer, er
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
-			return nil, err
+			return r, err
 		}
 	}
 	return r, nil
@@ -104,31 +145,47 @@ var pageNames = []string{
 }
 
 // parseTemplates parses layout.html and each page template into its own
-// set, so that every page type defines its own "content" block.
-func parseTemplates(tfs fs.FS) (map[string]*template.Template, error) {
-	layoutSrc, err := fs.ReadFile(tfs, "layout.html")
+// set, so that every page type defines its own "content" block. It also
+// returns the sources it read, one after another, which an incremental
+// build's page keys include.
+func parseTemplates(tfs fs.FS) (map[string]*template.Template, string, error) {
+	srcs, sources, err := readTemplates(tfs)
 	if err != nil {
-		return nil, fmt.Errorf("templates: %w", err)
+		return nil, "", err
 	}
-	layout, err := template.New("layout.html").Funcs(templateFuncs()).Parse(string(layoutSrc))
+	tmpl, err := parseTemplateSources(srcs)
+	return tmpl, sources, err
+}
+
+// readTemplates reads the templates parseTemplateSources parses, by
+// name, and returns them also one after another, names and lengths
+// included.
+func readTemplates(tfs fs.FS) (map[string][]byte, string, error) {
+	var sources strings.Builder
+	srcs := map[string][]byte{}
+	for _, name := range append([]string{"layout", "chart"}, pageNames...) {
+		b, err := fs.ReadFile(tfs, name+".html")
+		if err != nil {
+			return nil, "", fmt.Errorf("templates: %w", err)
+		}
+		fmt.Fprintf(&sources, "%s.html %d\n%s", name, len(b), b)
+		srcs[name] = b
+	}
+	return srcs, sources.String(), nil
+}
+
+func parseTemplateSources(srcs map[string][]byte) (map[string]*template.Template, error) {
+	layout, err := template.New("layout.html").Funcs(templateFuncs()).Parse(string(srcs["layout"]))
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
 	// Partials every page may use: chart.html draws a chart.Figure.
-	chartSrc, err := fs.ReadFile(tfs, "chart.html")
-	if err != nil {
-		return nil, fmt.Errorf("templates: %w", err)
-	}
-	if _, err := layout.New("chart.html").Parse(string(chartSrc)); err != nil {
+	if _, err := layout.New("chart.html").Parse(string(srcs["chart"])); err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
 	out := make(map[string]*template.Template, len(pageNames))
 	for _, name := range pageNames {
-		src, err := fs.ReadFile(tfs, name+".html")
-		if err != nil {
-			return nil, fmt.Errorf("templates: %w", err)
-		}
-		t, err := template.Must(layout.Clone()).New(name + ".html").Parse(string(src))
+		t, err := template.Must(layout.Clone()).New(name + ".html").Parse(string(srcs[name]))
 		if err != nil {
 			return nil, fmt.Errorf("templates: %w", err)
 		}

@@ -14,6 +14,14 @@
 // share, above all every entry's list item, are rendered once (items.go):
 // the build is linear in the number of entries.
 //
+// With Options.Cache a build is incremental (incremental.go): every
+// page's key hashes its template set and the data its template executes
+// with, and a page whose key is the last build's is kept (from memory, or
+// left as the build buffer holds it) instead of rendered. One edited row
+// then renders its entry page, the pages that list or count it and the
+// entry pages that show it as a neighbour; the output is byte-identical
+// to a full build. masrl serve keeps one Cache for its lifetime.
+//
 // Every page type is a struct embedding Page (views.go) and one template,
 // templates/NAME.html, that defines "content" inside the shared
 // layout.html. To add a page type: add the struct, the template, its name
@@ -78,6 +86,11 @@ type Options struct {
 	// runs the validator in the browser. Empty: the page offers the schema
 	// and the example only and says where the binaries come from.
 	Downloads string
+	// Cache, when not nil, makes the build incremental (incremental.go):
+	// a page whose inputs hash as in the last build with the same cache
+	// is kept instead of rendered, with byte-identical output. Build
+	// updates it.
+	Cache *Cache
 }
 
 // DefaultBaseURL is the address masrl serve listens on by default. A
@@ -102,40 +115,66 @@ type Result struct {
 // which is exchanged with it only when every page succeeded; on failure
 // opt.Out stays as it was.
 func Build(ck *corpus.Checked, opt Options) (*Result, error) {
+	if opt.Cache != nil {
+		opt.Cache.startBuild(opt.Out)
+	}
 	if opt.Out == "" {
-		return build(ck, opt, outdir.Memory())
+		files := outdir.Memory()
+		res, r, err := build(ck, opt, files)
+		finishCache(opt.Cache, r, files, err == nil)
+		return res, err
 	}
 	out, err := outdir.Open(opt.Out, ck.Corpus.Dir)
 	if err != nil {
 		return nil, err
 	}
 	defer out.Close()
-	res, err := build(ck, opt, out.Files())
-	if err != nil {
-		return res, err
+	res, r, err := build(ck, opt, out.Files())
+	if err == nil {
+		err = out.Publish()
 	}
-	if err := out.Publish(); err != nil {
-		return res, err
+	finishCache(opt.Cache, r, out.Files(), err == nil)
+	return res, err
+}
+
+// finishCache records a build in its cache, if it has one.
+func finishCache(c *Cache, r *renderer, files *outdir.Files, ok bool) {
+	if c == nil {
+		return
 	}
-	return res, nil
+	var keys map[string]uint64
+	// A build that stopped before its pages (a check error) left the
+	// buffer's pages as they were.
+	touched := r != nil && r.inc != nil && r.inc.keys != nil
+	if ok {
+		keys = r.pageKeys()
+		for _, kept := range r.inc.reused {
+			if kept {
+				c.Reused++
+			}
+		}
+		c.Rendered = len(r.jobs) - c.Reused
+		c.items = r.inc.items
+	}
+	c.finish(keys, files, ok, touched)
 }
 
 // build renders the site into files once the check has passed. Whatever
 // the preparation writes before (assets, downloads) goes to the buffer,
 // never to the output, and the check's findings win over any error of
 // the unchecked preparation.
-func build(ck *corpus.Checked, opt Options, files *outdir.Files) (*Result, error) {
+func build(ck *corpus.Checked, opt Options, files *outdir.Files) (*Result, *renderer, error) {
 	r, err := render(ck, opt, files)
 	res := &Result{Warnings: ck.Warnings()}
 	if cerr := ck.Err(); cerr != nil {
-		return res, cerr
+		return res, r, cerr
 	}
 	if err != nil {
-		return res, err
+		return res, r, err
 	}
 	res.Warnings = append(res.Warnings, r.warnings...)
 	res.Files = files
-	return res, nil
+	return res, r, nil
 }
 
 // IsCheckError reports whether err is a failed corpus check and returns its

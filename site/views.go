@@ -106,9 +106,11 @@ type EntryView struct {
 	Date     string // YYYY-MM-DD the feed uses
 	// New is true for an entry added since the survey: not in its pinned
 	// pool (data/survey-pool.yaml).
-	New   bool
-	index int // position in papers.csv order
-	rank  int // position in the site's order of entries (rankEntries)
+	New bool
+	// index and rank order the lists; a page shows only the order
+	// (incremental.go).
+	index int `hash:"-"` // position in papers.csv order
+	rank  int `hash:"-"` // position in the site's order of entries (rankEntries)
 	// item is what the entry's list items show (items.go), but for the
 	// link, which depends on the listing page.
 	item itemView

@@ -18,17 +18,25 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fsnotify/fsnotify"
 	"github.com/masrl/masrl/site"
+	"github.com/masrl/masrl/site/outdir"
 )
 
 func serveCommand() command {
-	return command{summary: "build, serve the site locally and rebuild when the corpus, templates or data change", run: runServe}
+	return command{summary: "build, serve the site locally, rebuild incrementally when the corpus, templates or data change, and reload the open pages", run: runServe}
 }
 
-// pollInterval is how often serve looks at modification times. Polling
-// keeps the command free of platform-specific watchers; at this size a
-// directory listing costs microseconds.
+// pollInterval is how often serve looks at modification times when the
+// file system cannot be watched (fsnotify failed: no inotify instances
+// left, an unsupported file system).
 const pollInterval = 500 * time.Millisecond
+
+// settle is how long serve waits after a change for the next one before
+// it rebuilds: an editor's save or a git checkout is several events,
+// and one build should see all of them. It is added to every rebuild's
+// delay, so it is short.
+const settle = 15 * time.Millisecond
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", "serve [--addr 127.0.0.1:8080] "+buildUsage, stderr)
@@ -49,11 +57,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *bf.baseURL == "" {
 		*bf.baseURL = "http://" + ln.Addr().String() + "/"
 	}
-	s := &server{flags: bf, watch: []string{*bf.corpus, *bf.config, *bf.templates, *bf.data}, log: stderr}
+	s := newServer(bf, []string{*bf.corpus, *bf.config, *bf.templates, *bf.data}, stderr)
 	s.rebuild()
 	fmt.Fprintf(stdout, "serving %s at http://%s/ (Ctrl-C to stop)\n", *bf.out, ln.Addr())
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	go s.poll(ctx)
+	srv.RegisterOnShutdown(s.stop)
+	go s.watchFiles(ctx)
+	// The second build fills the build buffer beside the output, so that
+	// the first edit is incremental too (site.Cache).
+	go s.rebuildQuietly()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -68,28 +80,64 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 }
 
-// server serves the output directory and rebuilds it when inputs change.
-// A failed build keeps the last good site on disk, and HTML requests get a
-// page listing the findings until the next successful build.
+// server serves the output directory, rebuilds it incrementally when
+// inputs change and tells the open pages to reload. A failed build keeps
+// the last good site on disk, and HTML requests get a page listing the
+// findings until the next successful build.
 type server struct {
 	flags buildFlags
-	watch []string // directories whose files trigger a rebuild
+	watch []string // files and directories whose changes trigger a rebuild
 	log   io.Writer
+	cache *site.Cache // the builds' pages, for incremental rebuilds
+
+	buildMu sync.Mutex // one build at a time
 
 	mu       sync.Mutex
 	failure  []string // findings or error of the last build; nil when it succeeded
 	stamp    string   // fingerprint of the watched files at the last build
 	builds   int
 	lastGood time.Time
+	// version numbers the site the pages see: a build that succeeded or
+	// failed changes it, and every open page whose version differs
+	// reloads (live.go).
+	version int
+	// changed is closed when version changes, and replaced.
+	changed chan struct{}
+	quit    chan struct{} // closed when the server shuts down
 }
 
-// rebuild builds once and records the outcome.
-func (s *server) rebuild() {
-	stamp := fingerprint(s.watch)
+func newServer(bf buildFlags, watch []string, log io.Writer) *server {
+	return &server{flags: bf, watch: watch, log: log, cache: site.NewCache(), changed: make(chan struct{}), quit: make(chan struct{})}
+}
+
+// stop ends the live-reload streams, so that shutdown does not wait for
+// them.
+func (s *server) stop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.quit:
+	default:
+		close(s.quit)
+	}
+}
+
+// rebuild builds once, records the outcome and tells the open pages.
+func (s *server) rebuild() { s.build(true) }
+
+// rebuildQuietly builds without telling the open pages: the site is the
+// one they show.
+func (s *server) rebuildQuietly() { s.build(false) }
+
+func (s *server) build(announce bool) {
+	s.buildMu.Lock()
+	defer s.buildMu.Unlock()
+	stamp := fingerprint(s.watch, s.outputs())
 	start := time.Now()
 	var res *site.Result
 	opt, err := s.flags.options()
 	if err == nil {
+		opt.Cache = s.cache
 		res, err = s.flags.build(opt)
 	}
 	var msgs []string
@@ -104,10 +152,106 @@ func (s *server) rebuild() {
 	if err == nil {
 		s.lastGood = time.Now()
 	}
+	if announce {
+		s.version++
+		close(s.changed)
+		s.changed = make(chan struct{})
+	}
 	s.mu.Unlock()
 	io.WriteString(s.log, buf.String())
 	if err == nil {
-		fmt.Fprintf(s.log, "built %s: %d files in %s\n", *s.flags.out, res.Files.Len(), time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(s.log, "built %s: %d files (%d pages rendered, %d kept) in %s\n", *s.flags.out, res.Files.Len(),
+			s.cache.Rendered, s.cache.Reused, time.Since(start).Round(time.Millisecond))
+	}
+}
+
+// watchFiles rebuilds whenever a watched file changes, told by the
+// operating system (fsnotify), or, where it cannot watch, by polling.
+func (s *server) watchFiles(ctx context.Context) {
+	w, err := fsnotify.NewWatcher()
+	if err == nil {
+		err = s.addWatches(w)
+	}
+	if err != nil {
+		if w != nil {
+			w.Close()
+		}
+		fmt.Fprintf(s.log, "masrl serve: cannot watch the inputs (%v); looking for changes every %s\n", err, pollInterval)
+		s.poll(ctx)
+		return
+	}
+	defer w.Close()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case err := <-w.Errors:
+			fmt.Fprintf(s.log, "masrl serve: watching the inputs: %v\n", err)
+		case ev := <-w.Events:
+			s.addCreatedDir(w, ev)
+			// Take the events that follow at once, then build if the
+			// files did change (not only their access or the output).
+			t := time.NewTimer(settle)
+		drain:
+			for {
+				select {
+				case ev := <-w.Events:
+					s.addCreatedDir(w, ev)
+					t.Reset(settle)
+				case <-t.C:
+					break drain
+				case <-ctx.Done():
+					return
+				}
+			}
+			if s.changedFiles() {
+				s.rebuild()
+			}
+		}
+	}
+}
+
+// addWatches watches every directory under the watched directories, and
+// the directory of each watched file.
+func (s *server) addWatches(w *fsnotify.Watcher) error {
+	skip := s.outputs()
+	for _, root := range s.watch {
+		if root == "" {
+			continue
+		}
+		st, err := os.Stat(root)
+		if err != nil {
+			return err
+		}
+		if !st.IsDir() {
+			if err := w.Add(filepath.Dir(root)); err != nil {
+				return err
+			}
+			continue
+		}
+		err = filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+			if err != nil || !e.IsDir() {
+				return err
+			}
+			if slices.Contains(skip, filepath.Clean(p)) {
+				return filepath.SkipDir
+			}
+			return w.Add(p)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addCreatedDir watches a directory created under a watched one.
+func (s *server) addCreatedDir(w *fsnotify.Watcher, ev fsnotify.Event) {
+	if !ev.Has(fsnotify.Create) {
+		return
+	}
+	if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
+		w.Add(ev.Name)
 	}
 }
 
@@ -120,29 +264,42 @@ func (s *server) poll(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if s.changed() {
+			if s.changedFiles() {
 				s.rebuild()
 			}
 		}
 	}
 }
 
-func (s *server) changed() bool {
-	now := fingerprint(s.watch)
+// changedFiles reports whether the watched files differ from those of the
+// last build.
+func (s *server) changedFiles() bool {
+	now := fingerprint(s.watch, s.outputs())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return now != s.stamp
 }
 
+// outputs are the output directory and its build buffer: a watched
+// directory may hold them, and their changes are the builds' own.
+func (s *server) outputs() []string {
+	out := filepath.Clean(*s.flags.out)
+	return []string{out, filepath.Clean(outdir.BufferDir(out))}
+}
+
 // fingerprint lists the name, size and modification time of every regular
-// file under dirs, sorted, as one string.
-func fingerprint(dirs []string) string {
+// file under dirs (or of a file named in dirs) but those under skip,
+// sorted, as one string.
+func fingerprint(dirs, skip []string) string {
 	var lines []string
 	for _, d := range dirs {
 		if d == "" {
 			continue
 		}
 		filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if e != nil && e.IsDir() && slices.Contains(skip, filepath.Clean(p)) {
+				return filepath.SkipDir
+			}
 			if err != nil {
 				lines = append(lines, p+" "+err.Error())
 				return nil
@@ -165,7 +322,7 @@ var errorPage = template.Must(template.New("error").Parse(`<!DOCTYPE html>
 <style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:60rem}pre{white-space:pre-wrap;background:#fff4e0;color:#5a3000;padding:1rem}</style>
 </head><body><main>
 <h1>The last build failed</h1>
-<p>Fix the corpus or the templates; the page reloads into the site after the next successful build (reload this page). The last good site is still in the output directory.</p>
+<p>Fix the corpus or the templates; the page reloads into the site after the next successful build. The last good site is still in the output directory.</p>
 <pre>{{range .}}{{.}}
 {{end}}</pre>
 </main></body></html>
@@ -173,14 +330,25 @@ var errorPage = template.Must(template.New("error").Parse(`<!DOCTYPE html>
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
-	failure := s.failure
+	failure, version := s.failure, s.version
 	s.mu.Unlock()
+	switch r.URL.Path {
+	case liveScriptPath:
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache")
+		io.WriteString(w, liveScript)
+		return
+	case liveEventsPath:
+		s.serveEvents(w, r)
+		return
+	}
 	name := path.Clean("/" + r.URL.Path)
-	if failure != nil && (strings.HasSuffix(r.URL.Path, "/") || path.Ext(name) == ".html") {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	html := strings.HasSuffix(r.URL.Path, "/") || path.Ext(name) == ".html"
+	if failure != nil && html {
+		var b bytes.Buffer
+		errorPage.Execute(&b, failure)
 		w.Header().Set("Cache-Control", "no-store")
-		w.WriteHeader(http.StatusInternalServerError)
-		errorPage.Execute(w, failure)
+		writeHTML(w, http.StatusInternalServerError, withLiveScript(b.Bytes(), version))
 		return
 	}
 	root := http.Dir(*s.flags.out)
@@ -190,18 +358,29 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if serr == nil && st.IsDir() {
 			f.Close()
 			f, err = root.Open(path.Join(name, "index.html"))
+			html = true
 		}
 	}
 	if err != nil {
-		s.notFound(w, r)
+		s.notFound(w, r, version)
 		return
 	}
-	f.Close()
 	w.Header().Set("Cache-Control", "no-cache")
-	http.FileServer(root).ServeHTTP(w, r)
+	if !html {
+		f.Close()
+		http.FileServer(root).ServeHTTP(w, r)
+		return
+	}
+	b, err := io.ReadAll(f)
+	f.Close()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	writeHTML(w, http.StatusOK, withLiveScript(b, version))
 }
 
-func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
+func (s *server) notFound(w http.ResponseWriter, r *http.Request, version int) {
 	b, err := os.ReadFile(filepath.Join(*s.flags.out, "404.html"))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -211,7 +390,11 @@ func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	writeHTML(w, http.StatusNotFound, withLiveScript(b, version))
+}
+
+func writeHTML(w http.ResponseWriter, code int, b []byte) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(http.StatusNotFound)
+	w.WriteHeader(code)
 	w.Write(b)
 }

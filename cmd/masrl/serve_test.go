@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/site/outdir"
 )
 
 // copyCorpus copies the top-level files of a corpus into a fresh directory
@@ -39,7 +42,7 @@ func newTestServer(t *testing.T, corpusDir string) (*server, *httptest.Server) {
 	empty := ""
 	base := "http://127.0.0.1/"
 	bf := buildFlags{corpus: &corpusDir, out: &out, baseURL: &base, templates: &empty, data: &empty}
-	s := &server{flags: bf, watch: []string{corpusDir}, log: io.Discard}
+	s := newServer(bf, []string{corpusDir}, io.Discard)
 	s.rebuild()
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
@@ -115,7 +118,7 @@ func TestServeRebuild(t *testing.T) {
 	if code, body := get(t, ts.URL+"/no/such/page/"); code != 404 || !strings.Contains(body, "Page not found") {
 		t.Errorf("missing page: %d, want 404 with the site's page", code)
 	}
-	if s.changed() {
+	if s.changedFiles() {
 		t.Fatal("changed() before any change")
 	}
 
@@ -126,7 +129,7 @@ func TestServeRebuild(t *testing.T) {
 		t.Fatal("fixture edit did not apply")
 	}
 	writeLater(t, papers, bad)
-	if !s.changed() {
+	if !s.changedFiles() {
 		t.Fatal("changed() missed an edit of papers.csv")
 	}
 	s.rebuild()
@@ -175,5 +178,120 @@ func TestReadmeCheckRealCorpus(t *testing.T) {
 	_, errs, code := runCmd(t, "readme", readme, "--check", "--corpus", changed, "--profile", "survey")
 	if code != exitFindings || !strings.Contains(errs, "out of date") {
 		t.Errorf("after a corpus change: exit %d, %s", code, errs)
+	}
+}
+
+// TestServeLiveScriptOnlyServed: every HTML page masrl serve sends
+// carries the live-reload script, and no file of the built site (the
+// output or its build buffer) does.
+func TestServeLiveScriptOnlyServed(t *testing.T) {
+	s, ts := newTestServer(t, copyCorpus(t, realCorpusDir(t)))
+	for _, p := range []string{"/", "/papers/magrpo/", "/no/such/page/"} {
+		_, body := get(t, ts.URL+p)
+		if !strings.Contains(body, `<script src="`+liveScriptPath+`" data-version="1"></script>`+"\n</body>") {
+			t.Errorf("GET %s: no live-reload script before </body>", p)
+		}
+	}
+	if _, js := get(t, ts.URL+liveScriptPath); !strings.Contains(js, "EventSource") {
+		t.Errorf("GET %s: %.100s", liveScriptPath, js)
+	}
+	s.rebuildQuietly() // fills the buffer too
+	for _, dir := range []string{*s.flags.out, outdir.BufferDir(*s.flags.out)} {
+		n := 0
+		filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+			if err != nil || e.IsDir() {
+				return err
+			}
+			n++
+			if b, _ := os.ReadFile(p); bytes.Contains(b, []byte("_masrl/")) {
+				t.Errorf("%s holds the live-reload script", p)
+			}
+			return nil
+		})
+		if n < 100 {
+			t.Errorf("%s: %d files, want the whole site", dir, n)
+		}
+	}
+}
+
+// TestServeLiveReload edits papers.csv under a running server that
+// watches the corpus: the event stream announces a new version, and the
+// page then shows the edit. It waits for the events, not for a time.
+func TestServeLiveReload(t *testing.T) {
+	dir := copyCorpus(t, realCorpusDir(t))
+	s, ts := newTestServer(t, dir)
+	ctx := t.Context()
+	go s.watchFiles(ctx)
+
+	resp, err := http.Get(ts.URL + liveEventsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("events: Content-Type %q", ct)
+	}
+	events := bufio.NewScanner(resp.Body)
+	next := func() string {
+		t.Helper()
+		for events.Scan() {
+			if v, ok := strings.CutPrefix(events.Text(), "data: "); ok {
+				return v
+			}
+		}
+		t.Fatalf("event stream ended: %v", events.Err())
+		return ""
+	}
+	if v := next(); v != "1" {
+		t.Fatalf("first version %q, want 1", v)
+	}
+	// The watcher may start after the write below; edit until it sees one.
+	papers := filepath.Join(dir, corpus.PapersFile)
+	orig, _ := os.ReadFile(papers)
+	edited := bytes.Replace(orig, []byte("Models LLM collaboration as cooperative MARL"), []byte("Live-reloaded one-liner"), 1)
+	if bytes.Equal(edited, orig) {
+		t.Fatal("fixture edit did not apply")
+	}
+	done := make(chan string)
+	go func() { done <- next() }()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	var v string
+	for v == "" {
+		writeLater(t, papers, edited)
+		select {
+		case v = <-done:
+		case <-tick.C:
+		}
+	}
+	if v == "1" {
+		t.Fatalf("version after the edit: %s", v)
+	}
+	if code, body := get(t, ts.URL+"/papers/magrpo/"); code != 200 || !strings.Contains(body, "Live-reloaded one-liner") {
+		t.Errorf("after the edit: %d, page without it", code)
+	}
+}
+
+// TestServeIgnoresItsOutput: with the output inside the watched corpus
+// directory, a build's own writes are not a change to rebuild for (they
+// would make serve rebuild forever).
+func TestServeIgnoresItsOutput(t *testing.T) {
+	dir := copyCorpus(t, realCorpusDir(t))
+	out := filepath.Join(dir, "public")
+	empty := ""
+	base := "http://127.0.0.1/"
+	bf := buildFlags{corpus: &dir, out: &out, baseURL: &base, templates: &empty, data: &empty}
+	s := newServer(bf, []string{dir}, io.Discard)
+	s.rebuild()
+	s.rebuildQuietly() // writes the buffer beside the output, in the corpus too
+	if _, err := os.Stat(filepath.Join(out, "index.html")); err != nil {
+		t.Fatal(err)
+	}
+	if s.changedFiles() {
+		t.Error("the build's own output counts as a change of the inputs")
+	}
+	writeLater(t, filepath.Join(dir, corpus.PapersFile), []byte("key\n"))
+	if !s.changedFiles() {
+		t.Error("an edit of papers.csv is not a change")
 	}
 }

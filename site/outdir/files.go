@@ -130,6 +130,30 @@ func (fs *Files) Create(name string) (io.WriteCloser, error) {
 	return openOut(p, exists)
 }
 
+// Keep keeps a claimed name's file as the buffer holds it, without
+// reading or writing it: an incremental build (site.Cache) knows the
+// buffer's copy has the bytes the build would write. It reports false,
+// and changes nothing, when the buffer holds no regular file of that
+// name; the caller then writes it. A Files in memory keeps nothing.
+func (fs *Files) Keep(name string) (bool, error) {
+	if fs.dir == "" {
+		return false, nil
+	}
+	if err := fs.waitSwept(); err != nil {
+		return false, err
+	}
+	if isDir, ok := fs.old[name]; !ok || isDir {
+		return false, nil
+	}
+	// Its directories stay: removeStale keeps what the build made.
+	fs.mu.Lock()
+	for d := filepath.Dir(filepath.Join(fs.dir, filepath.FromSlash(name))); !fs.made[d]; d = filepath.Dir(d) {
+		fs.made[d] = true
+	}
+	fs.mu.Unlock()
+	return true, nil
+}
+
 // CheckPath refuses a file name that would leave the output directory or
 // that is not in clean slash form: whatever the input, no key or value
 // becomes a path outside the output.

@@ -23,6 +23,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -48,6 +49,7 @@ type config struct {
 	quick      bool
 	sections   []string
 	seed       uint64
+	buildSizes []int         // -build-sizes; nil: the mode's
 	timeout    time.Duration // per run
 }
 
@@ -57,13 +59,14 @@ type sizes struct {
 	build, stats, check []int
 	traceEvents         int
 	traceBatch          int // traces in the JSON Lines batch
+	live                int // entries of the live-reload section
 }
 
 func sizesFor(quick bool) sizes {
 	if quick {
-		return sizes{build: []int{0, 1000, 10000}, stats: []int{0, 100000}, check: []int{0, 10000}, traceEvents: 100000, traceBatch: 1000}
+		return sizes{build: []int{0, 1000, 10000}, stats: []int{0, 100000}, check: []int{0, 10000}, traceEvents: 100000, traceBatch: 1000, live: 10000}
 	}
-	return sizes{build: []int{0, 1000, 10000, 100000}, stats: []int{0, 1000000}, check: []int{0, 100000}, traceEvents: 1000000, traceBatch: 10000}
+	return sizes{build: []int{0, 1000, 10000, 100000}, stats: []int{0, 1000000}, check: []int{0, 100000}, traceEvents: 1000000, traceBatch: 10000, live: 10000}
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -78,12 +81,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the synthetic corpora and trace")
 	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "longest a single run may take; a run that takes longer is reported as not finished")
 	fs.StringVar(&cfg.hugoNewest, "hugo-newest", "", "`path` of the newest Hugo the module proxy builds, measured beside Debian's hugo")
-	sections := fs.String("sections", "build,stats,check,trace,trace-batch,otlp", "comma-separated `list` of sections to measure")
+	sections := fs.String("sections", "build,stats,check,trace,trace-batch,otlp,live", "comma-separated `list` of sections to measure")
+	buildSizes := fs.String("build-sizes", "", "comma-separated entry `counts` the build section measures (0: the real corpus); default: the sizes of the mode")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: benchrun [-quick] [-runs N] [-md BENCHMARKS.md] [-sections build,stats,check,trace,trace-batch,otlp]")
+		fmt.Fprintln(stderr, "usage: benchrun [-quick] [-runs N] [-md BENCHMARKS.md] [-sections build,stats,check,trace,trace-batch,otlp,live] [-build-sizes N,...]")
 		return 2
 	}
 	if cfg.runs == 0 {
@@ -93,6 +97,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	cfg.sections = strings.Split(*sections, ",")
+	if *buildSizes != "" {
+		for f := range strings.SplitSeq(*buildSizes, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 0 {
+				fmt.Fprintf(stderr, "benchrun: -build-sizes: %q is not an entry count\n", f)
+				return 2
+			}
+			cfg.buildSizes = append(cfg.buildSizes, n)
+		}
+	}
 	var err error
 	if cfg.repo, err = os.Getwd(); err != nil {
 		fmt.Fprintln(stderr, "benchrun:", err)
@@ -119,6 +133,9 @@ func bench(ctx context.Context, cfg config, stdout, log io.Writer) error {
 		return err
 	}
 	sz := sizesFor(cfg.quick)
+	if cfg.buildSizes != nil {
+		sz.build = cfg.buildSizes
+	}
 	blocks := map[string]string{}
 	var targets []target
 	for _, s := range cfg.sections {
@@ -137,6 +154,8 @@ func bench(ctx context.Context, cfg config, stdout, log io.Writer) error {
 			tbl, tg, err = h.traceBatchSection(sz.traceBatch, sz.traceEvents)
 		case "otlp":
 			tbl, tg, err = h.otlpSection(sz.traceEvents)
+		case "live":
+			tbl, tg, err = h.liveSection(sz.live)
 		default:
 			return fmt.Errorf("unknown section %q", s)
 		}

@@ -1,0 +1,235 @@
+package browsertest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/internal/corpustest"
+)
+
+// TestServeLiveReload runs masrl serve on a copy of the corpus, opens an
+// entry page in Chromium, edits the entry's title in papers.csv and
+// waits until the open page shows the new title: the server saw the
+// edit, rebuilt and told the page to reload. Nothing reloads the page
+// but the script masrl serve adds.
+func TestServeLiveReload(t *testing.T) {
+	_, err := exec.LookPath(chromiumPath())
+	need(t, err == nil, "chromium not found at %s (run make chromium)", chromiumPath())
+	dir := t.TempDir()
+	corpusDir := filepath.Join(dir, "corpus")
+	os.Mkdir(corpusDir, 0o755)
+	src := corpustest.Dir(t)
+	for _, name := range []string{corpus.PapersFile, corpus.ExcludedFile, corpus.BibFile, corpus.SpotcheckFile} {
+		if b, err := os.ReadFile(filepath.Join(src, name)); err == nil {
+			if err := os.WriteFile(filepath.Join(corpusDir, name), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	base, _ := startServe(t, corpusDir, filepath.Join(dir, "public"))
+	b := startBrowserAt(t, base)
+	p := b.newPage(t)
+	papers := filepath.Join(corpusDir, corpus.PapersFile)
+	key := firstKey(t, papers)
+	p.open(t, "papers/"+key+"/")
+	p.waitFor(t, `document.querySelector('script[src="/_masrl/live.js"]') !== null`)
+	for i := range 2 {
+		title := fmt.Sprintf("Title edited live %d", i)
+		setTitle(t, papers, key, title)
+		p.waitFor(t, fmt.Sprintf(`document.readyState === "complete" && document.querySelector("h1").textContent.includes(%q)`, title))
+	}
+	// Closing the event stream to reload ends its request: Chromium
+	// reports that as aborted, which is the script's doing, not a fault.
+	p.mu.Lock()
+	p.problems = slices.DeleteFunc(p.problems, func(s string) bool {
+		return strings.HasSuffix(s, "/_masrl/events: net::ERR_ABORTED")
+	})
+	p.mu.Unlock()
+	p.check(t, "entry page reloaded live")
+}
+
+// TestLiveReloadLatency measures, on synthetic corpora of the sizes
+// MASRL_RELOAD_SIZES lists (e.g. "10000"), the time from writing
+// papers.csv to the open entry page showing the edit in Chromium: the
+// write's wall clock against the reloaded page's first contentful paint
+// (performance.timeOrigin plus the paint entry's time, the same clock).
+// It reports the median and the range, and the server's own build times;
+// it asserts only that the edit shows (BENCHMARKS.md records the times).
+func TestLiveReloadLatency(t *testing.T) {
+	sizes := os.Getenv("MASRL_RELOAD_SIZES")
+	if sizes == "" {
+		t.Skip("set MASRL_RELOAD_SIZES=10000 to measure live reload on synthetic corpora")
+	}
+	_, err := exec.LookPath(chromiumPath())
+	need(t, err == nil, "chromium not found at %s (run make chromium)", chromiumPath())
+	root := repoRoot(t)
+	for s := range strings.SplitSeq(sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n <= 0 {
+			t.Fatalf("MASRL_RELOAD_SIZES: %q is not a size", s)
+		}
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			dir := t.TempDir()
+			corpusDir := filepath.Join(dir, "corpus")
+			cmd := exec.Command("go", "run", "./cmd/synth", "corpus", "-entries", strconv.Itoa(n), "-seed", "1", "-from", corpustest.Dir(t), "-out", corpusDir)
+			cmd.Dir = root
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("synth: %v\n%s", err, out)
+			}
+			base, log := startServe(t, corpusDir, filepath.Join(dir, "public"))
+			// The server builds a second time at start, filling the
+			// build buffer; wait for it, so that every edit measured is
+			// an incremental rebuild.
+			log.waitFor(t, 2)
+			b := startBrowserAt(t, base)
+			p := b.newPage(t)
+			papers := filepath.Join(corpusDir, corpus.PapersFile)
+			key := firstKey(t, papers)
+			p.open(t, "papers/"+key+"/")
+			var times []float64
+			for i := range 7 {
+				title := fmt.Sprintf("Title edited live %d", i)
+				written := float64(time.Now().UnixNano()) / 1e6
+				setTitle(t, papers, key, title)
+				p.waitFor(t, fmt.Sprintf(`document.querySelector("h1") !== null && document.querySelector("h1").textContent.includes(%q) && performance.getEntriesByName("first-contentful-paint").length > 0`, title))
+				var painted float64
+				p.eval(t, `performance.timeOrigin + performance.getEntriesByName("first-contentful-paint")[0].startTime`, &painted)
+				times = append(times, painted-written)
+				log.waitFor(t, 3+i)
+			}
+			slices.Sort(times)
+			t.Logf("%d entries: edit of papers.csv to the page painted with it: median %.0f ms, min %.0f, max %.0f (%d edits); server: %s",
+				n, times[len(times)/2], times[0], times[len(times)-1], len(times), strings.Join(log.builds(), "; "))
+		})
+	}
+}
+
+// serveLog collects masrl serve's "built ..." lines.
+type serveLog struct {
+	lines chan string
+	seen  []string
+}
+
+// waitFor waits until the server has reported n builds.
+func (l *serveLog) waitFor(t *testing.T, n int) {
+	t.Helper()
+	timeout := time.After(5 * time.Minute)
+	for len(l.seen) < n {
+		select {
+		case line, ok := <-l.lines:
+			if !ok {
+				t.Fatalf("masrl serve stopped after %d builds", len(l.seen))
+			}
+			l.seen = append(l.seen, line)
+		case <-timeout:
+			t.Fatalf("masrl serve reported %d builds, want %d", len(l.seen), n)
+		}
+	}
+}
+
+func (l *serveLog) builds() []string { return l.seen }
+
+// startServe builds masrl and runs masrl serve on corpusDir, writing into
+// out, on a free port; it returns the server's root URL once the first
+// build is served. The server is stopped when the test ends.
+func startServe(t *testing.T, corpusDir, out string) (string, *serveLog) {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "masrl")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/masrl")
+	build.Dir = repoRoot(t)
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	cmd := exec.Command(bin, "serve", "--corpus", corpusDir, "--out", out, "--addr", "127.0.0.1:0")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+	})
+	log := &serveLog{lines: make(chan string, 64)}
+	go func() {
+		defer close(log.lines)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if line := sc.Text(); strings.HasPrefix(line, "built ") {
+				log.lines <- line
+			}
+		}
+	}()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("masrl serve: %v", err)
+	}
+	go io.Copy(io.Discard, stdout)
+	// "serving OUT at http://ADDR/ (Ctrl-C to stop)"
+	_, rest, ok := strings.Cut(line, " at ")
+	u, _, _ := strings.Cut(rest, " ")
+	if !ok || !strings.HasPrefix(u, "http://") {
+		t.Fatalf("masrl serve said %q", line)
+	}
+	return strings.TrimSuffix(u, "/"), log
+}
+
+// firstKey returns the key of the first row of papers.csv.
+func firstKey(t *testing.T, papers string) string {
+	t.Helper()
+	rows := readCSV(t, papers)
+	if len(rows) < 2 {
+		t.Fatalf("%s has no rows", papers)
+	}
+	return rows[1][0]
+}
+
+// setTitle rewrites papers.csv with a new title for key.
+func setTitle(t *testing.T, papers, key, title string) {
+	t.Helper()
+	rows := readCSV(t, papers)
+	col := slices.Index(rows[0], "title")
+	for _, r := range rows[1:] {
+		if r[0] == key {
+			r[col] = title
+		}
+	}
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.WriteAll(rows)
+	if err := os.WriteFile(papers, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readCSV(t *testing.T, name string) [][]string {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}

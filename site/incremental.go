@@ -1,0 +1,392 @@
+package site
+
+import (
+	"hash/maphash"
+	"html/template"
+	"math"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"sync"
+
+	"github.com/masrl/masrl/site/outdir"
+)
+
+// This file is the incremental build. A page is a pure function of its
+// template set and the data its template executes with (what jobs.go
+// hands to ExecuteTemplate, with the entry lists and pieces that data
+// reaches), so a page whose data hashes as it did in the last build has
+// the bytes it had: Build then keeps the last build's file instead of
+// rendering it. After one row is edited, the pages whose data shows
+// that row are rendered again: its entry page, the entry pages listing it
+// as a cell neighbour, and the list and count pages (hashEagerData says
+// why all of them); the other entry pages are
+// reused. Files written by a function rather than a template (the feeds,
+// the search index, the JSON and BibTeX downloads, the sitemap) and the
+// copied assets are always written; the output directory rewrites only
+// bytes that differ (outdir).
+//
+// The key is computed from the data itself, not from a list of which rows
+// a page depends on, so that a page type added later cannot forget to
+// declare a dependency: whatever its template can read is hashed. A field
+// that never reaches a page, only the order of a list, is marked
+// `hash:"-"`. TestIncrementalMatchesFull holds incremental builds to full
+// ones, byte for byte, on random edits.
+
+// Cache carries what one build rendered to the next: every page's key (a
+// hash of its template set and data) and, for a build in memory, the
+// files; for a build into a directory, the keys of what the output and
+// its build buffer hold (outdir exchanges them on every build). It also
+// keeps the list items the last build used, by template, entry hash and
+// link.
+// A Cache serves one output (or memory) at a time: Build starts it afresh
+// when Options.Out changes. It trusts that nothing but Build writes the
+// output and its buffer while it is used, as masrl serve does. Use one
+// Cache from one goroutine at a time.
+type Cache struct {
+	seed maphash.Seed
+	out  string // the output the keys describe; "" in memory
+	// keys are the pages of the output (or of mem), buffer those of the
+	// build buffer; nil: nothing known.
+	keys, buffer map[string]uint64
+	mem          *outdir.Files // the last build in memory
+	// items are the entry list items, full and brief, the last build
+	// used, rendered with the templates of tmplKey.
+	items   map[itemKey]template.HTML
+	tmplKey uint64
+	// tmpl are the templates parsed from tmplSources, reused while the
+	// sources are the same.
+	tmpl        map[string]*template.Template
+	tmplSources string
+	// Rendered and Reused count the last build's pages.
+	Rendered, Reused int
+}
+
+// itemKey names a list item: its template, its entry's hash (which
+// covers the item's fields and tags, hashEntries) and its link.
+type itemKey struct {
+	template string
+	entry    uint64
+	href     string
+}
+
+// NewCache returns an empty cache: the first build with it renders
+// every page.
+func NewCache() *Cache { return &Cache{seed: maphash.MakeSeed()} }
+
+// startBuild readies the cache for a build into out ("" in memory).
+func (c *Cache) startBuild(out string) {
+	if out != "" {
+		out = filepath.Clean(out)
+	}
+	if out != c.out {
+		*c = Cache{seed: c.seed, out: out, items: c.items, tmplKey: c.tmplKey, tmpl: c.tmpl, tmplSources: c.tmplSources}
+	}
+	c.Rendered, c.Reused = 0, 0
+}
+
+// useTemplates drops the list items rendered with other templates.
+func (c *Cache) useTemplates(key uint64) {
+	if c.items == nil || key != c.tmplKey {
+		c.items, c.tmplKey = map[itemKey]template.HTML{}, key
+	}
+}
+
+// finish records a build's outcome. published: the files are in place
+// (memory: files; a directory: the buffer is the output now). A build
+// into a directory that failed after it started writing pages (touched)
+// leaves the buffer's pages half-written: their keys are forgotten, and
+// the output's stand.
+func (c *Cache) finish(keys map[string]uint64, files *outdir.Files, published, touched bool) {
+	switch {
+	case c.out == "" && published:
+		c.keys, c.mem = keys, files
+	case c.out == "":
+	case published:
+		c.keys, c.buffer = keys, c.keys
+	case touched:
+		c.buffer = nil
+	}
+}
+
+// incremental is one build's part of a Cache: the keys it computes.
+type incremental struct {
+	cache     *Cache
+	tmplKey   uint64             // the template sources
+	entries   map[uintptr]uint64 // *EntryView -> its hash, for every entry
+	entryHash []uint64           // the same by EntryView.index
+	eager     uint64             // the data of every page queued with its data
+	eagerBad  bool               // that data cannot be hashed: always render those pages
+	keys      []uint64           // by job; 0: not keyed
+	reused    []bool             // by job
+	mu        sync.Mutex         // guards items while workers render
+	// items are the list items this build used, which replace the
+	// cache's when it succeeds: items of rows edited since are dropped.
+	items map[itemKey]template.HTML
+}
+
+// hashEntries hashes every entry's view once, on every CPU: the lists
+// of the papers, term and cell pages then hash as their entries' keys.
+func (r *renderer) hashEntries() {
+	inc := r.inc
+	hs := make([]uint64, len(r.entries))
+	workers := max(1, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			kw := newKeyWalker(inc.cache.seed, nil)
+			for i := w; i < len(r.entries); i += workers {
+				clear(kw.memo)
+				kw.h.Reset()
+				kw.walk(reflect.ValueOf(r.entries[i]))
+				hs[i] = kw.h.Sum64()
+			}
+		})
+	}
+	wg.Wait()
+	inc.entries = make(map[uintptr]uint64, len(r.entries))
+	for i, ev := range r.entries {
+		inc.entries[reflect.ValueOf(ev).Pointer()] = hs[i]
+	}
+	inc.entryHash = hs
+}
+
+// hashEagerData hashes, in one walk, the data of every page queued with
+// its data ready (r.render): the papers, term, field, cell, coverage and
+// other list pages, whose views share one graph (a term leads to its
+// field, which leads to every term; a cell to its table, which leads to
+// every cell). Hashed page by page, each page would walk the whole graph
+// again; and any sound key of one of them changes with the graph anyway,
+// as it reaches every entry of every cell. These pages are therefore
+// rendered again after any change to their data; the entry pages, one
+// per entry and queued with renderLater, are keyed one by one.
+func (r *renderer) hashEagerData() {
+	kw := newKeyWalker(r.inc.cache.seed, r.inc.entries)
+	for _, j := range r.jobs {
+		if j.build == nil && j.tmpl != "" {
+			kw.str(j.file)
+			kw.walk(reflect.ValueOf(j.data))
+		}
+	}
+	r.inc.eager = kw.h.Sum64()
+	if kw.bad {
+		r.inc.eagerBad = true
+	}
+}
+
+// pageKey is the key of a page: its template set, its template, its file
+// and its data. ok is false when the data holds something that cannot be
+// hashed (a function, a channel): such a page is always rendered.
+func (inc *incremental) pageKey(tmpl, file string, data any) (key uint64, ok bool) {
+	kw := newKeyWalker(inc.cache.seed, inc.entries)
+	kw.u64(inc.tmplKey)
+	kw.str(tmpl)
+	kw.str(file)
+	kw.walk(reflect.ValueOf(data))
+	if kw.bad {
+		return 0, false
+	}
+	return kw.h.Sum64() | 1, true // never 0, which means not keyed
+}
+
+// reuse puts the last build's file for a page whose key is unchanged
+// into files, and reports whether it did.
+func (inc *incremental) reuse(files *outdir.Files, name string, key uint64) (bool, error) {
+	c := inc.cache
+	if c.out == "" {
+		if c.keys[name] != key || c.mem == nil {
+			return false, nil
+		}
+		b, ok := c.mem.Get(name)
+		if !ok {
+			return false, nil
+		}
+		return true, files.Put(name, b)
+	}
+	if c.buffer[name] != key {
+		return false, nil
+	}
+	return files.Keep(name)
+}
+
+// item returns a list item rendered in an earlier build, or renders it.
+func (inc *incremental) item(k itemKey, render func() (template.HTML, error)) (template.HTML, error) {
+	inc.mu.Lock()
+	h, ok := inc.items[k]
+	if !ok {
+		h, ok = inc.cache.items[k]
+	}
+	inc.mu.Unlock()
+	if !ok {
+		var err error
+		if h, err = render(); err != nil {
+			return "", err
+		}
+	}
+	inc.mu.Lock()
+	if inc.items == nil {
+		inc.items = map[itemKey]template.HTML{}
+	}
+	inc.items[k] = h
+	inc.mu.Unlock()
+	return h, nil
+}
+
+// keyWalker hashes a value and everything it reaches, following pointers
+// (each once per walk: a shared value is hashed once and referred to by
+// its hash; a cycle by a mark) and reading unexported fields, so that
+// the hash covers everything a template or a piece can print. Maps hash
+// the same in any iteration order.
+type keyWalker struct {
+	seed    maphash.Seed
+	h       maphash.Hash
+	entries map[uintptr]uint64 // hashes of *EntryView; nil: walk them
+	memo    map[ptrKey]uint64
+	onPath  map[ptrKey]int // pointer -> its depth on the path being walked
+	depth   int
+	fields  map[reflect.Type][]int // the fields hashed, by struct type
+	bad     bool                   // something that cannot be hashed
+}
+
+type ptrKey struct {
+	p uintptr
+	t reflect.Type
+}
+
+var entryViewType = reflect.TypeFor[*EntryView]()
+
+func newKeyWalker(seed maphash.Seed, entries map[uintptr]uint64) *keyWalker {
+	kw := &keyWalker{seed: seed, entries: entries, memo: map[ptrKey]uint64{}, onPath: map[ptrKey]int{}, fields: map[reflect.Type][]int{}}
+	kw.h.SetSeed(seed)
+	return kw
+}
+
+func (kw *keyWalker) u64(x uint64) {
+	var b [8]byte
+	for i := range b {
+		b[i] = byte(x >> (8 * i))
+	}
+	kw.h.Write(b[:])
+}
+
+func (kw *keyWalker) str(s string) {
+	kw.u64(uint64(len(s)))
+	kw.h.WriteString(s)
+}
+
+// sub hashes what f writes on its own and returns the sum.
+func (kw *keyWalker) sub(f func()) uint64 {
+	saved := kw.h
+	kw.h = maphash.Hash{}
+	kw.h.SetSeed(kw.seed)
+	f()
+	s := kw.h.Sum64()
+	kw.h = saved
+	return s
+}
+
+func (kw *keyWalker) walk(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Invalid:
+		kw.u64(0)
+	case reflect.Bool:
+		if v.Bool() {
+			kw.u64(1)
+		} else {
+			kw.u64(2)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		kw.u64(uint64(v.Int()))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		kw.u64(v.Uint())
+	case reflect.Float32, reflect.Float64:
+		kw.u64(math.Float64bits(v.Float()))
+	case reflect.Complex64, reflect.Complex128:
+		c := v.Complex()
+		kw.u64(math.Float64bits(real(c)))
+		kw.u64(math.Float64bits(imag(c)))
+	case reflect.String:
+		kw.str(v.String())
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.IsNil() {
+			kw.u64(math.MaxUint64)
+			return
+		}
+		kw.u64(uint64(v.Len()))
+		if v.Type().Elem().Kind() == reflect.Uint8 && v.Kind() == reflect.Slice {
+			kw.h.Write(v.Bytes())
+			return
+		}
+		for i := range v.Len() {
+			kw.walk(v.Index(i))
+		}
+	case reflect.Struct:
+		t := v.Type()
+		fs, ok := kw.fields[t]
+		if !ok {
+			fs = []int{}
+			for i := range t.NumField() {
+				if t.Field(i).Tag.Get("hash") != "-" {
+					fs = append(fs, i)
+				}
+			}
+			kw.fields[t] = fs
+		}
+		for _, i := range fs {
+			kw.walk(v.Field(i))
+		}
+	case reflect.Pointer:
+		if v.IsNil() {
+			kw.u64(0)
+			return
+		}
+		if kw.entries != nil && v.Type() == entryViewType {
+			if h, ok := kw.entries[v.Pointer()]; ok {
+				kw.u64(h)
+				return
+			}
+		}
+		k := ptrKey{v.Pointer(), v.Type()}
+		if h, ok := kw.memo[k]; ok {
+			kw.u64(h)
+			return
+		}
+		if d, ok := kw.onPath[k]; ok {
+			// A cycle: the value is being hashed this many levels up.
+			kw.u64(3)
+			kw.u64(uint64(kw.depth - d))
+			return
+		}
+		kw.depth++
+		kw.onPath[k] = kw.depth
+		h := kw.sub(func() { kw.walk(v.Elem()) })
+		delete(kw.onPath, k)
+		kw.depth--
+		kw.memo[k] = h
+		kw.u64(h)
+	case reflect.Interface:
+		if v.IsNil() {
+			kw.u64(0)
+			return
+		}
+		kw.str(v.Elem().Type().String())
+		kw.walk(v.Elem())
+	case reflect.Map:
+		if v.IsNil() {
+			kw.u64(math.MaxUint64)
+			return
+		}
+		var sum uint64
+		it := v.MapRange()
+		for it.Next() {
+			sum += kw.sub(func() {
+				kw.walk(it.Key())
+				kw.walk(it.Value())
+			})
+		}
+		kw.u64(uint64(v.Len()))
+		kw.u64(sum)
+	default: // functions, channels, unsafe pointers
+		kw.bad = true
+	}
+}

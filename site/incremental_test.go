@@ -1,0 +1,230 @@
+package site
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/internal/corpustest"
+	"github.com/masrl/masrl/internal/synth"
+	"github.com/masrl/masrl/site/outdir"
+	"github.com/masrl/masrl/siteconfig"
+)
+
+// TestIncrementalMatchesFull edits a synthetic corpus at random (a row's
+// text, a controlled tag, a row added, removed, a key renamed, a key
+// made a duplicate, which the check refuses) and after
+// every edit builds the site three ways: from scratch in memory, and
+// incrementally with a Cache in memory and into a directory. The three
+// trees must be byte-identical. An edit the check refuses must fail all
+// three and leave the directory as it was; the next edit starts from the
+// corpus before it. The incremental builds must also have kept pages
+// (an edit of one row's text renders the list pages and the few entry
+// pages that show the row), or they would prove nothing.
+func TestIncrementalMatchesFull(t *testing.T) {
+	real, err := corpus.Load(corpustest.Dir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := synth.Learn(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := synth.WriteCorpus(dir, m, synth.CorpusOptions{Entries: 100, Exclusions: 20, Seed: 23}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "public")
+	memCache, dirCache := NewCache(), NewCache()
+	cfg := siteconfig.Config{BaseURL: "https://example.org/list/"}
+	cfg.Repository.URL = "https://github.com/example/list"
+	rng := rand.New(rand.NewPCG(23, 6))
+	papers := filepath.Join(dir, corpus.PapersFile)
+
+	var before map[string]string // the directory after the last good build
+	edits := []string{"start"}
+	var tfs fs.FS // the templates; from step 7 on, with another list item
+	for step := range 13 {
+		if step > 0 {
+			edits = append(edits, editPapers(t, papers, rng, step))
+		}
+		if step == 7 {
+			tfs = changedListItem(t)
+			edits[len(edits)-1] += ", and the list item's template"
+		}
+		name := edits[len(edits)-1]
+		ck := openCorpus(t, dir, nil)
+		full, ferr := Build(ck, Options{Config: cfg, Templates: tfs})
+		mem, merr := Build(ck, Options{Config: cfg, Templates: tfs, Cache: memCache})
+		_, derr := Build(ck, Options{Config: cfg, Templates: tfs, Cache: dirCache, Out: out})
+		if ferr != nil {
+			if merr == nil || derr == nil {
+				t.Fatalf("step %d (%s): the full build failed (%v), an incremental one did not (memory: %v, directory: %v)", step, name, ferr, merr, derr)
+			}
+			if got := readTree(t, out); !equalTrees(got, before) {
+				t.Fatalf("step %d (%s): a failed build changed the output directory", step, name)
+			}
+			t.Logf("step %d (%s): refused by the check, as it should be; undone", step, name)
+			undoPapers(t, papers)
+			continue
+		}
+		if merr != nil || derr != nil {
+			t.Fatalf("step %d (%s): the full build passed, an incremental one failed (memory: %v, directory: %v)", step, name, merr, derr)
+		}
+		want := memoryTree(full.Files)
+		if diff := treeDiff(memoryTree(mem.Files), want); diff != "" {
+			t.Fatalf("step %d (%s): incremental build in memory differs from the full build: %s", step, name, diff)
+		}
+		got := readTree(t, out)
+		if diff := treeDiff(got, want); diff != "" {
+			t.Fatalf("step %d (%s): incremental build into a directory differs from the full build: %s", step, name, diff)
+		}
+		before = got
+		t.Logf("step %d (%s): %d files; memory rendered %d, kept %d; directory rendered %d, kept %d",
+			step, name, len(want), memCache.Rendered, memCache.Reused, dirCache.Rendered, dirCache.Reused)
+		// The directory's cache knows the buffer from the third build on:
+		// the buffer of the second is the directory before the first.
+		if strings.HasPrefix(name, "text") && step != 7 && (memCache.Reused == 0 || step > 1 && dirCache.Reused == 0) {
+			t.Fatalf("step %d (%s): an edit of one row's text kept no page (memory %d, directory %d)", step, name, memCache.Reused, dirCache.Reused)
+		}
+	}
+}
+
+// changedListItem returns the embedded templates with another brief
+// list item: pieces cached by an earlier build must not survive it.
+func changedListItem(t *testing.T) fs.FS {
+	t.Helper()
+	b, err := fs.ReadFile(TemplateFS(""), "layout.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := bytes.Replace(b, []byte(`<li class="entry-brief" `), []byte(`<li class="entry-brief changed" `), 1)
+	if bytes.Equal(changed, b) {
+		t.Fatal("layout.html has no entry-brief item to change")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "layout.html"), changed, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return TemplateFS(dir)
+}
+
+// editPapers makes one random edit to papers.csv, keeping the previous
+// file as papers.csv.prev for undoPapers, and names the edit.
+func editPapers(t *testing.T, path string, rng *rand.Rand, step int) string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path+".prev", raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, body := rows[0], rows[1:]
+	col := func(name string) int {
+		i := slices.Index(head, name)
+		if i < 0 {
+			t.Fatalf("papers.csv has no column %s", name)
+		}
+		return i
+	}
+	i := rng.IntN(len(body))
+	var what string
+	switch op := step % 6; op {
+	case 1:
+		c := []string{"title", "one_liner", "venue", "notes"}[rng.IntN(4)]
+		body[i][col(c)] += fmt.Sprintf(" edited %d", step)
+		what = fmt.Sprintf("text: %s of %s", c, body[i][0])
+	case 2:
+		c := []string{"category", "reward_type", "credit_granularity", "orchestration_form", "scenario", "verified"}[rng.IntN(6)]
+		from := body[rng.IntN(len(body))][col(c)]
+		what = fmt.Sprintf("tag: %s of %s from %s to %s", c, body[i][0], body[i][col(c)], from)
+		body[i][col(c)] = from
+	case 3:
+		row := slices.Clone(body[i])
+		row[0] = fmt.Sprintf("added-row-%d", step)
+		row[col("title")] = fmt.Sprintf("Added row %d", step)
+		row[col("arxiv_id")] = ""
+		row[col("url")] = fmt.Sprintf("https://example.org/added-%d", step)
+		at := rng.IntN(len(body) + 1)
+		body = slices.Insert(body, at, row)
+		what = fmt.Sprintf("add: %s at row %d", row[0], at)
+	case 4:
+		what = "remove: " + body[i][0]
+		body = slices.Delete(body, i, i+1)
+	case 5:
+		old := body[i][0]
+		body[i][0] = fmt.Sprintf("renamed-%d", step)
+		what = fmt.Sprintf("rename: %s to %s", old, body[i][0])
+	default:
+		j := (i + 1) % len(body)
+		what = fmt.Sprintf("duplicate: %s renamed to %s", body[i][0], body[j][0])
+		body[i][0] = body[j][0]
+	}
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.WriteAll(append([][]string{head}, body...))
+	if err := w.Error(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return what
+}
+
+func undoPapers(t *testing.T, path string) {
+	t.Helper()
+	if err := os.Rename(path+".prev", path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func memoryTree(f *outdir.Files) map[string]string {
+	m := map[string]string{}
+	for _, n := range f.Names() {
+		b, _ := f.Get(n)
+		m[n] = string(b)
+	}
+	return m
+}
+
+// treeDiff names the first file (in sorted order) that one tree lacks
+// or holds with other bytes, or returns "".
+func treeDiff(got, want map[string]string) string {
+	var names []string
+	for n := range got {
+		names = append(names, n)
+	}
+	for n := range want {
+		if _, ok := got[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		g, gok := got[n]
+		w, wok := want[n]
+		switch {
+		case !gok:
+			return n + " is missing"
+		case !wok:
+			return n + " should not be there"
+		case g != w:
+			return fmt.Sprintf("%s has other bytes (%d, want %d)", n, len(g), len(w))
+		}
+	}
+	return ""
+}
