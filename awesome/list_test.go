@@ -140,6 +140,24 @@ func TestAwesomeLint(t *testing.T) {
 	if !strings.Contains(string(list), NewMark) {
 		t.Fatal("no item marked new")
 	}
+	t.Run("survey", func(t *testing.T) { awesomeLint(t, lint, list) })
+	// A list of one's own (testdata/lists/gnnx): its own fields group it,
+	// its masrl.yaml names it, and one entry has no one-liner.
+	own := filepath.Join("..", "testdata", "lists", "gnnx", "corpus")
+	oc, err := corpus.Load(own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ov, err := corpus.ListVocabulary(own)
+	if err != nil || ov == nil {
+		t.Fatalf("the example list's vocabulary: %v", err)
+	}
+	ownList := Standalone(oc, ov, ListMeta("Awesome GNN Explainability", "Methods that explain the predictions of graph neural networks."), nil)
+	t.Run("own list", func(t *testing.T) { awesomeLint(t, lint, ownList) })
+}
+
+// awesomeLint runs awesome-lint on list as the readme of a git repository.
+func awesomeLint(t *testing.T, lint string, list []byte) {
 	repo := t.TempDir()
 	git := func(args ...string) {
 		cmd := exec.Command("git", args...)

@@ -124,7 +124,7 @@ func fixtureSite(t *testing.T, c *corpus.Corpus, v *corpus.Vocabulary) (dir stri
 	papers.WriteString(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Papers</title><link rel="icon" href="data:,"><style>[hidden]{display:none!important}</style></head><body><main><h1>Papers</h1><ul id="paper-list" data-search-index="search-index.json">`)
 	for _, e := range c.Papers {
 		fmt.Fprintf(&papers, `<li data-key="%s" data-credit_granularity="%s">%s</li>`,
-			template.HTMLEscapeString(e.Key), template.HTMLEscapeString(string(e.CreditGranularity)), template.HTMLEscapeString(e.Title))
+			template.HTMLEscapeString(e.Key), template.HTMLEscapeString(e.Value("credit_granularity")), template.HTMLEscapeString(e.Title))
 	}
 	papers.WriteString(`</ul></main><script src="assets/search.js" defer></script></body></html>`)
 	must(os.WriteFile(filepath.Join(dir, "papers.html"), papers.Bytes(), 0o644))

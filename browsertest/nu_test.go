@@ -40,8 +40,9 @@ func TestNuChecker(t *testing.T) {
 
 // TestNuCheckerOwnList runs the checker on the sites of a list of one's
 // own (cmd/masrl/testdata/ownlist: no survey profile, papers.csv only),
-// without and with claims of its own: the pages' survey-free wording and
-// navigation must be valid HTML too.
+// without and with claims of its own, and of testdata/lists/gnnx (fields
+// of its own): the pages' survey-free wording, navigation and the list's
+// own fields must be valid HTML too.
 func TestNuCheckerOwnList(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the Nu checker takes a while; not in -short")
@@ -69,7 +70,30 @@ func TestNuCheckerOwnList(t *testing.T) {
 			t.Fatalf("%s: claims page present = %v", name, err == nil)
 		}
 	}
+	// And testdata/lists/gnnx: controlled fields of its own (vocab.yaml),
+	// a free-text column, no exclusion log.
+	if err := os.CopyFS(filepath.Join(root, "gnnx"), os.DirFS(buildOwnList(t))); err != nil {
+		t.Fatal(err)
+	}
 	nuCheck(t, root)
+}
+
+// buildOwnList builds the example list of one's own, testdata/lists/gnnx
+// (its own vocab.yaml, no profile), into a temporary directory.
+func buildOwnList(t *testing.T) string {
+	t.Helper()
+	ck, err := corpus.Open(filepath.Join(repoRoot(t), "testdata", "lists", "gnnx", "corpus"), nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ck.Err(); err != nil {
+		t.Fatalf("the example list does not pass the check: %v", err)
+	}
+	out := t.TempDir()
+	if _, err := site.Build(ck, site.Options{Out: out, ECharts: site.DefaultECharts}); err != nil {
+		t.Fatalf("building the example list: %v", err)
+	}
+	return out
 }
 
 // nuCheck runs the W3C Nu HTML checker on every HTML page under dir in

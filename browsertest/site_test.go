@@ -75,7 +75,7 @@ func wantCharts(page string, v *corpus.Vocabulary) []string {
 	switch pageType(page) {
 	case "coverage":
 		var ids []string
-		for _, rc := range corpus.StatsCrossTabs() {
+		for _, rc := range v.CrossTabs {
 			if strings.HasPrefix(page, "coverage/survey/") {
 				ids = append(ids, chartID("coverage", "survey", rc[0], rc[1]))
 			} else {

@@ -3,6 +3,7 @@ package corpus
 import (
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -31,8 +32,15 @@ func IsKey(s string) bool { return keyPattern.MatchString(s) }
 
 var recordIDPattern = regexp.MustCompile(`^E[0-9]{3}$`)
 
-// optionalPaperColumns may be empty; every other column is required.
+// optionalPaperColumns may be empty in the survey's papers.csv; every
+// other column of its declared header is required.
 var optionalPaperColumns = [...]string{"affiliation", "arxiv_id", "notes"}
+
+// freeColumns are the columns besides the required ones that masrl reads
+// when a list has them (the entry page, the list, BibTeX matching); in a
+// list whose vocabulary declares no exact header they may be missing or
+// empty.
+var freeColumns = [...]string{"first_author", "affiliation", "arxiv_id", "venue", "one_liner", "notes"}
 
 // Check returns every finding about the corpus, sorted by file and
 // position: problems met while loading and the violations of the rules
@@ -48,6 +56,14 @@ func Check(c *Corpus, v *Vocabulary, opt CheckOptions) Diagnostics {
 	groups := []func(*checker){(*checker).papers}
 	if c.HasExcluded {
 		groups = append(groups, (*checker).excluded)
+	} else if len(v.FieldsOf(ExcludedFile)) > 0 && c.wholeDir {
+		// The exclusion log is optional. A list whose vocabulary controls
+		// excluded.csv (the survey's stage) is told it has none: its site
+		// keeps an empty exclusions page. A list that declares no field
+		// of it has neither the page nor the warning.
+		groups = append(groups, func(ck *checker) {
+			ck.ds.add(Warning, Pos{File: filepath.Join(c.Dir, ExcludedFile)}, "", "", "missing: the list has no exclusion log, so its exclusions page is empty")
+		})
 	}
 	if c.HasBib {
 		groups = append(groups, (*checker).bib)
@@ -198,21 +214,104 @@ func (ck *checker) whitespace(pos Pos, field, value string) {
 	}
 }
 
+// paperHeader checks the header of papers.csv against the vocabulary: the
+// exact columns it declares, or, without them, the columns every list
+// needs (required) in any order, each once.
+func (ck *checker) paperHeader(t *table) {
+	if ck.v.Columns != nil {
+		ck.header(t, ck.v.Columns)
+		return
+	}
+	if t == nil {
+		return
+	}
+	need := ck.requiredColumns()
+	if t.header == nil {
+		ck.ds.add(Error, Pos{File: t.file, Line: 1, Col: 1}, "", "", "empty file: the header must hold at least %s", strings.Join(need, ","))
+		return
+	}
+	pos := func(i int) Pos {
+		return Pos{File: t.file, Line: int(t.headerPos[i].line), Col: int(t.headerPos[i].col)}
+	}
+	var missing []string
+	for _, w := range need {
+		if !slices.Contains(t.header, w) {
+			missing = append(missing, w)
+		}
+	}
+	seen := map[string]int{}
+	for i, h := range t.header {
+		if first, dup := seen[h]; dup {
+			ck.ds.add(Error, pos(i), "header", h, "column %q repeated (first at column %d)", h, first+1)
+			continue
+		}
+		seen[h] = i
+		if h == "" {
+			ck.ds.add(Error, pos(i), "header", h, "a column needs a name")
+		} else if n := suggest.Nearest(h, missing); n != "" {
+			d := ck.ds.add(Error, pos(i), "header", h, "column %q is misspelled or renamed", h)
+			d.Nearest = n
+		}
+	}
+	for _, m := range missing {
+		ck.ds.add(Error, pos(len(t.header)-1), "header", "", "missing column %q; a list needs %s (any order; other columns are free text)", m, strings.Join(need, ", "))
+	}
+}
+
+// requiredColumns are the columns papers.csv must have when the
+// vocabulary declares no exact header: key, title, year, url and every
+// controlled field of papers.csv.
+func (ck *checker) requiredColumns() []string {
+	need := slices.Clone(requiredColumns[:])
+	for _, f := range ck.v.FieldsOf(PapersFile) {
+		need = append(need, f.Name)
+	}
+	return need
+}
+
+// nonEmptyColumns are the columns whose value every row must give, besides
+// the controlled fields: with a declared header, all of it but the
+// optional columns (the survey's rule); else the required columns.
+func (ck *checker) nonEmptyColumns() []string {
+	if ck.v.Columns == nil {
+		return requiredColumns[:]
+	}
+	var out []string
+	for _, c := range ck.v.Columns {
+		if !slices.Contains(optionalPaperColumns[:], c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 func (ck *checker) papers() {
 	c := ck.c
 	t := c.papers
-	ck.header(t, paperColumns[:])
+	ck.paperHeader(t)
 	if t == nil || t.header == nil {
 		return
 	}
+	// The columns read from each row: the declared header, or the
+	// required columns and those of the file's header.
+	cols := ck.v.Columns
+	if cols == nil {
+		cols = ck.requiredColumns()
+		for _, h := range t.header {
+			if !slices.Contains(cols, h) {
+				cols = append(cols, h)
+			}
+		}
+	}
+	nonEmpty := ck.nonEmptyColumns()
 	keys := map[string]int{}
 	titles := map[string]int{}
 	nextYear := ck.opt.Today.Year() + 1
 	for i := range c.Papers {
 		e := &c.Papers[i]
-		for _, col := range paperColumns {
+		for _, col := range cols {
 			val := e.Value(col)
-			if val == "" && !slices.Contains(optionalPaperColumns[:], col) && ck.v.Field(col) == nil {
+			if val == "" && slices.Contains(nonEmpty, col) && ck.v.Field(col) == nil {
 				ck.ds.add(Error, e.Pos(col), col, "", "required field is empty")
 			}
 			ck.whitespace(e.Pos(col), col, val)

@@ -244,26 +244,7 @@ func failingIDs(rs []ClaimResult, key string) []string {
 	return out
 }
 
-func setTag(e *Entry, field, value string) {
-	switch field {
-	case "is_rl":
-		e.IsRL = IsRL(value)
-	case "reward_type":
-		e.RewardType = RewardType(value)
-	case "credit_granularity":
-		e.CreditGranularity = CreditGranularity(value)
-	case "orchestration_form":
-		e.OrchestrationForm = OrchestrationForm(value)
-	case "scenario":
-		e.Scenario = Scenario(value)
-	case "is_core":
-		e.IsCore = Core(value)
-	case "category":
-		e.Category = Category(value)
-	case "verified":
-		e.Verified = Verified(value)
-	}
-}
+func setTag(e *Entry, field, value string) { e.SetValue(field, value) }
 
 // TestClaimsMoveExactly changes the real corpus one way at a time and
 // expects exactly the claims that the change concerns to stop holding,

@@ -155,7 +155,7 @@ func (s *csvStream) invalidUTF8(p Pos, i int, rec []string) {
 // each of its fields start, and derives what the row computes from its text.
 type placer[T any] interface {
 	*T
-	place(file string, header []string, pos []fieldPos)
+	place(file string, cols *rowColumns, rec []string, pos []fieldPos)
 }
 
 // chunkRows is how many records one gocsv call decodes. Chunks let reading
@@ -188,6 +188,7 @@ func decodeCSV[T any, P placer[T]](file string, rd io.Reader, sizeHint int64, ea
 	}
 	t.header, t.headerPos = hdr, hdrPos
 	s.header = hdr
+	cols := newRowColumns(hdr)
 	decodeHeader, keep := projection(hdr, only)
 
 	workers := max(1, runtime.GOMAXPROCS(0))
@@ -224,7 +225,7 @@ func decodeCSV[T any, P placer[T]](file string, rd io.Reader, sizeHint int64, ea
 				}
 				ch.err = gocsv.UnmarshalCSV(&rowsReader{rows: rows}, &ch.rows)
 				for i := range ch.rows {
-					P(&ch.rows[i]).place(file, hdr, ch.pos[i])
+					P(&ch.rows[i]).place(file, cols, ch.recs[i], ch.pos[i])
 				}
 				ch.recs, ch.pos = nil, nil
 				done <- ch

@@ -79,7 +79,6 @@ func DiffCorpora(older, newer *Corpus, v *Vocabulary, claims *Claims) Diff {
 		oldByKey[older.Papers[i].Key] = &older.Papers[i]
 	}
 	newKeys := map[string]bool{}
-	cols := PaperColumns()
 	for i := range newer.Papers {
 		e := &newer.Papers[i]
 		newKeys[e.Key] = true
@@ -89,7 +88,7 @@ func DiffCorpora(older, newer *Corpus, v *Vocabulary, claims *Claims) Diff {
 			continue
 		}
 		var fc []FieldChange
-		for _, col := range cols[1:] {
+		for _, col := range changeColumns(o, e) {
 			if a, b := o.Value(col), e.Value(col); a != b {
 				fc = append(fc, FieldChange{Field: col, Old: a, New: b})
 			}
@@ -213,4 +212,18 @@ func (m CellMove) String() string {
 		s += "/" + m.Col
 	}
 	return s + ": " + strconv.Itoa(m.Old) + " → " + strconv.Itoa(m.New)
+}
+
+// changeColumns are the columns a change of an entry is compared on: the
+// new row's, then those only the old row had, without the key (the rows
+// are matched by it) and without repeats. For the survey's list, its 18
+// columns in order.
+func changeColumns(o, e *Entry) []string {
+	var out []string
+	for _, col := range append(e.Columns(), o.Columns()...) {
+		if col != "key" && !slices.Contains(out, col) {
+			out = append(out, col)
+		}
+	}
+	return out
 }

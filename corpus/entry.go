@@ -1,21 +1,16 @@
 package corpus
 
-// Controlled field types. Their values come from the vocabulary (data/vocab.yaml),
-// not from Go constants, so adding a value is a data change; Check rejects
-// anything outside the vocabulary.
-type (
-	Category          string
-	IsRL              string
-	RewardType        string
-	CreditGranularity string
-	OrchestrationForm string
-	Scenario          string
-	Core              string
-	Verified          string
-	Stage             string
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
 )
 
-// paperColumns are the 18 columns of papers.csv, in their required order.
+// paperColumns are the 18 columns of the survey's papers.csv, in their
+// order: the columns data/vocab.yaml declares (Vocabulary.Columns). A
+// list's own declaration may name others; these remain the order a row is
+// written in when no header says otherwise.
 var paperColumns = [...]string{
 	"key", "title", "first_author", "affiliation", "year", "arxiv_id", "venue", "url",
 	"category", "is_rl", "reward_type", "credit_granularity", "orchestration_form",
@@ -28,43 +23,65 @@ var excludedColumns = [...]string{
 	"date_screened", "stage", "exclusion_reason",
 }
 
-// PaperColumns returns the columns of papers.csv in order.
+// PaperColumns returns the survey's columns of papers.csv in order.
 func PaperColumns() []string { return append([]string(nil), paperColumns[:]...) }
 
 // ExcludedColumns returns the columns of excluded.csv in order.
 func ExcludedColumns() []string { return append([]string(nil), excludedColumns[:]...) }
 
-// Entry is one retained paper, a row of papers.csv. Fields are read as text
+// Entry is one retained paper, a row of papers.csv. The columns masrl
+// itself reads (key, title, year, url and the optional first_author,
+// affiliation, arxiv_id, venue, one_liner, notes) are fields, read as text
 // (gocsv would turn an empty year into 0 silently); Year holds the checked
-// number and URLs the split url column.
+// number and URLs the split url column. Every other column, the controlled
+// fields a list declares in its vocabulary among them, is read by name with
+// Value: the row keeps its record and the file's header.
 type Entry struct {
-	Key               string            `csv:"key" json:"key"`
-	Title             string            `csv:"title" json:"title"`
-	FirstAuthor       string            `csv:"first_author" json:"first_author"`
-	Affiliation       string            `csv:"affiliation" json:"affiliation"`
-	YearText          string            `csv:"year" json:"-"`
-	ArxivID           string            `csv:"arxiv_id" json:"arxiv_id"`
-	Venue             string            `csv:"venue" json:"venue"`
-	URL               string            `csv:"url" json:"-"`
-	Category          Category          `csv:"category" json:"category"`
-	IsRL              IsRL              `csv:"is_rl" json:"is_rl"`
-	RewardType        RewardType        `csv:"reward_type" json:"reward_type"`
-	CreditGranularity CreditGranularity `csv:"credit_granularity" json:"credit_granularity"`
-	OrchestrationForm OrchestrationForm `csv:"orchestration_form" json:"orchestration_form"`
-	Scenario          Scenario          `csv:"scenario" json:"scenario"`
-	IsCore            Core              `csv:"is_core" json:"is_core"`
-	OneLiner          string            `csv:"one_liner" json:"one_liner"`
-	Verified          Verified          `csv:"verified" json:"verified"`
-	Notes             string            `csv:"notes" json:"notes"`
+	Key         string `csv:"key"`
+	Title       string `csv:"title"`
+	FirstAuthor string `csv:"first_author"`
+	Affiliation string `csv:"affiliation"`
+	YearText    string `csv:"year"`
+	ArxivID     string `csv:"arxiv_id"`
+	Venue       string `csv:"venue"`
+	URL         string `csv:"url"`
+	OneLiner    string `csv:"one_liner"`
+	Notes       string `csv:"notes"`
 
-	Year int      `csv:"-" json:"year"`
-	URLs []string `csv:"-" json:"urls"`
+	Year int      `csv:"-"`
+	URLs []string `csv:"-"`
 
-	// Line is the line on which the record starts; pos holds the start of
-	// every field by column index of paperColumns.
-	Line int `csv:"-" json:"line"`
+	// Line is the line on which the record starts.
+	Line int `csv:"-"`
 	file string
-	pos  [len(paperColumns)]fieldPos
+	// cols is the header of the row's file, shared by its rows; fields
+	// and pos hold the record's values and field starts in header order.
+	// The site's incremental build does not hash cols (hash:"-"): the
+	// header reaches a page only through the values and labels the
+	// page's own data holds, and hashing it for every entry cost a walk
+	// of its maps per row.
+	cols   *rowColumns `hash:"-"`
+	fields []string
+	pos    []fieldPos
+}
+
+// rowColumns is a papers.csv header: its column names and where each is.
+// A name that repeats is read from its last occurrence (as gocsv fills
+// the fields) and placed at its first (as Check reports it).
+type rowColumns struct {
+	names       []string
+	last, first map[string]int
+}
+
+func newRowColumns(header []string) *rowColumns {
+	c := &rowColumns{names: header, last: make(map[string]int, len(header)), first: make(map[string]int, len(header))}
+	for i, h := range header {
+		c.last[h] = i
+		if _, ok := c.first[h]; !ok {
+			c.first[h] = i
+		}
+	}
+	return c
 }
 
 // Exclusion is one screened-but-excluded record, a row of excluded.csv.
@@ -76,7 +93,7 @@ type Exclusion struct {
 	Identifier      string `csv:"identifier" json:"identifier"`
 	URL             string `csv:"url" json:"url"`
 	DateScreened    string `csv:"date_screened" json:"date_screened"`
-	Stage           Stage  `csv:"stage" json:"stage"`
+	Stage           string `csv:"stage" json:"stage"`
 	ExclusionReason string `csv:"exclusion_reason" json:"exclusion_reason"`
 
 	Line int `csv:"-" json:"line"`
@@ -149,48 +166,125 @@ func (a *Audit) Annotated(field string) string {
 	return ""
 }
 
-// Value returns the text of a papers.csv column by name ("" for unknown
-// names), so that counting and checking can treat columns uniformly.
+// Value returns the text of a papers.csv column by name ("" for a column
+// the row does not have), so that counting and checking can treat columns
+// uniformly.
 func (e *Entry) Value(column string) string {
-	switch column {
-	case "key":
-		return e.Key
-	case "title":
-		return e.Title
-	case "first_author":
-		return e.FirstAuthor
-	case "affiliation":
-		return e.Affiliation
-	case "year":
-		return e.YearText
-	case "arxiv_id":
-		return e.ArxivID
-	case "venue":
-		return e.Venue
-	case "url":
-		return e.URL
-	case "category":
-		return string(e.Category)
-	case "is_rl":
-		return string(e.IsRL)
-	case "reward_type":
-		return string(e.RewardType)
-	case "credit_granularity":
-		return string(e.CreditGranularity)
-	case "orchestration_form":
-		return string(e.OrchestrationForm)
-	case "scenario":
-		return string(e.Scenario)
-	case "is_core":
-		return string(e.IsCore)
-	case "one_liner":
-		return e.OneLiner
-	case "verified":
-		return string(e.Verified)
-	case "notes":
-		return e.Notes
+	if p := e.fixed(column); p != nil {
+		return *p
+	}
+	if e.cols != nil {
+		if i, ok := e.cols.last[column]; ok && i < len(e.fields) {
+			return e.fields[i]
+		}
 	}
 	return ""
+}
+
+// fixed returns the field of one of the columns Entry holds as a field,
+// or nil.
+func (e *Entry) fixed(column string) *string {
+	switch column {
+	case "key":
+		return &e.Key
+	case "title":
+		return &e.Title
+	case "first_author":
+		return &e.FirstAuthor
+	case "affiliation":
+		return &e.Affiliation
+	case "year":
+		return &e.YearText
+	case "arxiv_id":
+		return &e.ArxivID
+	case "venue":
+		return &e.Venue
+	case "url":
+		return &e.URL
+	case "one_liner":
+		return &e.OneLiner
+	case "notes":
+		return &e.Notes
+	}
+	return nil
+}
+
+// IsEntryColumn reports whether Entry holds column as a field: the
+// columns masrl itself reads (key, title, year, url and the optional
+// first_author, affiliation, arxiv_id, venue, one_liner, notes).
+func IsEntryColumn(column string) bool {
+	var e Entry
+	return e.fixed(column) != nil
+}
+
+// SetValue sets a column of a row built by hand (synthetic corpora, tests,
+// a drafted row); a column the row lacks is added after its others.
+// Setting year or url does not update Year or URLs.
+func (e *Entry) SetValue(column, value string) {
+	if p := e.fixed(column); p != nil {
+		*p = value
+		return
+	}
+	if e.cols != nil {
+		if i, ok := e.cols.last[column]; ok && i < len(e.fields) {
+			e.fields = append([]string(nil), e.fields...) // a loaded row shares nothing it writes
+			e.fields[i] = value
+			return
+		}
+	}
+	var names []string
+	if e.cols != nil {
+		names = e.cols.names
+	}
+	names = append(slices.Clip(names), column)
+	fields := make([]string, len(names))
+	copy(fields, e.fields)
+	fields[len(names)-1] = value
+	e.cols, e.fields = newRowColumns(names), fields
+}
+
+// Columns returns the columns of the row: its file's header, or for a row
+// built by hand the survey's columns and those set on it.
+func (e *Entry) Columns() []string {
+	if e.cols != nil && e.file != "" {
+		return slices.Clone(e.cols.names)
+	}
+	out := PaperColumns()
+	if e.cols != nil {
+		for _, n := range e.cols.names {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// MarshalJSON writes the row as papers.json holds it: every column of the
+// row in its order, as text, except year and url, which follow as the
+// checked year and the list of URLs, then the line.
+func (e *Entry) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	seen := map[string]bool{}
+	for _, col := range e.Columns() {
+		if col == "year" || col == "url" || seen[col] {
+			continue
+		}
+		seen[col] = true
+		k, _ := json.Marshal(col)
+		v, _ := json.Marshal(e.Value(col))
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+		b.WriteByte(',')
+	}
+	urls, err := json.Marshal(e.URLs)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(&b, `"year":%d,"urls":%s,"line":%d}`, e.Year, urls, e.Line)
+	return b.Bytes(), nil
 }
 
 // Value returns the text of an excluded.csv column by name.
@@ -231,11 +325,13 @@ func columnIndex(cols []string, name string) int {
 	return -1
 }
 
-// Pos returns where a column of the entry starts; for an unknown column or
-// a field missing from a short record, the start of the record.
+// Pos returns where a column of the entry starts; for a column the row
+// lacks or a field missing from a short record, the start of the record.
 func (e *Entry) Pos(column string) Pos {
-	if i := columnIndex(paperColumns[:], column); i >= 0 && e.pos[i].line > 0 {
-		return Pos{File: e.file, Line: int(e.pos[i].line), Col: int(e.pos[i].col)}
+	if e.cols != nil {
+		if i, ok := e.cols.first[column]; ok && i < len(e.pos) && e.pos[i].line > 0 {
+			return Pos{File: e.file, Line: int(e.pos[i].line), Col: int(e.pos[i].col)}
+		}
 	}
 	return Pos{File: e.file, Line: e.Line, Col: 1}
 }

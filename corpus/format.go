@@ -16,8 +16,8 @@ import (
 // else:
 //
 //   - CSV files (papers.csv, excluded.csv, spotcheck.csv): the header first,
-//     then the records sorted by their first column (the key or record id)
-//     in byte order, records with the same first column keeping their
+//     then the records sorted by their first column (the record id; the
+//     key for papers.csv, wherever its header puts it) in byte order, records with the same first column keeping their
 //     order; quoting as encoding/csv's Writer does it (only where a value
 //     needs it); LF line ends, in values too; no byte-order mark, no blank
 //     lines. Sorting
@@ -63,8 +63,14 @@ func FormatCSV(name string, src []byte) ([]byte, error) {
 		return src, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(rows) > 1 {
+		// Rows sort by their first column; papers.csv by its key column
+		// wherever a list puts it (the survey's is the first).
+		col := 0
+		if filepath.Base(name) == PapersFile {
+			col = max(0, slices.Index(rows[0], "key"))
+		}
 		body := rows[1:]
-		slices.SortStableFunc(body, func(a, b []string) int { return cmp.Compare(first(a), first(b)) })
+		slices.SortStableFunc(body, func(a, b []string) int { return cmp.Compare(field(a, col), field(b, col)) })
 	}
 	var out bytes.Buffer
 	w := csv.NewWriter(&out)
@@ -98,9 +104,10 @@ func lfLineEnds(v string) string {
 	return v
 }
 
-func first(rec []string) string {
-	if len(rec) == 0 {
+// field returns rec[i], "" for a short record.
+func field(rec []string, i int) string {
+	if i >= len(rec) {
 		return ""
 	}
-	return rec[0]
+	return rec[i]
 }

@@ -19,22 +19,39 @@ func addSeeds(f *testing.F, name string) {
 	f.Add([]byte("@article{x, title = {unclosed"))
 }
 
-// FuzzParsePapers feeds arbitrary bytes to the CSV loader and the checker:
-// neither may panic, and every reported position must lie inside the input.
+// FuzzParsePapers feeds arbitrary bytes to the CSV loader and the checker,
+// against the survey's vocabulary (an exact header) and a list's own (any
+// column order, free-text columns): neither may panic, and every reported
+// position must lie inside the input.
 func FuzzParsePapers(f *testing.F) {
 	addSeeds(f, PapersFile)
+	if b, err := os.ReadFile(filepath.Join("..", "testdata", "lists", "gnnx", "corpus", PapersFile)); err == nil {
+		f.Add(b)
+	}
 	v, err := DefaultVocabulary()
 	if err != nil {
 		f.Fatal(err)
+	}
+	own, err := ListVocabulary(filepath.Join("..", "testdata", "lists", "gnnx", "corpus"))
+	if err != nil || own == nil {
+		f.Fatalf("the example list's vocabulary: %v", err)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := ParsePapers(PapersFile, b)
 		if err != nil {
 			return
 		}
-		for _, d := range Check(c, v, CheckOptions{Today: checkDay}) {
-			if d.Pos.File == PapersFile && d.Pos.Line > 0 {
-				checkPosition(t, b, d)
+		for _, voc := range []*Vocabulary{v, own} {
+			for _, d := range Check(c, voc, CheckOptions{Today: checkDay}) {
+				if d.Pos.File == PapersFile && d.Pos.Line > 0 {
+					checkPosition(t, b, d)
+				}
+			}
+			for i := range c.Papers {
+				e := &c.Papers[i]
+				if _, err := e.MarshalJSON(); err != nil {
+					t.Fatalf("row %d: %v", i, err)
+				}
 			}
 		}
 	})

@@ -6,11 +6,28 @@ import (
 	"strings"
 )
 
-// ListCategories returns the category values in the paper list's order:
-// the field's list_order (data/vocab.yaml), then any other category of the
-// vocabulary in its order.
-func ListCategories(v *Vocabulary) []string {
-	f := v.Field("category")
+// ListField is the controlled field the paper list (README, site) groups
+// entries by: the first field of papers.csv that gives a list_order (the
+// survey's category), else the first field of papers.csv; nil when the
+// list declares none, and the list is then one group.
+func (v *Vocabulary) ListField() *Field {
+	fields := v.FieldsOf(PapersFile)
+	for _, f := range fields {
+		if len(f.ListOrder) > 0 {
+			return f
+		}
+	}
+	if len(fields) > 0 {
+		return fields[0]
+	}
+	return nil
+}
+
+// ListGroups returns the values of the list's field (ListField) in the
+// paper list's order: the field's list_order, then any other value of
+// the field in vocabulary order.
+func ListGroups(v *Vocabulary) []string {
+	f := v.ListField()
 	if f == nil {
 		return nil
 	}

@@ -1,6 +1,30 @@
 // Package corpus is the paper pool as typed Go values: it loads the CSVs and
 // the BibTeX file with the position of every field, checks them against the
 // controlled vocabularies, and counts them.
+//
+// # Columns declared in data
+//
+// A list's controlled fields are not Go types: they are declared in a
+// vocab.yaml (Vocabulary), the list's own beside its papers.csv when it
+// has one (ListVocabulary, LoadDataFor, Open), else the data directory's
+// (data/vocab.yaml: the survey's eight fields). Entry holds the columns
+// masrl itself reads as fields: key, title, year and url, which every
+// list needs, and first_author, affiliation, arxiv_id, venue, one_liner
+// and notes, used where present. Every other column, the controlled ones
+// among them, is read by name (Entry.Value); a column neither read nor
+// controlled is free text.
+//
+// The vocabulary may fix the header (Vocabulary.Columns): the survey's
+// declares its 18 columns, and Check then wants exactly those, in order,
+// every one non-empty but affiliation, arxiv_id and notes. Without it the
+// header may hold its columns in any order; Check wants key, title, year,
+// url and each controlled field of papers.csv once, and a value in every
+// row for those. excluded.csv is required only when the vocabulary
+// declares a field of it. Vocabulary.CrossTabs are the default cross-tabs
+// (stats, the site's coverage page), and the first field with a
+// list_order (else the first field) groups the paper list (ListField).
+// A vocab.yaml is untrusted input: ParseVocabulary reports every problem
+// at its file:line:col and never panics (FuzzParseVocabulary).
 package corpus
 
 import (
@@ -36,6 +60,9 @@ type Corpus struct {
 	Audits   []Audit // nil when there is no spotcheck.csv
 
 	HasExcluded, HasBib, HasSpotcheck bool
+	// wholeDir is set when the corpus is a directory read whole (Load),
+	// not a single papers.csv: only then is a missing file a finding.
+	wholeDir bool
 
 	papers, excluded, spotcheck *table
 	loadDiags                   Diagnostics
@@ -90,6 +117,7 @@ func LoadWith(dir string, opt LoadOptions) (*Corpus, error) {
 // does.
 func (c *Corpus) loadDir(opt LoadOptions, loadPapers func(name string, r io.Reader, size int64) error) error {
 	dir := c.Dir
+	c.wholeDir = true
 	// papers.bib is read and parsed on its own goroutine while the CSV
 	// files are read: at 100,000 entries it is a quarter of loading.
 	type parsedBib struct {
@@ -112,13 +140,10 @@ func (c *Corpus) loadDir(opt LoadOptions, loadPapers func(name string, r io.Read
 	if err := readCSVFile(filepath.Join(dir, PapersFile), loadPapers); err != nil {
 		return err
 	}
-	switch err := readCSVFile(filepath.Join(dir, ExcludedFile), c.loadExcluded); {
-	case errors.Is(err, fs.ErrNotExist):
-		// The exclusion log is optional: a list of one's own may keep
-		// none. The survey's list cannot lose it unnoticed, since its
-		// claims count its records (total/excluded).
-		c.loadDiags.add(Warning, Pos{File: filepath.Join(dir, ExcludedFile)}, "", "", "missing: the list has no exclusion log, so its exclusions page is empty")
-	case err != nil:
+	// A missing exclusion log is Check's finding when the vocabulary
+	// declares fields of it (the survey's does); a list without one may
+	// have none.
+	if err := readCSVFile(filepath.Join(dir, ExcludedFile), c.loadExcluded); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	if !opt.SkipBib {
@@ -208,12 +233,12 @@ func (c *Corpus) loadSpotcheck(name string, r io.Reader, size int64) error {
 }
 
 // place implements placer for papers.csv rows.
-func (e *Entry) place(file string, header []string, pos []fieldPos) {
+func (e *Entry) place(file string, cols *rowColumns, rec []string, pos []fieldPos) {
 	e.file = file
 	if len(pos) > 0 {
 		e.Line = int(pos[0].line)
 	}
-	columnPositions(header, pos, paperColumns[:], e.pos[:])
+	e.cols, e.fields, e.pos = cols, rec, pos
 	e.URLs = SplitURLs(e.URL)
 	if y, err := strconv.Atoi(strings.TrimSpace(e.YearText)); err == nil {
 		e.Year = y
@@ -221,16 +246,17 @@ func (e *Entry) place(file string, header []string, pos []fieldPos) {
 }
 
 // place implements placer for excluded.csv rows.
-func (x *Exclusion) place(file string, header []string, pos []fieldPos) {
+func (x *Exclusion) place(file string, cols *rowColumns, _ []string, pos []fieldPos) {
 	x.file = file
 	if len(pos) > 0 {
 		x.Line = int(pos[0].line)
 	}
-	columnPositions(header, pos, excludedColumns[:], x.pos[:])
+	columnPositions(cols.names, pos, excludedColumns[:], x.pos[:])
 }
 
 // place implements placer for spotcheck.csv rows.
-func (a *Audit) place(file string, header []string, pos []fieldPos) {
+func (a *Audit) place(file string, cols *rowColumns, _ []string, pos []fieldPos) {
+	header := cols.names
 	a.file = file
 	if len(pos) > 0 {
 		a.Line = int(pos[0].line)

@@ -1,7 +1,10 @@
 package corpus
 
 import (
+	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/masrl/masrl/data"
 )
@@ -36,7 +39,8 @@ type Data struct {
 
 // LoadData reads the data of the list in the corpus directory dir from a
 // data directory (nil: the embedded one) with a profile: the vocabulary
-// always; with data.SurveyProfile the claims, the pool and the survey of
+// always (the list's own vocab.yaml in dir when it has one, else the data
+// directory's); with data.SurveyProfile the claims, the pool and the survey of
 // the data directory; without a profile ("") only the list's own
 // claims.yaml in dir, when it has one.
 func LoadData(fsys fs.FS, profile, dir string) (*Data, error) {
@@ -52,7 +56,19 @@ func LoadData(fsys fs.FS, profile, dir string) (*Data, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A list's own vocab.yaml beside papers.csv wins over the data
+	// directory's: it is what the check, the counts, the site, the README
+	// list, add and the row schema see, and what the list's own claims
+	// are read against. The survey's claims stay read against the data
+	// directory's vocabulary, whose list they describe.
+	own, err := ListVocabulary(dir)
+	if err != nil {
+		return nil, err
+	}
 	if profile == "" {
+		if own != nil {
+			v = own
+		}
 		cl, err := LoadListClaims(dir, v)
 		if err != nil {
 			return nil, err
@@ -77,6 +93,9 @@ func LoadData(fsys fs.FS, profile, dir string) (*Data, error) {
 			return nil, err
 		}
 	}
+	if own != nil {
+		v = own
+	}
 	return &Data{FS: fsys, Profile: profile, Vocabulary: v, Claims: cl, Pool: cl.Pool, Survey: survey}, nil
 }
 
@@ -87,6 +106,38 @@ func (d *Data) ListTitle() string {
 		return ""
 	}
 	return d.Survey.ListTitle
+}
+
+// VocabularyFor returns the vocabulary of the list in dir: its own
+// vocab.yaml when it has one, else the data directory's (nil: the
+// embedded one), as LoadData picks it.
+func VocabularyFor(dir string, fsys fs.FS) (*Vocabulary, error) {
+	own, err := ListVocabulary(dir)
+	if err != nil || own != nil {
+		return own, err
+	}
+	if fsys == nil {
+		fsys = data.FS
+	}
+	return LoadVocabulary(fsys)
+}
+
+// ListVocabulary reads the vocab.yaml beside a list's papers.csv: nil
+// without one (or for dir ""), a *VocabularyError with every problem when
+// it is unusable.
+func ListVocabulary(dir string) (*Vocabulary, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	path := filepath.Join(dir, VocabFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ParseVocabulary(path, b)
 }
 
 // Checked is a corpus loaded with its data, and its check: the one value

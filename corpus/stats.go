@@ -8,17 +8,6 @@ import (
 	"strings"
 )
 
-// StatsCrossTabs are the cross-tabs the artifact's statistics script prints
-// (Appendix C.6): reward_type × credit_granularity (Table 2),
-// orchestration_form × credit_granularity (Table 22) and category × verified.
-func StatsCrossTabs() [][2]string {
-	return [][2]string{
-		{"reward_type", "credit_granularity"},
-		{"orchestration_form", "credit_granularity"},
-		{"category", "verified"},
-	}
-}
-
 // Stats is everything the statistics report shows, as one value that the
 // command prints and the site publishes as stats.json. Every slice is in a
 // fixed order (vocabulary order, or count then value), never map order, so
@@ -45,7 +34,9 @@ type ExclusionLog struct {
 }
 
 // ComputeStats computes the default report: the totals, a histogram of each
-// of StatsFields and the cross-tabs of StatsCrossTabs. Fields the vocabulary
+// controlled field of papers.csv and the cross-tabs the vocabulary
+// declares (Vocabulary.CrossTabs: the survey's are Table 2, Table 22 and
+// category × verified, the artifact's statistics script's, Appendix C.6). Fields the vocabulary
 // lacks are left out rather than reported as nil.
 func ComputeStats(c *Corpus, v *Vocabulary) Stats {
 	t, _ := newStatsTally(v, nil) // the default cross-tabs are always valid
@@ -141,7 +132,7 @@ func newStatsTally(v *Vocabulary, extra [][2]string) (*statsTally, error) {
 	for _, f := range v.FieldsOf(PapersFile) {
 		t.hists = append(t.hists, newHistogram(f))
 	}
-	for _, p := range StatsCrossTabs() {
+	for _, p := range v.CrossTabs {
 		if x := newCrossTab(v, p[0], p[1]); x != nil {
 			t.xtabs = append(t.xtabs, x)
 		}

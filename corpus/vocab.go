@@ -2,9 +2,12 @@ package corpus
 
 import (
 	"bytes"
-	"fmt"
+	"errors"
 	"io/fs"
+	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/internal/suggest"
@@ -14,15 +17,31 @@ import (
 // Vocabulary is the set of controlled fields with their allowed values, in
 // the survey's order. One Vocabulary drives validation, counting order and
 // every taxonomy page, so values no entry uses are still listed.
+//
+// A list declares its own in a vocab.yaml beside its papers.csv (see the
+// package documentation); without one, the data directory's applies.
 type Vocabulary struct {
-	Fields []*Field `yaml:"fields" json:"fields"`
+	// Columns, when given, is the exact header of papers.csv, in order
+	// (the survey's 18 columns). Without it the header may hold its
+	// columns in any order: key, title, year, url and every controlled
+	// field of papers.csv are required, and any other column is free text.
+	Columns []string `yaml:"columns,omitempty" json:"columns,omitempty"`
+	// CrossTabs are the pairs of controlled fields of papers.csv that the
+	// statistics and the site's coverage page cross-tabulate by default,
+	// rows first.
+	CrossTabs [][2]string `yaml:"crosstabs,omitempty" json:"crosstabs,omitempty"`
+	Fields    []*Field    `yaml:"fields" json:"fields"`
+	// File is the file the vocabulary was read from, for positions.
+	File string `yaml:"-" json:"-"`
 }
 
 // Field is one controlled column.
 type Field struct {
-	Name       string  `yaml:"name" json:"name"`
-	Label      string  `yaml:"label" json:"label"`
-	File       string  `yaml:"file" json:"file"` // papers.csv or excluded.csv
+	Name  string `yaml:"name" json:"name"`
+	Label string `yaml:"label" json:"label"`
+	// File is the CSV the field belongs to: papers.csv (the default) or
+	// excluded.csv.
+	File       string  `yaml:"file" json:"file"`
 	Source     string  `yaml:"source" json:"source"`
 	Definition string  `yaml:"definition" json:"definition"`
 	Values     []*Term `yaml:"values" json:"values"`
@@ -40,6 +59,10 @@ type Term struct {
 	Definition string `yaml:"definition" json:"definition"`
 }
 
+// VocabFile is the name of a vocabulary, in a data directory or beside a
+// list's papers.csv.
+const VocabFile = "vocab.yaml"
+
 // DefaultVocabulary parses the vocabulary embedded from data/vocab.yaml.
 func DefaultVocabulary() (*Vocabulary, error) {
 	return LoadVocabulary(data.FS)
@@ -47,47 +70,273 @@ func DefaultVocabulary() (*Vocabulary, error) {
 
 // LoadVocabulary parses vocab.yaml of a data directory (data.Dir).
 func LoadVocabulary(fsys fs.FS) (*Vocabulary, error) {
-	b, err := fs.ReadFile(fsys, "vocab.yaml")
+	b, err := fs.ReadFile(fsys, VocabFile)
 	if err != nil {
 		return nil, err
 	}
-	return ParseVocabulary("data/vocab.yaml", b)
+	return ParseVocabulary("data/"+VocabFile, b)
 }
 
-// ParseVocabulary decodes a vocabulary file and checks that it is usable:
-// every field has a name and at least one value, and no value repeats.
+// VocabularyError lists every problem of a vocabulary file, each at its
+// file:line:col; its message holds them all, one per line.
+type VocabularyError struct {
+	Diagnostics Diagnostics
+}
+
+func (e *VocabularyError) Error() string {
+	lines := make([]string, len(e.Diagnostics))
+	for i, d := range e.Diagnostics {
+		lines[i] = d.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Keys a vocabulary file may use, by level.
+var (
+	vocabKeys = []string{"columns", "crosstabs", "fields"}
+	fieldKeys = []string{"name", "label", "file", "source", "definition", "values", "list_order"}
+	termKeys  = []string{"value", "label", "id", "definition"}
+)
+
+// requiredColumns are the columns of papers.csv masrl itself needs.
+var requiredColumns = [...]string{"key", "title", "year", "url"}
+
+// fieldNamePattern is what a controlled field's name must look like: it
+// becomes a CSV column, a URL path segment (taxonomy/NAME/), an HTML data
+// attribute and a JSON key.
+var fieldNamePattern = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// ParseVocabulary decodes a vocabulary file and checks that it is usable,
+// reporting every problem at once with its position (a *VocabularyError):
+// unknown keys (with the nearest known one), values of the wrong type,
+// fields without a name or values, repeated fields or values, names that
+// cannot be columns, list orders and columns that name what is not there.
+// A list's vocab.yaml is untrusted input: nothing in it can panic.
 func ParseVocabulary(name string, b []byte) (*Vocabulary, error) {
+	vp := &vocabParser{file: name, lines: yamlLines(b)}
+	var root yaml.Node
+	if err := yaml.Unmarshal(b, &root); err != nil {
+		vp.yamlError(err)
+		return nil, vp.err()
+	}
 	var v Vocabulary
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	v.File = name
+	if len(root.Content) == 0 {
+		vp.add(&root, "empty: a vocabulary needs fields")
+		return nil, vp.err()
+	}
+	doc := root.Content[0]
+	if doc.Kind != yaml.MappingNode {
+		vp.add(doc, "a vocabulary is a mapping with fields (and optionally columns, crosstabs)")
+		return nil, vp.err()
+	}
+	vp.keys(doc, vocabKeys, "")
+	if err := doc.Decode(&v); err != nil {
+		vp.yamlError(err)
+		return nil, vp.err()
+	}
+	v.File = name
+	fieldsNode := vp.value(doc, "fields")
+	if fieldsNode == nil || len(v.Fields) == 0 {
+		vp.add(doc, "no fields: declare at least one controlled field")
+	}
+	if len(v.Fields) > 0 && !slices.ContainsFunc(v.Fields, func(f *Field) bool { return f != nil && (f.File == "" || f.File == PapersFile) }) {
+		vp.add(fieldsNode, "no field of %s: the list is grouped by one", PapersFile)
 	}
 	seen := map[string]bool{}
-	for _, f := range v.Fields {
-		if f.Name == "" || len(f.Values) == 0 {
-			return nil, fmt.Errorf("%s: field %q needs a name and values", name, f.Name)
+	for i, f := range v.Fields {
+		fn := vp.item(fieldsNode, i)
+		if f == nil {
+			vp.add(fn, "an empty field; give it a name and values")
+			v.Fields[i] = &Field{}
+			continue
 		}
-		if seen[f.Name] {
-			return nil, fmt.Errorf("%s: field %q defined twice", name, f.Name)
+		vp.keys(fn, fieldKeys, "field ")
+		if f.File == "" {
+			f.File = PapersFile
+		}
+		switch {
+		case f.Name == "":
+			vp.add(fn, "a field needs a name")
+		case !fieldNamePattern.MatchString(f.Name):
+			vp.add(vp.value(fn, "name"), "field name %q: use lowercase letters, digits and _ (it becomes a column and a URL path)", f.Name)
+		case seen[f.Name]:
+			vp.add(vp.value(fn, "name"), "field %q defined twice", f.Name)
+		case f.File == PapersFile && (slices.Contains(requiredColumns[:], f.Name) || slices.Contains(freeColumns[:], f.Name)):
+			vp.add(vp.value(fn, "name"), "field %q: %s is a column masrl reads as text; a controlled field needs its own name", f.Name, f.Name)
 		}
 		seen[f.Name] = true
+		if f.File != PapersFile && f.File != ExcludedFile {
+			vp.add(vp.value(fn, "file"), "field %q: file %q; allowed: %s, %s", f.Name, f.File, PapersFile, ExcludedFile)
+		}
+		if len(f.Values) == 0 {
+			vp.add(fn, "field %q needs values", f.Name)
+		}
+		valuesNode := vp.value(fn, "values")
 		vals := map[string]bool{}
-		for _, t := range f.Values {
-			if t.Value == "" || vals[t.Value] {
-				return nil, fmt.Errorf("%s: field %q: empty or repeated value %q", name, f.Name, t.Value)
+		for j, t := range f.Values {
+			tn := vp.item(valuesNode, j)
+			if t == nil {
+				vp.add(tn, "field %q: an empty value", f.Name)
+				f.Values[j] = &Term{}
+				continue
+			}
+			vp.keys(tn, termKeys, "value ")
+			switch {
+			case t.Value == "":
+				vp.add(tn, "field %q: a value needs value:", f.Name)
+			case vals[t.Value]:
+				vp.add(vp.value(tn, "value"), "field %q: value %q repeated", f.Name, t.Value)
+			case strings.TrimSpace(t.Value) != t.Value || strings.ContainsAny(t.Value, ";\n"):
+				vp.add(vp.value(tn, "value"), "field %q: value %q has white space at an end, a ';' or a line break", f.Name, t.Value)
 			}
 			vals[t.Value] = true
 		}
 		listed := map[string]bool{}
-		for _, val := range f.ListOrder {
+		lo := vp.value(fn, "list_order")
+		for j, val := range f.ListOrder {
 			if !vals[val] || listed[val] {
-				return nil, fmt.Errorf("%s: field %q: list_order: %q is not a value of the field or repeats", name, f.Name, val)
+				d := vp.add(vp.item(lo, j), "field %q: list_order: %q is not a value of the field or repeats", f.Name, val)
+				if !vals[val] {
+					d.Nearest = suggest.Nearest(val, f.Allowed())
+				}
 			}
 			listed[val] = true
 		}
 	}
+	cols := vp.value(doc, "columns")
+	if v.Columns != nil {
+		have := map[string]bool{}
+		for j, c := range v.Columns {
+			if have[c] || c == "" {
+				vp.add(vp.item(cols, j), "columns: %q is empty or repeated", c)
+			}
+			have[c] = true
+		}
+		var want []string
+		want = append(want, requiredColumns[:]...)
+		for _, f := range v.FieldsOf(PapersFile) {
+			want = append(want, f.Name)
+		}
+		for _, w := range want {
+			if !have[w] {
+				vp.add(cols, "columns: %q is missing (key, title, year, url and every controlled field of %s are required)", w, PapersFile)
+			}
+		}
+	}
+	xt := vp.value(doc, "crosstabs")
+	for j, p := range v.CrossTabs {
+		for k, name := range p {
+			if f := v.Field(name); f == nil || f.File != PapersFile {
+				d := vp.add(vp.item(vp.item(xt, j), k), "crosstabs: %q is not a controlled field of %s", name, PapersFile)
+				var names []string
+				for _, f := range v.FieldsOf(PapersFile) {
+					names = append(names, f.Name)
+				}
+				d.Nearest = suggest.Nearest(name, names)
+			}
+		}
+		if p[0] == p[1] {
+			vp.add(vp.item(xt, j), "crosstabs: %s against itself", p[0])
+		}
+	}
+	if err := vp.err(); err != nil {
+		return nil, err
+	}
 	return &v, nil
+}
+
+// vocabParser gathers the problems of one vocabulary file with their
+// positions in its YAML nodes.
+type vocabParser struct {
+	file  string
+	lines int // in the input, so that no position lies past its end
+	diags Diagnostics
+}
+
+// yamlLines counts the lines of b as YAML breaks them: at LF, CR LF and a
+// lone CR.
+func yamlLines(b []byte) int {
+	return bytes.Count(b, []byte("\n")) + bytes.Count(b, []byte("\r")) - bytes.Count(b, []byte("\r\n")) + 1
+}
+
+// add reports a problem at node n (the start of the file when n is nil).
+func (vp *vocabParser) add(n *yaml.Node, format string, args ...any) *Diagnostic {
+	p := Pos{File: vp.file, Line: 1, Col: 1}
+	if n != nil && n.Line > 0 {
+		p.Line, p.Col = n.Line, n.Column
+	}
+	if p.Line > vp.lines { // an empty document's node sits after the end
+		p.Line, p.Col = vp.lines, 1
+	}
+	return vp.diags.add(Error, p, "", "", format, args...)
+}
+
+// yamlLine finds "line N" in yaml's messages, which carry no column.
+var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+
+// yamlError reports a syntax or type error of the YAML decoder, each of
+// its lines at the line it names.
+func (vp *vocabParser) yamlError(err error) {
+	msgs := []string{err.Error()}
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		msgs = te.Errors
+	}
+	for _, m := range msgs {
+		p := Pos{File: vp.file}
+		if sm := yamlLine.FindStringSubmatch(strings.TrimPrefix(m, "yaml: unmarshal errors:\n  ")); sm != nil {
+			p.Line, _ = strconv.Atoi(sm[1])
+			p.Line = min(p.Line, vp.lines)
+			m = sm[2]
+		}
+		vp.diags.add(Error, p, "", "", "%s", strings.TrimPrefix(m, "yaml: "))
+	}
+}
+
+// keys reports every key of the mapping n that is not one of known, with
+// the nearest known key.
+func (vp *vocabParser) keys(n *yaml.Node, known []string, what string) {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if !slices.Contains(known, k.Value) {
+			d := vp.add(k, "unknown %skey %q; allowed: %s", what, k.Value, strings.Join(known, ", "))
+			d.Nearest = suggest.Nearest(k.Value, known)
+		}
+	}
+}
+
+// value returns the value node of key in the mapping n, or nil.
+func (vp *vocabParser) value(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// item returns element i of the sequence n, or n itself when it is no
+// sequence that long (the position is then the sequence's).
+func (vp *vocabParser) item(n *yaml.Node, i int) *yaml.Node {
+	if n != nil && n.Kind == yaml.SequenceNode && i < len(n.Content) {
+		return n.Content[i]
+	}
+	return n
+}
+
+func (vp *vocabParser) err() error {
+	if len(vp.diags) == 0 {
+		return nil
+	}
+	vp.diags.Sort()
+	return &VocabularyError{Diagnostics: vp.diags}
 }
 
 // Field returns the controlled field with the given column name, or nil.

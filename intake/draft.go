@@ -17,9 +17,10 @@ type Draft struct {
 	BibText string
 }
 
-// Record returns the row in papers.csv's column order.
-func (d *Draft) Record() []string {
-	cols := corpus.PaperColumns()
+// Record returns the row in the order of cols, the header of the
+// papers.csv it joins (a list orders its columns as it likes); a column
+// the draft does not fill, free text of the list's own, is empty.
+func (d *Draft) Record(cols []string) []string {
 	rec := make([]string, len(cols))
 	for i, c := range cols {
 		rec[i] = d.Row[c]

@@ -91,7 +91,13 @@ func IssueForm(v *corpus.Vocabulary) ([]byte, error) {
 		Title:       "Add paper: ",
 		Labels:      []string{SuggestionLabel},
 	}
-	form.Body = append(form.Body, item{Type: "markdown", Attributes: attrs{Value: "Thank you for suggesting a paper. Pick each tag with its definition below; the definitions are those of the survey's taxonomy (`data/vocab.yaml`). A maintainer may adjust them before accepting."}})
+	// The survey's vocabulary is data/vocab.yaml; a list's own is the
+	// vocab.yaml beside its papers.csv.
+	source := "the survey's taxonomy (`data/vocab.yaml`)"
+	if v.File != "" && v.File != "data/"+corpus.VocabFile {
+		source = "the list's vocabulary (`" + corpus.VocabFile + "`)"
+	}
+	form.Body = append(form.Body, item{Type: "markdown", Attributes: attrs{Value: "Thank you for suggesting a paper. Pick each tag with its definition below; the definitions are those of " + source + ". A maintainer may adjust them before accepting."}})
 	for _, f := range formFields(v) {
 		it := item{Type: f.kind, ID: f.id, Attributes: attrs{Label: f.label, Description: f.description, Placeholder: f.placeholder, Options: f.options}}
 		if f.required {

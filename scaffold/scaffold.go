@@ -144,7 +144,7 @@ func generate(root string, opt Options) (map[string][]byte, error) {
 		}
 		return nil, fmt.Errorf("the scaffold's own corpus does not check clean (a bug in masrl):\n%s", strings.Join(msgs, "\n"))
 	}
-	readme, err := awesome.ReplaceBlock(awesome.Skeleton(awesome.ListMeta(opt.Title, opt.Description)), awesome.List(ck.Corpus, ck.Vocabulary, ck.Pool))
+	readme, err := awesome.ReplaceBlock(awesome.Skeleton(awesome.ListMeta(opt.Title, cmp.Or(opt.Description, DefaultDescription))), awesome.List(ck.Corpus, ck.Vocabulary, ck.Pool))
 	if err != nil {
 		return nil, err
 	}
@@ -154,6 +154,9 @@ func generate(root string, opt Options) (map[string][]byte, error) {
 	}
 	return map[string][]byte{"README.md": readme, intake.IssueFormFile: form}, nil
 }
+
+// DefaultDescription is the description of a new list that names none.
+const DefaultDescription = "A curated list of papers, tagged with a controlled vocabulary and published with masrl."
 
 // configFile is the new list's masrl.yaml: the options given, read back by
 // siteconfig, so a title it would refuse is refused now.
@@ -168,7 +171,7 @@ func configFile(opt Options) ([]byte, error) {
 		Description string      `yaml:"description"`
 		Language    string      `yaml:"language"`
 		Repository  *repository `yaml:"repository,omitempty"`
-	}{Title: opt.Title, Description: cmp.Or(opt.Description, awesome.DefaultDescription), Language: "en"}
+	}{Title: opt.Title, Description: cmp.Or(opt.Description, DefaultDescription), Language: "en"}
 	if opt.Repository != "" {
 		doc.Repository = &repository{URL: opt.Repository, Branch: "main", Corpus: CorpusDir}
 	}

@@ -12,7 +12,10 @@ package schema
 
 import (
 	"embed"
+	"encoding/json"
+	"fmt"
 	"io/fs"
+	"strings"
 )
 
 //go:embed *.schema.json
@@ -27,3 +30,20 @@ func FS() fs.FS { return files }
 // Trace returns trace.schema.json. The bytes are shared: callers must not
 // change them.
 func Trace() []byte { return trace }
+
+// ID returns the $id of the generated schema called name: the address the
+// trace schema's $id names, with name in place of trace.schema.json. The
+// schemas are published side by side, so one base serves them all.
+func ID(name string) (string, error) {
+	var tr struct {
+		ID string `json:"$id"`
+	}
+	if err := json.Unmarshal(trace, &tr); err != nil {
+		return "", fmt.Errorf("trace.schema.json: %w", err)
+	}
+	base, ok := strings.CutSuffix(tr.ID, "trace.schema.json")
+	if !ok {
+		return "", fmt.Errorf("trace.schema.json: $id %q does not end in trace.schema.json", tr.ID)
+	}
+	return base + name, nil
+}

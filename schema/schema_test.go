@@ -162,3 +162,84 @@ func TestConfigSchema(t *testing.T) {
 		}
 	}
 }
+
+// TestListRowSchema: the row schema masrl build publishes for a list of
+// one's own (testdata/lists/gnnx) is generated from its vocab.yaml: every
+// row of the list, which passes the check, is valid, a free-text column
+// of the list's own is allowed, and a value outside the list's vocabulary
+// or a missing required column fails at its member.
+func TestListRowSchema(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "lists", "gnnx", "corpus")
+	v, err := corpus.ListVocabulary(dir)
+	if err != nil || v == nil {
+		t.Fatalf("the example list's vocabulary: %v", err)
+	}
+	id, err := schema.ID("paper.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := schema.Document(id, corpus.RowSchema(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(id, doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, corpus.PapersFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	records, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := func(rec []string) map[string]any {
+		m := map[string]any{}
+		for i, col := range records[0] {
+			m[col] = rec[i]
+		}
+		return m
+	}
+	for i, rec := range records[1:] {
+		if err := s.Validate(row(rec)); err != nil {
+			t.Errorf("papers.csv:%d: %v", i+2, err)
+		}
+	}
+	for _, tc := range []struct{ col, value, at string }{
+		{"method_family", "Perturbation", "/method_family"},
+		{"access", "NA", "/access"},
+		{"key", "Bad Key", "/key"},
+		{"url", "ftp://example.org", "/url"},
+	} {
+		r := row(records[1])
+		r[tc.col] = tc.value
+		if err := s.Validate(r); err == nil {
+			t.Errorf("%s = %q: valid, want an error", tc.col, tc.value)
+		} else if instanceLocation(err) != tc.at {
+			t.Errorf("%s = %q: error at %s, want %s", tc.col, tc.value, instanceLocation(err), tc.at)
+		}
+	}
+	r := row(records[1])
+	r["a_column_of_its_own"] = "free text"
+	delete(r, "venue")
+	if err := s.Validate(r); err != nil {
+		t.Errorf("a free-text column, and venue left out: %v", err)
+	}
+	for _, col := range []string{"explanation_level", "year"} {
+		r := row(records[1])
+		delete(r, col)
+		if s.Validate(r) == nil {
+			t.Errorf("a row without %s is valid", col)
+		}
+	}
+}

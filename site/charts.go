@@ -138,23 +138,29 @@ func (r *renderer) flowChart(root string) (*chart.Figure, error) {
 	return chart.Flow(spec)
 }
 
-// homeCharts draws the home page's figures.
+// homeCharts draws the home page's figures: the years stacked by the
+// list's field (the survey's category), the survey's credit ladder when
+// the list has credit_granularity, the screening flow when it has an
+// exclusions page (exclusionPage) with the stage field, and a bar chart
+// per field.
 func (r *renderer) homeCharts(root string) (*HomeCharts, error) {
 	hc := &HomeCharts{}
 	var err error
-	cat, cg := r.field("category"), r.field("credit_granularity")
-	if cat == nil || cg == nil {
-		return nil, fmt.Errorf("vocabulary: the home charts need category and credit_granularity")
+	if lf := r.v.ListField(); lf != nil {
+		if hc.Years, err = chart.Stacked(chart.YearsByCategory("years", r.c, lf)); err != nil {
+			return nil, err
+		}
 	}
-	if hc.Years, err = chart.Stacked(chart.YearsByCategory("years", r.c, cat.Field)); err != nil {
-		return nil, err
+	if cg := r.field("credit_granularity"); cg != nil {
+		ladder := chart.CreditLadder("credit-ladder", cg.Field, r.c.Histogram(r.v, cg.Name), r.termLink(cg, root))
+		if hc.Ladder, err = chart.Ladder(ladder); err != nil {
+			return nil, err
+		}
 	}
-	ladder := chart.CreditLadder("credit-ladder", cg.Field, r.c.Histogram(r.v, cg.Name), r.termLink(cg, root))
-	if hc.Ladder, err = chart.Ladder(ladder); err != nil {
-		return nil, err
-	}
-	if hc.Flow, err = r.flowChart(root); err != nil {
-		return nil, err
+	if r.exclusionPage() && r.field("stage") != nil {
+		if hc.Flow, err = r.flowChart(root); err != nil {
+			return nil, err
+		}
 	}
 	for _, fv := range r.fields {
 		h, err := r.fieldChart(fv, root)

@@ -87,7 +87,7 @@ func TestCoverageViews(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("%s: does not say it counts %q", view.dir, want)
 		}
-		for _, rc := range corpus.StatsCrossTabs() {
+		for _, rc := range v.CrossTabs {
 			id := rc[0] + "-" + rc[1]
 			x := view.c.CrossTab(v, rc[0], rc[1])
 			sec := tableSection(t, body, id)
@@ -160,8 +160,8 @@ func TestCoverageViews(t *testing.T) {
 			t.Errorf("%s draws the whole list's heatmaps", view.dir)
 		}
 	}
-	if deltaCounted != len(corpus.StatsCrossTabs()) {
-		t.Errorf("the whole list counts delta in %d tables, want every one of %d", deltaCounted, len(corpus.StatsCrossTabs()))
+	if deltaCounted != len(v.CrossTabs) {
+		t.Errorf("the whole list counts delta in %d tables, want every one of %d", deltaCounted, len(v.CrossTabs))
 	}
 	checkLinks(t, files, "/")
 

@@ -2,6 +2,8 @@ package site
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/notice"
@@ -49,19 +51,32 @@ func (r *renderer) entryPage(ev *EntryView) *entryPage {
 	ep.Scripts = []string{"assets/site.js"}
 	ep.Edit, ep.Report = repoLinks(r.opt.Repository, ev.Entry, ep.URL)
 	ep.BibHref, ep.ClaimsHref = root+"papers.bib", root+"claims/"
-	cat, ver := ev.tag("category"), ev.tag("verified")
+	// The breadcrumb names the entry's group in the list (the survey's
+	// category); the facts list its verification, when the list has one.
+	var cat *Tag
+	if lf := r.v.ListField(); lf != nil {
+		cat = ev.tag(lf.Name)
+	}
 	ep.Breadcrumb = r.sharedPiece("entry-breadcrumb", root, cat, func() any {
-		return struct {
+		crumb := struct {
 			Papers   string
-			Category pageLink
-		}{root + "papers/", pageLink{root + cat.Href, cat.Label}}
-	})
-	ep.Verified = r.sharedPiece("entry-verified", root, ver, func() any {
-		if ver.Href == "" {
-			return pageLink{"", ver.Label}
+			Category *pageLink
+		}{Papers: root + "papers/"}
+		if cat != nil {
+			crumb.Category = &pageLink{root + cat.Href, cat.Label}
 		}
-		return pageLink{root + ver.Href, ver.Label}
+		return crumb
 	})
+	if r.field("verified") != nil {
+		ver := ev.tag("verified")
+		ep.Verified = r.sharedPiece("entry-verified", root, ver, func() any {
+			if ver.Href == "" {
+				return pageLink{"", ver.Label}
+			}
+			return pageLink{root + ver.Href, ver.Label}
+		})
+	}
+	ep.Extra = r.extraColumns(e)
 	if a := r.audits[ev.Key]; a != nil {
 		av := &AuditView{StrictExplicitCredit: a.StrictExplicitCredit, AgreementNote: a.AgreementNote, AnnotatorNote: a.AnnotatorNote}
 		for _, f := range corpus.AuditedFields() {
@@ -85,12 +100,13 @@ func (r *renderer) entryPage(ev *EntryView) *entryPage {
 	ep.TagItems = r.tagItems(root, ev.Tags).Join()
 	ep.ClaimItems = r.claimItems(root, r.claimsOf[ev.Key]).Join()
 	if cell := r.cellOf[ev.Key]; cell != nil {
-		ep.Cell = &cellLinks{Href: root + cell.Href, Count: cell.Count}
+		title, rowName, colName := cellWords(r.tables[0].Rows.Field, r.tables[0].Cols.Field)
+		ep.Cell = &cellLinks{Href: root + cell.Href, Count: cell.Count, Title: title}
 		ep.CellHead = r.sharedPiece("entry-cell-head", root, cell, func() any {
 			return cellLinks{
 				Row:  pageLink{root + cell.Row.Href, cell.Row.Label},
 				Col:  pageLink{root + cell.Col.Href, cell.Col.Label},
-				Href: root + cell.Href,
+				Href: root + cell.Href, RowName: rowName, ColName: colName,
 			}
 		})
 		var same []*EntryView
@@ -106,6 +122,26 @@ func (r *renderer) entryPage(ev *EntryView) *entryPage {
 		ep.SameCellItems = r.neighbourItems(root, same).Join()
 	}
 	return ep
+}
+
+// extraColumns are the free-text columns of e's row, in its header's
+// order, with their values: every column masrl neither reads nor
+// controls. A column is labelled by its name, underscores as spaces.
+func (r *renderer) extraColumns(e *corpus.Entry) []extraColumn {
+	var out []extraColumn
+	for _, col := range e.Columns() {
+		if corpus.IsEntryColumn(col) || r.v.Field(col) != nil {
+			continue
+		}
+		if v := e.Value(col); v != "" {
+			label := strings.ReplaceAll(col, "_", " ")
+			if first, size := utf8.DecodeRuneInString(label); size > 0 && first != utf8.RuneError {
+				label = string(unicode.ToUpper(first)) + label[size:]
+			}
+			out = append(out, extraColumn{Label: label, Value: v})
+		}
+	}
+	return out
 }
 
 // noticeLabels are the entry page's words for each kind of notice.

@@ -293,9 +293,10 @@ func (r *renderer) writeList(w *bufio.Writer, l EntryList) error {
 // one action per value, each a reflective escaper call, and the items are
 // rendered once or twice per entry.
 type itemView struct {
-	Key, Year, Category, IsRL, RewardType, CreditGranularity string
-	OrchestrationForm, Scenario, IsCore, Verified            string
-	Title, OneLiner                                          string
+	Key, Year, Title, OneLiner string
+	// Fields are the entry's controlled values of papers.csv, in
+	// vocabulary order: the item's data attributes.
+	Fields []itemField
 	// Meta is the year, venue and first author.
 	Meta string
 	// Href leads from the listing page to the entry's page.
@@ -308,14 +309,37 @@ type itemView struct {
 
 // newItemView fills the fields of an entry's items that do not depend on
 // the page listing it.
-func newItemView(e *corpus.Entry) itemView {
-	return itemView{
-		Key: e.Key, Year: e.YearText, Category: string(e.Category), IsRL: string(e.IsRL),
-		RewardType: string(e.RewardType), CreditGranularity: string(e.CreditGranularity),
-		OrchestrationForm: string(e.OrchestrationForm), Scenario: string(e.Scenario),
-		IsCore: string(e.IsCore), Verified: string(e.Verified),
-		Title: e.Title, OneLiner: e.OneLiner, Meta: e.YearText + " · " + e.Venue + " · " + e.FirstAuthor,
+func newItemView(e *corpus.Entry, fields []*corpus.Field) itemView {
+	it := itemView{
+		Key: e.Key, Year: e.YearText,
+		Title: e.Title, OneLiner: e.OneLiner, Meta: itemMeta(e),
+		Fields: make([]itemField, len(fields)),
 	}
+	for i, f := range fields {
+		it.Fields[i] = itemField{Name: template.HTMLAttr(f.Name), Value: e.Value(f.Name)}
+	}
+	return it
+}
+
+// itemField is one data attribute of an entry's item. Name is a field
+// name, which prepareViews has checked is a path segment
+// ([a-z0-9_-]): html/template refuses a name with an underscore unless
+// it is typed as safe.
+type itemField struct {
+	Name  template.HTMLAttr
+	Value string
+}
+
+// itemMeta is the line under an item's title: the year, venue and first
+// author the row has, joined by middle dots.
+func itemMeta(e *corpus.Entry) string {
+	var parts []string
+	for _, s := range []string{e.YearText, e.Venue, e.FirstAuthor} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, " · ")
 }
 
 // appendItemTags appends the pieces of e's compact tags, which

@@ -20,7 +20,7 @@ func (r *renderer) home() error {
 	}
 	hp := &homePage{
 		Page: p, Retained: len(r.c.Papers), Excluded: len(r.c.Excluded),
-		Candidates: len(r.c.Papers) + len(r.c.Excluded), SpotChecked: len(r.c.Audits),
+		Candidates: len(r.c.Papers) + len(r.c.Excluded), SpotChecked: len(r.c.Audits), ExclusionLog: r.exclusionPage(),
 		Fields: r.fields, Citation: r.citation, Claims: len(r.claims), ClaimCounts: r.claimCounts(),
 		Release: r.newestRelease(), Upkeep: r.upkeep,
 	}
@@ -180,7 +180,12 @@ func (r *renderer) coveragePage(cp *coveragePage) error {
 	return nil
 }
 
+// excluded renders the exclusion log's page; a list with none has none
+// (exclusionPage, which the navigation follows too).
 func (r *renderer) excluded() error {
+	if !r.exclusionPage() {
+		return nil
+	}
 	ep := &excludedPage{Page: r.newPage("excluded/", "Exclusion log", "excluded"), Records: r.records, Stages: r.field("stage"), Total: len(r.records)}
 	if r.charts() {
 		h, err := r.flowChart(ep.Root)

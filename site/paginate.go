@@ -3,6 +3,7 @@ package site
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // papersPerPage is how many entries one page of the papers list holds. A
@@ -82,6 +83,9 @@ func (r *renderer) papers() error {
 			title = fmt.Sprintf("Papers, page %d of %d", n, count)
 		}
 		pp := &papersPage{Page: r.newPage(dir, title, "papers"), Total: total}
+		if lf := r.v.ListField(); lf != nil {
+			pp.GroupedBy = strings.ToLower(lf.Label)
+		}
 		pp.Scripts = []string{"assets/search.js"}
 		pp.Styles = []string{readerCSS}
 		pp.SearchIndex = pp.Root + SearchIndexFile

@@ -47,7 +47,10 @@ func (r *renderer) prepare() error {
 	if r.site.Survey {
 		r.site.Nav = append(r.site.Nav, NavItem{"Orchestration", "orchestration/", "orchestration"})
 	}
-	r.site.Nav = append(r.site.Nav, NavItem{"Coverage", "coverage/", "coverage"}, NavItem{"Exclusions", "excluded/", "excluded"})
+	r.site.Nav = append(r.site.Nav, NavItem{"Coverage", "coverage/", "coverage"})
+	if r.exclusionPage() {
+		r.site.Nav = append(r.site.Nav, NavItem{"Exclusions", "excluded/", "excluded"})
+	}
 	if r.site.Claims {
 		r.site.Nav = append(r.site.Nav, NavItem{"Claims", "claims/", "claims"})
 	}
@@ -132,10 +135,12 @@ func (r *renderer) prepareRest() error {
 		}
 	}
 	r.cellOf = map[string]*CellView{}
-	for _, line := range r.tables[0].Lines {
-		for _, cell := range line.Cells {
-			for _, ev := range cell.Entries {
-				r.cellOf[ev.Key] = cell
+	if len(r.tables) > 0 { // a list may declare no cross-tab
+		for _, line := range r.tables[0].Lines {
+			for _, cell := range line.Cells {
+				for _, ev := range cell.Entries {
+					r.cellOf[ev.Key] = cell
+				}
 			}
 		}
 	}
@@ -149,6 +154,14 @@ func (r *renderer) prepareRest() error {
 	return nil
 }
 
+// exclusionPage reports whether the site has an exclusions page: when the
+// list keeps an exclusion log, or its vocabulary declares a field of one
+// (the survey's stage; the page is then empty, and check says so). A list
+// that declares no such field and keeps no log has none.
+func (r *renderer) exclusionPage() bool {
+	return r.c.HasExcluded || len(r.v.FieldsOf(corpus.ExcludedFile)) > 0
+}
+
 // surveyCoverageDir is the coverage page of the survey's pool. A table's
 // ID always holds a hyphen (ROWS-COLS), so no table of the whole list's
 // page can take this directory.
@@ -159,7 +172,7 @@ const surveyCoverageDir = "coverage/survey/"
 // view's directory.
 func (r *renderer) prepareTables(cv *CoverageView) error {
 	cv.Entries = len(cv.Corpus.Papers)
-	for _, rc := range corpus.StatsCrossTabs() {
+	for _, rc := range r.v.CrossTabs {
 		x := cv.Corpus.CrossTab(r.v, rc[0], rc[1])
 		if x == nil {
 			return fmt.Errorf("vocabulary: cannot cross %s with %s", rc[0], rc[1])
@@ -215,6 +228,7 @@ func (r *renderer) prepareViews() error {
 	// after them in order.
 	views := make([]EntryView, len(r.c.Papers))
 	keys := make([]corpus.ListKey, len(views))
+	listed := r.v.FieldsOf(corpus.PapersFile)
 	workers := max(1, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -223,7 +237,7 @@ func (r *renderer) prepareViews() error {
 				e := &r.c.Papers[i]
 				ev := &views[i]
 				keys[i] = corpus.ListKeyOf(e)
-				*ev = EntryView{Entry: e, Href: "papers/" + e.Key + "/", Links: links(e.URLs), Date: entryDate(e), index: i, item: newItemView(e)}
+				*ev = EntryView{Entry: e, Href: "papers/" + e.Key + "/", Links: links(e.URLs), Date: entryDate(e), index: i, item: newItemView(e, listed)}
 				if corpus.IsArxivID(e.ArxivID) {
 					ev.ArxivURL = "https://arxiv.org/abs/" + e.ArxivID
 				}
@@ -398,12 +412,17 @@ func (r *renderer) entriesOf(keys []string) []*EntryView {
 	return out
 }
 
-// categoryGroups returns the category terms in the paper list's order
-// (corpus.ListCategories).
+// categoryGroups returns the terms of the list's field (the survey's
+// category) in the paper list's order (corpus.ListGroups); none when the
+// list declares no field.
 func (r *renderer) categoryGroups() []*TermView {
-	cat := r.field("category")
+	lf := r.v.ListField()
+	if lf == nil {
+		return nil
+	}
+	cat := r.field(lf.Name)
 	var out []*TermView
-	for _, name := range corpus.ListCategories(r.v) {
+	for _, name := range corpus.ListGroups(r.v) {
 		if i := cat.Index(name); i >= 0 {
 			out = append(out, cat.Terms[i])
 		}

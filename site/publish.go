@@ -38,19 +38,33 @@ func (r *renderer) assets() error {
 
 // schemas publishes the project's JSON Schemas (package schema) under
 // schema/, the path their $id names below the site's address, so that an
-// editor can validate a trace, masrl.yaml or a row against them.
+// editor can validate a trace, masrl.yaml or a row against them. The row's
+// schema is generated from the list's vocabulary (for the survey's, it is
+// the committed paper.schema.json byte for byte).
 func (r *renderer) schemas() error {
 	return fs.WalkDir(schema.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		b, err := fs.ReadFile(schema.FS(), p)
-		if err != nil {
+		var b []byte
+		if p == rowSchemaFile {
+			id, err := schema.ID(p)
+			if err != nil {
+				return err
+			}
+			b, err = schema.Document(id, corpus.RowSchema(r.v))
+			if err != nil {
+				return err
+			}
+		} else if b, err = fs.ReadFile(schema.FS(), p); err != nil {
 			return err
 		}
 		return r.files.Add(path.Join("schema", p), b)
 	})
 }
+
+// rowSchemaFile is the schema of one row of papers.csv.
+const rowSchemaFile = "paper.schema.json"
 
 func (r *renderer) downloads() error {
 	// The CSVs and the bib are published exactly as read.

@@ -2,6 +2,7 @@ package site
 
 import (
 	"html/template"
+	"strings"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/release"
@@ -235,12 +236,14 @@ type ExclusionView struct {
 type homePage struct {
 	Page
 	Retained, Excluded, Candidates, SpotChecked int
-	Fields                                      []*FieldView
-	Claims                                      int
-	ClaimCounts                                 []StatusCount
-	Citation                                    string
-	Downloads                                   []Link
-	Figures                                     *HomeCharts // nil without charts
+	// ExclusionLog is set when the list keeps an excluded.csv.
+	ExclusionLog bool
+	Fields       []*FieldView
+	Claims       int
+	ClaimCounts  []StatusCount
+	Citation     string
+	Downloads    []Link
+	Figures      *HomeCharts // nil without charts
 	// Survey and Added place the list against the survey's pool: "84 in
 	// the survey + N added since". Pool is false without a pool file.
 	Pool          bool
@@ -253,8 +256,11 @@ type homePage struct {
 
 type papersPage struct {
 	Page
-	Groups      []paperGroup // the categories on this page, with this page's entries
-	Categories  []categoryLink
+	Groups     []paperGroup // the categories on this page, with this page's entries
+	Categories []categoryLink
+	// GroupedBy names the list's field, lower case: "category" in the
+	// survey's list.
+	GroupedBy   string
 	Total       int
 	SearchIndex string // the search index's URL from this page
 	Pager       *Pager // nil: the whole list is on one page
@@ -301,10 +307,17 @@ type entryPage struct {
 	Edit, Report string
 	// New marks an entry added since the survey (EntryView.New).
 	New bool
+	// Extra are the row's free-text columns: those that are neither
+	// read by masrl nor controlled (none in the survey's list).
+	Extra []extraColumn
 	// Notices are what masrl refresh recorded in the notes: the published
 	// version and any retraction or correction, shown under the title.
 	Notices []noticeView
 }
+
+// extraColumn is a free-text column of a list's papers.csv with the
+// entry's value.
+type extraColumn struct{ Label, Value string }
 
 // noticeView is one notice as the entry page shows it.
 type noticeView struct {
@@ -325,6 +338,20 @@ type cellLinks struct {
 	Row, Col pageLink
 	Href     string
 	Count    int
+	// Title heads the section; RowName and ColName name the two fields
+	// in running text (cellWords).
+	Title, RowName, ColName string
+}
+
+// cellWords are the words of an entry page's cell section for the first
+// cross-tab of the list: the survey's own for reward × credit, else the
+// fields' labels in lower case.
+func cellWords(rows, cols *corpus.Field) (title, rowName, colName string) {
+	if rows.Name == "reward_type" && cols.Name == "credit_granularity" {
+		return "Same reward and credit", "reward type", "credit granularity"
+	}
+	rowName, colName = strings.ToLower(rows.Label), strings.ToLower(cols.Label)
+	return "Same " + rowName + " and " + colName, rowName, colName
 }
 
 type taxonomyPage struct {

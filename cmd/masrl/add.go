@@ -94,7 +94,7 @@ func (o *addOptions) fromIssue(file string) error {
 	if err != nil {
 		return err
 	}
-	v, err := corpus.LoadVocabulary(data.Dir(o.data))
+	v, err := corpus.VocabularyFor(o.dir, data.Dir(o.data))
 	if err != nil {
 		return err
 	}
@@ -302,9 +302,13 @@ func draftFiles(dir string, d *intake.Draft) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	header, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(papers, []byte("\xEF\xBB\xBF")))).Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: reading the header: %w", filepath.Join(dir, corpus.PapersFile), err)
+	}
 	var row bytes.Buffer
 	w := csv.NewWriter(&row)
-	w.Write(d.Record())
+	w.Write(d.Record(header))
 	w.Flush()
 	if len(papers) > 0 && papers[len(papers)-1] != '\n' {
 		papers = append(papers, '\n')

@@ -69,7 +69,10 @@ func TestAddAsks(t *testing.T) {
 	if e == nil {
 		t.Fatalf("no entry written (exit %d): %s", code, errb.String())
 	}
-	got := []string{string(e.Category), string(e.IsRL), string(e.RewardType), string(e.CreditGranularity), string(e.OrchestrationForm), string(e.Scenario), string(e.IsCore), string(e.Verified), e.OneLiner}
+	var got []string
+	for _, f := range []string{"category", "is_rl", "reward_type", "credit_granularity", "orchestration_form", "scenario", "is_core", "verified", "one_liner"} {
+		got = append(got, e.Value(f))
+	}
 	want := []string{"rl_method", "yes", "shared", "message", "centralized", "coding", "supporting", "partial", "Learns a message router"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("tags %v, want %v", got, want)

@@ -17,11 +17,13 @@ func issueFormCommand() command {
 	return command{summary: "write (or --check) the suggest-a-paper issue form from the vocabulary", run: runIssueForm}
 }
 
-// runIssueForm prints the GitHub issue form generated from data/vocab.yaml,
+// runIssueForm prints the GitHub issue form generated from data/vocab.yaml
+// (or the vocab.yaml beside the papers.csv of --corpus),
 // writes it to FILE, or with --check exits 1 when FILE differs from it.
 func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("issue-form", "issue-form [--check] [FILE] (FILE is usually "+intake.IssueFormFile+")", stderr)
+	fs := newFlagSet("issue-form", "issue-form [--check] [--corpus DIR] [FILE] (FILE is usually "+intake.IssueFormFile+")", stderr)
 	check := fs.Bool("check", false, "do not write; exit 1 when FILE is not the generated form")
+	dir := fs.String("corpus", "", "a list's corpus `directory`: its vocab.yaml, when it has one, declares the form's fields")
 	dataDir := dataFlag(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -30,7 +32,7 @@ func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fs.Usage()
 		return exitUsage
 	}
-	v, err := corpus.LoadVocabulary(data.Dir(*dataDir))
+	v, err := corpus.VocabularyFor(*dir, data.Dir(*dataDir))
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl issue-form: %v\n", err)
 		return exitUsage

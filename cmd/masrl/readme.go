@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -66,21 +65,12 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitFindings
 	}
 	if *standalone {
-		if prof == "" {
-			// A list of one's own says what its masrl.yaml says.
-			cfg, err := listConfig("", *dir)
-			if err != nil {
-				fmt.Fprintf(stderr, "masrl readme: %v\n", err)
-				return exitUsage
-			}
-			stdout.Write(awesome.Standalone(c, v, awesome.ListMeta(cmp.Or(cfg.Title, siteconfig.DefaultTitle), cfg.Description), pool))
-			return exitOK
-		}
-		if pool == nil {
-			fmt.Fprintf(stderr, "masrl readme: --standalone describes the survey's pool, and the data directory's claims.yaml names no pool file\n")
+		meta, err := standaloneMeta(c, *dir, pool)
+		if err != nil {
+			fmt.Fprintf(stderr, "masrl readme: %v\n", err)
 			return exitUsage
 		}
-		stdout.Write(awesome.Standalone(c, v, awesome.SurveyMeta(c, pool), pool))
+		stdout.Write(awesome.Standalone(c, v, meta, pool))
 		return exitOK
 	}
 	doc, err := os.ReadFile(file)
@@ -107,4 +97,28 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	fmt.Fprintf(stdout, "%s: paper list rewritten (%d entries)\n", file, len(c.Papers))
 	return exitOK
+}
+
+// standaloneMeta is what a standalone list says about itself: the
+// survey's words with its pool (the survey's profile), else the title and
+// description of the list's masrl.yaml (beside papers.csv), which
+// awesome-lint needs.
+func standaloneMeta(c *corpus.Corpus, dir string, pool *corpus.Pool) (awesome.Meta, error) {
+	if pool != nil {
+		return awesome.SurveyMeta(c, pool), nil
+	}
+	path, err := siteconfig.Find("", dir)
+	if err != nil {
+		return awesome.Meta{}, err
+	}
+	cfg := &siteconfig.Config{}
+	if path != "" {
+		if cfg, err = siteconfig.Load(path); err != nil {
+			return awesome.Meta{}, err
+		}
+	}
+	if cfg.Title == "" || cfg.Description == "" {
+		return awesome.Meta{}, fmt.Errorf("--standalone: give the list a title and a description in %s (or, for the survey's list, --profile survey): without the survey's pool, its words do not apply", filepath.Join(dir, siteconfig.FileName))
+	}
+	return awesome.ListMeta(cfg.Title, cfg.Description), nil
 }

@@ -277,10 +277,19 @@ func (g *generator) papers(w, bib io.Writer, n int) error {
 		if t.Affiliation != "" && len(g.m.affils) > 0 {
 			affil = g.pick(g.m.affils)
 		}
-		rec = append(rec[:0], key, title, author, affil, strconv.Itoa(year), arxiv, t.Venue, urls,
-			string(t.Category), string(t.IsRL), string(t.RewardType), string(t.CreditGranularity),
-			string(t.OrchestrationForm), string(t.Scenario), string(t.IsCore),
-			g.text("one_liner", len(t.OneLiner)), string(t.Verified), g.text("notes", len(t.Notes)))
+		// The generated texts are drawn in this order, one_liner first, so
+		// that a seed gives the same corpus it always has.
+		oneLiner := g.text("one_liner", len(t.OneLiner))
+		notes := g.text("notes", len(t.Notes))
+		made := map[string]string{"key": key, "title": title, "first_author": author, "affiliation": affil,
+			"year": strconv.Itoa(year), "arxiv_id": arxiv, "url": urls, "one_liner": oneLiner, "notes": notes}
+		for j, col := range corpus.PaperColumns() {
+			v, ok := made[col]
+			if !ok {
+				v = t.Value(col) // venue and the controlled fields, as the model row has them
+			}
+			rec[j] = v
+		}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

@@ -77,10 +77,10 @@ func writeHugoSite(skeleton, corpusDir, dst string) error {
 			Title: e.Title, Key: e.Key, FirstAuthor: e.FirstAuthor, Affiliation: e.Affiliation,
 			Year: e.YearText, ArxivID: e.ArxivID, Venue: e.Venue, URLs: e.URLs,
 			OneLiner: e.OneLiner, Notes: e.Notes,
-			Category: []string{string(e.Category)}, IsRL: []string{string(e.IsRL)},
-			RewardType: []string{string(e.RewardType)}, CreditGranularity: []string{string(e.CreditGranularity)},
-			OrchestrationForm: []string{string(e.OrchestrationForm)}, Scenario: []string{string(e.Scenario)},
-			IsCore: []string{string(e.IsCore)}, Verified: []string{string(e.Verified)},
+			Category: []string{e.Value("category")}, IsRL: []string{e.Value("is_rl")},
+			RewardType: []string{e.Value("reward_type")}, CreditGranularity: []string{e.Value("credit_granularity")},
+			OrchestrationForm: []string{e.Value("orchestration_form")}, Scenario: []string{e.Value("scenario")},
+			IsCore: []string{e.Value("is_core")}, Verified: []string{e.Value("verified")},
 		}
 		if b := c.BibFor(e); b != nil {
 			p.Bib = b.Raw

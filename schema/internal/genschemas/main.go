@@ -8,12 +8,10 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/schema"
@@ -45,16 +43,6 @@ type file struct {
 // generated returns the generated schemas from their sources as built
 // into the binary.
 func generated() ([]file, error) {
-	var trace struct {
-		ID string `json:"$id"`
-	}
-	if err := json.Unmarshal(schema.Trace(), &trace); err != nil {
-		return nil, fmt.Errorf("trace.schema.json: %w", err)
-	}
-	base, ok := strings.CutSuffix(trace.ID, "trace.schema.json")
-	if !ok {
-		return nil, fmt.Errorf("trace.schema.json: $id %q does not end in trace.schema.json", trace.ID)
-	}
 	v, err := corpus.DefaultVocabulary()
 	if err != nil {
 		return nil, err
@@ -67,7 +55,11 @@ func generated() ([]file, error) {
 		{"paper.schema.json", corpus.RowSchema(v)},
 		{"masrl.schema.json", siteconfig.JSONSchema()},
 	} {
-		b, err := schema.Document(base+s.name, s.root)
+		id, err := schema.ID(s.name)
+		if err != nil {
+			return nil, err
+		}
+		b, err := schema.Document(id, s.root)
 		if err != nil {
 			return nil, err
 		}

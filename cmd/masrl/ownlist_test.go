@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// gnnxList is the example list of testdata/lists/gnnx: explainers of
+// graph neural networks, with three controlled fields of its own declared
+// in its vocab.yaml, columns in another order than the survey's, a
+// free-text column (datasets) and no exclusion log. It has no profile, so
+// nothing of the survey's applies to it.
+var gnnxList = filepath.Join("..", "..", "testdata", "lists", "gnnx", "corpus")
+
+// mainContent is the <main> element of a page: what the list's own
+// declaration decides, without the navigation and head the survey's
+// profile shapes.
+func mainContent(t *testing.T, page []byte) []byte {
+	t.Helper()
+	i, j := bytes.Index(page, []byte("<main")), bytes.Index(page, []byte("</main>"))
+	if i < 0 || j < i {
+		t.Fatalf("no <main> element in %.200s", page)
+	}
+	return append(page[i:j+len("</main>")], '\n')
+}
+
+// TestDeclaredColumnsList takes a list with its own controlled fields through check,
+// stats, build and readme --standalone: every command follows the list's
+// vocab.yaml, and the outputs are pinned by golden files.
+func TestDeclaredColumnsList(t *testing.T) {
+	out, errOut, code := runCmd(t, "check", "--corpus", gnnxList)
+	if code != exitOK {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "8 entries, 0 exclusions: 0 errors, 0 warnings") {
+		t.Errorf("check: %s", out)
+	}
+
+	out, errOut, code = runCmd(t, "stats", "--corpus", gnnxList, "--crosstab", "access,method_family")
+	if code != exitOK {
+		t.Fatalf("stats: exit %d: %s", code, errOut)
+	}
+	checkGolden(t, "list-gnnx-stats.md", []byte(out))
+
+	out, errOut, code = runCmd(t, "readme", "--standalone", "--corpus", gnnxList)
+	if code != exitOK {
+		t.Fatalf("readme --standalone: exit %d: %s", code, errOut)
+	}
+	checkGolden(t, "list-gnnx-readme.md", []byte(out))
+
+	pub := t.TempDir()
+	_, errOut, code = runCmd(t, "build", "--corpus", gnnxList, "--out", pub)
+	if code != exitOK {
+		t.Fatalf("build: exit %d: %s", code, errOut)
+	}
+	for _, p := range []struct{ file, golden string }{
+		{"papers/index.html", "list-gnnx-papers.html"},
+		{"papers/gradcam-graphs/index.html", "list-gnnx-entry.html"},
+		{"taxonomy/method_family/index.html", "list-gnnx-field.html"},
+		{"taxonomy/method_family/perturbation/index.html", "list-gnnx-term.html"},
+		{"coverage/index.html", "list-gnnx-coverage.html"},
+	} {
+		b, err := os.ReadFile(filepath.Join(pub, p.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, p.golden, mainContent(t, b))
+	}
+	for _, p := range []struct{ file, golden string }{
+		{"search-index.json", "list-gnnx-search-index.json"},
+		{"schema/paper.schema.json", "list-gnnx-paper.schema.json"},
+		{"papers.json", "list-gnnx-papers.json"},
+	} {
+		b, err := os.ReadFile(filepath.Join(pub, p.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, p.golden, b)
+	}
+	// One page per field and value, whatever the goldens hold.
+	for _, dir := range []string{"method_family/prototype", "explanation_level/model", "access/black_box", "access/white_box"} {
+		if _, err := os.Stat(filepath.Join(pub, "taxonomy", dir, "index.html")); err != nil {
+			t.Errorf("no page for %s: %v", dir, err)
+		}
+	}
+	// Without an exclusion log there is no exclusion page, and no page
+	// links to one.
+	if _, err := os.Stat(filepath.Join(pub, "excluded", "index.html")); err == nil {
+		t.Error("an exclusion page for a list without excluded.csv")
+	}
+	checkLocalLinks(t, pub)
+}
+
+var localHref = regexp.MustCompile(`href="([^"#?]*)[^"]*"`)
+
+// checkLocalLinks fails on a relative link of an HTML page of the site in
+// dir that leads to no file.
+func checkLocalLinks(t *testing.T, dir string) {
+	t.Helper()
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".html") {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range localHref.FindAllSubmatch(b, -1) {
+			link := string(m[1])
+			if link == "" || strings.Contains(link, ":") || strings.HasPrefix(link, "/") {
+				continue
+			}
+			target := filepath.Join(filepath.Dir(path), filepath.FromSlash(link))
+			if strings.HasSuffix(link, "/") {
+				target = filepath.Join(target, "index.html")
+			}
+			if _, err := os.Stat(target); err != nil {
+				rel, _ := filepath.Rel(dir, path)
+				t.Errorf("%s links %s, which is not in the site", rel, link)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
