@@ -5,6 +5,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/masrl/masrl/awesome"
+	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/internal/awesomelint"
+	"github.com/masrl/masrl/siteconfig"
 )
 
 func TestDefaultTitle(t *testing.T) {
@@ -54,4 +59,30 @@ func TestRefusesBadOptions(t *testing.T) {
 	if len(ents) != 0 {
 		t.Fatalf("a refused init left %d entries in %s", len(ents), parent)
 	}
+}
+
+// TestNewListIsAwesome: the standalone list of a new list (what masrl
+// readme --standalone prints for it, with its masrl.yaml's words) passes
+// awesome-lint, and so does the README masrl init writes, read as a
+// list.
+func TestNewListIsAwesome(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "rag-eval")
+	if err := Create(dir, Options{Description: "Papers on evaluating retrieval-augmented generation."}); err != nil {
+		t.Fatal(err)
+	}
+	ck, err := corpus.Open(filepath.Join(dir, CorpusDir), nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ck.Err(); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := siteconfig.Load(filepath.Join(dir, CorpusDir, siteconfig.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Title != "Awesome Rag Eval" || cfg.Profile != "" {
+		t.Fatalf("masrl.yaml: title %q, profile %q", cfg.Title, cfg.Profile)
+	}
+	awesomelint.Check(t, awesome.Standalone(ck.Corpus, ck.Vocabulary, awesome.ListMeta(cfg.Title, cfg.Description), ck.Pool))
 }
