@@ -141,4 +141,3 @@ func TestAwesomeLint(t *testing.T) {
 	ownList := Standalone(oc, ov, ListMeta("Awesome GNN Explainability", "Methods that explain the predictions of graph neural networks."), nil)
 	t.Run("own list", func(t *testing.T) { awesomelint.Check(t, ownList) })
 }
-
