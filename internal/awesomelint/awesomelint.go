@@ -8,18 +8,19 @@
 package awesomelint
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/masrl/masrl/internal/corpustest"
 )
 
 // Check lints list and fails the test with awesome-lint's report on any
 // error.
 func Check(t testing.TB, list []byte) {
 	t.Helper()
-	root, err := moduleRoot()
+	root, err := corpustest.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,24 +56,5 @@ func Check(t testing.TB, list []byte) {
 	cmd.Dir = repo
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("awesome-lint: %v\n%s", err, out)
-	}
-}
-
-// moduleRoot is the nearest directory above the working directory that
-// holds go.mod: a test runs in its package's directory.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
 	}
 }
