@@ -73,7 +73,11 @@ func List(c *corpus.Corpus, v *corpus.Vocabulary, pool *corpus.Pool) []byte {
 		fmt.Fprintf(&b, "%d papers in the survey + %d added since (marked \"%s\"), %snewest first.\n\n",
 			len(pool.Retained)-len(pool.Missing(c)), len(pool.Added(c)), NewMark, groupedBy(v))
 	} else {
-		fmt.Fprintf(&b, "%d papers, %snewest first.\n\n", len(c.Papers), groupedBy(v))
+		papers := "papers"
+		if len(c.Papers) == 1 {
+			papers = "paper"
+		}
+		fmt.Fprintf(&b, "%d %s, %snewest first.\n\n", len(c.Papers), papers, groupedBy(v))
 	}
 	ss := sections(c, v)
 	for _, s := range ss {
@@ -152,7 +156,7 @@ func ListMeta(title, description string) Meta {
 	return Meta{
 		Title:        markdownText(title),
 		Description:  markdownText(description),
-		Contributing: "Add a paper with `masrl add ID`, which fetches its metadata and asks for its tags. The list is generated from the corpus by `masrl readme --standalone`: edit the corpus, not the list.",
+		Contributing: "Add a paper with `masrl add ID`, which fetches its metadata and asks for its tags. The list is generated from the corpus by `masrl readme`: edit the corpus, not the list.",
 	}
 }
 
@@ -242,4 +246,15 @@ func headingSlug(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// Skeleton is the README of a new list (masrl init): the title, the
+// tagline, a section for the papers holding the generated block's markers
+// (empty until ReplaceBlock fills it) and the contributing section.
+func Skeleton(m Meta) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# %s\n\n> %s\n\n", m.Title, m.Description)
+	fmt.Fprintf(&b, "## Papers\n\n%s\n%s\n\n", BeginMarker, EndMarker)
+	fmt.Fprintf(&b, "## Contributing\n\n%s\n", m.Contributing)
+	return b.Bytes()
 }

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/masrl/masrl/internal/awesomelint"
 	"github.com/masrl/masrl/internal/corpustest"
 
 	"github.com/masrl/masrl/corpus"
@@ -106,24 +106,10 @@ func TestItems(t *testing.T) {
 	}
 }
 
-// TestAwesomeLint runs awesome-lint (npm, pinned in package.json) on the
-// standalone list of the real corpus in a temporary git repository whose
-// remote is on GitHub: zero errors. It needs node and node_modules; it
-// skips without them unless MASRL_BROWSER is set (make test), like the
-// browser tests.
+// TestAwesomeLint runs awesome-lint (internal/awesomelint) on the
+// standalone list of the real corpus and of a list of one's own: zero
+// errors.
 func TestAwesomeLint(t *testing.T) {
-	lint, err := filepath.Abs(filepath.Join("..", "node_modules", ".bin", "awesome-lint"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, nodeErr := exec.LookPath("node")
-	_, lintErr := os.Stat(lint)
-	if nodeErr != nil || lintErr != nil {
-		if os.Getenv("MASRL_BROWSER") != "" {
-			t.Fatalf("awesome-lint needs node and node_modules (npm ci): %v %v", nodeErr, lintErr)
-		}
-		t.Skip("node or node_modules/.bin/awesome-lint missing (npm ci)")
-	}
 	c, err := corpus.Load(corpustest.Dir(t))
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +126,7 @@ func TestAwesomeLint(t *testing.T) {
 	if !strings.Contains(string(list), NewMark) {
 		t.Fatal("no item marked new")
 	}
-	t.Run("survey", func(t *testing.T) { awesomeLint(t, lint, list) })
+	t.Run("survey", func(t *testing.T) { awesomelint.Check(t, list) })
 	// A list of one's own (testdata/lists/gnnx): its own fields group it,
 	// its masrl.yaml names it, and one entry has no one-liner.
 	own := filepath.Join("..", "testdata", "lists", "gnnx", "corpus")
@@ -153,31 +139,5 @@ func TestAwesomeLint(t *testing.T) {
 		t.Fatalf("the example list's vocabulary: %v", err)
 	}
 	ownList := Standalone(oc, ov, ListMeta("Awesome GNN Explainability", "Methods that explain the predictions of graph neural networks."), nil)
-	t.Run("own list", func(t *testing.T) { awesomeLint(t, lint, ownList) })
-}
-
-// awesomeLint runs awesome-lint on list as the readme of a git repository.
-func awesomeLint(t *testing.T, lint string, list []byte) {
-	repo := t.TempDir()
-	git := func(args ...string) {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.org", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.org")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	git("init", "-q", "-b", "main")
-	git("remote", "add", "origin", "https://github.com/masrl/awesome-masrl.git")
-	git("config", "branch.main.remote", "origin")
-	os.WriteFile(filepath.Join(repo, "readme.md"), list, 0o644)
-	os.WriteFile(filepath.Join(repo, "contributing.md"), []byte("# Contributing\n\nSee masrl add.\n"), 0o644)
-	git("add", "-A")
-	git("commit", "-q", "-m", "list")
-	cmd := exec.Command(lint)
-	cmd.Dir = repo
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Errorf("awesome-lint: %v\n%s", err, out)
-	}
+	t.Run("own list", func(t *testing.T) { awesomelint.Check(t, ownList) })
 }

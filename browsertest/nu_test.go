@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/scaffold"
 	"github.com/masrl/masrl/site"
 	"github.com/masrl/masrl/siteconfig"
 )
@@ -40,9 +41,9 @@ func TestNuChecker(t *testing.T) {
 
 // TestNuCheckerOwnList runs the checker on the sites of a list of one's
 // own (cmd/masrl/testdata/ownlist: no survey profile, papers.csv only),
-// without and with claims of its own, and of testdata/lists/gnnx (fields
-// of its own): the pages' survey-free wording, navigation and the list's
-// own fields must be valid HTML too.
+// without and with claims of its own, of testdata/lists/gnnx (fields of
+// its own) and of a list just made by masrl init: the pages' survey-free
+// wording, navigation and the list's own fields must be valid HTML too.
 func TestNuCheckerOwnList(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the Nu checker takes a while; not in -short")
@@ -74,6 +75,22 @@ func TestNuCheckerOwnList(t *testing.T) {
 	// a free-text column, no exclusion log.
 	if err := os.CopyFS(filepath.Join(root, "gnnx"), os.DirFS(buildOwnList(t))); err != nil {
 		t.Fatal(err)
+	}
+	// And a new list as masrl init makes it, with its masrl.yaml.
+	newList := filepath.Join(t.TempDir(), "new-list")
+	if err := scaffold.Create(newList, scaffold.Options{Repository: "https://github.com/example/new-list"}); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := siteconfig.Load(filepath.Join(newList, scaffold.CorpusDir, siteconfig.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, err := corpus.Open(filepath.Join(newList, scaffold.CorpusDir), nil, cfg.Profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := site.Build(ck, site.Options{Out: filepath.Join(root, "init"), ECharts: site.DefaultECharts, Config: *cfg}); err != nil {
+		t.Fatalf("building a new list: %v", err)
 	}
 	nuCheck(t, root)
 }

@@ -71,28 +71,7 @@ func instanceLocation(err error) string {
 // for one column fails there, at that column.
 func TestPaperSchema(t *testing.T) {
 	s := compile(t)["paper.schema.json"]
-	f, err := os.Open(filepath.Join(corpustest.Dir(t), corpus.PapersFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	records, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	row := func(rec []string) map[string]any {
-		m := map[string]any{}
-		for i, col := range records[0] {
-			m[col] = rec[i]
-		}
-		return m
-	}
-	for i, rec := range records[1:] {
-		if err := s.Validate(row(rec)); err != nil {
-			t.Errorf("papers.csv:%d: %v", i+2, err)
-		}
-	}
-	for _, tc := range []struct{ col, value, at string }{
+	row := checkRows(t, s, corpustest.Dir(t), []rowCase{
 		{"reward_type", "Shared", "/reward_type"},
 		{"key", "Bad Key", "/key"},
 		{"arxiv_id", "arXiv:1234", "/arxiv_id"},
@@ -100,22 +79,13 @@ func TestPaperSchema(t *testing.T) {
 		{"url", "ftp://example.org", "/url"},
 		{"title", "", "/title"},
 		{"extra", "x", ""},
-	} {
-		r := row(records[1])
-		r[tc.col] = tc.value
-		err := s.Validate(r)
-		if err == nil {
-			t.Errorf("%s = %q: valid, want an error", tc.col, tc.value)
-		} else if tc.at != "" && instanceLocation(err) != tc.at {
-			t.Errorf("%s = %q: error at %s, want %s", tc.col, tc.value, instanceLocation(err), tc.at)
-		}
-	}
-	r := row(records[1])
+	})
+	r := row()
 	delete(r, "one_liner")
 	if s.Validate(r) == nil {
 		t.Error("a row without one_liner is valid")
 	}
-	r = row(records[1])
+	r = row()
 	r["notes"], r["affiliation"], r["arxiv_id"] = "", "", ""
 	if err := s.Validate(r); err != nil {
 		t.Errorf("the optional columns empty: %v", err)
@@ -194,6 +164,37 @@ func TestListRowSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	row := checkRows(t, s, dir, []rowCase{
+		{"method_family", "Perturbation", "/method_family"},
+		{"access", "NA", "/access"},
+		{"key", "Bad Key", "/key"},
+		{"url", "ftp://example.org", "/url"},
+	})
+	r := row()
+	r["a_column_of_its_own"] = "free text"
+	delete(r, "venue")
+	if err := s.Validate(r); err != nil {
+		t.Errorf("a free-text column, and venue left out: %v", err)
+	}
+	for _, col := range []string{"explanation_level", "year"} {
+		r := row()
+		delete(r, col)
+		if s.Validate(r) == nil {
+			t.Errorf("a row without %s is valid", col)
+		}
+	}
+}
+
+// rowCase is one cell changed in a valid row, and where the schema's
+// error must point (any place when at is empty).
+type rowCase struct{ col, value, at string }
+
+// checkRows validates every row of dir's papers.csv against s, then the
+// first row with each case's cell changed, which must fail at its
+// member. It returns a function giving a fresh copy of the first row, as
+// the schema sees it (column name to text), for further cases.
+func checkRows(t *testing.T, s *jsonschema.Schema, dir string, cases []rowCase) func() map[string]any {
+	t.Helper()
 	f, err := os.Open(filepath.Join(dir, corpus.PapersFile))
 	if err != nil {
 		t.Fatal(err)
@@ -215,31 +216,14 @@ func TestListRowSchema(t *testing.T) {
 			t.Errorf("papers.csv:%d: %v", i+2, err)
 		}
 	}
-	for _, tc := range []struct{ col, value, at string }{
-		{"method_family", "Perturbation", "/method_family"},
-		{"access", "NA", "/access"},
-		{"key", "Bad Key", "/key"},
-		{"url", "ftp://example.org", "/url"},
-	} {
+	for _, tc := range cases {
 		r := row(records[1])
 		r[tc.col] = tc.value
 		if err := s.Validate(r); err == nil {
 			t.Errorf("%s = %q: valid, want an error", tc.col, tc.value)
-		} else if instanceLocation(err) != tc.at {
+		} else if tc.at != "" && instanceLocation(err) != tc.at {
 			t.Errorf("%s = %q: error at %s, want %s", tc.col, tc.value, instanceLocation(err), tc.at)
 		}
 	}
-	r := row(records[1])
-	r["a_column_of_its_own"] = "free text"
-	delete(r, "venue")
-	if err := s.Validate(r); err != nil {
-		t.Errorf("a free-text column, and venue left out: %v", err)
-	}
-	for _, col := range []string{"explanation_level", "year"} {
-		r := row(records[1])
-		delete(r, col)
-		if s.Validate(r) == nil {
-			t.Errorf("a row without %s is valid", col)
-		}
-	}
+	return func() map[string]any { return row(records[1]) }
 }

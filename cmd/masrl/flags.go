@@ -44,15 +44,22 @@ func listProfile(flagValue, config, dir string) (string, error) {
 	if flagValue != "" {
 		return flagValue, data.CheckProfile(flagValue)
 	}
+	cfg, err := listConfig(config, dir)
+	return cfg.Profile, err
+}
+
+// listConfig reads the list's masrl.yaml (--config, or the corpus
+// directory's); a list without one has the zero Config.
+func listConfig(config, dir string) (siteconfig.Config, error) {
 	path, err := siteconfig.Find(config, dir)
 	if err != nil || path == "" {
-		return "", err
+		return siteconfig.Config{}, err
 	}
 	cfg, err := siteconfig.Load(path)
 	if err != nil {
-		return "", err
+		return siteconfig.Config{}, err
 	}
-	return cfg.Profile, nil
+	return *cfg, nil
 }
 
 // needCorpus reports a corpus directory without papers.csv with the flag

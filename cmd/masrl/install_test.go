@@ -219,3 +219,37 @@ func TestInstalledErrors(t *testing.T) {
 		t.Errorf("typo in masrl.yaml: %v, %s", err, stderr)
 	}
 }
+
+// TestInstalledInit: from an empty directory, an installed masrl makes a
+// new list with init, and the list checks, builds, keeps its README list
+// and prints its standalone list, all with the binary alone (nothing read
+// from this repository).
+func TestInstalledInit(t *testing.T) {
+	bin := installedMasrl(t)
+	dir := t.TempDir()
+	if _, stderr, err := runIn(t, dir, bin, "init", "my-list"); err != nil {
+		t.Fatalf("masrl init: %v\n%s", err, stderr)
+	}
+	list := filepath.Join(dir, "my-list")
+	for _, args := range [][]string{
+		{"check"},
+		{"readme", "README.md", "--check"},
+		append([]string{"build", "--out", "public"}, chartsFlags()...),
+		{"readme", "--standalone"},
+	} {
+		stdout, stderr, err := runIn(t, list, bin, args...)
+		if err != nil {
+			t.Fatalf("masrl %s: %v\n%s%s", strings.Join(args, " "), err, stdout, stderr)
+		}
+		if args[0] == "readme" && len(args) == 2 && !strings.HasPrefix(stdout, "# Awesome My List [") {
+			t.Errorf("standalone list starts %.60q", stdout)
+		}
+	}
+	home, err := os.ReadFile(filepath.Join(list, "public", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(home, []byte("Awesome My List")) || bytes.Contains(home, []byte("2605.02801")) {
+		t.Error("the new list's home page does not carry its own title, or names the survey")
+	}
+}

@@ -17,13 +17,15 @@ func issueFormCommand() command {
 	return command{summary: "write (or --check) the suggest-a-paper issue form from the vocabulary", run: runIssueForm}
 }
 
-// runIssueForm prints the GitHub issue form generated from data/vocab.yaml
-// (or the vocab.yaml beside the papers.csv of --corpus),
-// writes it to FILE, or with --check exits 1 when FILE differs from it.
+// runIssueForm prints the GitHub issue form generated from the vocab.yaml
+// beside the papers.csv of --corpus (data/vocab.yaml when there is none,
+// as in masrl's own repository), writes it to FILE, or with --check exits
+// 1 when FILE differs from it. --corpus defaults to corpus, as in every
+// command, so that a list's own form follows its own fields.
 func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("issue-form", "issue-form [--check] [--corpus DIR] [FILE] (FILE is usually "+intake.IssueFormFile+")", stderr)
 	check := fs.Bool("check", false, "do not write; exit 1 when FILE is not the generated form")
-	dir := fs.String("corpus", "", "a list's corpus `directory`: its vocab.yaml, when it has one, declares the form's fields")
+	dir := fs.String("corpus", defaultCorpus, "a list's corpus `directory`: its vocab.yaml, when it has one, declares the form's fields")
 	dataDir := dataFlag(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code

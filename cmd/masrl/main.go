@@ -41,6 +41,7 @@ func commands() map[string]command {
 		"readme":     readmeCommand(),
 		"serve":      serveCommand(),
 		"fmt":        fmtCommand(),
+		"init":       initCommand(),
 		"add":        addCommand(),
 		"issue-form": issueFormCommand(),
 		"refresh":    refreshCommand(),

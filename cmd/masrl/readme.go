@@ -107,15 +107,9 @@ func standaloneMeta(c *corpus.Corpus, dir string, pool *corpus.Pool) (awesome.Me
 	if pool != nil {
 		return awesome.SurveyMeta(c, pool), nil
 	}
-	path, err := siteconfig.Find("", dir)
+	cfg, err := listConfig("", dir)
 	if err != nil {
 		return awesome.Meta{}, err
-	}
-	cfg := &siteconfig.Config{}
-	if path != "" {
-		if cfg, err = siteconfig.Load(path); err != nil {
-			return awesome.Meta{}, err
-		}
 	}
 	if cfg.Title == "" || cfg.Description == "" {
 		return awesome.Meta{}, fmt.Errorf("--standalone: give the list a title and a description in %s (or, for the survey's list, --profile survey): without the survey's pool, its words do not apply", filepath.Join(dir, siteconfig.FileName))

@@ -138,6 +138,11 @@ func statsMarkdown(s corpus.Stats, v *corpus.Vocabulary) string {
 	for _, x := range s.CrossTabs {
 		writeCrossTab(&b, x)
 	}
+	// A list without an exclusion log, that declares no field of one,
+	// gets no section of empty tables.
+	if s.Excluded == 0 && s.Exclusions.ByStage == nil {
+		return b.String()
+	}
 	b.WriteString("\n## Exclusion log\n")
 	if h := s.Exclusions.ByStage; h != nil {
 		writeHistogram(&b, "### by stage", "stage", h.Cells, h.Other, h.Total)

@@ -40,7 +40,7 @@ func Find() (string, error) {
 	dir := os.Getenv("MASRL_CORPUS")
 	from := "MASRL_CORPUS"
 	if dir == "" {
-		root, err := moduleRoot()
+		root, err := ModuleRoot()
 		if err != nil {
 			return "", err
 		}
@@ -57,9 +57,10 @@ func Find() (string, error) {
 	return abs, nil
 }
 
-// moduleRoot is the nearest directory at or above the working directory
-// (a test's package directory) that holds go.mod.
-func moduleRoot() (string, error) {
+// ModuleRoot is the nearest directory at or above the working directory
+// (a test's package directory) that holds go.mod: where the real corpus
+// and node_modules are found from.
+func ModuleRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err

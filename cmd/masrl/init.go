@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/masrl/masrl/scaffold"
+)
+
+func initCommand() command {
+	return command{summary: "make a new list repository: a corpus with its own vocabulary, masrl.yaml, a README and workflows", run: runInit}
+}
+
+// runInit scaffolds a list repository in a new or empty directory and says
+// what to do next.
+func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("init", "init [--title T] [--description S] [--repository URL] DIR", stderr)
+	var opt scaffold.Options
+	fs.StringVar(&opt.Title, "title", "", "the list's `title` (default: \"Awesome\" and the directory's name)")
+	fs.StringVar(&opt.Description, "description", "", "one `sentence` about the list")
+	fs.StringVar(&opt.Repository, "repository", "", "the http(s) `address` of the list's repository, for the site's edit links")
+	// Accept DIR before the flags as well (masrl init mylist --title T).
+	var dir string
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		dir, args = args[0], args[1:]
+	}
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if dir == "" && fs.NArg() == 1 {
+		dir = fs.Arg(0)
+	} else if dir == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	if err := scaffold.Create(dir, opt); err != nil {
+		fmt.Fprintf(stderr, "masrl init: %v\n", err)
+		return exitUsage
+	}
+	c := filepath.Join(dir, scaffold.CorpusDir)
+	fmt.Fprintf(stdout, "made the list %s. Next:\n", dir)
+	fmt.Fprintf(stdout, "  edit %s (your controlled fields) and %s (the example row)\n", filepath.Join(c, "vocab.yaml"), filepath.Join(c, "papers.csv"))
+	fmt.Fprintf(stdout, "  cd %s && masrl check && masrl build --out public && masrl readme README.md\n", dir)
+	return exitOK
+}
