@@ -50,6 +50,11 @@ type Cache struct {
 	// build buffer; nil: nothing known.
 	keys, buffer map[string]uint64
 	mem          *outdir.Files // the last build in memory
+	// outputListing and bufferListing are what the output and its
+	// buffer hold, as this cache's builds published them (nil: not
+	// known), so that a build need not read the buffer's every directory
+	// (outdir.Open).
+	outputListing, bufferListing *outdir.Listing
 	// items are the entry list items, full and brief, the last build
 	// used, rendered with the templates of tmplKey.
 	items   map[itemKey]template.HTML
@@ -58,6 +63,9 @@ type Cache struct {
 	// sources are the same.
 	tmpl        map[string]*template.Template
 	tmplSources string
+	// fields are the fields keyWalker hashes, by struct type: the same
+	// in every build, shared by the walkers of every CPU.
+	fields sync.Map // reflect.Type -> []int
 	// Rendered and Reused count the last build's pages.
 	Rendered, Reused int
 }
@@ -74,13 +82,21 @@ type itemKey struct {
 // every page.
 func NewCache() *Cache { return &Cache{seed: maphash.MakeSeed()} }
 
+// walker returns a keyWalker of this cache's seed and field table.
+func (c *Cache) walker(entries map[uintptr]uint64) *keyWalker {
+	kw := &keyWalker{seed: c.seed, entries: entries, memo: map[ptrKey]uint64{}, onPath: map[ptrKey]int{}, fields: &c.fields}
+	kw.h.SetSeed(c.seed)
+	return kw
+}
+
 // startBuild readies the cache for a build into out ("" in memory).
 func (c *Cache) startBuild(out string) {
 	if out != "" {
 		out = filepath.Clean(out)
 	}
 	if out != c.out {
-		*c = Cache{seed: c.seed, out: out, items: c.items, tmplKey: c.tmplKey, tmpl: c.tmpl, tmplSources: c.tmplSources}
+		c.keys, c.buffer, c.mem, c.outputListing, c.bufferListing = nil, nil, nil, nil, nil
+		c.out = out
 	}
 	c.Rendered, c.Reused = 0, 0
 }
@@ -109,6 +125,18 @@ func (c *Cache) finish(keys map[string]uint64, files *outdir.Files, published, t
 	}
 }
 
+// listed records what a build into a directory published (nil: it did
+// not publish): the output becomes the next build's buffer. A build that
+// did not publish may have written into the buffer, whose listing is
+// then forgotten.
+func (c *Cache) listed(published *outdir.Listing) {
+	if published == nil {
+		c.bufferListing = nil
+		return
+	}
+	c.bufferListing, c.outputListing = c.outputListing, published
+}
+
 // incremental is one build's part of a Cache: the keys it computes.
 type incremental struct {
 	cache     *Cache
@@ -119,6 +147,7 @@ type incremental struct {
 	eagerBad  bool               // that data cannot be hashed: always render those pages
 	keys      []uint64           // by job; 0: not keyed
 	reused    []bool             // by job
+	walkers   sync.Pool          // *keyWalker, for pageKey
 	mu        sync.Mutex         // guards items while workers render
 	// items are the list items this build used, which replace the
 	// cache's when it succeeds: items of rows edited since are dropped.
@@ -134,10 +163,9 @@ func (r *renderer) hashEntries() {
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			kw := newKeyWalker(inc.cache.seed, nil)
+			kw := inc.cache.walker(nil)
 			for i := w; i < len(r.entries); i += workers {
-				clear(kw.memo)
-				kw.h.Reset()
+				kw.reset()
 				kw.walk(reflect.ValueOf(r.entries[i]))
 				hs[i] = kw.h.Sum64()
 			}
@@ -161,7 +189,7 @@ func (r *renderer) hashEntries() {
 // rendered again after any change to their data; the entry pages, one
 // per entry and queued with renderLater, are keyed one by one.
 func (r *renderer) hashEagerData() {
-	kw := newKeyWalker(r.inc.cache.seed, r.inc.entries)
+	kw := r.inc.cache.walker(r.inc.entries)
 	for _, j := range r.jobs {
 		if j.build == nil && j.tmpl != "" {
 			kw.str(j.file)
@@ -178,7 +206,15 @@ func (r *renderer) hashEagerData() {
 // and its data. ok is false when the data holds something that cannot be
 // hashed (a function, a channel): such a page is always rendered.
 func (inc *incremental) pageKey(tmpl, file string, data any) (key uint64, ok bool) {
-	kw := newKeyWalker(inc.cache.seed, inc.entries)
+	// A walker per page would allocate its maps again for each of
+	// 10,000 entry pages: they are pooled, and emptied for each page
+	// (a page's data may be freed after it, and its addresses reused).
+	kw, _ := inc.walkers.Get().(*keyWalker)
+	if kw == nil {
+		kw = inc.cache.walker(inc.entries)
+	}
+	defer inc.walkers.Put(kw)
+	kw.reset()
 	kw.u64(inc.tmplKey)
 	kw.str(tmpl)
 	kw.str(file)
@@ -244,8 +280,8 @@ type keyWalker struct {
 	memo    map[ptrKey]uint64
 	onPath  map[ptrKey]int // pointer -> its depth on the path being walked
 	depth   int
-	fields  map[reflect.Type][]int // the fields hashed, by struct type
-	bad     bool                   // something that cannot be hashed
+	fields  *sync.Map // reflect.Type -> []int, the fields hashed (Cache.fields)
+	bad     bool      // something that cannot be hashed
 }
 
 type ptrKey struct {
@@ -255,10 +291,12 @@ type ptrKey struct {
 
 var entryViewType = reflect.TypeFor[*EntryView]()
 
-func newKeyWalker(seed maphash.Seed, entries map[uintptr]uint64) *keyWalker {
-	kw := &keyWalker{seed: seed, entries: entries, memo: map[ptrKey]uint64{}, onPath: map[ptrKey]int{}, fields: map[reflect.Type][]int{}}
-	kw.h.SetSeed(seed)
-	return kw
+// reset readies the walker for another value.
+func (kw *keyWalker) reset() {
+	clear(kw.memo)
+	clear(kw.onPath)
+	kw.depth, kw.bad = 0, false
+	kw.h.Reset()
 }
 
 func (kw *keyWalker) u64(x uint64) {
@@ -322,15 +360,17 @@ func (kw *keyWalker) walk(v reflect.Value) {
 		}
 	case reflect.Struct:
 		t := v.Type()
-		fs, ok := kw.fields[t]
-		if !ok {
+		var fs []int
+		if v, ok := kw.fields.Load(t); ok {
+			fs = v.([]int)
+		} else {
 			fs = []int{}
 			for i := range t.NumField() {
 				if t.Field(i).Tag.Get("hash") != "-" {
 					fs = append(fs, i)
 				}
 			}
-			kw.fields[t] = fs
+			kw.fields.Store(t, fs)
 		}
 		for _, i := range fs {
 			kw.walk(v.Field(i))

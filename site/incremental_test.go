@@ -228,3 +228,67 @@ func treeDiff(got, want map[string]string) string {
 	}
 	return ""
 }
+
+// BenchmarkIncrementalEdit measures what masrl serve does after one row
+// of papers.csv is edited at 10,000 synthetic entries: open the corpus
+// again and build into the output directory with the serve's Cache. Each
+// iteration edits the title of another row. Profile it with
+// `go test -run '^$' -bench IncrementalEdit -cpuprofile cpu.out ./site`.
+func BenchmarkIncrementalEdit(b *testing.B) {
+	real, err := corpus.Load(corpustest.Dir(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := synth.Learn(real)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	if err := synth.WriteCorpus(dir, m, synth.CorpusOptions{Entries: 10000, Exclusions: 200, Seed: 23}); err != nil {
+		b.Fatal(err)
+	}
+	papers := filepath.Join(dir, corpus.PapersFile)
+	raw, err := os.ReadFile(papers)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
+	if err != nil {
+		b.Fatal(err)
+	}
+	title := slices.Index(rows[0], "title")
+	out := filepath.Join(b.TempDir(), "public")
+	cache := NewCache()
+	build := func() {
+		if _, err := Build(openCorpus(b, dir, nil), Options{Out: out, Cache: cache}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// The serve's start-up build and two edits: from then on the cache
+	// knows the output and its buffer.
+	build()
+	edit := func(n int) {
+		r := rows[1+n%(len(rows)-1)]
+		r[title] += fmt.Sprintf(" edited %d", n)
+		var buf bytes.Buffer
+		w := csv.NewWriter(&buf)
+		w.WriteAll(rows)
+		if err := os.WriteFile(papers, buf.Bytes(), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	edit(0)
+	build()
+	edit(1)
+	build()
+	n := 2
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		edit(n)
+		n++
+		b.StartTimer()
+		build()
+	}
+	b.ReportMetric(float64(cache.Rendered), "rendered/op")
+}

@@ -20,7 +20,10 @@
 // left as the build buffer holds it) instead of rendered. One edited row
 // then renders its entry page, the pages that list or count it and the
 // entry pages that show it as a neighbour; the output is byte-identical
-// to a full build. masrl serve keeps one Cache for its lifetime.
+// to a full build. masrl serve keeps one Cache for its lifetime; the
+// Cache also keeps what its builds published into the output, so that
+// the build after next takes the buffer's listing instead of reading the
+// buffer's every directory (outdir.Open).
 //
 // Every page type is a struct embedding Page (views.go) and one template,
 // templates/NAME.html, that defines "content" inside the shared
@@ -124,7 +127,11 @@ func Build(ck *corpus.Checked, opt Options) (*Result, error) {
 		finishCache(opt.Cache, r, files, err == nil)
 		return res, err
 	}
-	out, err := outdir.Open(opt.Out, ck.Corpus.Dir)
+	var buffer *outdir.Listing
+	if opt.Cache != nil {
+		buffer = opt.Cache.bufferListing
+	}
+	out, err := outdir.Open(opt.Out, ck.Corpus.Dir, buffer)
 	if err != nil {
 		return nil, err
 	}
@@ -134,6 +141,9 @@ func Build(ck *corpus.Checked, opt Options) (*Result, error) {
 		err = out.Publish()
 	}
 	finishCache(opt.Cache, r, out.Files(), err == nil)
+	if opt.Cache != nil {
+		opt.Cache.listed(out.Listing())
+	}
 	return res, err
 }
 

@@ -1,0 +1,89 @@
+package outdir
+
+import (
+	"maps"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestListingReplacesSweep builds into one output again and again, as
+// masrl serve does, handing each Open the listing its build before last
+// published. The buffer must then be taken from the listing, not swept,
+// and the listing must say exactly what a sweep finds; the output must
+// hold exactly the last build's files (stale ones removed through the
+// listing, a file where a directory was and the reverse). A build of
+// another Open without a listing (another process) exchanges the
+// directories: the next Open must see that and sweep.
+func TestListingReplacesSweep(t *testing.T) {
+	root := t.TempDir()
+	out := filepath.Join(root, "public")
+	builds := [][]string{
+		{"index.html", "a/index.html", "b/index.html", "x"},
+		{"index.html", "a/index.html", "c/d/index.html", "x/index.html"},
+		{"index.html", "b/index.html", "x"},
+		{"index.html", "c/index.html", "a"},
+		{"index.html", "a/b/c", "x/index.html"},
+	}
+	listings := []*Listing{nil, nil} // by build: what it published
+	for i, names := range builds {
+		buffer := listings[len(listings)-2]
+		if buffer != nil {
+			found, err := sweep(BufferDir(out))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !maps.Equal(found, buffer.names) {
+				t.Fatalf("build %d: the buffer holds %v, its listing says %v", i, found, buffer.names)
+			}
+		}
+		o := build(t, out, buffer, names)
+		if swept := o.files.swept != nil; swept != (buffer == nil) {
+			t.Fatalf("build %d: swept %v with a listing %v", i, swept, buffer != nil)
+		}
+		listings = append(listings, o.Listing())
+		o.Close()
+		want := map[string]bool{}
+		for _, n := range names {
+			want[n] = false
+			for d := filepath.Dir(n); d != "."; d = filepath.Dir(d) {
+				want[filepath.ToSlash(d)] = true
+			}
+		}
+		got, err := sweep(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !maps.Equal(got, want) {
+			t.Fatalf("build %d: the output holds %v, want %v", i, slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+		}
+		if l := o.Listing(); !maps.Equal(l.names, got) {
+			t.Fatalf("build %d: the listing says %v, the output holds %v", i, l.names, got)
+		}
+	}
+	// Another process builds: it exchanges the directories.
+	build(t, out, nil, []string{"index.html"}).Close()
+	o := build(t, out, listings[len(listings)-2], []string{"index.html", "z"})
+	defer o.Close()
+	if o.files.swept == nil {
+		t.Fatal("a buffer another build exchanged was taken from a stale listing, not swept")
+	}
+}
+
+// build writes names (content: the name) through Open and publishes.
+func build(t *testing.T, out string, buffer *Listing, names []string) *Output {
+	t.Helper()
+	o, err := Open(out, "", buffer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if err := o.Files().Add(n, []byte(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := o.Publish(); err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
