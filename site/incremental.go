@@ -21,10 +21,13 @@ import (
 // that row are rendered again: its entry page, the entry pages listing it
 // as a cell neighbour, and the list and count pages (hashEagerData says
 // why all of them); the other entry pages are
-// reused. Files written by a function rather than a template (the feeds,
-// the search index, the JSON and BibTeX downloads, the sitemap) and the
-// copied assets are always written; the output directory rewrites only
-// bytes that differ (outdir).
+// reused. Files written by a function rather than a template are kept
+// the same way when their inputs hash as before (generateKeyed): the
+// search index, its BibTeX file and papers.json, made from the rows
+// alone, are keyed by the rows' hashes and header. The other such files
+// (the feeds, the sitemap, the CSV and stats downloads) and the copied
+// assets are always written; the output directory rewrites only bytes
+// that differ (outdir).
 //
 // The key is computed from the data itself, not from a list of which rows
 // a page depends on, so that a page type added later cannot forget to
@@ -223,6 +226,52 @@ func (inc *incremental) pageKey(tmpl, file string, data any) (key uint64, ok boo
 		return 0, false
 	}
 	return kw.h.Sum64() | 1, true // never 0, which means not keyed
+}
+
+// fileKey is the key of a file written by a function (generateKeyed):
+// its name and what inputs hashes. ok is false when an input cannot be
+// hashed.
+func (inc *incremental) fileKey(file string, inputs func(kw *keyWalker)) (key uint64, ok bool) {
+	kw, _ := inc.walkers.Get().(*keyWalker)
+	if kw == nil {
+		kw = inc.cache.walker(inc.entries)
+	}
+	defer inc.walkers.Put(kw)
+	kw.reset()
+	kw.str("generated")
+	kw.str(file)
+	inputs(kw)
+	if kw.bad {
+		return 0, false
+	}
+	return kw.h.Sum64() | 1, true
+}
+
+// entriesInputs hashes every entry's view, in papers.csv order: what a
+// file made from the rows reads of them: their fields, BibTeX source,
+// page and tags, and the header that names each row's columns
+// (corpus.Entry.Columns, which the views' hashes leave out). The views
+// must be the rows, one by one; otherwise the file's inputs are not
+// known, and it is always written.
+func (r *renderer) entriesInputs(kw *keyWalker) {
+	inc := r.inc
+	if len(r.entries) != len(r.c.Papers) || len(inc.entryHash) != len(r.entries) {
+		kw.bad = true
+		return
+	}
+	kw.u64(uint64(len(inc.entryHash)))
+	for i, h := range inc.entryHash {
+		if r.entries[i].Entry != &r.c.Papers[i] {
+			kw.bad = true
+			return
+		}
+		kw.u64(h)
+		cols := r.c.Papers[i].Columns()
+		kw.u64(uint64(len(cols)))
+		for _, c := range cols {
+			kw.str(c)
+		}
+	}
 }
 
 // reuse puts the last build's file for a page whose key is unchanged

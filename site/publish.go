@@ -95,7 +95,7 @@ func (r *renderer) downloads() error {
 		excluded = []corpus.Exclusion{}
 	}
 	// stats.json is the same report masrl stats --format json prints.
-	if err := r.generate("papers.json", func(w io.Writer) error { return writeJSONArray(w, papers) }); err != nil {
+	if err := r.generateKeyed("papers.json", r.entriesInputs, func(w io.Writer) error { return writeJSONArray(w, papers) }); err != nil {
 		return err
 	}
 	for _, d := range []struct {
