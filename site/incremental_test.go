@@ -51,7 +51,7 @@ func TestIncrementalMatchesFull(t *testing.T) {
 
 	var before map[string]string // the directory after the last good build
 	edits := []string{"start"}
-	var tfs fs.FS // the templates; from step 7 on, with another list item
+	var tfs fs.FS    // the templates; from step 7 on, with another list item
 	edited := papers // the file the last edit changed
 	for step := range 15 {
 		switch step {
