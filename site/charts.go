@@ -1,7 +1,9 @@
 package site
 
 import (
+	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"html/template"
 	"io"
 	"io/fs"
@@ -194,7 +196,21 @@ func (r *renderer) searchIndex() error {
 			return ""
 		})
 		r.sinceFacet(ix)
-		b, err := ix.JSON()
+		// An entry's piece reads its row and, of the rest, the
+		// facets' names and whether there is a pool (sinceFacet).
+		fields, err := json.Marshal(ix.Fields)
+		if err != nil {
+			return err
+		}
+		var context uint64
+		if r.inc != nil {
+			context = maphash.Bytes(r.inc.cache.seed, append(fields, fmt.Sprint(r.pool != nil)...))
+		}
+		pieces, err := r.rowPieces(SearchIndexFile, context, func(i int) ([]byte, error) { return ix.Entries[i].JSON() })
+		if err != nil {
+			return err
+		}
+		b, err := ix.JSONOf(func(i int) ([]byte, error) { return pieces[i], nil })
 		if err != nil {
 			return err
 		}

@@ -165,6 +165,12 @@ func finishCache(c *Cache, r *renderer, files *outdir.Files, ok bool) {
 		}
 		c.Rendered = len(r.jobs) - c.Reused
 		c.items = r.inc.items
+		if c.pieces == nil {
+			c.pieces = map[string]map[uint64][]byte{}
+		}
+		for f, p := range r.inc.pieces {
+			c.pieces[f] = p
+		}
 	}
 	c.finish(keys, files, ok, touched)
 }
