@@ -216,7 +216,7 @@ func editBib(t *testing.T, path string, rng *rand.Rand, step int) string {
 	for range k + 1 {
 		at += bytes.Index(raw[at:], []byte(field)) + len(field)
 	}
-	edited := slices.Concat(raw[:at], []byte(fmt.Sprintf("Edited%d, Author and ", step)), raw[at:])
+	edited := slices.Concat(raw[:at], fmt.Appendf(nil, "Edited%d, Author and ", step), raw[at:])
 	if err := os.WriteFile(path, edited, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -38,6 +38,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"strings"
@@ -168,9 +169,7 @@ func finishCache(c *Cache, r *renderer, files *outdir.Files, ok bool) {
 		if c.pieces == nil {
 			c.pieces = map[string]map[uint64][]byte{}
 		}
-		for f, p := range r.inc.pieces {
-			c.pieces[f] = p
-		}
+		maps.Copy(c.pieces, r.inc.pieces)
 	}
 	c.finish(keys, files, ok, touched)
 }
