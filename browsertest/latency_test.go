@@ -41,15 +41,56 @@ const keystrokeJS = `new Promise(resolve => {
 // machine (BENCHMARKS.md records them with the load they were taken
 // under). Without the variable it skips: each size builds a site.
 func TestSearchLatency(t *testing.T) {
-	sizes := os.Getenv("MASRL_SEARCH_SIZES")
+	eachSynthSize(t, "MASRL_SEARCH_SIZES", "10000,100000", func(t *testing.T, n int, dir, corpusDir string) {
+		pub := filepath.Join(dir, "public")
+		ck, err := corpus.Open(corpusDir, nil, data.SurveyProfile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := site.Build(ck, site.Options{Out: pub}); err != nil {
+			t.Fatalf("build: %v", err)
+		}
+		largest, largestPage := largestHTML(t, pub)
+		b := startBrowser(t, pub)
+		p := b.newPage(t)
+		start := time.Now()
+		p.open(t, "papers/")
+		p.waitFor(t, searchReadyJS)
+		ready := time.Since(start)
+		var times []float64
+		for _, q := range []string{"a", "ag", "age", "agen", "agent", "agent ", "agent l", "agent le", "agent lea", "agent lear"} {
+			var ms float64
+			p.eval(t, fmt.Sprintf(keystrokeJS, q), &ms)
+			times = append(times, ms)
+		}
+		var status string
+		p.eval(t, `document.getElementById("search-status").textContent`, &status)
+		if !strings.HasPrefix(status, "Showing ") {
+			t.Errorf("search status after typing: %q", status)
+		}
+		slices.Sort(times)
+		t.Logf("%d entries: largest page %s %.1f MB; papers/ ready in %v; keystroke to results: median %.0f ms, max %.0f ms (%d keystrokes); %s",
+			n, largestPage, float64(largest)/1e6, ready.Round(time.Millisecond), times[len(times)/2], times[len(times)-1], len(times), status)
+	})
+}
+
+// eachSynthSize runs run once for every size the environment variable
+// env lists (e.g. example, "10000,100000"), as a subtest named by the
+// size, with a synthetic corpus of that many entries (cmd/synth, seed 1,
+// the real corpus as its model) in corpusDir, inside the subtest's
+// temporary directory dir. Without the variable the test skips: these
+// are measurements, each of which builds a large site.
+func eachSynthSize(t *testing.T, env, example string, run func(t *testing.T, n int, dir, corpusDir string)) {
+	t.Helper()
+	sizes := os.Getenv(env)
 	if sizes == "" {
-		t.Skip("set MASRL_SEARCH_SIZES=10000,100000 to measure search latency on synthetic corpora")
+		t.Skipf("set %s=%s to measure on synthetic corpora", env, example)
 	}
 	root := repoRoot(t)
 	for s := range strings.SplitSeq(sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n <= 0 {
-			t.Fatalf("MASRL_SEARCH_SIZES: %q is not a size", s)
+			t.Fatalf("%s: %q is not a size", env, s)
 		}
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			dir := t.TempDir()
@@ -59,35 +100,7 @@ func TestSearchLatency(t *testing.T) {
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("synth: %v\n%s", err, out)
 			}
-			pub := filepath.Join(dir, "public")
-			ck, err := corpus.Open(corpusDir, nil, data.SurveyProfile)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := site.Build(ck, site.Options{Out: pub}); err != nil {
-				t.Fatalf("build: %v", err)
-			}
-			largest, largestPage := largestHTML(t, pub)
-			b := startBrowser(t, pub)
-			p := b.newPage(t)
-			start := time.Now()
-			p.open(t, "papers/")
-			p.waitFor(t, searchReadyJS)
-			ready := time.Since(start)
-			var times []float64
-			for _, q := range []string{"a", "ag", "age", "agen", "agent", "agent ", "agent l", "agent le", "agent lea", "agent lear"} {
-				var ms float64
-				p.eval(t, fmt.Sprintf(keystrokeJS, q), &ms)
-				times = append(times, ms)
-			}
-			var status string
-			p.eval(t, `document.getElementById("search-status").textContent`, &status)
-			if !strings.HasPrefix(status, "Showing ") {
-				t.Errorf("search status after typing: %q", status)
-			}
-			slices.Sort(times)
-			t.Logf("%d entries: largest page %s %.1f MB; papers/ ready in %v; keystroke to results: median %.0f ms, max %.0f ms (%d keystrokes); %s",
-				n, largestPage, float64(largest)/1e6, ready.Round(time.Millisecond), times[len(times)/2], times[len(times)-1], len(times), status)
+			run(t, n, dir, corpusDir)
 		})
 	}
 }

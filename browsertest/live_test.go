@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -68,52 +67,34 @@ func TestServeLiveReload(t *testing.T) {
 // It reports the median and the range, and the server's own build times;
 // it asserts only that the edit shows (BENCHMARKS.md records the times).
 func TestLiveReloadLatency(t *testing.T) {
-	sizes := os.Getenv("MASRL_RELOAD_SIZES")
-	if sizes == "" {
-		t.Skip("set MASRL_RELOAD_SIZES=10000 to measure live reload on synthetic corpora")
-	}
-	_, err := exec.LookPath(chromiumPath())
-	need(t, err == nil, "chromium not found at %s (run make chromium)", chromiumPath())
-	root := repoRoot(t)
-	for s := range strings.SplitSeq(sizes, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n <= 0 {
-			t.Fatalf("MASRL_RELOAD_SIZES: %q is not a size", s)
+	eachSynthSize(t, "MASRL_RELOAD_SIZES", "10000", func(t *testing.T, n int, dir, corpusDir string) {
+		_, err := exec.LookPath(chromiumPath())
+		need(t, err == nil, "chromium not found at %s (run make chromium)", chromiumPath())
+		base, log := startServe(t, corpusDir, filepath.Join(dir, "public"))
+		// The server builds a second time at start, filling the
+		// build buffer; wait for it, so that every edit measured is
+		// an incremental rebuild.
+		log.waitFor(t, 2)
+		b := startBrowserAt(t, base)
+		p := b.newPage(t)
+		papers := filepath.Join(corpusDir, corpus.PapersFile)
+		key := firstKey(t, papers)
+		p.open(t, "papers/"+key+"/")
+		var times []float64
+		for i := range 7 {
+			title := fmt.Sprintf("Title edited live %d", i)
+			written := float64(time.Now().UnixNano()) / 1e6
+			setTitle(t, papers, key, title)
+			p.waitFor(t, fmt.Sprintf(`document.querySelector("h1") !== null && document.querySelector("h1").textContent.includes(%q) && performance.getEntriesByName("first-contentful-paint").length > 0`, title))
+			var painted float64
+			p.eval(t, `performance.timeOrigin + performance.getEntriesByName("first-contentful-paint")[0].startTime`, &painted)
+			times = append(times, painted-written)
+			log.waitFor(t, 3+i)
 		}
-		t.Run(strconv.Itoa(n), func(t *testing.T) {
-			dir := t.TempDir()
-			corpusDir := filepath.Join(dir, "corpus")
-			cmd := exec.Command("go", "run", "./cmd/synth", "corpus", "-entries", strconv.Itoa(n), "-seed", "1", "-from", corpustest.Dir(t), "-out", corpusDir)
-			cmd.Dir = root
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("synth: %v\n%s", err, out)
-			}
-			base, log := startServe(t, corpusDir, filepath.Join(dir, "public"))
-			// The server builds a second time at start, filling the
-			// build buffer; wait for it, so that every edit measured is
-			// an incremental rebuild.
-			log.waitFor(t, 2)
-			b := startBrowserAt(t, base)
-			p := b.newPage(t)
-			papers := filepath.Join(corpusDir, corpus.PapersFile)
-			key := firstKey(t, papers)
-			p.open(t, "papers/"+key+"/")
-			var times []float64
-			for i := range 7 {
-				title := fmt.Sprintf("Title edited live %d", i)
-				written := float64(time.Now().UnixNano()) / 1e6
-				setTitle(t, papers, key, title)
-				p.waitFor(t, fmt.Sprintf(`document.querySelector("h1") !== null && document.querySelector("h1").textContent.includes(%q) && performance.getEntriesByName("first-contentful-paint").length > 0`, title))
-				var painted float64
-				p.eval(t, `performance.timeOrigin + performance.getEntriesByName("first-contentful-paint")[0].startTime`, &painted)
-				times = append(times, painted-written)
-				log.waitFor(t, 3+i)
-			}
-			slices.Sort(times)
-			t.Logf("%d entries: edit of papers.csv to the page painted with it: median %.0f ms, min %.0f, max %.0f (%d edits); server: %s",
-				n, times[len(times)/2], times[0], times[len(times)-1], len(times), strings.Join(log.builds(), "; "))
-		})
-	}
+		slices.Sort(times)
+		t.Logf("%d entries: edit of papers.csv to the page painted with it: median %.0f ms, min %.0f, max %.0f (%d edits); server: %s",
+			n, times[len(times)/2], times[0], times[len(times)-1], len(times), strings.Join(log.builds(), "; "))
+	})
 }
 
 // serveLog collects masrl serve's "built ..." lines.
