@@ -1,13 +1,17 @@
 package site
 
 import (
+	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"html/template"
 	"io"
 	"io/fs"
 	"os"
+	"reflect"
 	"strings"
 
+	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/site/chart"
 	"github.com/masrl/masrl/site/chartlib"
 	"github.com/masrl/masrl/site/search"
@@ -174,7 +178,17 @@ func (r *renderer) homeCharts(root string) (*HomeCharts, error) {
 
 // searchIndex writes the papers page's search index.
 func (r *renderer) searchIndex() error {
-	err := r.generate(SearchIndexFile, func(w io.Writer) error {
+	// The index reads the entries (their fields, BibTeX authors, pages
+	// and, through New, the since facet), the papers' vocabulary and the
+	// survey's pool.
+	err := r.generateKeyed(SearchIndexFile, func(kw *keyWalker) {
+		r.entriesInputs(kw)
+		kw.walk(reflect.ValueOf(r.v.FieldsOf(corpus.PapersFile)))
+		kw.walk(reflect.ValueOf(r.pool != nil))
+		if r.pool != nil {
+			kw.str(r.pool.Paper)
+		}
+	}, func(w io.Writer) error {
 		ix := search.Build(r.c, r.v, func(key string) string {
 			if ev := r.byKey[key]; ev != nil {
 				return ev.Href
@@ -182,7 +196,21 @@ func (r *renderer) searchIndex() error {
 			return ""
 		})
 		r.sinceFacet(ix)
-		b, err := ix.JSON()
+		// An entry's piece reads its row and, of the rest, the
+		// facets' names and whether there is a pool (sinceFacet).
+		fields, err := json.Marshal(ix.Fields)
+		if err != nil {
+			return err
+		}
+		var context uint64
+		if r.inc != nil {
+			context = maphash.Bytes(r.inc.cache.seed, append(fields, fmt.Sprint(r.pool != nil)...))
+		}
+		pieces, err := r.rowPieces(SearchIndexFile, context, func(i int) ([]byte, error) { return ix.Entries[i].JSON() })
+		if err != nil {
+			return err
+		}
+		b, err := ix.JSONOf(func(i int) ([]byte, error) { return pieces[i], nil })
 		if err != nil {
 			return err
 		}
@@ -192,7 +220,8 @@ func (r *renderer) searchIndex() error {
 	if err != nil {
 		return err
 	}
-	return r.generate(search.BibFile, func(w io.Writer) error {
+	// The BibTeX file reads each entry's key and source (EntryView.Bib).
+	return r.generateKeyed(search.BibFile, r.entriesInputs, func(w io.Writer) error {
 		b, err := search.Bib(r.c)
 		if err != nil {
 			return err

@@ -21,10 +21,16 @@ import (
 // that row are rendered again: its entry page, the entry pages listing it
 // as a cell neighbour, and the list and count pages (hashEagerData says
 // why all of them); the other entry pages are
-// reused. Files written by a function rather than a template (the feeds,
-// the search index, the JSON and BibTeX downloads, the sitemap) and the
-// copied assets are always written; the output directory rewrites only
-// bytes that differ (outdir).
+// reused. Files written by a function rather than a template are kept
+// the same way when their inputs hash as before (generateKeyed): the
+// search index, its BibTeX file and papers.json, made from the rows
+// alone, are keyed by the rows' hashes and header; and when a row
+// changed, the index and papers.json are assembled from each row's
+// encoding, kept by the row's key, so that only the changed rows are
+// encoded again (rowPieces). The other such files
+// (the feeds, the sitemap, the CSV and stats downloads) and the copied
+// assets are always written; the output directory rewrites only bytes
+// that differ (outdir).
 //
 // The key is computed from the data itself, not from a list of which rows
 // a page depends on, so that a page type added later cannot forget to
@@ -63,6 +69,9 @@ type Cache struct {
 	// sources are the same.
 	tmpl        map[string]*template.Template
 	tmplSources string
+	// pieces are the per-row pieces of files made from the rows, by
+	// file and by row key and context (rowPieces).
+	pieces map[string]map[uint64][]byte
 	// fields are the fields keyWalker hashes, by struct type: the same
 	// in every build, shared by the walkers of every CPU.
 	fields sync.Map // reflect.Type -> []int
@@ -152,6 +161,12 @@ type incremental struct {
 	// items are the list items this build used, which replace the
 	// cache's when it succeeds: items of rows edited since are dropped.
 	items map[itemKey]template.HTML
+	// rowKeys are the rows' keys (rowKeys); nil: not known.
+	rowKeys  []uint64
+	rowsOnce sync.Once
+	// pieces are the pieces of the files this build encoded (rowPieces),
+	// by file, which replace the cache's when it succeeds.
+	pieces map[string]map[uint64][]byte
 }
 
 // hashEntries hashes every entry's view once, on every CPU: the lists
@@ -223,6 +238,130 @@ func (inc *incremental) pageKey(tmpl, file string, data any) (key uint64, ok boo
 		return 0, false
 	}
 	return kw.h.Sum64() | 1, true // never 0, which means not keyed
+}
+
+// fileKey is the key of a file written by a function (generateKeyed):
+// its name and what inputs hashes. ok is false when an input cannot be
+// hashed.
+func (inc *incremental) fileKey(file string, inputs func(kw *keyWalker)) (key uint64, ok bool) {
+	kw, _ := inc.walkers.Get().(*keyWalker)
+	if kw == nil {
+		kw = inc.cache.walker(inc.entries)
+	}
+	defer inc.walkers.Put(kw)
+	kw.reset()
+	kw.str("generated")
+	kw.str(file)
+	inputs(kw)
+	if kw.bad {
+		return 0, false
+	}
+	return kw.h.Sum64() | 1, true
+}
+
+// entriesInputs hashes every row's key (rowKeys), in papers.csv order:
+// what a file made from the rows alone reads of them. Without the keys,
+// the file's inputs are not known, and it is always written.
+func (r *renderer) entriesInputs(kw *keyWalker) {
+	keys, ok := r.rowKeys()
+	if !ok {
+		kw.bad = true
+		return
+	}
+	kw.u64(uint64(len(keys)))
+	for _, k := range keys {
+		kw.u64(k)
+	}
+}
+
+// rowKeys returns, computed once a build, a key of each row of
+// papers.csv (corpus.Corpus.Papers): its view's hash (its fields, BibTeX
+// source, page and tags) and the header that names its columns
+// (corpus.Entry.Columns, which the views' hashes leave out). ok is false
+// when the views are not the rows, one by one and by key.
+func (r *renderer) rowKeys() ([]uint64, bool) {
+	inc := r.inc
+	inc.rowsOnce.Do(func() {
+		if len(r.entries) != len(r.c.Papers) || len(inc.entryHash) != len(r.entries) {
+			return
+		}
+		keys := make([]uint64, len(r.entries))
+		var h maphash.Hash
+		h.SetSeed(inc.cache.seed)
+		for i, ev := range r.entries {
+			if ev.Entry != &r.c.Papers[i] || r.byKey[ev.Key] != ev {
+				return
+			}
+			h.Reset()
+			writeU64(&h, inc.entryHash[i])
+			for _, c := range ev.Columns() {
+				writeU64(&h, uint64(len(c)))
+				h.WriteString(c)
+			}
+			keys[i] = h.Sum64()
+		}
+		inc.rowKeys = keys
+	})
+	return inc.rowKeys, inc.rowKeys != nil
+}
+
+func writeU64(h *maphash.Hash, x uint64) {
+	var b [8]byte
+	for i := range b {
+		b[i] = byte(x >> (8 * i))
+	}
+	h.Write(b[:])
+}
+
+// rowPieces encodes a file's pieces, one per row of papers.csv, reusing
+// those the last build encoded for a row of the same key (rowKeys) in the
+// same context (what else the file's pieces read, hashed). In a build
+// without a cache, or whose rows have no keys, every piece is encoded.
+// The pieces a build used are the next build's (finishCache).
+func (r *renderer) rowPieces(file string, context uint64, encode func(i int) ([]byte, error)) ([][]byte, error) {
+	pieces := make([][]byte, len(r.c.Papers))
+	var keys []uint64
+	var old map[uint64][]byte
+	if r.inc != nil {
+		keys, _ = r.rowKeys()
+		r.inc.mu.Lock()
+		old = r.inc.cache.pieces[file]
+		r.inc.mu.Unlock()
+	}
+	if keys == nil {
+		for i := range pieces {
+			b, err := encode(i)
+			if err != nil {
+				return nil, err
+			}
+			pieces[i] = b
+		}
+		return pieces, nil
+	}
+	used := make(map[uint64][]byte, len(keys))
+	var h maphash.Hash
+	h.SetSeed(r.inc.cache.seed)
+	for i, k := range keys {
+		h.Reset()
+		writeU64(&h, k)
+		writeU64(&h, context)
+		pk := h.Sum64()
+		b, ok := old[pk]
+		if !ok {
+			var err error
+			if b, err = encode(i); err != nil {
+				return nil, err
+			}
+		}
+		pieces[i], used[pk] = b, b
+	}
+	r.inc.mu.Lock()
+	if r.inc.pieces == nil {
+		r.inc.pieces = map[string]map[uint64][]byte{}
+	}
+	r.inc.pieces[file] = used
+	r.inc.mu.Unlock()
+	return pieces, nil
 }
 
 // reuse puts the last build's file for a page whose key is unchanged

@@ -51,9 +51,19 @@ func TestIncrementalMatchesFull(t *testing.T) {
 
 	var before map[string]string // the directory after the last good build
 	edits := []string{"start"}
-	var tfs fs.FS // the templates; from step 7 on, with another list item
-	for step := range 13 {
-		if step > 0 {
+	var tfs fs.FS    // the templates; from step 7 on, with another list item
+	edited := papers // the file the last edit changed
+	for step := range 15 {
+		switch step {
+		case 0:
+		case 13: // the search index and its BibTeX change, papers.json not
+			edited = filepath.Join(dir, corpus.BibFile)
+			edits = append(edits, editBib(t, edited, rng, step))
+		case 14: // no row changes: the files made from the rows are kept
+			edited = filepath.Join(dir, corpus.ExcludedFile)
+			edits = append(edits, editExcluded(t, edited, rng, step))
+		default:
+			edited = papers
 			edits = append(edits, editPapers(t, papers, rng, step))
 		}
 		if step == 7 {
@@ -73,7 +83,7 @@ func TestIncrementalMatchesFull(t *testing.T) {
 				t.Fatalf("step %d (%s): a failed build changed the output directory", step, name)
 			}
 			t.Logf("step %d (%s): refused by the check, as it should be; undone", step, name)
-			undoPapers(t, papers)
+			undoPapers(t, edited)
 			continue
 		}
 		if merr != nil || derr != nil {
@@ -183,6 +193,67 @@ func editPapers(t *testing.T, path string, rng *rand.Rand, step int) string {
 		t.Fatal(err)
 	}
 	return what
+}
+
+// editBib adds an author to one entry of papers.bib: only the rows'
+// BibTeX changes, which the entry page, the search index and its BibTeX
+// file show.
+func editBib(t *testing.T, path string, rng *rand.Rand, step int) string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path+".prev", raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const field = "author  = {"
+	n := bytes.Count(raw, []byte(field))
+	if n == 0 {
+		t.Fatalf("%s has no %q", path, field)
+	}
+	at, k := 0, rng.IntN(n)
+	for range k + 1 {
+		at += bytes.Index(raw[at:], []byte(field)) + len(field)
+	}
+	edited := slices.Concat(raw[:at], fmt.Appendf(nil, "Edited%d, Author and ", step), raw[at:])
+	if err := os.WriteFile(path, edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("bib: an author added to entry %d of %d", k+1, n)
+}
+
+// editExcluded edits one row of excluded.csv: no row of papers.csv
+// changes.
+func editExcluded(t *testing.T, path string, rng *rand.Rand, step int) string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path+".prev", raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := slices.Index(rows[0], "screening_label")
+	if c < 0 || len(rows) < 2 {
+		t.Fatalf("%s has no screening_label or no row", path)
+	}
+	i := 1 + rng.IntN(len(rows)-1)
+	rows[i][c] += fmt.Sprintf(" edited %d", step)
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.WriteAll(rows)
+	if err := w.Error(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("excluded: screening_label of %s", rows[i][0])
 }
 
 func undoPapers(t *testing.T, path string) {

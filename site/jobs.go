@@ -21,6 +21,9 @@ type renderJob struct {
 	raw   string
 	write func(io.Writer) error
 	build func() (any, *Page) // the page's data, made when it is rendered
+	// inputs, for a file written by write, hashes everything write reads
+	// (generateKeyed); nil: the file is always written.
+	inputs func(kw *keyWalker)
 }
 
 // render queues a page; runJobs executes the queue once every page's data
@@ -118,6 +121,20 @@ func (r *renderer) runJob(i int, w *bufio.Writer, page *bytes.Buffer) error {
 			}
 		}
 	}
+	if r.inc != nil && j.inputs != nil {
+		key, ok := r.inc.fileKey(j.file, j.inputs)
+		if ok {
+			r.inc.keys[i] = key
+			kept, err := r.inc.reuse(r.files, j.file, key)
+			if err != nil {
+				return fmt.Errorf("writing %s: %w", j.file, err)
+			}
+			if kept {
+				r.inc.reused[i] = true
+				return nil
+			}
+		}
+	}
 	if !r.files.Streaming() {
 		return r.runJobInMemory(j, page)
 	}
@@ -183,6 +200,17 @@ func (r *renderer) generate(name string, write func(w io.Writer) error) error {
 		return err
 	}
 	r.jobs = append(r.jobs, renderJob{file: name, write: write})
+	return nil
+}
+
+// generateKeyed is generate for a file whose every input inputs hashes:
+// an incremental build keeps the last build's file when they hash the
+// same (fileKey), instead of writing it again.
+func (r *renderer) generateKeyed(name string, inputs func(kw *keyWalker), write func(w io.Writer) error) error {
+	if err := r.generate(name, write); err != nil {
+		return err
+	}
+	r.jobs[len(r.jobs)-1].inputs = inputs
 	return nil
 }
 

@@ -95,7 +95,14 @@ func (r *renderer) downloads() error {
 		excluded = []corpus.Exclusion{}
 	}
 	// stats.json is the same report masrl stats --format json prints.
-	if err := r.generate("papers.json", func(w io.Writer) error { return writeJSONArray(w, papers) }); err != nil {
+	err := r.generateKeyed("papers.json", r.entriesInputs, func(w io.Writer) error {
+		pieces, err := r.rowPieces("papers.json", 0, func(i int) ([]byte, error) { return json.MarshalIndent(&papers[i], "  ", "  ") })
+		if err != nil {
+			return err
+		}
+		return writeJSONArray(w, len(pieces), func(i int) ([]byte, error) { return pieces[i], nil })
+	})
+	if err != nil {
 		return err
 	}
 	for _, d := range []struct {
@@ -121,20 +128,23 @@ func (r *renderer) downloads() error {
 }
 
 // writeJSONArray writes what json.MarshalIndent(items, "", "  ") and a
-// newline would, one element at a time: papers.json of 100,000 entries
-// would otherwise be encoded, then indented, in memory twice over.
-func writeJSONArray[T any](w io.Writer, items []T) error {
-	if len(items) == 0 {
+// newline would of n items, item i as encode(i) gives it (what
+// json.MarshalIndent(&items[i], "  ", "  ") writes), one at a time:
+// papers.json of 100,000 entries would otherwise be encoded, then
+// indented, in memory twice over, and a build that keeps each row's
+// encoding (rowPieces) encodes again only the rows that changed.
+func writeJSONArray(w io.Writer, n int, encode func(i int) ([]byte, error)) error {
+	if n == 0 {
 		_, err := io.WriteString(w, "[]\n")
 		return err
 	}
 	bw := bufio.NewWriter(w)
 	bw.WriteString("[\n  ")
-	for i := range items {
+	for i := range n {
 		if i > 0 {
 			bw.WriteString(",\n  ")
 		}
-		b, err := json.MarshalIndent(&items[i], "  ", "  ")
+		b, err := encode(i)
 		if err != nil {
 			return err
 		}

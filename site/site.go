@@ -38,6 +38,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"strings"
@@ -165,6 +166,10 @@ func finishCache(c *Cache, r *renderer, files *outdir.Files, ok bool) {
 		}
 		c.Rendered = len(r.jobs) - c.Reused
 		c.items = r.inc.items
+		if c.pieces == nil {
+			c.pieces = map[string]map[uint64][]byte{}
+		}
+		maps.Copy(c.pieces, r.inc.pieces)
 	}
 	c.finish(keys, files, ok, touched)
 }

@@ -877,7 +877,8 @@ func TestWriteJSONArray(t *testing.T) {
 		}
 		want = append(want, '\n')
 		var got bytes.Buffer
-		if err := writeJSONArray(&got, papers); err != nil {
+		err = writeJSONArray(&got, len(papers), func(i int) ([]byte, error) { return json.MarshalIndent(&papers[i], "  ", "  ") })
+		if err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.Bytes(), want) {

@@ -98,8 +98,56 @@ func Build(c *corpus.Corpus, v *corpus.Vocabulary, entryURL func(key string) str
 }
 
 // JSON encodes the index. The output is safe to embed in HTML (<, >, & are
-// escaped) and byte-identical for the same input.
-func (ix *Index) JSON() ([]byte, error) { return embeddableJSON(ix) }
+// escaped) and byte-identical for the same input: what json.Marshal and
+// json.HTMLEscape make of it, and a newline.
+func (ix *Index) JSON() ([]byte, error) {
+	return ix.JSONOf(func(i int) ([]byte, error) { return ix.Entries[i].JSON() })
+}
+
+// JSONOf is JSON with entry i encoded by entry(i), which must return what
+// Entries[i].JSON does: a build that keeps each entry's encoding encodes
+// again only the entries that changed.
+func (ix *Index) JSONOf(entry func(i int) ([]byte, error)) ([]byte, error) {
+	fields, err := json.Marshal(ix.Fields)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"fields":`)
+	json.HTMLEscape(&b, fields)
+	b.WriteString(`,"entries":`)
+	if ix.Entries == nil {
+		b.WriteString("null")
+	} else {
+		b.WriteByte('[')
+		for i := range ix.Entries {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			p, err := entry(i)
+			if err != nil {
+				return nil, err
+			}
+			b.Write(p)
+		}
+		b.WriteByte(']')
+	}
+	b.WriteString("}\n")
+	return b.Bytes(), nil
+}
+
+// JSON encodes one entry as the index's JSON holds it, HTML-safe.
+// json.HTMLEscape changes only single characters, so the escaped pieces
+// joined are the escaped whole.
+func (e *Entry) JSON() ([]byte, error) {
+	raw, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	json.HTMLEscape(&b, raw)
+	return b.Bytes(), nil
+}
 
 // embeddableJSON encodes v with <, > and & escaped, so that it is safe to
 // embed in HTML, ending in a newline.

@@ -98,6 +98,35 @@ func TestMatch(t *testing.T) {
 	}
 }
 
+// TestJSONIsMarshal holds JSON, assembled from its entries' pieces, to
+// what json.Marshal and json.HTMLEscape make of the whole index.
+func TestJSONIsMarshal(t *testing.T) {
+	for _, ix := range []*Index{
+		{},
+		{Entries: []Entry{}},
+		{Fields: []Field{{Name: "f", Label: "<F & G>", Values: []Value{{Value: "v", Label: "V\u2028"}}}},
+			Entries: []Entry{
+				{Key: "a", Title: "</script>", Notes: "a & b\u2029", Year: 2024, Tags: map[string]string{"f": "v", "e": "<"}},
+				{Key: "b", Tags: map[string]string{}},
+			}},
+	} {
+		raw, err := json.Marshal(ix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		json.HTMLEscape(&want, raw)
+		want.WriteByte('\n')
+		got, err := ix.JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("got\n%s\nwant\n%s", got, want.Bytes())
+		}
+	}
+}
+
 func TestJSONEscapesHTML(t *testing.T) {
 	ix := &Index{Entries: []Entry{{Key: "k", Title: "</script><script>alert(1)</script>", Tags: map[string]string{}}}}
 	b, err := ix.JSON()
