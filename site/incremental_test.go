@@ -131,13 +131,7 @@ func changedListItem(t *testing.T) fs.FS {
 // file as papers.csv.prev for undoPapers, and names the edit.
 func editPapers(t *testing.T, path string, rng *rand.Rand, step int) string {
 	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path+".prev", raw, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	raw := keepPrevious(t, path)
 	rows, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
 	if err != nil {
 		t.Fatal(err)
@@ -200,13 +194,7 @@ func editPapers(t *testing.T, path string, rng *rand.Rand, step int) string {
 // file show.
 func editBib(t *testing.T, path string, rng *rand.Rand, step int) string {
 	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path+".prev", raw, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	raw := keepPrevious(t, path)
 	const field = "author  = {"
 	n := bytes.Count(raw, []byte(field))
 	if n == 0 {
@@ -227,13 +215,7 @@ func editBib(t *testing.T, path string, rng *rand.Rand, step int) string {
 // changes.
 func editExcluded(t *testing.T, path string, rng *rand.Rand, step int) string {
 	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path+".prev", raw, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	raw := keepPrevious(t, path)
 	rows, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
 	if err != nil {
 		t.Fatal(err)
@@ -254,6 +236,20 @@ func editExcluded(t *testing.T, path string, rng *rand.Rand, step int) string {
 		t.Fatal(err)
 	}
 	return fmt.Sprintf("excluded: screening_label of %s", rows[i][0])
+}
+
+// keepPrevious reads the file at path and keeps it as path.prev, for
+// undoPapers, before an edit.
+func keepPrevious(t *testing.T, path string) []byte {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path+".prev", raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return raw
 }
 
 func undoPapers(t *testing.T, path string) {

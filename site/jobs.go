@@ -94,6 +94,20 @@ func (r *renderer) runJobs() error {
 	return r.cache.err // a piece of a page built on a worker
 }
 
+// keepKeyed records key as job i's and keeps the file the last build
+// wrote under that key, if there is one: whether it did, in which case
+// the job is done.
+func (r *renderer) keepKeyed(i int, key uint64) (bool, error) {
+	file := r.jobs[i].file
+	r.inc.keys[i] = key
+	kept, err := r.inc.reuse(r.files, file, key)
+	if err != nil {
+		return false, fmt.Errorf("writing %s: %w", file, err)
+	}
+	r.inc.reused[i] = kept
+	return kept, nil
+}
+
 // runJob makes job i's data and, in an incremental build, its key; it
 // keeps the last build's file when the key is unchanged and renders the
 // page otherwise.
@@ -110,28 +124,15 @@ func (r *renderer) runJob(i int, w *bufio.Writer, page *bytes.Buffer) error {
 			input = r.inc.eager // see hashEagerData
 		}
 		if key, ok := r.inc.pageKey(j.tmpl, j.file, input); ok && !(j.build == nil && r.inc.eagerBad) {
-			r.inc.keys[i] = key
-			kept, err := r.inc.reuse(r.files, j.file, key)
-			if err != nil {
-				return fmt.Errorf("writing %s: %w", j.file, err)
-			}
-			if kept {
-				r.inc.reused[i] = true
-				return nil
+			if kept, err := r.keepKeyed(i, key); kept || err != nil {
+				return err
 			}
 		}
 	}
 	if r.inc != nil && j.inputs != nil {
-		key, ok := r.inc.fileKey(j.file, j.inputs)
-		if ok {
-			r.inc.keys[i] = key
-			kept, err := r.inc.reuse(r.files, j.file, key)
-			if err != nil {
-				return fmt.Errorf("writing %s: %w", j.file, err)
-			}
-			if kept {
-				r.inc.reused[i] = true
-				return nil
+		if key, ok := r.inc.fileKey(j.file, j.inputs); ok {
+			if kept, err := r.keepKeyed(i, key); kept || err != nil {
+				return err
 			}
 		}
 	}
