@@ -140,7 +140,7 @@ func TestEveryCellMutation(t *testing.T) {
 	}
 	for i := range base.Papers {
 		e := &base.Papers[i]
-		for _, col := range paperColumns {
+		for _, col := range paperColumns() {
 			bad, ok := invalid[col]
 			f := v.Field(col)
 			switch {

@@ -76,7 +76,7 @@ func (p *claimParser) tableClaim(n *yaml.Node, r *rawClaim, c *Claim) bool {
 			return false
 		}
 		for _, col := range r.Shown {
-			if !slices.Contains(paperColumns[:], col) {
+			if !slices.Contains(paperColumns(), col) {
 				p.errorf(n.Line, "claim %s: shown: %q is not a column of papers.csv", r.ID, col)
 				return false
 			}
@@ -100,7 +100,7 @@ func (p *claimParser) tableClaim(n *yaml.Node, r *rawClaim, c *Claim) bool {
 			return false
 		}
 		for _, col := range c.Names {
-			if !slices.Contains(paperColumns[:], col) {
+			if !slices.Contains(paperColumns(), col) {
 				p.errorf(r.Expect.Line, "claim %s: %q is not a column of papers.csv", r.ID, col)
 				return false
 			}

@@ -411,7 +411,7 @@ func (p *claimParser) checkValue(line int, id, field, value string) bool {
 // free-text column of papers.csv (venue, notes): those have no
 // vocabulary to check against.
 func (p *claimParser) checkAnyValue(line int, id, field, value string) bool {
-	if p.v.Field(field) == nil && slices.Contains(paperColumns[:], field) {
+	if p.v.Field(field) == nil && slices.Contains(paperColumns(), field) {
 		if value == "" {
 			p.errorf(line, "claim %s: %s needs a value", id, field)
 			return false
@@ -423,7 +423,7 @@ func (p *claimParser) checkAnyValue(line int, id, field, value string) bool {
 
 // checkFreeText accepts a column of papers.csv that no vocabulary controls.
 func (p *claimParser) checkFreeText(line int, id, field string) bool {
-	if p.v.Field(field) != nil || !slices.Contains(paperColumns[:], field) {
+	if p.v.Field(field) != nil || !slices.Contains(paperColumns(), field) {
 		p.errorf(line, "claim %s: %q is not a free-text column of papers.csv (one of %s)", id, field, strings.Join(p.freeText(), ", "))
 		return false
 	}
@@ -432,7 +432,7 @@ func (p *claimParser) checkFreeText(line int, id, field string) bool {
 
 func (p *claimParser) freeText() []string {
 	var out []string
-	for _, c := range paperColumns {
+	for _, c := range paperColumns() {
 		if p.v.Field(c) == nil {
 			out = append(out, c)
 		}

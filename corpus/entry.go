@@ -5,17 +5,22 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 )
 
-// paperColumns are the 18 columns of the survey's papers.csv, in their
-// order: the columns data/vocab.yaml declares (Vocabulary.Columns). A
-// list's own declaration may name others; these remain the order a row is
-// written in when no header says otherwise.
-var paperColumns = [...]string{
-	"key", "title", "first_author", "affiliation", "year", "arxiv_id", "venue", "url",
-	"category", "is_rl", "reward_type", "credit_granularity", "orchestration_form",
-	"scenario", "is_core", "one_liner", "verified", "notes",
-}
+// paperColumns is the survey's header of papers.csv, in order: the
+// columns the embedded data/vocab.yaml declares (Vocabulary.Columns), read
+// once. A list's own declaration may name others; these remain the order
+// a row is written in when no header says otherwise. The embedded
+// vocabulary is part of the binary and tested, so failing to read it is
+// a bug in masrl, not bad input.
+var paperColumns = sync.OnceValue(func() []string {
+	v, err := DefaultVocabulary()
+	if err != nil || len(v.Columns) == 0 {
+		panic(fmt.Sprintf("masrl: the embedded data/vocab.yaml declares no columns: %v", err))
+	}
+	return v.Columns
+})
 
 // excludedColumns are the 9 columns of excluded.csv, in their required order.
 var excludedColumns = [...]string{
@@ -24,7 +29,7 @@ var excludedColumns = [...]string{
 }
 
 // PaperColumns returns the survey's columns of papers.csv in order.
-func PaperColumns() []string { return append([]string(nil), paperColumns[:]...) }
+func PaperColumns() []string { return slices.Clone(paperColumns()) }
 
 // ExcludedColumns returns the columns of excluded.csv in order.
 func ExcludedColumns() []string { return append([]string(nil), excludedColumns[:]...) }

@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"cmp"
 	"errors"
 	"io/fs"
 	"os"
@@ -52,23 +53,24 @@ func LoadData(fsys fs.FS, profile, dir string) (*Data, error) {
 			return nil, err
 		}
 	}
-	v, err := LoadVocabulary(fsys)
-	if err != nil {
-		return nil, err
-	}
 	// A list's own vocab.yaml beside papers.csv wins over the data
 	// directory's: it is what the check, the counts, the site, the README
 	// list, add and the row schema see, and what the list's own claims
 	// are read against. The survey's claims stay read against the data
-	// directory's vocabulary, whose list they describe.
+	// directory's vocabulary, whose list they describe. Each file is
+	// parsed once, and the data directory's only when it is used.
 	own, err := ListVocabulary(dir)
 	if err != nil {
 		return nil, err
 	}
-	if profile == "" {
-		if own != nil {
-			v = own
+	var sv *Vocabulary
+	if own == nil || profile != "" {
+		if sv, err = LoadVocabulary(fsys); err != nil {
+			return nil, err
 		}
+	}
+	v := cmp.Or(own, sv)
+	if profile == "" {
 		cl, err := LoadListClaims(dir, v)
 		if err != nil {
 			return nil, err
@@ -79,7 +81,7 @@ func LoadData(fsys fs.FS, profile, dir string) (*Data, error) {
 		}
 		return d, nil
 	}
-	cl, err := LoadClaimsFS(fsys, v)
+	cl, err := LoadClaimsFS(fsys, sv)
 	if err != nil {
 		return nil, err
 	}
@@ -92,9 +94,6 @@ func LoadData(fsys fs.FS, profile, dir string) (*Data, error) {
 		if survey, err = ParsePool(PoolFile, b); err != nil {
 			return nil, err
 		}
-	}
-	if own != nil {
-		v = own
 	}
 	return &Data{FS: fsys, Profile: profile, Vocabulary: v, Claims: cl, Pool: cl.Pool, Survey: survey}, nil
 }
