@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/internal/corpustest"
 
 	"github.com/masrl/masrl/corpus"
@@ -133,5 +134,37 @@ func BenchmarkCount(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(c.Papers)), "ns/entry")
 		})
+	}
+}
+
+// BenchmarkOpen measures what masrl serve waits for after an edit of
+// papers.csv at 10,000 synthetic entries (the corpus of site's
+// BenchmarkIncrementalEdit): Open with the survey's data, then the check
+// to completion. Profile it with
+// `go test -run '^$' -bench Open -cpuprofile cpu.out ./corpus`.
+func BenchmarkOpen(b *testing.B) {
+	real, err := corpus.Load(corpustest.Dir(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := synth.Learn(real)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	if err := synth.WriteCorpus(dir, m, synth.CorpusOptions{Entries: 10000, Exclusions: 200, Seed: 23}); err != nil {
+		b.Fatal(err)
+	}
+	opt := corpus.CheckOptions{Today: time.Date(2026, 5, 5, 12, 0, 0, 0, time.UTC)}
+	b.ReportAllocs()
+	for b.Loop() {
+		ck, err := corpus.OpenWith(dir, nil, data.SurveyProfile, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(ck.Corpus.Papers) != 10000 {
+			b.Fatalf("%d rows, want 10000", len(ck.Corpus.Papers))
+		}
+		ck.Diagnostics()
 	}
 }
