@@ -126,6 +126,13 @@ func SplitURLs(s string) []string {
 // IsWebURL reports whether s is an absolute http or https URL with a host:
 // the only kind of link the site renders.
 func IsWebURL(s string) bool {
+	_, ok := webURL(s)
+	return ok
+}
+
+// webURL is IsWebURL that also returns the parsed URL, for a caller that
+// reads it further (the check looks for an arXiv id in it).
+func webURL(s string) (*url.URL, bool) {
 	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && !strings.ContainsAny(s, " \t\n\"<>")
+	return u, err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && !strings.ContainsAny(s, " \t\n\"<>")
 }

@@ -2,7 +2,6 @@ package corpus
 
 import (
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/masrl/masrl/internal/suggest"
 )
@@ -202,12 +202,11 @@ func (ck *checker) header(t *table, want []string) {
 	}
 }
 
-// controlled checks a value against its field's vocabulary.
-func (ck *checker) controlled(pos Pos, field, value string) {
-	f := ck.v.Field(field)
-	if f == nil || f.Term(value) != nil {
-		return
-	}
+// notInVocabulary reports a value of a controlled field that its
+// vocabulary lacks (f.Term(value) == nil); the caller asks first, so
+// that a row's positions are looked up only for a finding.
+func (ck *checker) notInVocabulary(pos Pos, f *Field, value string) {
+	field := f.Name
 	msg := fmt.Sprintf("%q is not in the vocabulary", value)
 	if value == "" {
 		msg = "empty; a controlled field needs a value (NA where the vocabulary has it)"
@@ -219,12 +218,13 @@ func (ck *checker) controlled(pos Pos, field, value string) {
 	}
 }
 
-// whitespace warns about leading or trailing white space, which makes two
-// equal-looking values differ.
+// outerSpace reports whether a value has leading or trailing white
+// space, which makes two equal-looking values differ.
+func outerSpace(value string) bool { return value != strings.TrimSpace(value) }
+
+// whitespace warns about a value with outerSpace; the caller asks first.
 func (ck *checker) whitespace(pos Pos, field, value string) {
-	if value != strings.TrimSpace(value) {
-		ck.ds.add(Warning, pos, field, value, "leading or trailing white space")
-	}
+	ck.ds.add(Warning, pos, field, value, "leading or trailing white space")
 }
 
 // paperHeader checks the header of papers.csv against the vocabulary: the
@@ -316,21 +316,33 @@ func (ck *checker) papers() {
 			}
 		}
 	}
+	// What the loop asks of each column is decided once: whether it must
+	// be non-empty (a controlled field says so itself), and which fields
+	// are controlled. Positions are looked up only for a finding.
 	nonEmpty := ck.nonEmptyColumns()
-	keys := map[string]int{}
-	titles := map[string]int{}
+	required := make([]bool, len(cols))
+	for j, col := range cols {
+		required[j] = slices.Contains(nonEmpty, col) && ck.v.Field(col) == nil
+	}
+	controlled := ck.v.FieldsOf(PapersFile)
+	keys := make(map[string]int, len(c.Papers))
+	titles := make(map[string]int, len(c.Papers))
 	nextYear := ck.opt.Today.Year() + 1
 	for i := range c.Papers {
 		e := &c.Papers[i]
-		for _, col := range cols {
+		for j, col := range cols {
 			val := e.Value(col)
-			if val == "" && slices.Contains(nonEmpty, col) && ck.v.Field(col) == nil {
+			if val == "" && required[j] {
 				ck.ds.add(Error, e.Pos(col), col, "", "required field is empty")
 			}
-			ck.whitespace(e.Pos(col), col, val)
+			if outerSpace(val) {
+				ck.whitespace(e.Pos(col), col, val)
+			}
 		}
-		for _, f := range ck.v.FieldsOf(PapersFile) {
-			ck.controlled(e.Pos(f.Name), f.Name, e.Value(f.Name))
+		for _, f := range controlled {
+			if val := e.Value(f.Name); f.Term(val) == nil {
+				ck.notInVocabulary(e.Pos(f.Name), f, val)
+			}
 		}
 		if e.Key != "" {
 			if !IsKey(e.Key) {
@@ -354,7 +366,7 @@ func (ck *checker) papers() {
 		if e.ArxivID != "" && !IsArxivID(e.ArxivID) {
 			ck.ds.add(Error, e.Pos("arxiv_id"), "arxiv_id", e.ArxivID, "%q is not a new-style arXiv id like 2508.04652 or 2508.04652v2; leave it empty for non-arXiv entries", e.ArxivID)
 		}
-		ck.urls(e.Pos("url"), e.URL, e.ArxivID)
+		ck.urls(e)
 		if nt := normalizeTitle(e.Title); nt != "" {
 			if first, dup := titles[nt]; dup {
 				d := ck.ds.add(Warning, e.Pos("title"), "title", e.Title, "same title as %q on line %d", c.Papers[first].Key, c.Papers[first].Line)
@@ -366,20 +378,21 @@ func (ck *checker) papers() {
 	}
 }
 
-// urls checks the url column: one or more absolute http(s) URLs separated by
-// ';', and an arxiv.org URL must carry the row's arxiv_id.
-func (ck *checker) urls(pos Pos, raw, arxivID string) {
-	for _, s := range SplitURLs(raw) {
-		u, err := url.Parse(s)
-		if err != nil || !IsWebURL(s) {
-			ck.ds.add(Error, pos, "url", s, "%q is not an absolute http or https URL; separate several URLs with ' ; '", s)
+// urls checks the url column of e: one or more absolute http(s) URLs
+// separated by ';', and an arxiv.org URL must carry the row's arxiv_id.
+func (ck *checker) urls(e *Entry) {
+	arxivID := e.ArxivID
+	for _, s := range SplitURLs(e.URL) {
+		u, ok := webURL(s)
+		if !ok {
+			ck.ds.add(Error, e.Pos("url"), "url", s, "%q is not an absolute http or https URL; separate several URLs with ' ; '", s)
 			continue
 		}
 		if id, onArxiv := arxivIDOfURL(u); onArxiv && id != "" && id != baseArxivID(arxivID) {
 			if arxivID == "" {
-				ck.ds.add(Error, pos, "url", s, "links arXiv %s but arxiv_id is empty", id)
+				ck.ds.add(Error, e.Pos("url"), "url", s, "links arXiv %s but arxiv_id is empty", id)
 			} else {
-				ck.ds.add(Error, pos, "url", s, "links arXiv %s but arxiv_id is %s", id, arxivID)
+				ck.ds.add(Error, e.Pos("url"), "url", s, "links arXiv %s but arxiv_id is %s", id, arxivID)
 			}
 		}
 	}
@@ -393,6 +406,7 @@ func (ck *checker) excluded() {
 		return
 	}
 	ids := map[string]int{}
+	controlled := ck.v.FieldsOf(ExcludedFile)
 	today := ck.opt.Today.Format(time.DateOnly)
 	for i := range c.Excluded {
 		x := &c.Excluded[i]
@@ -401,10 +415,14 @@ func (ck *checker) excluded() {
 			if val == "" && ck.v.Field(col) == nil {
 				ck.ds.add(Error, x.Pos(col), col, "", "required field is empty")
 			}
-			ck.whitespace(x.Pos(col), col, val)
+			if outerSpace(val) {
+				ck.whitespace(x.Pos(col), col, val)
+			}
 		}
-		for _, f := range ck.v.FieldsOf(ExcludedFile) {
-			ck.controlled(x.Pos(f.Name), f.Name, x.Value(f.Name))
+		for _, f := range controlled {
+			if val := x.Value(f.Name); f.Term(val) == nil {
+				ck.notInVocabulary(x.Pos(f.Name), f, val)
+			}
 		}
 		if x.RecordID != "" {
 			if !recordIDPattern.MatchString(x.RecordID) {
@@ -525,8 +543,26 @@ func (ck *checker) spotcheck() {
 }
 
 // normalizeTitle folds case and drops everything but letters and digits, so
-// that "LLM Collaboration" and "LLM collaboration." compare equal.
+// that "LLM Collaboration" and "LLM collaboration." compare equal. An
+// ASCII title, the common case, is folded byte by byte.
 func normalizeTitle(s string) string {
+	var buf [128]byte
+	b := buf[:0]
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf:
+			return normalizeTitleUnicode(s)
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+			b = append(b, c)
+		case 'A' <= c && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		}
+	}
+	return string(b)
+}
+
+// normalizeTitleUnicode is normalizeTitle for any text.
+func normalizeTitleUnicode(s string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(s) {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {

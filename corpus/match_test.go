@@ -7,7 +7,8 @@ import (
 
 // The check matches arXiv ids and keys by hand, for speed; the regexps
 // stay their definition (the row schema publishes them). These tests hold
-// the hand-written matchers to the regexps.
+// the hand-written matchers to the regexps, and normalizeTitle's ASCII
+// path to the rune by rune fold.
 
 // regexpFindArxivID is findArxivID by its definition: arxivIDInText's
 // first match after the first "arxiv" in any ASCII case.
@@ -49,6 +50,7 @@ var arxivCases = []string{
 	"ȺȺȺȺȺȺarxiv 2508.04652", "ȺȺȺȺȺȺARXIV", "İİarXiv:2508.04652", "arxiv2508.04652",
 	"arxiv 2508.04652.1", "arxiv 1.2508.04652", "arxiv:2508.04652v", "arxiv:2508.04652v2v3",
 	"a-b", "-ab", "ab-", "k0000001", "Key", "a_b", "é", "a b", "0",
+	"LLM Collaboration.", "Ünïcode Title: 2", strings.Repeat("Long Title ", 20), "\xffA", "ǅ",
 }
 
 func TestArxivMatchers(t *testing.T) {
@@ -78,5 +80,8 @@ func assertMatchersAgree(t *testing.T, s string) {
 	}
 	if got, want := IsKey(s), keyPattern.MatchString(s); got != want {
 		t.Errorf("IsKey(%q) = %v, the pattern says %v", s, got, want)
+	}
+	if got, want := normalizeTitle(s), normalizeTitleUnicode(s); got != want {
+		t.Errorf("normalizeTitle(%q) = %q, the rune by rune fold gives %q", s, got, want)
 	}
 }
