@@ -103,56 +103,59 @@ type checker struct {
 	v   *Vocabulary
 	opt CheckOptions
 	ds  *Diagnostics
-	// retained indexes the retained rows for alsoRetained; built on first
+	// sameAsRetained holds, for each excluded record, the retained rows
+	// that may be the same paper (alsoRetainedCandidates); built on first
 	// use.
-	retained *retainedIndex
+	sameAsRetained [][]int
 }
 
-// retainedIndex finds the retained rows that may share an arXiv id, a URL
-// or a normalized title with an excluded record without comparing every
-// pair: at 100,000 entries and 999 exclusions the pairwise scan spent 90% of
-// Check normalizing the same titles again and again.
-type retainedIndex struct {
-	byArxiv, byURL, byTitle map[string][]int
+// exclusionKeys are what alsoRetained compares of an excluded record: the
+// arXiv id in its identifier or URL, its URL and its normalized label.
+func exclusionKeys(x *Exclusion) (id, url, title string) {
+	return findArxivID(x.Identifier + " " + x.URL), strings.TrimRight(strings.TrimSpace(x.URL), "/"), normalizeTitle(x.ScreeningLabel)
 }
 
-func newRetainedIndex(papers []Entry) *retainedIndex {
-	x := &retainedIndex{
-		byArxiv: make(map[string][]int, len(papers)),
-		byURL:   make(map[string][]int, len(papers)),
-		byTitle: make(map[string][]int, len(papers)),
+// alsoRetainedCandidates returns, for each excluded record, in row order
+// and without repeats, the retained rows that share its arXiv id, a URL or
+// its normalized title. It indexes the few exclusions and passes over the
+// rows once, normalizing each title into a reused buffer: at 10,000 rows
+// an index of the rows cost a map entry and a string per row and field.
+func alsoRetainedCandidates(papers []Entry, excluded []Exclusion) [][]int {
+	byID, byURL, byTitle := map[string][]int{}, map[string][]int{}, map[string][]int{}
+	for j := range excluded {
+		id, url, title := exclusionKeys(&excluded[j])
+		if id != "" {
+			byID[id] = append(byID[id], j)
+		}
+		if url != "" {
+			byURL[url] = append(byURL[url], j)
+		}
+		if title != "" {
+			byTitle[title] = append(byTitle[title], j)
+		}
 	}
+	out := make([][]int, len(excluded))
+	add := func(js []int, i int) {
+		for _, j := range js {
+			if n := len(out[j]); n == 0 || out[j][n-1] != i {
+				out[j] = append(out[j], i)
+			}
+		}
+	}
+	var buf []byte
 	for i := range papers {
 		e := &papers[i]
 		if id := baseArxivID(e.ArxivID); id != "" {
-			x.byArxiv[id] = append(x.byArxiv[id], i)
+			add(byID[id], i)
 		}
 		for _, u := range e.URLs {
-			k := strings.TrimRight(u, "/")
-			x.byURL[k] = append(x.byURL[k], i)
+			add(byURL[strings.TrimRight(u, "/")], i)
 		}
-		if t := normalizeTitle(e.Title); t != "" {
-			x.byTitle[t] = append(x.byTitle[t], i)
+		if buf = appendNormalizedTitle(buf[:0], e.Title); len(buf) > 0 {
+			add(byTitle[string(buf)], i)
 		}
 	}
-	return x
-}
-
-// candidates returns, in row order and without repeats, the retained rows
-// that share at least one of the arXiv id, URL or normalized title.
-func (x *retainedIndex) candidates(id, url, title string) []int {
-	var out []int
-	if id != "" {
-		out = append(out, x.byArxiv[id]...)
-	}
-	if url != "" {
-		out = append(out, x.byURL[url]...)
-	}
-	if title != "" {
-		out = append(out, x.byTitle[title]...)
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	return out
 }
 
 // header checks that a CSV header is exactly want, in order, and names
@@ -444,20 +447,19 @@ func (ck *checker) excluded() {
 				ck.ds.add(Error, x.Pos("date_screened"), "date_screened", x.DateScreened, "%s is in the future (today is %s)", x.DateScreened, today)
 			}
 		}
-		ck.alsoRetained(x)
+		ck.alsoRetained(i)
 	}
 }
 
-// alsoRetained reports an excluded record that is also a retained entry:
-// the same arXiv id, the same URL or the same normalized title.
-func (ck *checker) alsoRetained(x *Exclusion) {
-	xid := findArxivID(x.Identifier + " " + x.URL)
-	xurl := strings.TrimRight(strings.TrimSpace(x.URL), "/")
-	xtitle := normalizeTitle(x.ScreeningLabel)
-	if ck.retained == nil {
-		ck.retained = newRetainedIndex(ck.c.Papers)
+// alsoRetained reports the excluded record j when it is also a retained
+// entry: the same arXiv id, the same URL or the same normalized title.
+func (ck *checker) alsoRetained(j int) {
+	x := &ck.c.Excluded[j]
+	xid, xurl, xtitle := exclusionKeys(x)
+	if ck.sameAsRetained == nil {
+		ck.sameAsRetained = alsoRetainedCandidates(ck.c.Papers, ck.c.Excluded)
 	}
-	for _, i := range ck.retained.candidates(xid, xurl, xtitle) {
+	for _, i := range ck.sameAsRetained[j] {
 		e := &ck.c.Papers[i]
 		var why string
 		switch {
@@ -488,6 +490,7 @@ func (ck *checker) bib() {
 		}
 		first[b.Key] = i
 	}
+	var yearBuf [20]byte
 	for i := range c.Papers {
 		e := &c.Papers[i]
 		found := c.bibMatches(e)
@@ -508,7 +511,7 @@ func (ck *checker) bib() {
 		if id := b.ArxivID(); id != "" && e.ArxivID != "" && id != baseArxivID(e.ArxivID) {
 			ck.ds.add(Warning, b.Pos, "bib", b.Key, "BibTeX cites arXiv %s but row %q (line %d) has arxiv_id %s", id, e.Key, e.Line, e.ArxivID)
 		}
-		if y := strings.TrimSpace(b.Fields["year"]); y != "" && e.Year != 0 && y != strconv.Itoa(e.Year) {
+		if y := strings.TrimSpace(b.Fields["year"]); y != "" && e.Year != 0 && y != string(strconv.AppendInt(yearBuf[:0], int64(e.Year), 10)) {
 			ck.ds.add(Warning, b.Pos, "bib", b.Key, "BibTeX year %s but row %q (line %d) has year %d", y, e.Key, e.Line, e.Year)
 		}
 	}
@@ -547,18 +550,24 @@ func (ck *checker) spotcheck() {
 // ASCII title, the common case, is folded byte by byte.
 func normalizeTitle(s string) string {
 	var buf [128]byte
-	b := buf[:0]
+	return string(appendNormalizedTitle(buf[:0], s))
+}
+
+// appendNormalizedTitle appends normalizeTitle(s) to b, for a caller
+// that only looks it up.
+func appendNormalizedTitle(b []byte, s string) []byte {
+	start := len(b)
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c >= utf8.RuneSelf:
-			return normalizeTitleUnicode(s)
+			return append(b[:start], normalizeTitleUnicode(s)...)
 		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
 			b = append(b, c)
 		case 'A' <= c && c <= 'Z':
 			b = append(b, c+'a'-'A')
 		}
 	}
-	return string(b)
+	return b
 }
 
 // normalizeTitleUnicode is normalizeTitle for any text.

@@ -162,15 +162,28 @@ func Open(dir string, dataFS fs.FS, profile string) (*Checked, error) {
 
 // OpenWith is Open with the check's options (a fixed Today for tests).
 func OpenWith(dir string, dataFS fs.FS, profile string, opt CheckOptions) (*Checked, error) {
-	d, err := LoadData(dataFS, profile, dir)
-	if err != nil {
-		return nil, err
+	// The data (YAML) is read while the corpus loads: neither reads the
+	// other, and the claims alone cost a tenth of opening a 10,000-entry
+	// corpus. The data's error, when there is one, is the one returned,
+	// as when they were read one after the other.
+	type loaded struct {
+		d   *Data
+		err error
 	}
+	dataDone := make(chan loaded, 1)
+	go func() {
+		d, err := LoadData(dataFS, profile, dir)
+		dataDone <- loaded{d, err}
+	}()
 	c, err := Load(dir)
+	ld := <-dataDone
+	if ld.err != nil {
+		return nil, ld.err
+	}
 	if err != nil {
 		return nil, err
 	}
-	return StartCheck(c, d, opt), nil
+	return StartCheck(c, ld.d, opt), nil
 }
 
 // StartCheck starts checking a corpus already loaded, against d. The
