@@ -270,6 +270,13 @@ func (p *bibParser) braced(open, closeCh byte) (string, *bibError) {
 	openOff := p.off
 	p.advance()
 	start := p.off
+	// Most groups hold no brace before their end: two byte searches find
+	// that end without the loop below.
+	if i := strings.IndexByte(p.src[start:], closeCh); i >= 0 && strings.IndexByte(p.src[start:start+i], '{') < 0 &&
+		(closeCh == '}' || strings.IndexByte(p.src[start:start+i], '}') < 0) {
+		p.off = start + i + 1
+		return p.src[start : start+i], nil
+	}
 	depth := 0 // brace depth inside the group
 	for p.off < len(p.src) {
 		c := p.src[p.off]

@@ -328,13 +328,19 @@ func (ck *checker) papers() {
 		required[j] = slices.Contains(nonEmpty, col) && ck.v.Field(col) == nil
 	}
 	controlled := ck.v.FieldsOf(PapersFile)
+	values := newColumnReader(c.Papers, cols)
+	var names []string
+	for _, f := range controlled {
+		names = append(names, f.Name)
+	}
+	tags := newColumnReader(c.Papers, names)
 	keys := make(map[string]int, len(c.Papers))
 	titles := make(map[string]int, len(c.Papers))
 	nextYear := ck.opt.Today.Year() + 1
 	for i := range c.Papers {
 		e := &c.Papers[i]
 		for j, col := range cols {
-			val := e.Value(col)
+			val := values.value(e, j)
 			if val == "" && required[j] {
 				ck.ds.add(Error, e.Pos(col), col, "", "required field is empty")
 			}
@@ -342,8 +348,8 @@ func (ck *checker) papers() {
 				ck.whitespace(e.Pos(col), col, val)
 			}
 		}
-		for _, f := range controlled {
-			if val := e.Value(f.Name); f.Term(val) == nil {
+		for j, f := range controlled {
+			if val := tags.value(e, j); f.Term(val) == nil {
 				ck.notInVocabulary(e.Pos(f.Name), f, val)
 			}
 		}
@@ -481,7 +487,7 @@ func (ck *checker) alsoRetained(j int) {
 func (ck *checker) bib() {
 	c := ck.c
 	used := make([]bool, len(c.Bib))
-	first := map[string]int{}
+	first := make(map[string]int, len(c.Bib))
 	for i, b := range c.Bib {
 		if j, dup := first[b.Key]; dup {
 			ck.ds.add(Warning, b.Pos, "bib", b.Key, "BibTeX key repeated (first on line %d)", c.Bib[j].Pos.Line)

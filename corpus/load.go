@@ -343,7 +343,7 @@ type bibIndex struct {
 }
 
 func newBibIndex(bib []BibEntry) bibIndex {
-	x := bibIndex{n: len(bib), byKey: make(map[string][]int, len(bib)), byStem: map[string][]int{}}
+	x := bibIndex{n: len(bib), byKey: make(map[string][]int, len(bib)), byStem: make(map[string][]int, len(bib))}
 	if len(bib) > 0 {
 		x.first = &bib[0]
 	}
