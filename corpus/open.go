@@ -162,6 +162,25 @@ func Open(dir string, dataFS fs.FS, profile string) (*Checked, error) {
 
 // OpenWith is Open with the check's options (a fixed Today for tests).
 func OpenWith(dir string, dataFS fs.FS, profile string, opt CheckOptions) (*Checked, error) {
+	return openWith(dir, dataFS, profile, opt, LoadOptions{})
+}
+
+// Reopen is OpenWith for a corpus opened before from the same directory
+// (masrl serve rebuilding after an edit): what prev read from files that
+// have not changed since is used again instead of parsed again (papers.bib:
+// LoadOptions.Previous), and everything else is read and checked afresh,
+// so the result is the one OpenWith would give. prev may be nil, or from
+// another directory, when it is plain OpenWith; it must not have been
+// changed since it was opened.
+func Reopen(prev *Checked, dir string, dataFS fs.FS, profile string, opt CheckOptions) (*Checked, error) {
+	var lo LoadOptions
+	if prev != nil {
+		lo.Previous = prev.Corpus
+	}
+	return openWith(dir, dataFS, profile, opt, lo)
+}
+
+func openWith(dir string, dataFS fs.FS, profile string, opt CheckOptions, lo LoadOptions) (*Checked, error) {
 	// The data (YAML) is read while the corpus loads: neither reads the
 	// other, and the claims alone cost a tenth of opening a 10,000-entry
 	// corpus. The data's error, when there is one, is the one returned,
@@ -175,7 +194,7 @@ func OpenWith(dir string, dataFS fs.FS, profile string, opt CheckOptions) (*Chec
 		d, err := LoadData(dataFS, profile, dir)
 		dataDone <- loaded{d, err}
 	}()
-	c, err := Load(dir)
+	c, err := LoadWith(dir, lo)
 	ld := <-dataDone
 	if ld.err != nil {
 		return nil, ld.err

@@ -2,13 +2,16 @@ package corpus
 
 import (
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
+	"unsafe"
 
 	"github.com/masrl/masrl/data"
 )
@@ -134,5 +137,110 @@ func TestOpenProfile(t *testing.T) {
 	}
 	if _, err := Open("testdata/base", nil, "surveys"); err == nil || !strings.Contains(err.Error(), `unknown profile "surveys"; masrl knows survey`) {
 		t.Errorf("unknown profile: %v", err)
+	}
+}
+
+// TestReopenEqualsOpen edits a corpus at random, as a contributor does
+// while masrl serve runs, and holds each Reopen from the previous result
+// to a fresh OpenWith: the same rows, BibTeX entries, matches and
+// findings. papers.bib is edited one step in four, so that both its reuse
+// and its parsing afresh are exercised; the test fails unless both are.
+func TestReopenEqualsOpen(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string][]byte{}
+	for _, name := range []string{PapersFile, ExcludedFile, BibFile, SpotcheckFile} {
+		b, err := os.ReadFile(filepath.Join("testdata", "base", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = b
+	}
+	write := func() {
+		for name, b := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	write()
+	rng := rand.New(rand.NewPCG(23, 6))
+	pieces := []string{",", "\"", "\n", " ", "x", "é", "\xff", "{", "}", "@", ";", "2027", "arXiv:2508.04652", "-"}
+	edit := func(b []byte) []byte {
+		i := rng.IntN(len(b) + 1)
+		switch rng.IntN(3) {
+		case 0:
+			return slices.Insert(slices.Clone(b), i, []byte(pieces[rng.IntN(len(pieces))])...)
+		case 1:
+			if i < len(b) {
+				return slices.Delete(slices.Clone(b), i, i+1)
+			}
+		}
+		// A byte replaced: the same length, other content.
+		b = slices.Clone(b)
+		if len(b) == 0 {
+			return []byte("x")
+		}
+		if i == len(b) {
+			i--
+		}
+		b[i] = "x{,\"@0"[rng.IntN(6)] ^ b[i]&1
+		return b
+	}
+	// Without a profile: the survey's claims, parsed on every open, would
+	// be most of the test's time and are not what Reopen reuses.
+	opt := CheckOptions{Today: openToday}
+	prev, err := OpenWith(dir, nil, "", opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reused, parsed := 0, 0
+	for step := range 120 {
+		if len(files[PapersFile]) > 4000 { // start over before the edits pile up
+			b, _ := os.ReadFile(filepath.Join("testdata", "base", PapersFile))
+			files[PapersFile] = b
+		}
+		files[PapersFile] = edit(files[PapersFile])
+		if step%4 == 3 {
+			files[BibFile] = edit(files[BibFile])
+		}
+		write()
+		next, err := Reopen(prev, dir, nil, "", opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Reopened again at once, while next's check may still index its
+		// papers.bib (go test -race watches this): the same result.
+		again, err := Reopen(next, dir, nil, "", opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := OpenWith(dir, nil, "", opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := next.Diagnostics(), fresh.Diagnostics(); !reflect.DeepEqual(got, want) || !reflect.DeepEqual(again.Diagnostics(), want) {
+			t.Fatalf("step %d: Reopen's findings differ from Open's:\n%v\nwant\n%v", step, got, want)
+		}
+		if !reflect.DeepEqual(again.Corpus.Bib, fresh.Corpus.Bib) {
+			t.Fatalf("step %d: the second Reopen's BibTeX entries differ from Open's", step)
+		}
+		a, b := next.Corpus, fresh.Corpus
+		if !reflect.DeepEqual(a.Papers, b.Papers) || !reflect.DeepEqual(a.Bib, b.Bib) || !reflect.DeepEqual(a.Excluded, b.Excluded) {
+			t.Fatalf("step %d: Reopen's rows or BibTeX entries differ from Open's", step)
+		}
+		for i := range a.Papers {
+			if x, y := a.BibFor(&a.Papers[i]), b.BibFor(&b.Papers[i]); (x == nil) != (y == nil) || x != nil && x.Pos != y.Pos {
+				t.Fatalf("step %d: row %d resolves to %v after Reopen, %v after Open", step, i, x, y)
+			}
+		}
+		if a.HasBib && prev.Corpus.HasBib && unsafe.StringData(a.bibSrc) == unsafe.StringData(prev.Corpus.bibSrc) {
+			reused++
+		} else {
+			parsed++
+		}
+		prev = next
+	}
+	if reused == 0 || parsed == 0 {
+		t.Errorf("papers.bib reused %d times and parsed %d times in 120 steps: want both", reused, parsed)
 	}
 }
