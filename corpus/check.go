@@ -567,10 +567,10 @@ func appendNormalizedTitle(b []byte, s string) []byte {
 		switch c := s[i]; {
 		case c >= utf8.RuneSelf:
 			return append(b[:start], normalizeTitleUnicode(s)...)
-		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case 'a' <= c|0x20 && c|0x20 <= 'z': // a letter in either case
+			b = append(b, c|0x20)
+		case '0' <= c && c <= '9':
 			b = append(b, c)
-		case 'A' <= c && c <= 'Z':
-			b = append(b, c+'a'-'A')
 		}
 	}
 	return b

@@ -335,7 +335,8 @@ func (c *Corpus) BibFor(e *Entry) *BibEntry {
 
 // bibMatches returns the indexes of the BibTeX entries that resolve to e,
 // best first: exact key, key with the row's year, key with another year.
-// Ties keep file order.
+// Ties keep file order. The slice is only to be read (it may be the
+// index's own).
 func (c *Corpus) bibMatches(e *Entry) []int {
 	if e.Key == "" {
 		return nil
@@ -361,6 +362,9 @@ func (c *Corpus) bibMatches(e *Entry) []int {
 		c.bibOnce.Do(func() { c.bibIdx = newBibIndex(c.Bib) })
 	}
 	candidates := c.bibIdx.candidates(c.Bib, e.Key, y)
+	if len(candidates) == 1 && rank(c.Bib[candidates[0]].Key) >= 0 {
+		return candidates // the common case, without a copy; callers only read it
+	}
 	var out []int
 	for r := 0; r <= 2; r++ {
 		for _, i := range candidates {
@@ -404,7 +408,8 @@ func newBibIndex(bib []BibEntry) bibIndex {
 
 // candidates returns, in file order and without repeats, the indexes of
 // every entry of bib whose key may resolve to a row with key and year: a
-// superset of bibMatches' result. When the index does not describe bib
+// superset of bibMatches' result. The caller must not change the slice,
+// which may be the index's own. When the index does not describe bib
 // (a Corpus built by hand, or Bib replaced after loading), it returns
 // every index.
 func (x *bibIndex) candidates(bib []BibEntry, key, year string) []int {
@@ -415,13 +420,24 @@ func (x *bibIndex) candidates(bib []BibEntry, key, year string) []int {
 		}
 		return all
 	}
-	var out []int
-	out = append(out, x.byKey[key]...)
+	lists := [4][]int{x.byKey[key], nil, nil, x.byStem[key]}
 	if year != "" {
-		out = append(out, x.byKey[key+year]...)
-		out = append(out, x.byKey[key+"-"+year]...)
+		lists[1], lists[2] = x.byKey[key+year], x.byKey[key+"-"+year]
 	}
-	out = append(out, x.byStem[key]...)
+	var out []int
+	nonEmpty := 0
+	for _, l := range lists {
+		if len(l) > 0 {
+			out = l
+			nonEmpty++
+		}
+	}
+	if nonEmpty <= 1 {
+		// One list of the index, already in file order without repeats:
+		// returned as it is, for the caller only to read.
+		return out
+	}
+	out = slices.Concat(lists[:]...)
 	slices.Sort(out)
 	return slices.Compact(out)
 }
