@@ -78,6 +78,9 @@ type Corpus struct {
 	// load (LoadOptions.Previous) can tell it unchanged and keep them.
 	bibSrc   string
 	bibDiags Diagnostics
+	// kept is papers.csv's text and its records' ends, kept for a later
+	// load when LoadOptions.Keep asked for it; nil otherwise.
+	kept *keptPapers
 }
 
 // Load reads a corpus directory: papers.csv (required), excluded.csv and
@@ -109,8 +112,15 @@ type LoadOptions struct {
 	// Previous's (the slice is copied; the entries' Fields maps are
 	// shared, and nothing writes to them after parsing), and so is its
 	// index for BibFor. At 10,000 entries parsing and indexing papers.bib
-	// is a quarter of the CPU of opening the corpus.
+	// is a quarter of the CPU of opening the corpus. When Previous was
+	// loaded with Keep, the rows of papers.csv before and after the
+	// records that changed are Previous's too, and only the changed
+	// records are decoded (reusePapers).
 	Previous *Corpus
+	// Keep keeps papers.csv's text with the corpus, for a later load
+	// with Previous set to it; it costs the file's size in memory, and
+	// the file is read whole instead of streamed. EachPaper ignores it.
+	Keep bool
 }
 
 // LoadWith is Load with options.
@@ -119,7 +129,22 @@ func LoadWith(dir string, opt LoadOptions) (*Corpus, error) {
 	if opt.EachPaper != nil {
 		c.paperColumns = opt.Columns
 	}
-	if err := c.loadDir(opt, c.loadPapers); err != nil {
+	loadPapers := c.loadPapers
+	if opt.Keep && opt.EachPaper == nil {
+		prev := opt.Previous
+		if prev != nil && prev.Dir != dir {
+			prev = nil
+		}
+		loadPapers = func(name string, r io.Reader, size int64) error {
+			var b strings.Builder
+			b.Grow(int(size))
+			if _, err := io.Copy(&b, r); err != nil {
+				return err
+			}
+			return c.loadPapersText(name, b.String(), prev)
+		}
+	}
+	if err := c.loadDir(opt, loadPapers); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -239,7 +264,7 @@ func ParsePapers(name string, b []byte) (*Corpus, error) {
 }
 
 func (c *Corpus) loadPapers(name string, r io.Reader, size int64) error {
-	t, rows, diags, err := decodeCSV[Entry](name, r, size, c.eachPaper, c.paperColumns)
+	t, rows, diags, err := decodeCSV[Entry](name, r, size, c.eachPaper, c.paperColumns, nil)
 	c.papers, c.Papers = t, rows
 	c.loadDiags = append(c.loadDiags, diags...)
 	if err != nil {
@@ -250,7 +275,7 @@ func (c *Corpus) loadPapers(name string, r io.Reader, size int64) error {
 
 func (c *Corpus) loadExcluded(name string, r io.Reader, size int64) error {
 	c.HasExcluded = true
-	t, rows, diags, err := decodeCSV[Exclusion](name, r, size, nil, nil)
+	t, rows, diags, err := decodeCSV[Exclusion](name, r, size, nil, nil, nil)
 	c.excluded, c.Excluded = t, rows
 	c.loadDiags = append(c.loadDiags, diags...)
 	if err != nil {
@@ -261,7 +286,7 @@ func (c *Corpus) loadExcluded(name string, r io.Reader, size int64) error {
 
 func (c *Corpus) loadSpotcheck(name string, r io.Reader, size int64) error {
 	c.HasSpotcheck = true
-	t, rows, diags, err := decodeCSV[Audit](name, r, size, nil, nil)
+	t, rows, diags, err := decodeCSV[Audit](name, r, size, nil, nil, nil)
 	c.spotcheck, c.Audits = t, rows
 	c.loadDiags = append(c.loadDiags, diags...)
 	if err != nil {

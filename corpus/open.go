@@ -167,13 +167,15 @@ func OpenWith(dir string, dataFS fs.FS, profile string, opt CheckOptions) (*Chec
 
 // Reopen is OpenWith for a corpus opened before from the same directory
 // (masrl serve rebuilding after an edit): what prev read from files that
-// have not changed since is used again instead of parsed again (papers.bib:
+// have not changed since is used again instead of parsed again (an
+// unchanged papers.bib, the unchanged rows of papers.csv:
 // LoadOptions.Previous), and everything else is read and checked afresh,
 // so the result is the one OpenWith would give. prev may be nil, or from
-// another directory, when it is plain OpenWith; it must not have been
-// changed since it was opened.
+// another directory, when it is plain OpenWith that keeps what the next
+// Reopen needs (LoadOptions.Keep); it must not have been changed since it
+// was opened.
 func Reopen(prev *Checked, dir string, dataFS fs.FS, profile string, opt CheckOptions) (*Checked, error) {
-	var lo LoadOptions
+	lo := LoadOptions{Keep: true}
 	if prev != nil {
 		lo.Previous = prev.Corpus
 	}
