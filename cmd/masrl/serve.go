@@ -108,8 +108,9 @@ type server struct {
 	// a rebuild renders them first and shows them early (fast render).
 	visited []string
 	// early are those pages as the running build rendered them, shown
-	// before it publishes the site; every other request waits for
-	// settled, closed when the build is over. Both nil between builds.
+	// before it publishes the site; a request for any other page waits
+	// for settled, closed when the build is over. Both nil between
+	// builds.
 	early   map[string][]byte
 	settled chan struct{}
 }
@@ -199,8 +200,8 @@ func (s *server) announce() {
 }
 
 // showEarly serves a build's first pages, rendered but not yet
-// published, and reloads the open pages: a page of pages shows the
-// edit now, any other request waits for the build.
+// published, and reloads the open pages: one of those pages shows the
+// edit now, any other page waits for the build.
 func (s *server) showEarly(pages map[string][]byte, start time.Time) {
 	s.mu.Lock()
 	s.early, s.settled = pages, make(chan struct{})
@@ -414,7 +415,10 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-cache")
 		writeHTML(w, http.StatusOK, withLiveScript(b, version))
 		return
-	case settled != nil:
+	case settled != nil && html:
+		// A page of the site before the edit would not be told to
+		// reload: it waits. Other files (the stylesheet an early page
+		// needs at once, the search index) are served as published.
 		select {
 		case <-settled:
 		case <-r.Context().Done():
