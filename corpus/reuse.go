@@ -132,6 +132,9 @@ func (c *Corpus) reusePapers(name, src string, prev *Corpus) bool {
 			restEnds[i] = k.ends[next+i] + shift
 		}
 	}
+	if len(rows) == 0 {
+		rows = nil // as decoding the text alone gives
+	}
 	c.papers, c.Papers = prev.papers, rows
 	c.loadDiags = append(c.loadDiags, s.diags...)
 	c.kept = &keptPapers{src: src, headerEnd: k.headerEnd, ends: slices.Concat(k.ends[:n], ends, restEnds), clean: len(s.diags) == 0}
