@@ -77,6 +77,10 @@ type Cache struct {
 	fields sync.Map // reflect.Type -> []int
 	// Rendered and Reused count the last build's pages.
 	Rendered, Reused int
+	// rendered are the pages queued with their data (all but the entry
+	// pages) that the last build rendered rather than kept: what a test
+	// holds to the pages an edit changed.
+	rendered []string
 }
 
 // itemKey names a list item: its template, its entry's hash (which
@@ -107,7 +111,7 @@ func (c *Cache) startBuild(out string) {
 		c.keys, c.buffer, c.mem, c.outputListing, c.bufferListing = nil, nil, nil, nil, nil
 		c.out = out
 	}
-	c.Rendered, c.Reused = 0, 0
+	c.Rendered, c.Reused, c.rendered = 0, 0, nil
 }
 
 // useTemplates drops the list items rendered with other templates.
@@ -152,8 +156,6 @@ type incremental struct {
 	tmplKey   uint64             // the template sources
 	entries   map[uintptr]uint64 // *EntryView -> its hash, for every entry
 	entryHash []uint64           // the same by EntryView.index
-	eager     uint64             // the data of every page queued with its data
-	eagerBad  bool               // that data cannot be hashed: always render those pages
 	keys      []uint64           // by job; 0: not keyed
 	reused    []bool             // by job
 	walkers   sync.Pool          // *keyWalker, for pageKey
@@ -192,29 +194,6 @@ func (r *renderer) hashEntries() {
 		inc.entries[reflect.ValueOf(ev).Pointer()] = hs[i]
 	}
 	inc.entryHash = hs
-}
-
-// hashEagerData hashes, in one walk, the data of every page queued with
-// its data ready (r.render): the papers, term, field, cell, coverage and
-// other list pages, whose views share one graph (a term leads to its
-// field, which leads to every term; a cell to its table, which leads to
-// every cell). Hashed page by page, each page would walk the whole graph
-// again; and any sound key of one of them changes with the graph anyway,
-// as it reaches every entry of every cell. These pages are therefore
-// rendered again after any change to their data; the entry pages, one
-// per entry and queued with renderLater, are keyed one by one.
-func (r *renderer) hashEagerData() {
-	kw := r.inc.cache.walker(r.inc.entries)
-	for _, j := range r.jobs {
-		if j.build == nil && j.tmpl != "" {
-			kw.str(j.file)
-			kw.walk(reflect.ValueOf(j.data))
-		}
-	}
-	r.inc.eager = kw.h.Sum64()
-	if kw.bad {
-		r.inc.eagerBad = true
-	}
 }
 
 // pageKey is the key of a page: its template set, its template, its file

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -30,18 +31,7 @@ import (
 // (an edit of one row's text renders the list pages and the few entry
 // pages that show the row), or they would prove nothing.
 func TestIncrementalMatchesFull(t *testing.T) {
-	real, err := corpus.Load(corpustest.Dir(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := synth.Learn(real)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := synth.WriteCorpus(dir, m, synth.CorpusOptions{Entries: 100, Exclusions: 20, Seed: 23}); err != nil {
-		t.Fatal(err)
-	}
+	dir := synthCorpus(t, 100)
 	out := filepath.Join(t.TempDir(), "public")
 	memCache, dirCache := NewCache(), NewCache()
 	cfg := siteconfig.Config{BaseURL: "https://example.org/list/"}
@@ -106,6 +96,91 @@ func TestIncrementalMatchesFull(t *testing.T) {
 			t.Fatalf("step %d (%s): an edit of one row's text kept no page (memory %d, directory %d)", step, name, memCache.Reused, dirCache.Reused)
 		}
 	}
+}
+
+// TestTitleEditRendersItsListPages edits the title of one row at a time
+// and holds the pages an incremental build rendered, but the entry
+// pages, to those whose bytes the edit changed: the papers list page
+// holding the row, its term pages and its cells' pages, and not the
+// pages that count every entry (home, taxonomy, fields, coverage), which
+// a title does not change. Each such page is keyed by its own data, and
+// that data reaches only what its template prints.
+func TestTitleEditRendersItsListPages(t *testing.T) {
+	dir := synthCorpus(t, 100)
+	papers := filepath.Join(dir, corpus.PapersFile)
+	cache := NewCache()
+	build := func() map[string]string {
+		t.Helper()
+		res, err := Build(openCorpus(t, dir, nil), Options{Cache: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return memoryTree(res.Files)
+	}
+	before := build()
+	for step, row := range []int{1, 37, 80} {
+		raw, err := os.ReadFile(papers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		title := slices.Index(rows[0], "title")
+		rows[row][title] += fmt.Sprintf(" edited %d", step)
+		var b bytes.Buffer
+		w := csv.NewWriter(&b)
+		w.WriteAll(rows)
+		if err := os.WriteFile(papers, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		after := build()
+		entryPages := map[string]bool{}
+		for _, r := range rows[1:] {
+			entryPages["papers/"+r[0]+"/index.html"] = true
+		}
+		var changed []string
+		for name, b := range after {
+			if strings.HasSuffix(name, ".html") && !entryPages[name] && before[name] != b {
+				changed = append(changed, name)
+			}
+		}
+		slices.Sort(changed)
+		rendered := slices.Sorted(slices.Values(cache.rendered))
+		if !slices.Equal(rendered, changed) {
+			t.Errorf("title of %s edited: rendered the pages\n\t%s\nwant those whose bytes changed\n\t%s",
+				rows[row][0], strings.Join(rendered, "\n\t"), strings.Join(changed, "\n\t"))
+		}
+		t.Logf("title of %s edited: rendered %d list pages: %v", rows[row][0], len(rendered), rendered)
+		// The edit shows on the list, term and cell pages: the test
+		// would prove nothing if it changed none of them.
+		for _, want := range []string{"papers/", "taxonomy/*/*/", "coverage/*/*/"} {
+			if !slices.ContainsFunc(changed, func(name string) bool { ok, _ := path.Match(want+"index.html", name); return ok }) {
+				t.Errorf("title of %s edited: no page %sindex.html changed; changed: %v", rows[row][0], want, changed)
+			}
+		}
+		before = after
+	}
+}
+
+// synthCorpus writes a synthetic corpus of n entries, learnt from the
+// test corpus, into a new directory and returns it.
+func synthCorpus(t *testing.T, n int) string {
+	t.Helper()
+	real, err := corpus.Load(corpustest.Dir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := synth.Learn(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := synth.WriteCorpus(dir, m, synth.CorpusOptions{Entries: n, Exclusions: n / 5, Seed: 23}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // changedListItem returns the embedded templates with another brief

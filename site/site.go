@@ -159,9 +159,11 @@ func finishCache(c *Cache, r *renderer, files *outdir.Files, ok bool) {
 	touched := r != nil && r.inc != nil && r.inc.keys != nil
 	if ok {
 		keys = r.pageKeys()
-		for _, kept := range r.inc.reused {
+		for i, kept := range r.inc.reused {
 			if kept {
 				c.Reused++
+			} else if j := r.jobs[i]; j.tmpl != "" && j.build == nil {
+				c.rendered = append(c.rendered, j.file)
 			}
 		}
 		c.Rendered = len(r.jobs) - c.Reused
