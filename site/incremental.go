@@ -17,11 +17,25 @@ import (
 // hands to ExecuteTemplate, with the entry lists and pieces that data
 // reaches), so a page whose data hashes as it did in the last build has
 // the bytes it had: Build then keeps the last build's file instead of
-// rendering it. After one row is edited, the pages whose data shows
-// that row are rendered again: its entry page, the entry pages listing it
-// as a cell neighbour, and the list and count pages (hashEagerData says
-// why all of them); the other entry pages are
-// reused. Files written by a function rather than a template are kept
+// rendering it. Every page is keyed on its own (pageKey), on the worker
+// that would render it. After one row is edited, the pages whose data
+// shows that row are rendered again: its entry page, the entry pages
+// listing it as a cell neighbour, the papers list page holding it, its
+// term pages and its cells' pages; a tag edit also renders the pages
+// that count every entry (home, taxonomy, fields, coverage), whose
+// counts change. The other pages are kept. That holds because each list
+// page's data reaches only what its template prints: a value's view
+// points back to its field through a FieldRef, a cell to its table
+// through a TableHead and to its row and column through TermRefs, and a
+// coverage table shows TableCells, which hold no entries (views.go).
+// Had a term page's data led to its field and from there to every term,
+// or a cell's to its table and every other cell, each page would reach
+// every entry: any edit would render them all, and each key would walk
+// the whole graph. The views therefore form no cycle but the coverage
+// page's own (a table leads back to its view), which that page's walk
+// marks (keyWalker).
+//
+// Files written by a function rather than a template are kept
 // the same way when their inputs hash as before (generateKeyed): the
 // search index, its BibTeX file and papers.json, made from the rows
 // alone, are keyed by the rows' hashes and header; and when a row
@@ -35,9 +49,12 @@ import (
 // The key is computed from the data itself, not from a list of which rows
 // a page depends on, so that a page type added later cannot forget to
 // declare a dependency: whatever its template can read is hashed. A field
-// that never reaches a page, only the order of a list, is marked
-// `hash:"-"`. TestIncrementalMatchesFull holds incremental builds to full
-// ones, byte for byte, on random edits.
+// that never reaches a page (only the order of a list, a list's marker
+// number, what a view is built from) is unexported, which no template
+// can read, and marked `hash:"-"`. TestIncrementalMatchesFull holds
+// incremental builds to full ones, byte for byte, on random edits;
+// TestTitleEditRendersItsListPages holds the list pages a title edit
+// renders to those whose bytes it changes.
 
 // Cache carries what one build rendered to the next: every page's key (a
 // hash of its template set and data) and, for a build in memory, the
