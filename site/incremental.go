@@ -114,7 +114,7 @@ func NewCache() *Cache { return &Cache{seed: maphash.MakeSeed()} }
 
 // walker returns a keyWalker of this cache's seed and field table.
 func (c *Cache) walker(entries map[uintptr]uint64) *keyWalker {
-	kw := &keyWalker{seed: c.seed, entries: entries, memo: map[ptrKey]uint64{}, onPath: map[ptrKey]int{}, fields: &c.fields}
+	kw := &keyWalker{seed: c.seed, entries: entries, memo: map[ptrKey]uint64{}, fields: &c.fields, ownFields: map[reflect.Type][]int{}}
 	kw.h.SetSeed(c.seed)
 	return kw
 }
@@ -199,7 +199,7 @@ func (r *renderer) hashEntries() {
 		wg.Go(func() {
 			kw := inc.cache.walker(nil)
 			for i := w; i < len(r.entries); i += workers {
-				kw.reset()
+				kw.resetKeepingMemo() // the views live until the build ends
 				kw.walk(reflect.ValueOf(r.entries[i]))
 				hs[i] = kw.h.Sum64()
 			}
@@ -413,10 +413,35 @@ type keyWalker struct {
 	h       maphash.Hash
 	entries map[uintptr]uint64 // hashes of *EntryView; nil: walk them
 	memo    map[ptrKey]uint64
-	onPath  map[ptrKey]int // pointer -> its depth on the path being walked
-	depth   int
-	fields  *sync.Map // reflect.Type -> []int, the fields hashed (Cache.fields)
-	bad     bool      // something that cannot be hashed
+	// path are the pointers being walked, outermost first: a cycle
+	// leads back to one of them. It is short (the data's depth), so a
+	// scan finds one sooner than a map would.
+	path   []ptrKey
+	fields *sync.Map // reflect.Type -> []int, the fields hashed (Cache.fields)
+	// ownFields holds the entries of fields this walker used, which it
+	// then reads without the sync.Map's cost.
+	ownFields map[reflect.Type][]int
+	bad       bool // something that cannot be hashed
+	// cycles counts the cycles met since the memo was emptied.
+	cycles int
+}
+
+// hashedFields returns the indexes of the fields of struct type t that
+// are hashed: all but those marked `hash:"-"`.
+func (kw *keyWalker) hashedFields(t reflect.Type) []int {
+	if fs, ok := kw.fields.Load(t); ok {
+		kw.ownFields[t] = fs.([]int)
+		return fs.([]int)
+	}
+	fs := []int{}
+	for i := range t.NumField() {
+		if t.Field(i).Tag.Get("hash") != "-" {
+			fs = append(fs, i)
+		}
+	}
+	kw.fields.Store(t, fs)
+	kw.ownFields[t] = fs
+	return fs
 }
 
 type ptrKey struct {
@@ -429,8 +454,22 @@ var entryViewType = reflect.TypeFor[*EntryView]()
 // reset readies the walker for another value.
 func (kw *keyWalker) reset() {
 	clear(kw.memo)
-	clear(kw.onPath)
-	kw.depth, kw.bad = 0, false
+	kw.path, kw.bad, kw.cycles = kw.path[:0], false, 0
+	kw.h.Reset()
+}
+
+// resetKeepingMemo readies the walker for another value that lives as
+// long as the values walked since the last reset, keeping the hashes of
+// the pointers they reached: an entry's tags, which every entry with
+// the same values shares, are then hashed once. A hash met inside a
+// cycle is relative to the path it was met on and only holds in its
+// own walk, so after a cycle the memo is emptied as reset does.
+func (kw *keyWalker) resetKeepingMemo() {
+	if kw.cycles > 0 {
+		kw.reset()
+		return
+	}
+	kw.path, kw.bad = kw.path[:0], false
 	kw.h.Reset()
 }
 
@@ -494,18 +533,9 @@ func (kw *keyWalker) walk(v reflect.Value) {
 			kw.walk(v.Index(i))
 		}
 	case reflect.Struct:
-		t := v.Type()
-		var fs []int
-		if v, ok := kw.fields.Load(t); ok {
-			fs = v.([]int)
-		} else {
-			fs = []int{}
-			for i := range t.NumField() {
-				if t.Field(i).Tag.Get("hash") != "-" {
-					fs = append(fs, i)
-				}
-			}
-			kw.fields.Store(t, fs)
+		fs, ok := kw.ownFields[v.Type()]
+		if !ok {
+			fs = kw.hashedFields(v.Type())
 		}
 		for _, i := range fs {
 			kw.walk(v.Field(i))
@@ -526,17 +556,23 @@ func (kw *keyWalker) walk(v reflect.Value) {
 			kw.u64(h)
 			return
 		}
-		if d, ok := kw.onPath[k]; ok {
-			// A cycle: the value is being hashed this many levels up.
-			kw.u64(3)
-			kw.u64(uint64(kw.depth - d))
-			return
+		for d := len(kw.path) - 1; d >= 0; d-- {
+			if kw.path[d] == k {
+				// A cycle: the value is being hashed this many levels up.
+				kw.cycles++
+				kw.u64(3)
+				kw.u64(uint64(len(kw.path) - 1 - d))
+				return
+			}
 		}
-		kw.depth++
-		kw.onPath[k] = kw.depth
-		h := kw.sub(func() { kw.walk(v.Elem()) })
-		delete(kw.onPath, k)
-		kw.depth--
+		kw.path = append(kw.path, k)
+		saved := kw.h
+		kw.h = maphash.Hash{}
+		kw.h.SetSeed(kw.seed)
+		kw.walk(v.Elem())
+		h := kw.h.Sum64()
+		kw.h = saved
+		kw.path = kw.path[:len(kw.path)-1]
 		kw.memo[k] = h
 		kw.u64(h)
 	case reflect.Interface:
