@@ -101,12 +101,35 @@ func TestIncrementalMatchesFull(t *testing.T) {
 // TestTitleEditRendersItsListPages edits the title of one row at a time
 // and holds the pages an incremental build rendered, but the entry
 // pages, to those whose bytes the edit changed: the papers list page
-// holding the row, its term pages and its cells' pages, and not the
-// pages that count every entry (home, taxonomy, fields, coverage), which
-// a title does not change. Each such page is keyed by its own data, and
-// that data reaches only what its template prints.
+// holding the row, its term pages, its cells' pages and, in the survey's
+// list, the sub-decision pages naming it; not the pages that count every
+// entry (home, taxonomy, fields, coverage, orchestration) or list claims
+// by key, which a title does not change. Each such page is keyed by its
+// own data, and that data reaches only what its template prints. It runs
+// on a synthetic list and on a copy of the survey's corpus, whose rows
+// are named by claims and sub-decisions.
 func TestTitleEditRendersItsListPages(t *testing.T) {
-	dir := synthCorpus(t, 100)
+	survey := t.TempDir()
+	if err := os.CopyFS(survey, os.DirFS(corpustest.Dir(t))); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		dir  string
+		keys []string // the rows whose titles are edited, one after another
+	}{
+		{"synthetic", synthCorpus(t, 100), nil},
+		{"survey", survey, []string{"magrpo", "c3", "agentspawn"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { checkTitleEdits(t, tc.dir, tc.keys) })
+	}
+}
+
+// checkTitleEdits edits the titles of the rows of keys (nil: three rows
+// spread over the list) in the corpus at dir, and after each edit
+// compares the list pages an incremental build rendered with those whose
+// bytes changed.
+func checkTitleEdits(t *testing.T, dir string, keys []string) {
 	papers := filepath.Join(dir, corpus.PapersFile)
 	cache := NewCache()
 	build := func() map[string]string {
@@ -118,16 +141,31 @@ func TestTitleEditRendersItsListPages(t *testing.T) {
 		return memoryTree(res.Files)
 	}
 	before := build()
-	for step, row := range []int{1, 37, 80} {
-		raw, err := os.ReadFile(papers)
-		if err != nil {
-			t.Fatal(err)
+	raw, err := os.ReadFile(papers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	title := slices.Index(rows[0], "title")
+	entryPages := map[string]bool{}
+	for _, r := range rows[1:] {
+		entryPages["papers/"+r[0]+"/index.html"] = true
+	}
+	edited := []int{1, len(rows) / 3, len(rows) - 1}
+	if keys != nil {
+		edited = nil
+		for _, k := range keys {
+			i := slices.IndexFunc(rows, func(r []string) bool { return r[0] == k })
+			if i < 1 {
+				t.Fatalf("%s has no row %s", papers, k)
+			}
+			edited = append(edited, i)
 		}
-		rows, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
-		title := slices.Index(rows[0], "title")
+	}
+	for step, row := range edited {
 		rows[row][title] += fmt.Sprintf(" edited %d", step)
 		var b bytes.Buffer
 		w := csv.NewWriter(&b)
@@ -136,10 +174,6 @@ func TestTitleEditRendersItsListPages(t *testing.T) {
 			t.Fatal(err)
 		}
 		after := build()
-		entryPages := map[string]bool{}
-		for _, r := range rows[1:] {
-			entryPages["papers/"+r[0]+"/index.html"] = true
-		}
 		var changed []string
 		for name, b := range after {
 			if strings.HasSuffix(name, ".html") && !entryPages[name] && before[name] != b {
@@ -148,11 +182,11 @@ func TestTitleEditRendersItsListPages(t *testing.T) {
 		}
 		slices.Sort(changed)
 		rendered := slices.Sorted(slices.Values(cache.rendered))
+		t.Logf("title of %s edited: rendered %d list pages: %v", rows[row][0], len(rendered), rendered)
 		if !slices.Equal(rendered, changed) {
 			t.Errorf("title of %s edited: rendered the pages\n\t%s\nwant those whose bytes changed\n\t%s",
 				rows[row][0], strings.Join(rendered, "\n\t"), strings.Join(changed, "\n\t"))
 		}
-		t.Logf("title of %s edited: rendered %d list pages: %v", rows[row][0], len(rendered), rendered)
 		// The edit shows on the list, term and cell pages: the test
 		// would prove nothing if it changed none of them.
 		for _, want := range []string{"papers/", "taxonomy/*/*/", "coverage/*/*/"} {

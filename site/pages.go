@@ -104,7 +104,10 @@ func (r *renderer) orchestration() error {
 	if !r.site.Survey {
 		return nil
 	}
-	op := &orchestrationPage{Page: r.newPage("orchestration/", "Orchestration sub-decisions", "orchestration"), Subdecisions: r.subs}
+	op := &orchestrationPage{Page: r.newPage("orchestration/", "Orchestration sub-decisions", "orchestration")}
+	for _, s := range r.subs {
+		op.Subdecisions = append(op.Subdecisions, subdecisionRow{ID: s.ID, Label: s.Label, Href: s.Href, Entries: len(s.Entries)})
+	}
 	if err := r.render("orchestration", &op.Page, op); err != nil {
 		return err
 	}

@@ -421,7 +421,16 @@ type termPage struct {
 
 type orchestrationPage struct {
 	Page
-	Subdecisions []*SubdecisionView
+	// Subdecisions are the rows of the page's table: each counts its
+	// entries but does not hold them, so that an edit of their rows
+	// leaves the page's key (incremental.go) alone.
+	Subdecisions []subdecisionRow
+}
+
+// subdecisionRow is a sub-decision as the orchestration page lists it.
+type subdecisionRow struct {
+	ID, Label, Href string
+	Entries         int
 }
 
 type subdecisionPage struct {
