@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/internal/corpustest"
 	"github.com/masrl/masrl/internal/synth"
 	"github.com/masrl/masrl/site/outdir"
@@ -43,7 +44,7 @@ func TestIncrementalMatchesFull(t *testing.T) {
 	edits := []string{"start"}
 	var tfs fs.FS    // the templates; from step 7 on, with another list item
 	edited := papers // the file the last edit changed
-	for step := range 15 {
+	for step := range 16 {
 		switch step {
 		case 0:
 		case 13: // the search index and its BibTeX change, papers.json not
@@ -52,6 +53,9 @@ func TestIncrementalMatchesFull(t *testing.T) {
 		case 14: // no row changes: the files made from the rows are kept
 			edited = filepath.Join(dir, corpus.ExcludedFile)
 			edits = append(edits, editExcluded(t, edited, rng, step))
+		case 15: // the labels the term and cell pages show of a field and a value
+			edited = filepath.Join(dir, "vocab.yaml")
+			edits = append(edits, editLabels(t, edited))
 		default:
 			edited = papers
 			edits = append(edits, editPapers(t, papers, rng, step))
@@ -319,6 +323,29 @@ func editBib(t *testing.T, path string, rng *rand.Rand, step int) string {
 		t.Fatal(err)
 	}
 	return fmt.Sprintf("bib: an author added to entry %d of %d", k+1, n)
+}
+
+// editLabels gives the list a vocabulary of its own, the embedded one
+// with another label for the field category and its value rl_method:
+// what term and cell pages show of their field and values
+// (FieldRef, TermRef).
+func editLabels(t *testing.T, path string) string {
+	t.Helper()
+	raw, err := fs.ReadFile(data.FS, "vocab.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := raw
+	for _, label := range []string{"label: Category\n", "label: RL method\n"} {
+		if bytes.Count(edited, []byte(label)) != 1 {
+			t.Fatalf("data/vocab.yaml has not one %q", label)
+		}
+		edited = bytes.Replace(edited, []byte(label), []byte(strings.TrimSuffix(label, "\n")+" (edited)\n"), 1)
+	}
+	if err := os.WriteFile(path, edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "labels: of category and of its value rl_method, in the list's own vocab.yaml"
 }
 
 // editExcluded edits one row of excluded.csv: no row of papers.csv

@@ -134,7 +134,8 @@ func (r *renderer) coverage() error {
 		}
 		cp := &coveragePage{Page: r.newPage(cv.Href, title, "coverage"), View: cv}
 		if len(r.coverageViews) > 1 {
-			cp.Other = r.coverageViews[1-i]
+			other := r.coverageViews[1-i]
+			cp.Other = &coverageLink{Href: other.Href, Entries: other.Entries}
 			cp.Survey, cp.Added, cp.Paper = r.coverageViews[1].Entries, len(r.pool.Added(r.c)), r.pool.Paper
 		}
 		if err := r.coveragePage(cp); err != nil {

@@ -441,12 +441,19 @@ type subdecisionPage struct {
 type coveragePage struct {
 	Page
 	View *CoverageView
-	// Other is the page's sibling view, nil without a pool file; Survey is
-	// the size of the survey's pool as the corpus holds it, Added the
-	// entries added since.
-	Other         *CoverageView
+	// Other is the page's sibling view as the page links it, nil without
+	// a pool file: its tables, whose counts the page does not show, are
+	// left out of its data. Survey is the size of the survey's pool as
+	// the corpus holds it, Added the entries added since.
+	Other         *coverageLink
 	Survey, Added int
 	Paper         string // the paper version the pool belongs to
+}
+
+// coverageLink is a coverage view as the other view's page links it.
+type coverageLink struct {
+	Href    string
+	Entries int // CoverageView.Entries
 }
 
 type cellPage struct {
