@@ -115,7 +115,9 @@ func NewCache() *Cache { return &Cache{seed: maphash.MakeSeed()} }
 // walker returns a keyWalker of this cache's seed and field table.
 func (c *Cache) walker(entries map[uintptr]uint64) *keyWalker {
 	kw := &keyWalker{seed: c.seed, entries: entries, memo: map[ptrKey]uint64{}, fields: &c.fields, ownFields: map[reflect.Type][]int{}}
-	kw.h.SetSeed(c.seed)
+	kw.levels = []*maphash.Hash{new(maphash.Hash)}
+	kw.levels[0].SetSeed(c.seed)
+	kw.h = kw.levels[0]
 	return kw
 }
 
@@ -409,8 +411,14 @@ func (inc *incremental) item(k itemKey, render func() (template.HTML, error)) (t
 // the hash covers everything a template or a piece can print. Maps hash
 // the same in any iteration order.
 type keyWalker struct {
-	seed    maphash.Seed
-	h       maphash.Hash
+	seed maphash.Seed
+	// h is the hash being written: levels[level], the walk's at level
+	// 0 and a value's own (a pointer's, a map entry's) above it. The
+	// levels are kept from value to value, as a maphash.Hash is too large
+	// to copy for every pointer.
+	h       *maphash.Hash
+	levels  []*maphash.Hash
+	level   int
 	entries map[uintptr]uint64 // hashes of *EntryView; nil: walk them
 	memo    map[ptrKey]uint64
 	// path are the pointers being walked, outermost first: a cycle
@@ -455,6 +463,7 @@ var entryViewType = reflect.TypeFor[*EntryView]()
 func (kw *keyWalker) reset() {
 	clear(kw.memo)
 	kw.path, kw.bad, kw.cycles = kw.path[:0], false, 0
+	kw.level, kw.h = 0, kw.levels[0]
 	kw.h.Reset()
 }
 
@@ -470,6 +479,7 @@ func (kw *keyWalker) resetKeepingMemo() {
 		return
 	}
 	kw.path, kw.bad = kw.path[:0], false
+	kw.level, kw.h = 0, kw.levels[0]
 	kw.h.Reset()
 }
 
@@ -486,14 +496,23 @@ func (kw *keyWalker) str(s string) {
 	kw.h.WriteString(s)
 }
 
-// sub hashes what f writes on its own and returns the sum.
-func (kw *keyWalker) sub(f func()) uint64 {
-	saved := kw.h
-	kw.h = maphash.Hash{}
-	kw.h.SetSeed(kw.seed)
-	f()
+// begin starts a value's own hash, which end returns.
+func (kw *keyWalker) begin() {
+	kw.level++
+	if kw.level == len(kw.levels) {
+		h := new(maphash.Hash)
+		h.SetSeed(kw.seed)
+		kw.levels = append(kw.levels, h)
+	}
+	kw.h = kw.levels[kw.level]
+	kw.h.Reset()
+}
+
+// end returns the hash begin started and goes back to the one before.
+func (kw *keyWalker) end() uint64 {
 	s := kw.h.Sum64()
-	kw.h = saved
+	kw.level--
+	kw.h = kw.levels[kw.level]
 	return s
 }
 
@@ -566,12 +585,9 @@ func (kw *keyWalker) walk(v reflect.Value) {
 			}
 		}
 		kw.path = append(kw.path, k)
-		saved := kw.h
-		kw.h = maphash.Hash{}
-		kw.h.SetSeed(kw.seed)
+		kw.begin()
 		kw.walk(v.Elem())
-		h := kw.h.Sum64()
-		kw.h = saved
+		h := kw.end()
 		kw.path = kw.path[:len(kw.path)-1]
 		kw.memo[k] = h
 		kw.u64(h)
@@ -590,10 +606,10 @@ func (kw *keyWalker) walk(v reflect.Value) {
 		var sum uint64
 		it := v.MapRange()
 		for it.Next() {
-			sum += kw.sub(func() {
-				kw.walk(it.Key())
-				kw.walk(it.Value())
-			})
+			kw.begin()
+			kw.walk(it.Key())
+			kw.walk(it.Value())
+			sum += kw.end()
 		}
 		kw.u64(uint64(v.Len()))
 		kw.u64(sum)
