@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"syscall"
@@ -207,7 +208,7 @@ func checkTitleEdits(t *testing.T, dir string, keys []string) {
 // synthCorpus writes a synthetic corpus of n entries, learnt from the
 // test corpus, with a fifth as many exclusion records (at most 200),
 // into a new directory and returns it.
-func synthCorpus(t *testing.T, n int) string {
+func synthCorpus(t testing.TB, n int) string {
 	t.Helper()
 	real, err := corpus.Load(corpustest.Dir(t))
 	if err != nil {
@@ -501,6 +502,42 @@ func BenchmarkIncrementalEdit(b *testing.B) {
 	}
 	b.ReportMetric(float64(cache.Rendered), "rendered/op")
 	b.ReportMetric(float64((cpuTime(b)-cpu0).Milliseconds())/float64(n-2), "cpu-ms/op")
+}
+
+// BenchmarkKeys measures, at 10,000 synthetic entries, the two walks of
+// an incremental build's keys that do not depend on the entry pages, each
+// on one goroutine: every entry's view (hashEntries' work) and the keys
+// of the pages queued with their data, the list pages (runJob's).
+func BenchmarkKeys(b *testing.B) {
+	ck := openCorpus(b, synthCorpus(b, 10000), nil)
+	r, err := render(ck, Options{Cache: NewCache()}, outdir.Memory())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("entries", func(b *testing.B) {
+		for b.Loop() {
+			kw := r.inc.cache.walker(nil)
+			for _, ev := range r.entries {
+				kw.resetKeepingMemo()
+				kw.walk(reflect.ValueOf(ev))
+			}
+		}
+	})
+	b.Run("list-pages", func(b *testing.B) {
+		pages := 0
+		for b.Loop() {
+			pages = 0
+			for _, j := range r.jobs {
+				if j.build == nil && j.tmpl != "" {
+					if _, ok := r.inc.pageKey(j.tmpl, j.file, j.data); !ok {
+						b.Fatalf("%s: no key", j.file)
+					}
+					pages++
+				}
+			}
+		}
+		b.ReportMetric(float64(pages), "pages")
+	})
 }
 
 // cpuTime is the CPU time (user and system) the process has used: on a
