@@ -472,9 +472,11 @@ func (kw *keyWalker) reset() {
 // the pointers they reached: an entry's tags, which every entry with
 // the same values shares, are then hashed once. A hash met inside a
 // cycle is relative to the path it was met on and only holds in its
-// own walk, so after a cycle the memo is emptied as reset does.
+// own walk, so after a cycle the memo is emptied as reset does; so it
+// is after a walk that met something it cannot hash, which a hash kept
+// would no longer report.
 func (kw *keyWalker) resetKeepingMemo() {
-	if kw.cycles > 0 {
+	if kw.cycles > 0 || kw.bad {
 		kw.reset()
 		return
 	}

@@ -205,6 +205,45 @@ func checkTitleEdits(t *testing.T, dir string, keys []string) {
 	}
 }
 
+// TestResetKeepingMemo holds a walker that keeps its memo from value to
+// value (resetKeepingMemo) to a fresh one: after a walk through a cycle,
+// or through a value it cannot hash, no hash of that walk may be reused.
+func TestResetKeepingMemo(t *testing.T) {
+	type node struct {
+		Name  string
+		Next  *node
+		Extra any
+	}
+	cyclic := &node{Name: "a"}
+	shared := &node{Name: "b", Next: cyclic}
+	cyclic.Next = shared // a -> b -> a
+	unhashable := &node{Name: "c", Next: &node{Name: "d", Extra: func() {}}}
+	tag := &node{Name: "t"}
+	cache := NewCache()
+	fresh := func(v any) (uint64, bool) {
+		kw := cache.walker(nil)
+		kw.walk(reflect.ValueOf(v))
+		return kw.h.Sum64(), kw.bad
+	}
+	for _, tc := range []struct {
+		name          string
+		first, second any
+	}{
+		{"after a cycle", cyclic, shared},
+		{"after a function", unhashable, &node{Name: "e", Next: unhashable.Next}},
+		{"without either, sharing a value", &node{Name: "f", Next: tag}, &node{Name: "g", Next: tag}},
+	} {
+		kw := cache.walker(nil)
+		kw.walk(reflect.ValueOf(tc.first))
+		kw.resetKeepingMemo()
+		kw.walk(reflect.ValueOf(tc.second))
+		wantH, wantBad := fresh(tc.second)
+		if got := kw.h.Sum64(); got != wantH || kw.bad != wantBad {
+			t.Errorf("%s: the second value hashed %x (cannot hash: %v), a fresh walker's %x (%v)", tc.name, got, kw.bad, wantH, wantBad)
+		}
+	}
+}
+
 // synthCorpus writes a synthetic corpus of n entries, learnt from the
 // test corpus, with a fifth as many exclusion records (at most 200),
 // into a new directory and returns it.
