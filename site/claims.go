@@ -11,14 +11,17 @@ import (
 type ClaimView struct {
 	corpus.ClaimResult
 	// Anchor is the claim's id on the claims page, derived from its ID.
-	Anchor  string
-	Entries []*EntryView // the entries the claim involves, sorted
-	Unknown []string     // keys the claim names that the corpus lacks
-	// Shown are the first claimEntryLimit of Entries, which the claims
-	// page lists; More counts the others, and AllHref is the page that
-	// lists them all (the value's term page or the cross-tab's cell page),
-	// "" when there is none.
-	Shown   []*EntryView
+	Anchor string
+	// Count is the number of the corpus' entries the claim involves.
+	Count   int
+	Unknown []string // keys the claim names that the corpus lacks
+	// Shown are the first claimEntryLimit of those entries, in the
+	// site's order, as the claims page links them: their keys, not the
+	// entries, whose other fields the page does not show (and whose edits
+	// then leave its key alone, incremental.go). More counts the others,
+	// and AllHref is the page that lists them all (the value's term page
+	// or the cross-tab's cell page), "" when there is none.
+	Shown   []claimEntry
 	More    int
 	AllHref string
 	// ExpectedShort and ActualShort are Expected and Actual with a key
@@ -27,6 +30,9 @@ type ClaimView struct {
 	// whose pages would otherwise carry them all.
 	ExpectedShort, ActualShort string
 }
+
+// claimEntry is an entry a claim involves, as the claims page links it.
+type claimEntry struct{ Key, Href string }
 
 // claimEntryLimit bounds the keys a claim lists outside its own row of the
 // claims page. A count claim involves every entry with its value, a fixed
@@ -71,16 +77,20 @@ func (r *renderer) prepareClaims() error {
 	r.claimsOf = map[string][]*ClaimView{}
 	for i, res := range results {
 		cv := &ClaimView{ClaimResult: res, Anchor: uniqueAnchor(used, "claim-", res.ID)}
+		var entries []*EntryView
 		for _, k := range res.Keys {
 			if ev := r.byKey[k]; ev != nil {
-				cv.Entries = append(cv.Entries, ev)
+				entries = append(entries, ev)
 			} else {
 				cv.Unknown = append(cv.Unknown, k)
 			}
 		}
-		sortEntries(cv.Entries)
-		cv.Shown = cv.Entries[:min(len(cv.Entries), claimEntryLimit)]
-		cv.More = len(cv.Entries) - len(cv.Shown)
+		sortEntries(entries)
+		cv.Count = len(entries)
+		for _, ev := range entries[:min(len(entries), claimEntryLimit)] {
+			cv.Shown = append(cv.Shown, claimEntry{ev.Key, ev.Href})
+		}
+		cv.More = len(entries) - len(cv.Shown)
 		if i < len(claims.Claims) && claims.Claims[i].ID == res.ID {
 			cv.AllHref = r.claimHref(&claims.Claims[i])
 		}
@@ -90,7 +100,7 @@ func (r *renderer) prepareClaims() error {
 			cv.ExpectedShort = abbreviateList(res.Expected, ", ", claimEntryLimit)
 			cv.ActualShort = abbreviateList(res.Actual, ", ", claimEntryLimit)
 		}
-		for _, ev := range cv.Entries {
+		for _, ev := range entries {
 			r.claimsOf[ev.Key] = append(r.claimsOf[ev.Key], cv.forEntry(ev.Key))
 		}
 		r.claims = append(r.claims, cv)

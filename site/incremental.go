@@ -17,11 +17,25 @@ import (
 // hands to ExecuteTemplate, with the entry lists and pieces that data
 // reaches), so a page whose data hashes as it did in the last build has
 // the bytes it had: Build then keeps the last build's file instead of
-// rendering it. After one row is edited, the pages whose data shows
-// that row are rendered again: its entry page, the entry pages listing it
-// as a cell neighbour, and the list and count pages (hashEagerData says
-// why all of them); the other entry pages are
-// reused. Files written by a function rather than a template are kept
+// rendering it. Every page is keyed on its own (pageKey), on the worker
+// that would render it. After one row is edited, the pages whose data
+// shows that row are rendered again: its entry page, the entry pages
+// listing it as a cell neighbour, the papers list page holding it, its
+// term pages and its cells' pages; a tag edit also renders the pages
+// that count every entry (home, taxonomy, fields, coverage), whose
+// counts change. The other pages are kept. That holds because each list
+// page's data reaches only what its template prints: a value's view
+// points back to its field through a FieldRef, a cell to its table
+// through a TableHead and to its row and column through TermRefs, and a
+// coverage table shows TableCells, which hold no entries (views.go).
+// Had a term page's data led to its field and from there to every term,
+// or a cell's to its table and every other cell, each page would reach
+// every entry: any edit would render them all, and each key would walk
+// the whole graph. The views therefore form no cycle but the coverage
+// page's own (a table leads back to its view), which that page's walk
+// marks (keyWalker).
+//
+// Files written by a function rather than a template are kept
 // the same way when their inputs hash as before (generateKeyed): the
 // search index, its BibTeX file and papers.json, made from the rows
 // alone, are keyed by the rows' hashes and header; and when a row
@@ -35,9 +49,12 @@ import (
 // The key is computed from the data itself, not from a list of which rows
 // a page depends on, so that a page type added later cannot forget to
 // declare a dependency: whatever its template can read is hashed. A field
-// that never reaches a page, only the order of a list, is marked
-// `hash:"-"`. TestIncrementalMatchesFull holds incremental builds to full
-// ones, byte for byte, on random edits.
+// that never reaches a page (only the order of a list, a list's marker
+// number, what a view is built from) is unexported, which no template
+// can read, and marked `hash:"-"`. TestIncrementalMatchesFull holds
+// incremental builds to full ones, byte for byte, on random edits;
+// TestTitleEditRendersItsListPages holds the list pages a title edit
+// renders to those whose bytes it changes.
 
 // Cache carries what one build rendered to the next: every page's key (a
 // hash of its template set and data) and, for a build in memory, the
@@ -77,6 +94,10 @@ type Cache struct {
 	fields sync.Map // reflect.Type -> []int
 	// Rendered and Reused count the last build's pages.
 	Rendered, Reused int
+	// rendered are the pages queued with their data (all but the entry
+	// pages) that the last build rendered rather than kept: what a test
+	// holds to the pages an edit changed.
+	rendered []string
 }
 
 // itemKey names a list item: its template, its entry's hash (which
@@ -93,8 +114,10 @@ func NewCache() *Cache { return &Cache{seed: maphash.MakeSeed()} }
 
 // walker returns a keyWalker of this cache's seed and field table.
 func (c *Cache) walker(entries map[uintptr]uint64) *keyWalker {
-	kw := &keyWalker{seed: c.seed, entries: entries, memo: map[ptrKey]uint64{}, onPath: map[ptrKey]int{}, fields: &c.fields}
-	kw.h.SetSeed(c.seed)
+	kw := &keyWalker{seed: c.seed, entries: entries, memo: map[ptrKey]uint64{}, fields: &c.fields, ownFields: map[reflect.Type][]int{}}
+	kw.levels = []*maphash.Hash{new(maphash.Hash)}
+	kw.levels[0].SetSeed(c.seed)
+	kw.h = kw.levels[0]
 	return kw
 }
 
@@ -107,7 +130,7 @@ func (c *Cache) startBuild(out string) {
 		c.keys, c.buffer, c.mem, c.outputListing, c.bufferListing = nil, nil, nil, nil, nil
 		c.out = out
 	}
-	c.Rendered, c.Reused = 0, 0
+	c.Rendered, c.Reused, c.rendered = 0, 0, nil
 }
 
 // useTemplates drops the list items rendered with other templates.
@@ -152,8 +175,6 @@ type incremental struct {
 	tmplKey   uint64             // the template sources
 	entries   map[uintptr]uint64 // *EntryView -> its hash, for every entry
 	entryHash []uint64           // the same by EntryView.index
-	eager     uint64             // the data of every page queued with its data
-	eagerBad  bool               // that data cannot be hashed: always render those pages
 	keys      []uint64           // by job; 0: not keyed
 	reused    []bool             // by job
 	walkers   sync.Pool          // *keyWalker, for pageKey
@@ -180,7 +201,7 @@ func (r *renderer) hashEntries() {
 		wg.Go(func() {
 			kw := inc.cache.walker(nil)
 			for i := w; i < len(r.entries); i += workers {
-				kw.reset()
+				kw.resetKeepingMemo() // the views live until the build ends
 				kw.walk(reflect.ValueOf(r.entries[i]))
 				hs[i] = kw.h.Sum64()
 			}
@@ -192,29 +213,6 @@ func (r *renderer) hashEntries() {
 		inc.entries[reflect.ValueOf(ev).Pointer()] = hs[i]
 	}
 	inc.entryHash = hs
-}
-
-// hashEagerData hashes, in one walk, the data of every page queued with
-// its data ready (r.render): the papers, term, field, cell, coverage and
-// other list pages, whose views share one graph (a term leads to its
-// field, which leads to every term; a cell to its table, which leads to
-// every cell). Hashed page by page, each page would walk the whole graph
-// again; and any sound key of one of them changes with the graph anyway,
-// as it reaches every entry of every cell. These pages are therefore
-// rendered again after any change to their data; the entry pages, one
-// per entry and queued with renderLater, are keyed one by one.
-func (r *renderer) hashEagerData() {
-	kw := r.inc.cache.walker(r.inc.entries)
-	for _, j := range r.jobs {
-		if j.build == nil && j.tmpl != "" {
-			kw.str(j.file)
-			kw.walk(reflect.ValueOf(j.data))
-		}
-	}
-	r.inc.eager = kw.h.Sum64()
-	if kw.bad {
-		r.inc.eagerBad = true
-	}
 }
 
 // pageKey is the key of a page: its template set, its template, its file
@@ -413,14 +411,45 @@ func (inc *incremental) item(k itemKey, render func() (template.HTML, error)) (t
 // the hash covers everything a template or a piece can print. Maps hash
 // the same in any iteration order.
 type keyWalker struct {
-	seed    maphash.Seed
-	h       maphash.Hash
+	seed maphash.Seed
+	// h is the hash being written: levels[level], the walk's at level
+	// 0 and a value's own (a pointer's, a map entry's) above it. The
+	// levels are kept from value to value, as a maphash.Hash is too large
+	// to copy for every pointer.
+	h       *maphash.Hash
+	levels  []*maphash.Hash
+	level   int
 	entries map[uintptr]uint64 // hashes of *EntryView; nil: walk them
 	memo    map[ptrKey]uint64
-	onPath  map[ptrKey]int // pointer -> its depth on the path being walked
-	depth   int
-	fields  *sync.Map // reflect.Type -> []int, the fields hashed (Cache.fields)
-	bad     bool      // something that cannot be hashed
+	// path are the pointers being walked, outermost first: a cycle
+	// leads back to one of them. It is short (the data's depth), so a
+	// scan finds one sooner than a map would.
+	path   []ptrKey
+	fields *sync.Map // reflect.Type -> []int, the fields hashed (Cache.fields)
+	// ownFields holds the entries of fields this walker used, which it
+	// then reads without the sync.Map's cost.
+	ownFields map[reflect.Type][]int
+	bad       bool // something that cannot be hashed
+	// cycles counts the cycles met since the memo was emptied.
+	cycles int
+}
+
+// hashedFields returns the indexes of the fields of struct type t that
+// are hashed: all but those marked `hash:"-"`.
+func (kw *keyWalker) hashedFields(t reflect.Type) []int {
+	if fs, ok := kw.fields.Load(t); ok {
+		kw.ownFields[t] = fs.([]int)
+		return fs.([]int)
+	}
+	fs := []int{}
+	for i := range t.NumField() {
+		if t.Field(i).Tag.Get("hash") != "-" {
+			fs = append(fs, i)
+		}
+	}
+	kw.fields.Store(t, fs)
+	kw.ownFields[t] = fs
+	return fs
 }
 
 type ptrKey struct {
@@ -433,8 +462,26 @@ var entryViewType = reflect.TypeFor[*EntryView]()
 // reset readies the walker for another value.
 func (kw *keyWalker) reset() {
 	clear(kw.memo)
-	clear(kw.onPath)
-	kw.depth, kw.bad = 0, false
+	kw.path, kw.bad, kw.cycles = kw.path[:0], false, 0
+	kw.level, kw.h = 0, kw.levels[0]
+	kw.h.Reset()
+}
+
+// resetKeepingMemo readies the walker for another value that lives as
+// long as the values walked since the last reset, keeping the hashes of
+// the pointers they reached: an entry's tags, which every entry with
+// the same values shares, are then hashed once. A hash met inside a
+// cycle is relative to the path it was met on and only holds in its
+// own walk, so after a cycle the memo is emptied as reset does; so it
+// is after a walk that met something it cannot hash, which a hash kept
+// would no longer report.
+func (kw *keyWalker) resetKeepingMemo() {
+	if kw.cycles > 0 || kw.bad {
+		kw.reset()
+		return
+	}
+	kw.path, kw.bad = kw.path[:0], false
+	kw.level, kw.h = 0, kw.levels[0]
 	kw.h.Reset()
 }
 
@@ -451,14 +498,23 @@ func (kw *keyWalker) str(s string) {
 	kw.h.WriteString(s)
 }
 
-// sub hashes what f writes on its own and returns the sum.
-func (kw *keyWalker) sub(f func()) uint64 {
-	saved := kw.h
-	kw.h = maphash.Hash{}
-	kw.h.SetSeed(kw.seed)
-	f()
+// begin starts a value's own hash, which end returns.
+func (kw *keyWalker) begin() {
+	kw.level++
+	if kw.level == len(kw.levels) {
+		h := new(maphash.Hash)
+		h.SetSeed(kw.seed)
+		kw.levels = append(kw.levels, h)
+	}
+	kw.h = kw.levels[kw.level]
+	kw.h.Reset()
+}
+
+// end returns the hash begin started and goes back to the one before.
+func (kw *keyWalker) end() uint64 {
 	s := kw.h.Sum64()
-	kw.h = saved
+	kw.level--
+	kw.h = kw.levels[kw.level]
 	return s
 }
 
@@ -498,18 +554,9 @@ func (kw *keyWalker) walk(v reflect.Value) {
 			kw.walk(v.Index(i))
 		}
 	case reflect.Struct:
-		t := v.Type()
-		var fs []int
-		if v, ok := kw.fields.Load(t); ok {
-			fs = v.([]int)
-		} else {
-			fs = []int{}
-			for i := range t.NumField() {
-				if t.Field(i).Tag.Get("hash") != "-" {
-					fs = append(fs, i)
-				}
-			}
-			kw.fields.Store(t, fs)
+		fs, ok := kw.ownFields[v.Type()]
+		if !ok {
+			fs = kw.hashedFields(v.Type())
 		}
 		for _, i := range fs {
 			kw.walk(v.Field(i))
@@ -530,17 +577,20 @@ func (kw *keyWalker) walk(v reflect.Value) {
 			kw.u64(h)
 			return
 		}
-		if d, ok := kw.onPath[k]; ok {
-			// A cycle: the value is being hashed this many levels up.
-			kw.u64(3)
-			kw.u64(uint64(kw.depth - d))
-			return
+		for d := len(kw.path) - 1; d >= 0; d-- {
+			if kw.path[d] == k {
+				// A cycle: the value is being hashed this many levels up.
+				kw.cycles++
+				kw.u64(3)
+				kw.u64(uint64(len(kw.path) - 1 - d))
+				return
+			}
 		}
-		kw.depth++
-		kw.onPath[k] = kw.depth
-		h := kw.sub(func() { kw.walk(v.Elem()) })
-		delete(kw.onPath, k)
-		kw.depth--
+		kw.path = append(kw.path, k)
+		kw.begin()
+		kw.walk(v.Elem())
+		h := kw.end()
+		kw.path = kw.path[:len(kw.path)-1]
 		kw.memo[k] = h
 		kw.u64(h)
 	case reflect.Interface:
@@ -558,10 +608,10 @@ func (kw *keyWalker) walk(v reflect.Value) {
 		var sum uint64
 		it := v.MapRange()
 		for it.Next() {
-			sum += kw.sub(func() {
-				kw.walk(it.Key())
-				kw.walk(it.Value())
-			})
+			kw.begin()
+			kw.walk(it.Key())
+			kw.walk(it.Value())
+			sum += kw.end()
 		}
 		kw.u64(uint64(v.Len()))
 		kw.u64(sum)

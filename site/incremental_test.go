@@ -7,12 +7,17 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/internal/corpustest"
 	"github.com/masrl/masrl/internal/synth"
 	"github.com/masrl/masrl/site/outdir"
@@ -30,18 +35,7 @@ import (
 // (an edit of one row's text renders the list pages and the few entry
 // pages that show the row), or they would prove nothing.
 func TestIncrementalMatchesFull(t *testing.T) {
-	real, err := corpus.Load(corpustest.Dir(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := synth.Learn(real)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := synth.WriteCorpus(dir, m, synth.CorpusOptions{Entries: 100, Exclusions: 20, Seed: 23}); err != nil {
-		t.Fatal(err)
-	}
+	dir := synthCorpus(t, 100)
 	out := filepath.Join(t.TempDir(), "public")
 	memCache, dirCache := NewCache(), NewCache()
 	cfg := siteconfig.Config{BaseURL: "https://example.org/list/"}
@@ -53,7 +47,7 @@ func TestIncrementalMatchesFull(t *testing.T) {
 	edits := []string{"start"}
 	var tfs fs.FS    // the templates; from step 7 on, with another list item
 	edited := papers // the file the last edit changed
-	for step := range 15 {
+	for step := range 16 {
 		switch step {
 		case 0:
 		case 13: // the search index and its BibTeX change, papers.json not
@@ -62,6 +56,9 @@ func TestIncrementalMatchesFull(t *testing.T) {
 		case 14: // no row changes: the files made from the rows are kept
 			edited = filepath.Join(dir, corpus.ExcludedFile)
 			edits = append(edits, editExcluded(t, edited, rng, step))
+		case 15: // the labels the term and cell pages show of a field and a value
+			edited = filepath.Join(dir, "vocab.yaml")
+			edits = append(edits, editLabels(t, edited))
 		default:
 			edited = papers
 			edits = append(edits, editPapers(t, papers, rng, step))
@@ -106,6 +103,165 @@ func TestIncrementalMatchesFull(t *testing.T) {
 			t.Fatalf("step %d (%s): an edit of one row's text kept no page (memory %d, directory %d)", step, name, memCache.Reused, dirCache.Reused)
 		}
 	}
+}
+
+// TestTitleEditRendersItsListPages edits the title of one row at a time
+// and holds the pages an incremental build rendered, but the entry
+// pages, to those whose bytes the edit changed: the papers list page
+// holding the row, its term pages, its cells' pages and, in the survey's
+// list, the sub-decision pages naming it; not the pages that count every
+// entry (home, taxonomy, fields, coverage, orchestration) or list claims
+// by key, which a title does not change. Each such page is keyed by its
+// own data, and that data reaches only what its template prints. It runs
+// on a synthetic list and on a copy of the survey's corpus, whose rows
+// are named by claims and sub-decisions.
+func TestTitleEditRendersItsListPages(t *testing.T) {
+	survey := t.TempDir()
+	if err := os.CopyFS(survey, os.DirFS(corpustest.Dir(t))); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		dir  string
+		keys []string // the rows whose titles are edited, one after another
+	}{
+		{"synthetic", synthCorpus(t, 100), nil},
+		{"survey", survey, []string{"magrpo", "c3", "agentspawn"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { checkTitleEdits(t, tc.dir, tc.keys) })
+	}
+}
+
+// checkTitleEdits edits the titles of the rows of keys (nil: three rows
+// spread over the list) in the corpus at dir, and after each edit
+// compares the list pages an incremental build rendered with those whose
+// bytes changed.
+func checkTitleEdits(t *testing.T, dir string, keys []string) {
+	papers := filepath.Join(dir, corpus.PapersFile)
+	cache := NewCache()
+	build := func() map[string]string {
+		t.Helper()
+		res, err := Build(openCorpus(t, dir, nil), Options{Cache: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return memoryTree(res.Files)
+	}
+	before := build()
+	raw, err := os.ReadFile(papers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	title := slices.Index(rows[0], "title")
+	entryPages := map[string]bool{}
+	for _, r := range rows[1:] {
+		entryPages["papers/"+r[0]+"/index.html"] = true
+	}
+	edited := []int{1, len(rows) / 3, len(rows) - 1}
+	if keys != nil {
+		edited = nil
+		for _, k := range keys {
+			i := slices.IndexFunc(rows, func(r []string) bool { return r[0] == k })
+			if i < 1 {
+				t.Fatalf("%s has no row %s", papers, k)
+			}
+			edited = append(edited, i)
+		}
+	}
+	for step, row := range edited {
+		rows[row][title] += fmt.Sprintf(" edited %d", step)
+		var b bytes.Buffer
+		w := csv.NewWriter(&b)
+		w.WriteAll(rows)
+		if err := os.WriteFile(papers, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		after := build()
+		var changed []string
+		for name, b := range after {
+			if strings.HasSuffix(name, ".html") && !entryPages[name] && before[name] != b {
+				changed = append(changed, name)
+			}
+		}
+		slices.Sort(changed)
+		rendered := slices.Sorted(slices.Values(cache.rendered))
+		t.Logf("title of %s edited: rendered %d list pages: %v", rows[row][0], len(rendered), rendered)
+		if !slices.Equal(rendered, changed) {
+			t.Errorf("title of %s edited: rendered the pages\n\t%s\nwant those whose bytes changed\n\t%s",
+				rows[row][0], strings.Join(rendered, "\n\t"), strings.Join(changed, "\n\t"))
+		}
+		// The edit shows on the list, term and cell pages: the test
+		// would prove nothing if it changed none of them.
+		for _, want := range []string{"papers/", "taxonomy/*/*/", "coverage/*/*/"} {
+			if !slices.ContainsFunc(changed, func(name string) bool { ok, _ := path.Match(want+"index.html", name); return ok }) {
+				t.Errorf("title of %s edited: no page %sindex.html changed; changed: %v", rows[row][0], want, changed)
+			}
+		}
+		before = after
+	}
+}
+
+// TestResetKeepingMemo holds a walker that keeps its memo from value to
+// value (resetKeepingMemo) to a fresh one: after a walk through a cycle,
+// or through a value it cannot hash, no hash of that walk may be reused.
+func TestResetKeepingMemo(t *testing.T) {
+	type node struct {
+		Name  string
+		Next  *node
+		Extra any
+	}
+	cyclic := &node{Name: "a"}
+	shared := &node{Name: "b", Next: cyclic}
+	cyclic.Next = shared // a -> b -> a
+	unhashable := &node{Name: "c", Next: &node{Name: "d", Extra: func() {}}}
+	tag := &node{Name: "t"}
+	cache := NewCache()
+	fresh := func(v any) (uint64, bool) {
+		kw := cache.walker(nil)
+		kw.walk(reflect.ValueOf(v))
+		return kw.h.Sum64(), kw.bad
+	}
+	for _, tc := range []struct {
+		name          string
+		first, second any
+	}{
+		{"after a cycle", cyclic, shared},
+		{"after a function", unhashable, &node{Name: "e", Next: unhashable.Next}},
+		{"without either, sharing a value", &node{Name: "f", Next: tag}, &node{Name: "g", Next: tag}},
+	} {
+		kw := cache.walker(nil)
+		kw.walk(reflect.ValueOf(tc.first))
+		kw.resetKeepingMemo()
+		kw.walk(reflect.ValueOf(tc.second))
+		wantH, wantBad := fresh(tc.second)
+		if got := kw.h.Sum64(); got != wantH || kw.bad != wantBad {
+			t.Errorf("%s: the second value hashed %x (cannot hash: %v), a fresh walker's %x (%v)", tc.name, got, kw.bad, wantH, wantBad)
+		}
+	}
+}
+
+// synthCorpus writes a synthetic corpus of n entries, learnt from the
+// test corpus, with a fifth as many exclusion records (at most 200),
+// into a new directory and returns it.
+func synthCorpus(t testing.TB, n int) string {
+	t.Helper()
+	real, err := corpus.Load(corpustest.Dir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := synth.Learn(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := synth.WriteCorpus(dir, m, synth.CorpusOptions{Entries: n, Exclusions: min(n/5, 200), Seed: 23}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // changedListItem returns the embedded templates with another brief
@@ -211,6 +367,29 @@ func editBib(t *testing.T, path string, rng *rand.Rand, step int) string {
 	return fmt.Sprintf("bib: an author added to entry %d of %d", k+1, n)
 }
 
+// editLabels gives the list a vocabulary of its own, the embedded one
+// with another label for the field category and its value rl_method:
+// what term and cell pages show of their field and values
+// (FieldRef, TermRef).
+func editLabels(t *testing.T, path string) string {
+	t.Helper()
+	raw, err := fs.ReadFile(data.FS, "vocab.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := raw
+	for _, label := range []string{"label: Category\n", "label: RL method\n"} {
+		if bytes.Count(edited, []byte(label)) != 1 {
+			t.Fatalf("data/vocab.yaml has not one %q", label)
+		}
+		edited = bytes.Replace(edited, []byte(label), []byte(strings.TrimSuffix(label, "\n")+" (edited)\n"), 1)
+	}
+	if err := os.WriteFile(path, edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "labels: of category and of its value rl_method, in the list's own vocab.yaml"
+}
+
 // editExcluded edits one row of excluded.csv: no row of papers.csv
 // changes.
 func editExcluded(t *testing.T, path string, rng *rand.Rand, step int) string {
@@ -299,7 +478,9 @@ func treeDiff(got, want map[string]string) string {
 // BenchmarkIncrementalEdit measures what masrl serve does after one row
 // of papers.csv is edited at 10,000 synthetic entries: open the corpus
 // again and build into the output directory with the serve's Cache. Each
-// iteration edits the title of another row. Profile it with
+// iteration edits the title of another row. Besides ms/op it reports the
+// pages rendered in the last rebuild and the process's CPU time per
+// rebuild (cpu-ms/op, the edits between them included). Profile it with
 // `go test -run '^$' -bench IncrementalEdit -cpuprofile cpu.out ./site`.
 func BenchmarkIncrementalEdit(b *testing.B) {
 	real, err := corpus.Load(corpustest.Dir(b))
@@ -349,6 +530,7 @@ func BenchmarkIncrementalEdit(b *testing.B) {
 	edit(1)
 	build()
 	n := 2
+	cpu0 := cpuTime(b)
 	b.ResetTimer()
 	for b.Loop() {
 		b.StopTimer()
@@ -358,4 +540,52 @@ func BenchmarkIncrementalEdit(b *testing.B) {
 		build()
 	}
 	b.ReportMetric(float64(cache.Rendered), "rendered/op")
+	b.ReportMetric(float64((cpuTime(b)-cpu0).Milliseconds())/float64(n-2), "cpu-ms/op")
+}
+
+// BenchmarkKeys measures, at 10,000 synthetic entries, the two walks of
+// an incremental build's keys that do not depend on the entry pages, each
+// on one goroutine: every entry's view (hashEntries' work) and the keys
+// of the pages queued with their data, the list pages (runJob's).
+func BenchmarkKeys(b *testing.B) {
+	ck := openCorpus(b, synthCorpus(b, 10000), nil)
+	r, err := render(ck, Options{Cache: NewCache()}, outdir.Memory())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("entries", func(b *testing.B) {
+		for b.Loop() {
+			kw := r.inc.cache.walker(nil)
+			for _, ev := range r.entries {
+				kw.resetKeepingMemo()
+				kw.walk(reflect.ValueOf(ev))
+			}
+		}
+	})
+	b.Run("list-pages", func(b *testing.B) {
+		pages := 0
+		for b.Loop() {
+			pages = 0
+			for _, j := range r.jobs {
+				if j.build == nil && j.tmpl != "" {
+					if _, ok := r.inc.pageKey(j.tmpl, j.file, j.data); !ok {
+						b.Fatalf("%s: no key", j.file)
+					}
+					pages++
+				}
+			}
+		}
+		b.ReportMetric(float64(pages), "pages")
+	})
+}
+
+// cpuTime is the CPU time (user and system) the process has used: on a
+// machine shared with other work, a rebuild's CPU time moves less with
+// the load than its wall time.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

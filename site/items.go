@@ -193,7 +193,10 @@ type EntryList struct {
 	// full items made the term and cell pages three quarters of the
 	// site's bytes at 10,000 entries.
 	Brief bool
-	id    int // the list's number in pieceCache.lists
+	// id is the list's number in pieceCache.lists, which only the
+	// page's marker holds (Items): writePage writes the list's items in
+	// its place, so the number never reaches the page.
+	id int `hash:"-"`
 }
 
 // listMarkerPrefix starts the comment that stands for an entry list in a

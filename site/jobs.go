@@ -65,7 +65,6 @@ func (r *renderer) runJobs() error {
 		return r.cache.err
 	}
 	if r.inc != nil {
-		r.hashEagerData()
 		r.inc.keys = make([]uint64, len(r.jobs))
 		r.inc.reused = make([]bool, len(r.jobs))
 	}
@@ -123,11 +122,7 @@ func (r *renderer) runJob(i int, w *bufio.Writer, page *bytes.Buffer) error {
 		r.frame(j.tmpl, p)
 	}
 	if r.inc != nil && j.tmpl != "" {
-		var input any = j.data
-		if j.build == nil {
-			input = r.inc.eager // see hashEagerData
-		}
-		if key, ok := r.inc.pageKey(j.tmpl, j.file, input); ok && !(j.build == nil && r.inc.eagerBad) {
+		if key, ok := r.inc.pageKey(j.tmpl, j.file, j.data); ok {
 			if kept, err := r.keepKeyed(i, key); kept || err != nil {
 				return err
 			}

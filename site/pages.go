@@ -71,7 +71,7 @@ func (r *renderer) taxonomy() error {
 		for _, tv := range fv.Terms {
 			title := fv.Label + ": " + tv.Label
 			if fv.Entries {
-				all := r.entriesOf(tv.Keys)
+				all := r.entriesOf(tv.keys)
 				err := r.briefPages(tv.Href, title, "taxonomy", len(all), func(p Page, lo, hi int, pg *Pager) error {
 					tp := &termPage{Page: p, Term: tv, Entries: all[lo:hi], Pager: pg}
 					tp.List = r.briefList(tp.Root, tp.Entries)
@@ -104,7 +104,10 @@ func (r *renderer) orchestration() error {
 	if !r.site.Survey {
 		return nil
 	}
-	op := &orchestrationPage{Page: r.newPage("orchestration/", "Orchestration sub-decisions", "orchestration"), Subdecisions: r.subs}
+	op := &orchestrationPage{Page: r.newPage("orchestration/", "Orchestration sub-decisions", "orchestration")}
+	for _, s := range r.subs {
+		op.Subdecisions = append(op.Subdecisions, subdecisionRow{ID: s.ID, Label: s.Label, Href: s.Href, Entries: len(s.Entries)})
+	}
 	if err := r.render("orchestration", &op.Page, op); err != nil {
 		return err
 	}
@@ -131,7 +134,8 @@ func (r *renderer) coverage() error {
 		}
 		cp := &coveragePage{Page: r.newPage(cv.Href, title, "coverage"), View: cv}
 		if len(r.coverageViews) > 1 {
-			cp.Other = r.coverageViews[1-i]
+			other := r.coverageViews[1-i]
+			cp.Other = &coverageLink{Href: other.Href, Entries: other.Entries}
 			cp.Survey, cp.Added, cp.Paper = r.coverageViews[1].Entries, len(r.pool.Added(r.c)), r.pool.Paper
 		}
 		if err := r.coveragePage(cp); err != nil {
@@ -157,23 +161,18 @@ func (r *renderer) coveragePage(cp *coveragePage) error {
 		return err
 	}
 	for _, tv := range cp.View.Tables {
-		for _, line := range tv.Lines {
-			for _, cell := range line.Cells {
-				if cell.Href == "" {
-					continue
-				}
-				title := fmt.Sprintf("%s: %s × %s: %s", tv.Rows.Label, cell.Row.Label, tv.Cols.Label, cell.Col.Label)
-				if tv.View.Survey {
-					title += " (survey's pool)"
-				}
-				err := r.briefPages(cell.Href, title, "coverage", len(cell.Entries), func(p Page, lo, hi int, pg *Pager) error {
-					pp := &cellPage{Page: p, Cell: cell, Pager: pg}
-					pp.List = r.briefList(pp.Root, cell.Entries[lo:hi])
-					return r.render("cell", &pp.Page, pp)
-				})
-				if err != nil {
-					return err
-				}
+		for _, cell := range tv.cells {
+			title := fmt.Sprintf("%s: %s × %s: %s", tv.Rows.Label, cell.Row.Label, tv.Cols.Label, cell.Col.Label)
+			if tv.View.Survey {
+				title += " (survey's pool)"
+			}
+			err := r.briefPages(cell.Href, title, "coverage", len(cell.Entries), func(p Page, lo, hi int, pg *Pager) error {
+				pp := &cellPage{Page: p, Cell: cell, Pager: pg}
+				pp.List = r.briefList(pp.Root, cell.Entries[lo:hi])
+				return r.render("cell", &pp.Page, pp)
+			})
+			if err != nil {
+				return err
 			}
 		}
 	}

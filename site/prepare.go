@@ -117,12 +117,14 @@ func (r *renderer) prepareSurvey() error {
 // prepareRest derives the coverage views, the spot-checks, the cells of
 // entries and the exclusion records.
 func (r *renderer) prepareRest() error {
-	r.coverageViews = []*CoverageView{{Href: "coverage/", Corpus: r.c}}
+	r.coverageViews = []*CoverageView{{ViewRef: ViewRef{Href: "coverage/"}}}
+	counted := []*corpus.Corpus{r.c}
 	if r.pool != nil {
-		r.coverageViews = append(r.coverageViews, &CoverageView{Href: surveyCoverageDir, Survey: true, Corpus: r.pool.Restrict(r.c)})
+		r.coverageViews = append(r.coverageViews, &CoverageView{ViewRef: ViewRef{Href: surveyCoverageDir, Survey: true}})
+		counted = append(counted, r.pool.Restrict(r.c))
 	}
-	for _, cv := range r.coverageViews {
-		if err := r.prepareTables(cv); err != nil {
+	for i, cv := range r.coverageViews {
+		if err := r.prepareTables(cv, counted[i]); err != nil {
 			return err
 		}
 	}
@@ -136,11 +138,9 @@ func (r *renderer) prepareRest() error {
 	}
 	r.cellOf = map[string]*CellView{}
 	if len(r.tables) > 0 { // a list may declare no cross-tab
-		for _, line := range r.tables[0].Lines {
-			for _, cell := range line.Cells {
-				for _, ev := range cell.Entries {
-					r.cellOf[ev.Key] = cell
-				}
+		for _, cell := range r.tables[0].cells {
+			for _, ev := range cell.Entries {
+				r.cellOf[ev.Key] = cell
 			}
 		}
 	}
@@ -168,12 +168,12 @@ func (r *renderer) exclusionPage() bool {
 const surveyCoverageDir = "coverage/survey/"
 
 // prepareTables derives the cross-tabs of one coverage view from the
-// corpus it counts, each cell with its entries and its page under the
+// corpus it counts, c, each cell with its entries and its page under the
 // view's directory.
-func (r *renderer) prepareTables(cv *CoverageView) error {
-	cv.Entries = len(cv.Corpus.Papers)
+func (r *renderer) prepareTables(cv *CoverageView, c *corpus.Corpus) error {
+	cv.Entries = len(c.Papers)
 	for _, rc := range r.v.CrossTabs {
-		x := cv.Corpus.CrossTab(r.v, rc[0], rc[1])
+		x := c.CrossTab(r.v, rc[0], rc[1])
 		if x == nil {
 			return fmt.Errorf("vocabulary: cannot cross %s with %s", rc[0], rc[1])
 		}
@@ -183,18 +183,20 @@ func (r *renderer) prepareTables(cv *CoverageView) error {
 			ID: id, Title: rows.Label + " × " + cols.Label, Rows: rows, Cols: cols, View: cv,
 			Href: cv.Href + id + "/", ColTotal: x.ColTotals, Total: x.Total, x: x,
 		}
+		head := &TableHead{ID: tv.ID, Title: tv.Title, Rows: rows.ref, Cols: cols.ref, View: &cv.ViewRef}
 		for i, rt := range rows.Terms {
 			line := TableRow{Term: rt, Total: x.RowTotals[i]}
 			for j, ct := range cols.Terms {
-				cell := &CellView{Table: tv, Row: rt, Col: ct, Count: x.Cells[i][j].Count}
+				cell := &CellView{TableCell: TableCell{Row: rt.ref, Col: ct.ref, Count: x.Cells[i][j].Count}, Table: head}
 				if cell.Count > 0 {
 					cell.Href = tv.Href + path.Base(rt.Href) + "-" + path.Base(ct.Href) + "/"
 					for _, k := range x.Cells[i][j].Keys {
 						cell.Entries = append(cell.Entries, r.byKey[k])
 					}
 					sortEntries(cell.Entries)
+					tv.cells = append(tv.cells, cell)
 				}
-				line.Cells = append(line.Cells, cell)
+				line.Cells = append(line.Cells, &cell.TableCell)
 			}
 			tv.Lines = append(tv.Lines, line)
 		}
@@ -211,14 +213,15 @@ func (r *renderer) prepareViews() error {
 			return fmt.Errorf("vocabulary: field name %q is not a path segment", f.Name)
 		}
 		fv := &FieldView{Field: f, Href: "taxonomy/" + f.Name + "/", Entries: f.File == corpus.PapersFile}
+		fv.ref = &FieldRef{Name: f.Name, Label: f.Label, Href: fv.Href, Entries: fv.Entries}
 		h := r.c.Histogram(r.v, f.Name)
 		fv.Total = h.Total
 		segs := valueSegments(f.Allowed())
 		for i, t := range f.Values {
 			cell := h.Cells[i]
-			fv.Terms = append(fv.Terms, &TermView{
-				Term: t, Field: fv, Href: fv.Href + segs[i] + "/", Count: cell.Count, Keys: cell.Keys,
-			})
+			tv := &TermView{Term: t, Field: fv.ref, Href: fv.Href + segs[i] + "/", Count: cell.Count, keys: cell.Keys}
+			tv.ref = &TermRef{Value: t.Value, Label: t.Label, Href: tv.Href}
+			fv.Terms = append(fv.Terms, tv)
 		}
 		r.fields = append(r.fields, fv)
 	}

@@ -17,10 +17,13 @@
 // With Options.Cache a build is incremental (incremental.go): every
 // page's key hashes its template set and the data its template executes
 // with, and a page whose key is the last build's is kept (from memory, or
-// left as the build buffer holds it) instead of rendered. One edited row
-// then renders its entry page, the pages that list or count it and the
-// entry pages that show it as a neighbour; the output is byte-identical
-// to a full build. masrl serve keeps one Cache for its lifetime; the
+// left as the build buffer holds it) instead of rendered. Each page's
+// data reaches only what its template prints (a term page its field's
+// name, not every other term), so one edited row renders its entry page,
+// the entry pages that show it as a neighbour and the list pages that
+// show it (its papers page, term pages and cells' pages), and, when a
+// tag changed, the pages that count every entry; the output is
+// byte-identical to a full build. masrl serve keeps one Cache for its lifetime; the
 // Cache also keeps what its builds published into the output, so that
 // the build after next takes the buffer's listing instead of reading the
 // buffer's every directory (outdir.Open).
@@ -171,9 +174,11 @@ func finishCache(c *Cache, r *renderer, files *outdir.Files, ok bool) {
 	touched := r != nil && r.inc != nil && r.inc.keys != nil
 	if ok {
 		keys = r.pageKeys()
-		for _, kept := range r.inc.reused {
+		for i, kept := range r.inc.reused {
 			if kept {
 				c.Reused++
+			} else if j := r.jobs[i]; j.tmpl != "" && j.build == nil {
+				c.rendered = append(c.rendered, j.file)
 			}
 		}
 		c.Rendered = len(r.jobs) - c.Reused

@@ -139,15 +139,37 @@ type FieldView struct {
 	// (whose values count exclusion records).
 	Entries bool
 	Total   int
+	ref     *FieldRef // what pages about one of its values show of it
+}
+
+// FieldRef is what a page about one value of a field shows of the field
+// (a term page's breadcrumb, a cell page's labels). A value's view points
+// back to its field through it rather than to the FieldView: a page's
+// data then reaches no other value of the field, so that the page's key
+// (incremental.go) changes with what the page prints, not with every
+// count of the field.
+type FieldRef struct {
+	Name, Label, Href string
+	Entries           bool // FieldView.Entries
 }
 
 // TermView is one vocabulary value with its count.
 type TermView struct {
 	*corpus.Term
-	Field *FieldView
+	Field *FieldRef
 	Href  string // "taxonomy/FIELD/VALUE/"
 	Count int
-	Keys  []string
+	// keys are the entries with the value, which its pages list: the
+	// pages' data holds those entries themselves, so the keys are never
+	// printed.
+	keys []string `hash:"-"`
+	ref  *TermRef // what a coverage cell shows of it
+}
+
+// TermRef is what a coverage cell shows of its row's and column's
+// values: their names and pages, not their counts.
+type TermRef struct {
+	Value, Label, Href string
 }
 
 // Gap reports a value no row uses: the survey's open cells.
@@ -187,11 +209,15 @@ type SubdecisionEntry struct {
 // the whole current list (coverage/) or, with a pool file, the survey's
 // pool (coverage/survey/), which leaves out the entries added since.
 type CoverageView struct {
-	Href    string // "coverage/" or "coverage/survey/"
-	Survey  bool   // counts the survey's pool only
-	Entries int    // the entries the tables count
+	ViewRef
+	Entries int // the entries the tables count
 	Tables  []*TableView
-	Corpus  *corpus.Corpus // what the view counts: the corpus or its pool's restriction
+}
+
+// ViewRef is what a cell's page shows of its coverage view.
+type ViewRef struct {
+	Href   string // "coverage/" or "coverage/survey/"
+	Survey bool   // counts the survey's pool only
 }
 
 // TableView is one coverage cross-tab.
@@ -206,24 +232,43 @@ type TableView struct {
 	ColTotal []int
 	Total    int
 	Chart    *chart.Figure // the table's heatmap, nil without charts
-	x        *corpus.CrossTab
+	// x is what Lines, ColTotal, Total and Chart are made of.
+	x *corpus.CrossTab `hash:"-"`
+	// cells are the table's non-empty cells with their entries, for
+	// their pages (cellPage), row by row; the table shows their
+	// TableCell, in Lines.
+	cells []*CellView `hash:"-"`
 }
 
 // TableRow is one row of a cross-tab.
 type TableRow struct {
 	Term  *TermView
-	Cells []*CellView
+	Cells []*TableCell
 	Total int
 }
 
-// CellView is one cell of a cross-tab.
+// TableCell is a cell as its table shows it: its count and its page.
+type TableCell struct {
+	Row   *TermRef
+	Col   *TermRef
+	Count int
+	Href  string // "coverage/ID/ROW-COL/", "" for an empty cell
+}
+
+// CellView is a cell with its entries: its page's data, and an entry
+// page's cell. It leads to its table's heading, not to the table: a
+// cell's page then reaches no other cell's entries.
 type CellView struct {
-	Table   *TableView
-	Row     *TermView
-	Col     *TermView
-	Count   int
-	Href    string // "coverage/ID/ROW-COL/", "" for an empty cell
+	TableCell
+	Table   *TableHead
 	Entries []*EntryView
+}
+
+// TableHead is what a cell's page shows of its table.
+type TableHead struct {
+	ID, Title  string
+	Rows, Cols *FieldRef
+	View       *ViewRef
 }
 
 // ExclusionView is one record of the exclusion log.
@@ -376,7 +421,16 @@ type termPage struct {
 
 type orchestrationPage struct {
 	Page
-	Subdecisions []*SubdecisionView
+	// Subdecisions are the rows of the page's table: each counts its
+	// entries but does not hold them, so that an edit of their rows
+	// leaves the page's key (incremental.go) alone.
+	Subdecisions []subdecisionRow
+}
+
+// subdecisionRow is a sub-decision as the orchestration page lists it.
+type subdecisionRow struct {
+	ID, Label, Href string
+	Entries         int
 }
 
 type subdecisionPage struct {
@@ -387,12 +441,19 @@ type subdecisionPage struct {
 type coveragePage struct {
 	Page
 	View *CoverageView
-	// Other is the page's sibling view, nil without a pool file; Survey is
-	// the size of the survey's pool as the corpus holds it, Added the
-	// entries added since.
-	Other         *CoverageView
+	// Other is the page's sibling view as the page links it, nil without
+	// a pool file: its tables, whose counts the page does not show, are
+	// left out of its data. Survey is the size of the survey's pool as
+	// the corpus holds it, Added the entries added since.
+	Other         *coverageLink
 	Survey, Added int
 	Paper         string // the paper version the pool belongs to
+}
+
+// coverageLink is a coverage view as the other view's page links it.
+type coverageLink struct {
+	Href    string
+	Entries int // CoverageView.Entries
 }
 
 type cellPage struct {
