@@ -24,6 +24,33 @@ func (r *renderer) entryPages() error {
 	return nil
 }
 
+// cellPlace is an entry's reward × credit cell and its place in the
+// cell's order of entries.
+type cellPlace struct {
+	cell *CellView
+	at   int
+}
+
+// cellNeighbours are the entries an entry page lists from its cell: up
+// to sameCellLimit entries around the entry at in es (the cell's
+// entries, in the site's order), half before it and half after, more
+// on one side where the cell ends on the other. Listing the cell's
+// first entries instead made an edit of one of them change the page of
+// every entry in the cell, hundreds of pages to render again for one
+// row; around each entry, an edit or a move changes only the pages of
+// the entries next to its old and its new place.
+func cellNeighbours(es []*EntryView, at int) []*EntryView {
+	n := min(sameCellLimit, len(es)-1)
+	start := max(0, min(at-sameCellLimit/2, len(es)-1-n))
+	out := make([]*EntryView, 0, n)
+	for i := start; len(out) < n; i++ {
+		if i != at {
+			out = append(out, es[i])
+		}
+	}
+	return out
+}
+
 // sameCellLimit is how many neighbours of its reward × credit cell an
 // entry page lists; the rest are on the cell's page. Listing the whole cell
 // made every entry page grow with the corpus and the site with its square
@@ -99,7 +126,8 @@ func (r *renderer) entryPage(ev *EntryView) *entryPage {
 	}
 	ep.TagItems = r.tagItems(root, ev.Tags).Join()
 	ep.ClaimItems = r.claimItems(root, r.claimsOf[ev.Key]).Join()
-	if cell := r.cellOf[ev.Key]; cell != nil {
+	if place, ok := r.cellOf[ev.Key]; ok {
+		cell := place.cell
 		title, rowName, colName := cellWords(r.tables[0].Rows.Field, r.tables[0].Cols.Field)
 		ep.Cell = &cellLinks{Href: root + cell.Href, Count: cell.Count, Title: title}
 		ep.CellHead = r.sharedPiece("entry-cell-head", root, cell, func() any {
@@ -109,15 +137,7 @@ func (r *renderer) entryPage(ev *EntryView) *entryPage {
 				Href: root + cell.Href, RowName: rowName, ColName: colName,
 			}
 		})
-		var same []*EntryView
-		for _, o := range cell.Entries {
-			if len(same) == sameCellLimit {
-				break
-			}
-			if o != ev {
-				same = append(same, o)
-			}
-		}
+		same := cellNeighbours(cell.Entries, place.at)
 		ep.SameCellMore = len(cell.Entries) - 1 - len(same)
 		ep.SameCellItems = r.neighbourItems(root, same).Join()
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -358,4 +359,80 @@ func BenchmarkIncrementalEdit(b *testing.B) {
 		build()
 	}
 	b.ReportMetric(float64(cache.Rendered), "rendered/op")
+}
+
+// TestEntryEditRendersFewEntryPages edits the title of the entry that
+// comes first in the largest reward × credit cell of a generated corpus
+// (a quarter of its entries share that cell) and rebuilds with a Cache:
+// the entry pages whose key changes must be the edited entry's and those
+// of the entries that list it as a cell neighbour, at most
+// sameCellLimit around its old place and as many around its new one,
+// not every page of its cell.
+func TestEntryEditRendersFewEntryPages(t *testing.T) {
+	dir := generatedCorpus(t, 300)
+	r, err := render(openCorpus(t, dir, nil), Options{}, outdir.Memory())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var big *CellView
+	for _, line := range r.tables[0].Lines {
+		for _, cell := range line.Cells {
+			if big == nil || len(cell.Entries) > len(big.Entries) {
+				big = cell
+			}
+		}
+	}
+	const bound = 4*sameCellLimit + 1
+	if big == nil || len(big.Entries) <= 2*bound {
+		t.Fatalf("the generated corpus has no cell of more than %d entries: the test would prove nothing", 2*bound)
+	}
+	edited := big.Entries[0].Key
+
+	cache := NewCache()
+	build := func() map[string]uint64 {
+		t.Helper()
+		if _, err := Build(openCorpus(t, dir, nil), Options{Cache: cache}); err != nil {
+			t.Fatal(err)
+		}
+		return maps.Clone(cache.keys)
+	}
+	before := build()
+	papers := filepath.Join(dir, corpus.PapersFile)
+	raw, err := os.ReadFile(papers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	title := slices.Index(rows[0], "title")
+	for _, row := range rows[1:] {
+		if row[0] == edited {
+			row[title] += " (edited)"
+		}
+	}
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.WriteAll(rows)
+	if err := os.WriteFile(papers, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	after := build()
+
+	var changed []string
+	for file, k := range after {
+		if strings.HasPrefix(file, "papers/") && strings.Count(file, "/") == 2 && before[file] != k {
+			changed = append(changed, file)
+		}
+	}
+	slices.Sort(changed)
+	if !slices.Contains(changed, "papers/"+edited+"/index.html") {
+		t.Fatalf("the edited entry's page kept its key; entry pages whose key changed: %v", changed)
+	}
+	if len(changed) < 2 || len(changed) > bound {
+		t.Fatalf("editing %s (first of a cell of %d) changed the keys of %d entry pages, want 2 to %d: %v",
+			edited, len(big.Entries), len(changed), bound, changed[:min(len(changed), 2*bound)])
+	}
+	t.Logf("editing %s (first of a cell of %d) changed %d entry pages", edited, len(big.Entries), len(changed))
 }

@@ -134,12 +134,12 @@ func (r *renderer) prepareRest() error {
 			r.audits[a.Key] = a
 		}
 	}
-	r.cellOf = map[string]*CellView{}
+	r.cellOf = map[string]cellPlace{}
 	if len(r.tables) > 0 { // a list may declare no cross-tab
 		for _, line := range r.tables[0].Lines {
 			for _, cell := range line.Cells {
-				for _, ev := range cell.Entries {
-					r.cellOf[ev.Key] = cell
+				for i, ev := range cell.Entries {
+					r.cellOf[ev.Key] = cellPlace{cell, i}
 				}
 			}
 		}

@@ -57,7 +57,7 @@ type views struct {
 	// coverageViews are the coverage pages: the whole list, then, with a
 	// pool file, the survey's pool.
 	coverageViews []*CoverageView
-	cellOf        map[string]*CellView // key -> its reward_type × credit_granularity cell
+	cellOf        map[string]cellPlace // key -> its reward_type × credit_granularity cell
 	claims        []*ClaimView
 	claimsOf      map[string][]*ClaimView  // key -> the claims it takes part in
 	audits        map[string]*corpus.Audit // key -> its spot-check; corpus.Audit scans

@@ -295,9 +295,10 @@ type entryPage struct {
 	Audit               *AuditView
 	Subdecisions        []pageLink
 	// TagItems, ClaimItems and SameCellItems are the lists of the
-	// entry's tags, the claims it takes part in and the first
-	// sameCellLimit other entries of its cell, rendered once per piece
-	// (items.go); ClaimItems and SameCellItems are "" when empty.
+	// entry's tags, the claims it takes part in and up to sameCellLimit
+	// other entries of its cell around it (cellNeighbours), rendered
+	// once per piece (items.go); ClaimItems and SameCellItems are ""
+	// when empty.
 	TagItems, ClaimItems, SameCellItems template.HTML
 	Cell                                *cellLinks
 	// SameCellMore counts the cell's other entries SameCellItems omits.
