@@ -1,27 +1,222 @@
 package site
 
 import (
+	"html/template"
+	"net/url"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/notice"
+	"github.com/masrl/masrl/siteconfig"
 )
 
-// This file queues the one page per entry and gathers its data.
+// This file queues the one page per entry and gathers its data, in two
+// steps. entryInput gathers what the page reads of the build's views
+// (its entry, its audit, sub-decisions, claims and cell neighbours, and
+// the context every entry page shares) and is what an incremental build
+// keys the page by; page makes the page's data from that input alone,
+// only for a page that is rendered. Most of an entry page (its head's
+// citation tags and JSON-LD, its notices, links, tags and pieces) is a
+// function of its entry's view, which the key holds as one hash
+// (hashEntries): making all of it for each of 10,000 entries and walking
+// it, only to find the key unchanged, cost more than rendering the few
+// pages an edit changes.
 
 func (r *renderer) entryPages() error {
+	ctx := r.entryContext()
+	if r.inc != nil {
+		r.inc.share(ctx)
+	}
 	for _, ev := range r.entries {
-		err := r.renderLater("entry", pageFile(ev.Href), func() (any, *Page) {
-			ep := r.entryPage(ev)
-			return ep, &ep.Page
-		})
+		err := r.renderLater("entry", pageFile(ev.Href),
+			func() any { return r.entryInput(ev, ctx) },
+			func(in any) (any, *Page) {
+				ep := in.(*entryInput).page(r)
+				return ep, &ep.Page
+			})
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// entryPage is the data of ev's page, made in both steps at once.
+func (r *renderer) entryPage(ev *EntryView) *entryPage {
+	return r.entryInput(ev, r.entryContext()).page(r)
+}
+
+// entryContext is what every entry page of a build reads besides its
+// own input: the site, its base URL and repository, and the vocabulary's
+// words. An incremental build hashes it once (incremental.share).
+type entryContext struct {
+	site *SiteInfo
+	// baseURL and base make the pages' absolute addresses (resolveURL).
+	baseURL string
+	base    *url.URL
+	repo    siteconfig.Repository
+	// listField names the list's field (the survey's category), which
+	// the breadcrumb shows; "" when the list has none.
+	listField string
+	// verified is true when the list has a verified field, which the
+	// facts show.
+	verified bool
+	// labels are the fields' labels by name, for the audit's rows.
+	labels map[string]string
+}
+
+// entryContext gathers the build's entry context; the views are ready.
+func (r *renderer) entryContext() *entryContext {
+	ctx := &entryContext{
+		site: r.site, baseURL: r.opt.BaseURL, base: r.base, repo: r.opt.Repository,
+		verified: r.field("verified") != nil, labels: make(map[string]string, len(r.fields)),
+	}
+	if lf := r.v.ListField(); lf != nil {
+		ctx.listField = lf.Name
+	}
+	for _, f := range r.fields {
+		ctx.labels[f.Name] = f.Label
+	}
+	return ctx
+}
+
+// entryInput is what an entry page is made from (page), and what an
+// incremental build hashes for its key: everything page reads is here,
+// so that the key covers everything the page can print. The key holds
+// the entry as its view's hash (hashEntries) and the context as the hash
+// taken once a build (incremental.share), a few words for each. The other views are read
+// here, into the few values the page shows of them.
+type entryInput struct {
+	entry *EntryView
+	ctx   *entryContext
+	// root leads from the page back to the site's root.
+	root  string
+	audit *corpus.Audit
+	// extra are the row's free-text columns; the header that names
+	// them is not in the entry's hash.
+	extra        []extraColumn
+	subdecisions []pageLink
+	claimItems   template.HTML
+	// cell is the entry's reward × credit cell, nil when it has none;
+	// neighbours are the entries its page lists from it
+	// (cellNeighbours), and more counts the others.
+	cell       *cellLinks
+	neighbours []*EntryView
+	more       int
+}
+
+// entryInput gathers ev's page input from the views.
+func (r *renderer) entryInput(ev *EntryView, ctx *entryContext) *entryInput {
+	root := rootFor(pageFile(ev.Href))
+	in := &entryInput{entry: ev, ctx: ctx, root: root, audit: r.audits[ev.Key], extra: r.extraColumns(ev.Entry)}
+	for _, s := range r.subs {
+		for _, se := range s.Entries {
+			if se.Key == ev.Key {
+				in.subdecisions = append(in.subdecisions, pageLink{root + s.Href, s.ID + ": " + s.Label})
+				break
+			}
+		}
+	}
+	in.claimItems = r.claimItems(root, r.claimsOf[ev.Key]).Join()
+	if place, ok := r.cellOf[ev.Key]; ok {
+		cell := place.cell
+		title, rowName, colName := cellWords(r.tables[0].Rows.Field, r.tables[0].Cols.Field)
+		in.cell = &cellLinks{
+			Row:  pageLink{root + cell.Row.Href, cell.Row.Label},
+			Col:  pageLink{root + cell.Col.Href, cell.Col.Label},
+			Href: root + cell.Href, Count: cell.Count,
+			Title: title, RowName: rowName, ColName: colName,
+		}
+		in.neighbours = cellNeighbours(cell.Entries, place.at)
+		in.more = len(cell.Entries) - 1 - len(in.neighbours)
+	}
+	return in
+}
+
+// entryPieces renders the pieces an entry page joins, and its
+// navigation, caching them for the build (items.go). They are functions
+// of the templates, which every page's key covers, and of their
+// arguments; the navigation also of the site's (entryContext.site).
+// Nothing else of the renderer may reach an entry page's data: page
+// reads the renderer only through these.
+type entryPieces interface {
+	navItems(root, section string) template.HTML
+	sharedPiece(name, root string, of any, data func() any) template.HTML
+	tagItems(root string, ts []*Tag) pieces
+	neighbourItems(root string, es []*EntryView) pieces
+}
+
+// page makes the entry page's data from its input: the entry's own
+// values, its audit, the sub-decisions naming it, the claims it takes
+// part in and its reward × credit cell.
+func (in *entryInput) page(pc entryPieces) *entryPage {
+	ev, ctx, root := in.entry, in.ctx, in.root
+	e := ev.Entry
+	ep := &entryPage{
+		Page: pageAt(ctx.site, ev.Href, ev.Title, "papers", resolveURL(ctx.baseURL, ctx.base, ev.Href), pc.navItems),
+		Key:  e.Key, Heading: e.Title, FirstAuthor: e.FirstAuthor, Affiliation: e.Affiliation,
+		Year: e.YearText, Venue: e.Venue, ArxivID: e.ArxivID, ArxivURL: ev.ArxivURL,
+		OneLiner: e.OneLiner, Notes: e.Notes, Bib: ev.Bib, Links: ev.Links, New: ev.New,
+		Extra: in.extra, Subdecisions: in.subdecisions, ClaimItems: in.claimItems,
+	}
+	ep.Notices = noticeViews(e.Notes)
+	ep.Description = ev.OneLiner
+	ep.Scholar = scholarMeta(e, ev.bib)
+	ep.LinkedData = scholarlyArticle(ep.Scholar, ev, ep.URL)
+	ep.Scripts = []string{"assets/site.js"}
+	ep.Edit, ep.Report = repoLinks(ctx.repo, ev.Entry, ep.URL)
+	ep.BibHref, ep.ClaimsHref = root+"papers.bib", root+"claims/"
+	// The breadcrumb names the entry's group in the list (the survey's
+	// category); the facts list its verification, when the list has one.
+	var cat *Tag
+	if ctx.listField != "" {
+		cat = ev.tag(ctx.listField)
+	}
+	ep.Breadcrumb = pc.sharedPiece("entry-breadcrumb", root, cat, func() any {
+		crumb := struct {
+			Papers   string
+			Category *pageLink
+		}{Papers: root + "papers/"}
+		if cat != nil {
+			crumb.Category = &pageLink{root + cat.Href, cat.Label}
+		}
+		return crumb
+	})
+	if ctx.verified {
+		ver := ev.tag("verified")
+		ep.Verified = pc.sharedPiece("entry-verified", root, ver, func() any {
+			if ver.Href == "" {
+				return pageLink{"", ver.Label}
+			}
+			return pageLink{root + ver.Href, ver.Label}
+		})
+	}
+	if a := in.audit; a != nil {
+		av := &AuditView{StrictExplicitCredit: a.StrictExplicitCredit, AgreementNote: a.AgreementNote, AnnotatorNote: a.AnnotatorNote}
+		for _, f := range corpus.AuditedFields() {
+			label, ok := ctx.labels[f]
+			if !ok {
+				label = f
+			}
+			agree := a.Orig(f) == a.Annotated(f)
+			av.Rows = append(av.Rows, AuditRow{Field: f, Label: label, Orig: a.Orig(f), Annotated: a.Annotated(f), Agree: agree, Disagree: !agree})
+		}
+		ep.Audit = av
+	}
+	ep.TagItems = pc.tagItems(root, ev.Tags).Join()
+	if in.cell != nil {
+		// The section's head is shared by the pages of the cell at the
+		// same depth: it leaves out the count and the title.
+		head := *in.cell
+		head.Count, head.Title = 0, ""
+		ep.Cell = in.cell
+		ep.CellHead = pc.sharedPiece("entry-cell-head", root, head, func() any { return head })
+		ep.SameCellMore = in.more
+		ep.SameCellItems = pc.neighbourItems(root, in.neighbours).Join()
+	}
+	return ep
 }
 
 // cellPlace is an entry's reward × credit cell and its place in the
@@ -58,91 +253,6 @@ func cellNeighbours(es []*EntryView, at int) []*EntryView {
 // ten made the median entry page of a large corpus 8.3 KB, a third 4 KB
 // page of cache to write for each of 100,000 entries.
 const sameCellLimit = 5
-
-// entryPage gathers what an entry's page shows: the entry's own values,
-// its audit, the sub-decisions naming it, the claims it takes part in and
-// its reward × credit cell.
-func (r *renderer) entryPage(ev *EntryView) *entryPage {
-	e := ev.Entry
-	ep := &entryPage{
-		Page: r.newPage(ev.Href, ev.Title, "papers"),
-		Key:  e.Key, Heading: e.Title, FirstAuthor: e.FirstAuthor, Affiliation: e.Affiliation,
-		Year: e.YearText, Venue: e.Venue, ArxivID: e.ArxivID, ArxivURL: ev.ArxivURL,
-		OneLiner: e.OneLiner, Notes: e.Notes, Bib: ev.Bib, Links: ev.Links, New: ev.New,
-	}
-	ep.Notices = noticeViews(e.Notes)
-	root := ep.Root
-	ep.Description = ev.OneLiner
-	ep.Scholar = scholarMeta(e, r.c.BibFor(e))
-	ep.LinkedData = scholarlyArticle(ep.Scholar, ev, ep.URL)
-	ep.Scripts = []string{"assets/site.js"}
-	ep.Edit, ep.Report = repoLinks(r.opt.Repository, ev.Entry, ep.URL)
-	ep.BibHref, ep.ClaimsHref = root+"papers.bib", root+"claims/"
-	// The breadcrumb names the entry's group in the list (the survey's
-	// category); the facts list its verification, when the list has one.
-	var cat *Tag
-	if lf := r.v.ListField(); lf != nil {
-		cat = ev.tag(lf.Name)
-	}
-	ep.Breadcrumb = r.sharedPiece("entry-breadcrumb", root, cat, func() any {
-		crumb := struct {
-			Papers   string
-			Category *pageLink
-		}{Papers: root + "papers/"}
-		if cat != nil {
-			crumb.Category = &pageLink{root + cat.Href, cat.Label}
-		}
-		return crumb
-	})
-	if r.field("verified") != nil {
-		ver := ev.tag("verified")
-		ep.Verified = r.sharedPiece("entry-verified", root, ver, func() any {
-			if ver.Href == "" {
-				return pageLink{"", ver.Label}
-			}
-			return pageLink{root + ver.Href, ver.Label}
-		})
-	}
-	ep.Extra = r.extraColumns(e)
-	if a := r.audits[ev.Key]; a != nil {
-		av := &AuditView{StrictExplicitCredit: a.StrictExplicitCredit, AgreementNote: a.AgreementNote, AnnotatorNote: a.AnnotatorNote}
-		for _, f := range corpus.AuditedFields() {
-			label := f
-			if fv := r.field(f); fv != nil {
-				label = fv.Label
-			}
-			agree := a.Orig(f) == a.Annotated(f)
-			av.Rows = append(av.Rows, AuditRow{Field: f, Label: label, Orig: a.Orig(f), Annotated: a.Annotated(f), Agree: agree, Disagree: !agree})
-		}
-		ep.Audit = av
-	}
-	for _, s := range r.subs {
-		for _, se := range s.Entries {
-			if se.Key == ev.Key {
-				ep.Subdecisions = append(ep.Subdecisions, pageLink{root + s.Href, s.ID + ": " + s.Label})
-				break
-			}
-		}
-	}
-	ep.TagItems = r.tagItems(root, ev.Tags).Join()
-	ep.ClaimItems = r.claimItems(root, r.claimsOf[ev.Key]).Join()
-	if place, ok := r.cellOf[ev.Key]; ok {
-		cell := place.cell
-		title, rowName, colName := cellWords(r.tables[0].Rows.Field, r.tables[0].Cols.Field)
-		ep.Cell = &cellLinks{Href: root + cell.Href, Count: cell.Count, Title: title}
-		ep.CellHead = r.sharedPiece("entry-cell-head", root, cell, func() any {
-			return cellLinks{
-				Row:  pageLink{root + cell.Row.Href, cell.Row.Label},
-				Col:  pageLink{root + cell.Col.Href, cell.Col.Label},
-				Href: root + cell.Href, RowName: rowName, ColName: colName,
-			}
-		})
-		same := cellNeighbours(cell.Entries, place.at)
-		ep.SameCellMore = len(cell.Entries) - 1 - len(same)
-		ep.SameCellItems = r.neighbourItems(root, same).Join()
-	}
-	return ep
-}
 
 // extraColumns are the free-text columns of e's row, in its header's
 // order, with their values: every column masrl neither reads nor

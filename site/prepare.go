@@ -243,6 +243,7 @@ func (r *renderer) prepareViews() error {
 				}
 				if b := r.c.BibFor(e); b != nil {
 					ev.Bib = strings.TrimSpace(b.Raw) + "\n"
+					ev.bib = b
 				}
 			}
 		})
