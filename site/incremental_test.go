@@ -22,7 +22,8 @@ import (
 
 // TestIncrementalMatchesFull edits a synthetic corpus at random (a row's
 // text, a controlled tag, a row added, removed, a key renamed, a key
-// made a duplicate, which the check refuses) and after
+// made a duplicate, which the check refuses; then the site's
+// configuration, which every entry page reads) and after
 // every edit builds the site three ways: from scratch in memory, and
 // incrementally with a Cache in memory and into a directory. The three
 // trees must be byte-identical. An edit the check refuses must fail all
@@ -54,9 +55,12 @@ func TestIncrementalMatchesFull(t *testing.T) {
 	edits := []string{"start"}
 	var tfs fs.FS    // the templates; from step 7 on, with another list item
 	edited := papers // the file the last edit changed
-	for step := range 15 {
+	for step := range 16 {
 		switch step {
 		case 0:
+		case 15: // no file changes; every entry page's edit link does
+			cfg.Repository.Branch = "trunk"
+			edits = append(edits, "config: the repository's branch")
 		case 13: // the search index and its BibTeX change, papers.json not
 			edited = filepath.Join(dir, corpus.BibFile)
 			edits = append(edits, editBib(t, edited, rng, step))
