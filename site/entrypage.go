@@ -29,11 +29,27 @@ func (r *renderer) entryPages() error {
 	if r.inc != nil {
 		r.inc.share(ctx)
 	}
+	// The links of a cell's section are the same on the pages of all its
+	// entries (at the same depth): made, and hashed, once.
+	cells := map[rootCell]*cellLinks{}
 	for _, ev := range r.entries {
+		var links *cellLinks
+		place, ok := r.cellOf[ev.Key]
+		if ok {
+			root := rootFor(pageFile(ev.Href))
+			if links = cells[rootCell{root, place.cell}]; links == nil {
+				links = r.cellLinks(root, place.cell)
+				cells[rootCell{root, place.cell}] = links
+				if r.inc != nil {
+					r.inc.share(links)
+				}
+			}
+		}
 		err := r.renderLater("entry", pageFile(ev.Href),
-			func() any { return r.entryInput(ev, ctx) },
-			func(in any) (any, *Page) {
-				ep := in.(*entryInput).page(r)
+			func() any { return r.entryInput(ev, ctx, place, links) },
+			func(input any) (any, *Page) {
+				in := input.(entryInput)
+				ep := in.page(r)
 				return ep, &ep.Page
 			})
 		if err != nil {
@@ -43,9 +59,32 @@ func (r *renderer) entryPages() error {
 	return nil
 }
 
+type rootCell struct {
+	root string
+	cell *CellView
+}
+
+// cellLinks are the links of an entry page's cell section, for a page
+// at root.
+func (r *renderer) cellLinks(root string, cell *CellView) *cellLinks {
+	title, rowName, colName := cellWords(r.tables[0].Rows.Field, r.tables[0].Cols.Field)
+	return &cellLinks{
+		Row:  pageLink{root + cell.Row.Href, cell.Row.Label},
+		Col:  pageLink{root + cell.Col.Href, cell.Col.Label},
+		Href: root + cell.Href, Count: cell.Count,
+		Title: title, RowName: rowName, ColName: colName,
+	}
+}
+
 // entryPage is the data of ev's page, made in both steps at once.
 func (r *renderer) entryPage(ev *EntryView) *entryPage {
-	return r.entryInput(ev, r.entryContext()).page(r)
+	var links *cellLinks
+	place, ok := r.cellOf[ev.Key]
+	if ok {
+		links = r.cellLinks(rootFor(pageFile(ev.Href)), place.cell)
+	}
+	in := r.entryInput(ev, r.entryContext(), place, links)
+	return in.page(r)
 }
 
 // entryContext is what every entry page of a build reads besides its
@@ -99,18 +138,20 @@ type entryInput struct {
 	extra        []extraColumn
 	subdecisions []pageLink
 	claimItems   template.HTML
-	// cell is the entry's reward × credit cell, nil when it has none;
-	// neighbours are the entries its page lists from it
-	// (cellNeighbours), and more counts the others.
+	// cell are the links of the entry's reward × credit cell, shared
+	// by its entries' pages (and hashed once, incremental.share), nil
+	// when it has none; neighbours are the entries its page lists from
+	// it (cellNeighbours), and more counts the others.
 	cell       *cellLinks
 	neighbours []*EntryView
 	more       int
 }
 
-// entryInput gathers ev's page input from the views.
-func (r *renderer) entryInput(ev *EntryView, ctx *entryContext) *entryInput {
+// entryInput gathers ev's page input from the views: place is its cell
+// (a zero place when it has none) and links the cell section's links.
+func (r *renderer) entryInput(ev *EntryView, ctx *entryContext, place cellPlace, links *cellLinks) entryInput {
 	root := rootFor(pageFile(ev.Href))
-	in := &entryInput{entry: ev, ctx: ctx, root: root, audit: r.audits[ev.Key], extra: r.extraColumns(ev.Entry)}
+	in := entryInput{entry: ev, ctx: ctx, root: root, audit: r.audits[ev.Key], extra: r.extraColumns(ev.Entry)}
 	for _, s := range r.subs {
 		for _, se := range s.Entries {
 			if se.Key == ev.Key {
@@ -120,17 +161,10 @@ func (r *renderer) entryInput(ev *EntryView, ctx *entryContext) *entryInput {
 		}
 	}
 	in.claimItems = r.claimItems(root, r.claimsOf[ev.Key]).Join()
-	if place, ok := r.cellOf[ev.Key]; ok {
-		cell := place.cell
-		title, rowName, colName := cellWords(r.tables[0].Rows.Field, r.tables[0].Cols.Field)
-		in.cell = &cellLinks{
-			Row:  pageLink{root + cell.Row.Href, cell.Row.Label},
-			Col:  pageLink{root + cell.Col.Href, cell.Col.Label},
-			Href: root + cell.Href, Count: cell.Count,
-			Title: title, RowName: rowName, ColName: colName,
-		}
-		in.neighbours = cellNeighbours(cell.Entries, place.at)
-		in.more = len(cell.Entries) - 1 - len(in.neighbours)
+	if place.cell != nil {
+		in.cell = links
+		in.neighbours = cellNeighbours(place.cell.Entries, place.at)
+		in.more = len(place.cell.Entries) - 1 - len(in.neighbours)
 	}
 	return in
 }

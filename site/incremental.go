@@ -171,7 +171,7 @@ type incremental struct {
 	// pieces are the pieces of the files this build encoded (rowPieces),
 	// by file, which replace the cache's when it succeeds.
 	pieces map[string]map[uint64][]byte
-	// shared are the hashes of values every entry page reads (share).
+	// shared are the hashes of values many entry pages read (share).
 	shared map[ptrKey]uint64
 }
 
@@ -228,9 +228,9 @@ func (r *renderer) hashEagerData() {
 	}
 }
 
-// share hashes the value p points to, which every entry page's input
-// holds (entryContext), once a build: the pages' keys then hold its
-// hash instead of walking it each (keyWalker.shared). Call it before the
+// share hashes the value p points to, which many entry pages' inputs
+// hold (the entryContext, a cell's links), once a build: the pages' keys
+// then hold its hash instead of walking it each (keyWalker.shared). Call it before the
 // pages are rendered, and do not change the value afterwards. A value
 // that cannot be hashed is not shared, and the pages reading it are not
 // keyed.
