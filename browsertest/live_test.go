@@ -9,8 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -92,15 +94,29 @@ func TestLiveReloadLatency(t *testing.T) {
 			log.waitFor(t, 3+i)
 		}
 		slices.Sort(times)
-		t.Logf("%d entries: edit of papers.csv to the page painted with it: median %.0f ms, min %.0f, max %.0f (%d edits); server: %s",
-			n, times[len(times)/2], times[0], times[len(times)-1], len(times), strings.Join(log.builds(), "; "))
+		t.Logf("%d entries: edit of papers.csv to the page painted with it: median %.0f ms, min %.0f, max %.0f (%d edits); server: %s; the open page shown after %s",
+			n, times[len(times)/2], times[0], times[len(times)-1], len(times), strings.Join(log.builds(), "; "), strings.Join(log.shown(), ", "))
 	})
 }
 
-// serveLog collects masrl serve's "built ..." lines.
+// earlyLine is serve's line for the visited pages shown early, with the
+// time since the build started.
+var earlyLine = regexp.MustCompile(`^showing .* after ([0-9.]+m?s),`)
+
+// serveLog collects masrl serve's "built ..." lines, and the times it
+// showed the visited pages before the rest of the build ("showing ...").
 type serveLog struct {
 	lines chan string
 	seen  []string
+	mu    sync.Mutex
+	early []string
+}
+
+// shown returns the times of the "showing ..." lines so far.
+func (l *serveLog) shown() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.early)
 }
 
 // waitFor waits until the server has reported n builds.
@@ -154,8 +170,14 @@ func startServe(t *testing.T, corpusDir, out string) (string, *serveLog) {
 		defer close(log.lines)
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
-			if line := sc.Text(); strings.HasPrefix(line, "built ") {
+			line := sc.Text()
+			if strings.HasPrefix(line, "built ") {
 				log.lines <- line
+			}
+			if m := earlyLine.FindStringSubmatch(line); m != nil {
+				log.mu.Lock()
+				log.early = append(log.early, m[1])
+				log.mu.Unlock()
 			}
 		}
 	}()

@@ -75,6 +75,7 @@ func (r *renderer) runJobs() error {
 		r.inc.keys = make([]uint64, len(r.jobs))
 		r.inc.reused = make([]bool, len(r.jobs))
 	}
+	r.early = newEarlyPages(r.jobs, r.opt)
 	errs := make([]error, len(r.jobs))
 	next := make(chan int, 64)
 	var wg sync.WaitGroup
@@ -106,6 +107,9 @@ func (r *renderer) runJobs() error {
 func (r *renderer) keepKeyed(i int, key uint64) (bool, error) {
 	file := r.jobs[i].file
 	r.inc.keys[i] = key
+	if r.early.wants(i) {
+		return false, nil // rendered for Options.Early, never kept
+	}
 	kept, err := r.inc.reuse(r.files, file, key)
 	if err != nil {
 		return false, fmt.Errorf("writing %s: %w", file, err)
@@ -147,6 +151,9 @@ func (r *renderer) runJob(i int, w *bufio.Writer, page *bytes.Buffer) error {
 			}
 		}
 	}
+	if r.early.wants(i) {
+		return r.runJobEarly(j, page)
+	}
 	if !r.files.Streaming() {
 		return r.runJobInMemory(j, page)
 	}
@@ -164,18 +171,23 @@ func (r *renderer) pageKeys() map[string]uint64 {
 	return keys
 }
 
-// jobOrder is the order runJobs hands out the jobs: the few large ones
-// first (the papers page with every entry, term and cell pages, the
+// jobOrder is the order runJobs hands out the jobs: the pages of
+// Options.First first, then the few large ones (the papers page with every entry, term and cell pages, the
 // JSON downloads, the search index and the feeds, each a second or more of
 // one CPU at 100,000 entries), then the many small ones, so that no CPU
 // is left alone with a large job at the end. Queue order still decides
 // which error is reported.
 func (r *renderer) jobOrder() []int {
 	order := make([]int, 0, len(r.jobs))
+	for i := range r.jobs {
+		if r.early.wants(i) {
+			order = append(order, i)
+		}
+	}
 	for pass := range 2 {
 		for i, j := range r.jobs {
 			large := j.write != nil || j.tmpl == "papers" || j.tmpl == "term" || j.tmpl == "cell"
-			if large == (pass == 0) {
+			if large == (pass == 0) && !r.early.wants(i) {
 				order = append(order, i)
 			}
 		}
@@ -227,15 +239,39 @@ func (r *renderer) generateKeyed(name string, inputs func(kw *keyWalker), write 
 }
 
 func (r *renderer) runJobInMemory(j renderJob, page *bytes.Buffer) error {
+	b, err := r.renderToMemory(j, page)
+	if err != nil {
+		return err
+	}
+	return r.files.Put(j.file, b)
+}
+
+// renderToMemory returns a job's content.
+func (r *renderer) renderToMemory(j renderJob, page *bytes.Buffer) ([]byte, error) {
 	var buf bytes.Buffer
 	w := bufio.NewWriter(&buf)
 	if err := r.execute(j, w, page); err != nil {
-		return err
+		return nil, err
 	}
 	if err := w.Flush(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// runJobEarly renders one of the pages of Options.First: into memory,
+// handed to r.early, then stored like any other.
+func (r *renderer) runJobEarly(j renderJob, page *bytes.Buffer) error {
+	b, err := r.renderToMemory(j, page)
+	if err == nil {
+		err = r.files.Put(j.file, b)
+	}
+	if err != nil {
+		r.early.done(j.file, nil)
 		return err
 	}
-	return r.files.Put(j.file, buf.Bytes())
+	r.early.done(j.file, b)
+	return nil
 }
 
 // runJobToFile renders a job into its file through w, which it resets.

@@ -54,6 +54,9 @@ func renames(c *corpus.Corpus) (map[string]*corpus.Entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(paths) == 0 {
+		return out, nil
+	}
 	slices.Sort(paths)
 	byArxiv, byTitle := map[string]*corpus.Entry{}, map[string]*corpus.Entry{}
 	for i := range c.Papers {

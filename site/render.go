@@ -77,6 +77,7 @@ type output struct {
 	pages    []string     // page directories for the sitemap, in creation order
 	cache    pieceCache   // pieces many pages share, rendered once (items.go)
 	inc      *incremental // nil: a full build (incremental.go)
+	early    *earlyPages  // nil: no page is wanted first (Options.First)
 	warnings corpus.Diagnostics
 }
 

@@ -95,6 +95,18 @@ type Options struct {
 	// is kept instead of rendered, with byte-identical output. Build
 	// updates it.
 	Cache *Cache
+	// First names pages, as output files ("papers/KEY/index.html"), to
+	// render before any other once the check has passed; Early, when
+	// not nil, then receives them, rendered, before the build goes on
+	// with the rest of the site and long before it publishes it. masrl
+	// serve passes the pages a browser visited last, shows them at once
+	// and reloads the open pages, as Hugo's fast render mode does. These
+	// pages are always rendered, never kept from an earlier build, so
+	// that Early holds the bytes the build then publishes; names the
+	// build does not make are ignored. Early is not called when the
+	// check fails or a page errs before they are all rendered.
+	First []string
+	Early func(pages map[string][]byte)
 }
 
 // DefaultBaseURL is the address masrl serve listens on by default. A

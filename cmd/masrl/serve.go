@@ -104,7 +104,20 @@ type server struct {
 	// changed is closed when version changes, and replaced.
 	changed chan struct{}
 	quit    chan struct{} // closed when the server shuts down
+	// visited are the pages (output files) served last, oldest first:
+	// a rebuild renders them first and shows them early (fast render).
+	visited []string
+	// early are those pages as the running build rendered them, shown
+	// before it publishes the site; a request for any other page waits
+	// for settled, closed when the build is over. Both nil between
+	// builds.
+	early   map[string][]byte
+	settled chan struct{}
 }
+
+// visitedLimit is how many of the pages served last a rebuild renders
+// first: the open tabs of one person at work, as Hugo keeps ten.
+const visitedLimit = 10
 
 func newServer(bf buildFlags, watch []string, log io.Writer) *server {
 	return &server{flags: bf, watch: watch, log: log, cache: site.NewCache(), changed: make(chan struct{}), quit: make(chan struct{})}
@@ -136,8 +149,18 @@ func (s *server) build(announce bool) {
 	start := time.Now()
 	var res *site.Result
 	opt, err := s.flags.options()
+	shown := false // the build's first pages were shown (showEarly)
 	if err == nil {
 		opt.Cache = s.cache
+		if announce {
+			s.mu.Lock()
+			opt.First = slices.Clone(s.visited)
+			s.mu.Unlock()
+			opt.Early = func(pages map[string][]byte) {
+				s.showEarly(pages, start)
+				shown = true
+			}
+		}
 		res, err = s.flags.build(opt)
 	}
 	var msgs []string
@@ -152,16 +175,50 @@ func (s *server) build(announce bool) {
 	if err == nil {
 		s.lastGood = time.Now()
 	}
-	if announce {
-		s.version++
-		close(s.changed)
-		s.changed = make(chan struct{})
+	if s.settled != nil {
+		close(s.settled)
+		s.early, s.settled = nil, nil
+	}
+	// The open pages reloaded when the first pages were shown; they show
+	// this build already, unless it failed after.
+	if announce && !(shown && err == nil) {
+		s.announce()
 	}
 	s.mu.Unlock()
 	io.WriteString(s.log, buf.String())
 	if err == nil {
 		fmt.Fprintf(s.log, "built %s: %d files (%d pages rendered, %d kept) in %s\n", *s.flags.out, res.Files.Len(),
 			s.cache.Rendered, s.cache.Reused, time.Since(start).Round(time.Millisecond))
+	}
+}
+
+// announce tells the open pages a new version; s.mu is held.
+func (s *server) announce() {
+	s.version++
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// showEarly serves a build's first pages, rendered but not yet
+// published, and reloads the open pages: one of those pages shows the
+// edit now, any other page waits for the build.
+func (s *server) showEarly(pages map[string][]byte, start time.Time) {
+	s.mu.Lock()
+	s.early, s.settled = pages, make(chan struct{})
+	s.announce()
+	s.mu.Unlock()
+	fmt.Fprintf(s.log, "showing %s visited last after %s, before the rest of the build\n", count(len(pages), "page"),
+		time.Since(start).Round(time.Millisecond))
+}
+
+// visit records a page served, as an output file name.
+func (s *server) visit(file string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.visited = slices.DeleteFunc(s.visited, func(v string) bool { return v == file })
+	s.visited = append(s.visited, file)
+	if len(s.visited) > visitedLimit {
+		s.visited = slices.Delete(s.visited, 0, len(s.visited)-visitedLimit)
 	}
 }
 
@@ -344,6 +401,33 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	name := path.Clean("/" + r.URL.Path)
 	html := strings.HasSuffix(r.URL.Path, "/") || path.Ext(name) == ".html"
+	page := strings.TrimPrefix(name, "/")
+	if html && path.Ext(name) != ".html" {
+		page = path.Join(page, "index.html")
+	}
+	s.mu.Lock()
+	b, shown := s.early[page]
+	settled := s.settled
+	s.mu.Unlock()
+	switch {
+	case shown:
+		s.visit(page)
+		w.Header().Set("Cache-Control", "no-cache")
+		writeHTML(w, http.StatusOK, withLiveScript(b, version))
+		return
+	case settled != nil && html:
+		// A page of the site before the edit would not be told to
+		// reload: it waits. Other files (the stylesheet an early page
+		// needs at once, the search index) are served as published.
+		select {
+		case <-settled:
+		case <-r.Context().Done():
+			return
+		}
+		s.mu.Lock()
+		failure, version = s.failure, s.version
+		s.mu.Unlock()
+	}
 	if failure != nil && html {
 		var b bytes.Buffer
 		errorPage.Execute(&b, failure)
@@ -358,7 +442,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if serr == nil && st.IsDir() {
 			f.Close()
 			f, err = root.Open(path.Join(name, "index.html"))
-			html = true
+			html, page = true, path.Join(strings.TrimPrefix(name, "/"), "index.html")
 		}
 	}
 	if err != nil {
@@ -371,12 +455,13 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.FileServer(root).ServeHTTP(w, r)
 		return
 	}
-	b, err := io.ReadAll(f)
+	b, err = io.ReadAll(f)
 	f.Close()
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
+	s.visit(page)
 	writeHTML(w, http.StatusOK, withLiveScript(b, version))
 }
 

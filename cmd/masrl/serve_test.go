@@ -11,7 +11,9 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -294,4 +296,70 @@ func TestServeIgnoresItsOutput(t *testing.T) {
 	if !s.changedFiles() {
 		t.Error("an edit of papers.csv is not a change")
 	}
+}
+
+// TestServeShowsVisitedPagesFirst: after an edit, the pages served last
+// are rendered before the rest of the site and shown while it is built
+// (the log says so, and the open pages are told once, not twice); a
+// request for another page then waits for the build and gets the edit
+// too, never the site before it.
+func TestServeShowsVisitedPagesFirst(t *testing.T) {
+	dir := copyCorpus(t, realCorpusDir(t))
+	s, ts := newTestServer(t, dir)
+	var log lockedBuffer
+	s.log = &log
+	s.rebuildQuietly() // the buffer, as serve's start does
+	for _, p := range []string{"/papers/magrpo/", "/taxonomy/", "/papers/magrpo/"} {
+		if code, _ := get(t, ts.URL+p); code != 200 {
+			t.Fatalf("%s: %d", p, code)
+		}
+	}
+	if want := []string{"taxonomy/index.html", "papers/magrpo/index.html"}; !slices.Equal(s.visited, want) {
+		t.Fatalf("visited %q, want %q", s.visited, want)
+	}
+	papers := filepath.Join(dir, corpus.PapersFile)
+	orig, _ := os.ReadFile(papers)
+	edited := bytes.Replace(orig, []byte("Models LLM collaboration as cooperative MARL"), []byte("Shown before the build ends"), 1)
+	writeLater(t, papers, edited)
+	s.mu.Lock()
+	version, changed := s.version, s.changed
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		s.rebuild()
+		close(done)
+	}()
+	<-changed
+	// A page not visited: it waits for the build.
+	if code, body := get(t, ts.URL+"/papers/"); code != 200 || !strings.Contains(body, "Shown before the build ends") {
+		t.Errorf("/papers/ during the build: %d, without the edit", code)
+	}
+	if code, body := get(t, ts.URL+"/papers/magrpo/"); code != 200 || !strings.Contains(body, "Shown before the build ends") {
+		t.Errorf("/papers/magrpo/ after the announcement: %d, without the edit", code)
+	}
+	<-done
+	if !strings.Contains(log.String(), "showing 2 pages visited last after") {
+		t.Errorf("the log does not show the visited pages first:\n%s", log.String())
+	}
+	if s.version != version+1 {
+		t.Errorf("version %d after one edit, want %d: the open pages reload once", s.version, version+1)
+	}
+}
+
+// lockedBuffer is a log the server and a test may share.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

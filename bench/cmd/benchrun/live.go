@@ -25,9 +25,10 @@ import (
 // The live section measures the loop of a user with the site open in a
 // browser: one row edited, the running server rebuilds, the page shows
 // the edit. `masrl serve` (fsnotify, an incremental rebuild into the
-// output directory) against `hugo server`, Hugo's fastest rebuild: its
-// default Fast Render Mode re-renders the changed content and the pages
-// a browser has visited, which the measured page is. Each tool serves a
+// output directory) against `hugo server`, Hugo's fastest rebuild. Both
+// render the pages visited last first and serve them before the rest of
+// the rebuild is done (Hugo's default Fast Render Mode; masrl serve's
+// Options.First), and the measured page is one of them. Each tool serves a
 // copy of the same entries on 127.0.0.1; the edit is written whole
 // (temporary file, then rename, as editors save), the clock starts when
 // the rename returns and stops when a GET of the edited entry's page
@@ -114,7 +115,7 @@ func (h *harness) liveSection(n int) (string, []target, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "One row edited at %s entries, edit to served page (%d timed edits after 2 untimed):\n\n", thousands(n), h.cfg.runs)
-	b.WriteString("| server | median | min | max | rebuild by its log, each timed edit |\n| --- | --- | --- | --- | --- |\n")
+	b.WriteString("| server | median | min | max | whole rebuild by its log, each timed edit |\n| --- | --- | --- | --- | --- |\n")
 	medians := map[string]time.Duration{}
 	for _, tl := range tools {
 		times, logged, err := h.measureLive(tl)

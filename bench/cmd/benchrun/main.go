@@ -81,7 +81,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the synthetic corpora and trace")
 	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "longest a single run may take; a run that takes longer is reported as not finished")
 	fs.StringVar(&cfg.hugoNewest, "hugo-newest", "", "`path` of the newest Hugo the module proxy builds, measured beside Debian's hugo")
-	sections := fs.String("sections", "build,stats,check,trace,trace-batch,otlp,live", "comma-separated `list` of sections to measure")
+	sections := fs.String("sections", allSections, "comma-separated `list` of sections to measure")
 	buildSizes := fs.String("build-sizes", "", "comma-separated entry `counts` the build section measures (0: the real corpus); default: the sizes of the mode")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -125,7 +125,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// bench runs the selected sections and writes the report.
+// blocksToWrite are the blocks a run rewrites in the markdown file:
+// all of them after a full run, only the sections' own after a partial
+// one.
+func blocksToWrite(sections []string, blocks map[string]string) map[string]string {
+	if strings.Join(sections, ",") == allSections {
+		return blocks
+	}
+	out := map[string]string{}
+	for _, s := range sections {
+		out[s] = blocks[s]
+	}
+	return out
+}
+
+// allSections are the sections a full run measures, in order.
+const allSections = "build,stats,check,trace,trace-batch,otlp,live"
+
+// bench runs the selected sections and writes the report. With only
+// some of the sections, -md rewrites only their blocks: the machine,
+// targets and commands blocks describe a full run, and are printed.
 func bench(ctx context.Context, cfg config, stdout, log io.Writer) error {
 	start := time.Now()
 	h, err := newHarness(ctx, cfg, log)
@@ -177,6 +196,7 @@ func bench(ctx context.Context, cfg config, stdout, log io.Writer) error {
 	if cfg.md == "" {
 		return nil
 	}
+	blocks = blocksToWrite(cfg.sections, blocks)
 	b, err := os.ReadFile(cfg.md)
 	if err != nil {
 		return err

@@ -31,3 +31,17 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+// TestPartialRunKeepsOtherBlocks: a run of some sections rewrites only
+// their blocks, never the machine, targets or commands of a full run.
+func TestPartialRunKeepsOtherBlocks(t *testing.T) {
+	blocks := map[string]string{"machine": "m", "live": "l", "targets": "t", "commands": "c"}
+	got := blocksToWrite([]string{"live"}, blocks)
+	if len(got) != 1 || got["live"] != "l" {
+		t.Errorf("partial run writes %v, want only live", got)
+	}
+	all := strings.Split(allSections, ",")
+	if got := blocksToWrite(all, blocks); len(got) != len(blocks) {
+		t.Errorf("full run writes %v, want every block", got)
+	}
+}
