@@ -59,6 +59,7 @@ func (r *renderer) entryPages() error {
 	return nil
 }
 
+// rootCell names a cell's section links on the pages at root.
 type rootCell struct {
 	root string
 	cell *CellView
@@ -125,8 +126,8 @@ func (r *renderer) entryContext() *entryContext {
 // incremental build hashes for its key: everything page reads is here,
 // so that the key covers everything the page can print. The key holds
 // the entry as its view's hash (hashEntries) and the context as the hash
-// taken once a build (incremental.share), a few words for each. The other views are read
-// here, into the few values the page shows of them.
+// taken once a build (incremental.share), a few words for each. The
+// other views are read here, into the few values the page shows of them.
 type entryInput struct {
 	entry *EntryView
 	ctx   *entryContext
