@@ -10,8 +10,6 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/internal/corpustest"
-	"github.com/masrl/masrl/internal/synth"
 )
 
 // TestEarlyPages: the pages of Options.First reach Options.Early while
@@ -19,18 +17,7 @@ import (
 // publishes; names the build does not make are left out, and a corpus
 // the check refuses sends nothing.
 func TestEarlyPages(t *testing.T) {
-	real, err := corpus.Load(corpustest.Dir(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := synth.Learn(real)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := synth.WriteCorpus(dir, m, synth.CorpusOptions{Entries: 40, Exclusions: 5, Seed: 7}); err != nil {
-		t.Fatal(err)
-	}
+	dir := synthCorpus(t, 40)
 	papers := filepath.Join(dir, corpus.PapersFile)
 	raw, err := os.ReadFile(papers)
 	if err != nil {

@@ -33,7 +33,11 @@ import (
 // every entry: any edit would render them all, and each key would walk
 // the whole graph. The views therefore form no cycle but the coverage
 // page's own (a table leads back to its view), which that page's walk
-// marks (keyWalker).
+// marks (keyWalker). An entry page is keyed by its input (entryInput in
+// entrypage.go): its entry's hash, the hashes of the neighbours it lists
+// and the few values it shows of the other views, with the context every
+// entry page shares hashed once (share); its data is made from that
+// input only when the key changed.
 //
 // Files written by a function rather than a template are kept
 // the same way when their inputs hash as before (generateKeyed): the
@@ -188,10 +192,17 @@ type incremental struct {
 	// pieces are the pieces of the files this build encoded (rowPieces),
 	// by file, which replace the cache's when it succeeds.
 	pieces map[string]map[uint64][]byte
+	// shared are the hashes of values many entry pages read (share).
+	shared map[ptrKey]uint64
 }
 
 // hashEntries hashes every entry's view once, on every CPU: the lists
 // of the papers, term and cell pages then hash as their entries' keys.
+// A worker's walker keeps what it hashed from one entry to the next,
+// so that the tags the entries share (a field's values, a few dozen
+// *Tag) are walked once, not once per entry: the views live as long
+// as the build and no longer change, and they hold no cycle, so a
+// value's hash does not depend on the entry it was first reached from.
 func (r *renderer) hashEntries() {
 	inc := r.inc
 	hs := make([]uint64, len(r.entries))
@@ -215,6 +226,28 @@ func (r *renderer) hashEntries() {
 	inc.entryHash = hs
 }
 
+// share hashes the value p points to, which many entry pages' inputs
+// hold (the entryContext, a cell's links), once a build: the pages' keys
+// then hold its hash instead of walking it each (keyWalker.shared). Call it before the
+// pages are rendered, and do not change the value afterwards. A value
+// that cannot be hashed is not shared, and the pages reading it are not
+// keyed.
+func (inc *incremental) share(p any) {
+	v := reflect.ValueOf(p)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return
+	}
+	kw := inc.cache.walker(inc.entries)
+	kw.walk(v.Elem())
+	if kw.bad {
+		return
+	}
+	if inc.shared == nil {
+		inc.shared = map[ptrKey]uint64{}
+	}
+	inc.shared[ptrKey{v.Pointer(), v.Type()}] = kw.h.Sum64()
+}
+
 // pageKey is the key of a page: its template set, its template, its file
 // and its data. ok is false when the data holds something that cannot be
 // hashed (a function, a channel): such a page is always rendered.
@@ -228,6 +261,7 @@ func (inc *incremental) pageKey(tmpl, file string, data any) (key uint64, ok boo
 	}
 	defer inc.walkers.Put(kw)
 	kw.reset()
+	kw.shared = inc.shared
 	kw.u64(inc.tmplKey)
 	kw.str(tmpl)
 	kw.str(file)
@@ -420,6 +454,7 @@ type keyWalker struct {
 	levels  []*maphash.Hash
 	level   int
 	entries map[uintptr]uint64 // hashes of *EntryView; nil: walk them
+	shared  map[ptrKey]uint64  // hashes of the values pages share (incremental.share)
 	memo    map[ptrKey]uint64
 	// path are the pointers being walked, outermost first: a cycle
 	// leads back to one of them. It is short (the data's depth), so a
@@ -574,6 +609,10 @@ func (kw *keyWalker) walk(v reflect.Value) {
 		}
 		k := ptrKey{v.Pointer(), v.Type()}
 		if h, ok := kw.memo[k]; ok {
+			kw.u64(h)
+			return
+		}
+		if h, ok := kw.shared[k]; ok {
 			kw.u64(h)
 			return
 		}

@@ -20,7 +20,10 @@ type renderJob struct {
 	data  any
 	raw   string
 	write func(io.Writer) error
-	build func() (any, *Page) // the page's data, made when it is rendered
+	// input and build, for a page queued with renderLater, make the
+	// page's input and its data from the input, when it is rendered.
+	input func() any
+	build func(input any) (any, *Page)
 	// inputs, for a file written by write, hashes everything write reads
 	// (generateKeyed); nil: the file is always written.
 	inputs func(kw *keyWalker)
@@ -41,15 +44,18 @@ func (r *renderer) render(name string, p *Page, data any) error {
 	return nil
 }
 
-// renderLater queues a page whose data build returns when the page is
-// rendered, on a worker: the data of 100,000 entry pages, with their
-// pieces, is then never in memory at once.
-func (r *renderer) renderLater(name, file string, build func() (any, *Page)) error {
+// renderLater queues a page whose data is made when the page is
+// rendered, on a worker, so that the data of 100,000 entry pages, with
+// their pieces, is never in memory at once; and in two steps: input
+// returns what the page is made from, which an incremental build keys
+// the page by (everything build reads of the build must be in it), and
+// build makes the page's data from it, only when the page is rendered.
+func (r *renderer) renderLater(name, file string, input func() any, build func(input any) (any, *Page)) error {
 	if err := r.files.Claim(file); err != nil {
 		return err
 	}
 	r.pages = append(r.pages, strings.TrimSuffix(file, "index.html"))
-	r.jobs = append(r.jobs, renderJob{tmpl: name, file: file, build: build})
+	r.jobs = append(r.jobs, renderJob{tmpl: name, file: file, input: input, build: build})
 	return nil
 }
 
@@ -111,17 +117,26 @@ func (r *renderer) keepKeyed(i int, key uint64) (bool, error) {
 	return kept, nil
 }
 
-// runJob makes job i's data and, in an incremental build, its key; it
-// keeps the last build's file when the key is unchanged and renders the
-// page otherwise.
+// runJob makes job i's key in an incremental build and keeps the last
+// build's file when the key is unchanged; it makes the page's data, if it
+// was queued without, and renders the page otherwise.
 func (r *renderer) runJob(i int, w *bufio.Writer, page *bytes.Buffer) error {
 	j := r.jobs[i]
 	if j.build != nil {
+		// A page queued with renderLater is keyed by its input, and its
+		// data made only when it is rendered.
+		input := j.input()
+		if r.inc != nil {
+			if key, ok := r.inc.pageKey(j.tmpl, j.file, input); ok {
+				if kept, err := r.keepKeyed(i, key); kept || err != nil {
+					return err
+				}
+			}
+		}
 		var p *Page
-		j.data, p = j.build()
+		j.data, p = j.build(input)
 		r.frame(j.tmpl, p)
-	}
-	if r.inc != nil && j.tmpl != "" {
+	} else if r.inc != nil && j.tmpl != "" {
 		if key, ok := r.inc.pageKey(j.tmpl, j.file, j.data); ok {
 			if kept, err := r.keepKeyed(i, key); kept || err != nil {
 				return err

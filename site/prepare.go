@@ -136,11 +136,11 @@ func (r *renderer) prepareRest() error {
 			r.audits[a.Key] = a
 		}
 	}
-	r.cellOf = map[string]*CellView{}
+	r.cellOf = map[string]cellPlace{}
 	if len(r.tables) > 0 { // a list may declare no cross-tab
 		for _, cell := range r.tables[0].cells {
-			for _, ev := range cell.Entries {
-				r.cellOf[ev.Key] = cell
+			for i, ev := range cell.Entries {
+				r.cellOf[ev.Key] = cellPlace{cell, i}
 			}
 		}
 	}
@@ -246,6 +246,7 @@ func (r *renderer) prepareViews() error {
 				}
 				if b := r.c.BibFor(e); b != nil {
 					ev.Bib = strings.TrimSpace(b.Raw) + "\n"
+					ev.bib = b
 				}
 			}
 		})

@@ -57,7 +57,7 @@ type views struct {
 	// coverageViews are the coverage pages: the whole list, then, with a
 	// pool file, the survey's pool.
 	coverageViews []*CoverageView
-	cellOf        map[string]*CellView // key -> its reward_type × credit_granularity cell
+	cellOf        map[string]cellPlace // key -> its reward_type × credit_granularity cell
 	claims        []*ClaimView
 	claimsOf      map[string][]*ClaimView  // key -> the claims it takes part in
 	audits        map[string]*corpus.Audit // key -> its spot-check; corpus.Audit scans
@@ -218,21 +218,31 @@ func templateFuncs() template.FuncMap {
 // newPage fills the common page data for a page served at dir (a directory
 // URL from the root such as "papers/magrpo/", or "" for the home page).
 func (r *renderer) newPage(dir, title, section string) Page {
+	return pageAt(r.site, dir, title, section, r.absURL(dir), r.navItems)
+}
+
+// pageAt is newPage's data for a page of site at dir with the absolute
+// address pageURL, whose navigation nav renders.
+func pageAt(site *SiteInfo, dir, title, section, pageURL string, nav func(root, section string) template.HTML) Page {
 	file := pageFile(dir)
 	root := rootFor(file)
 	return Page{
 		Title: title, File: file, Root: root, Section: section,
-		URL: r.absURL(dir), Site: r.site,
-		NavItems: r.navItems(root, section),
+		URL: pageURL, Site: site, NavItems: nav(root, section),
 	}
 }
 
 // absURL returns the absolute URL of p, a path from the site's root, or ""
-// when the build has no base URL: a guessed address (a local server's)
-// must never reach a canonical link, the feed or the sitemap.
-func (r *renderer) absURL(p string) string {
-	if r.opt.BaseURL == "" {
+// when the build has no base URL (resolveURL).
+func (r *renderer) absURL(p string) string { return resolveURL(r.opt.BaseURL, r.base, p) }
+
+// resolveURL returns the absolute URL of p, a path from the site's root,
+// under base (baseURL parsed), or "" when baseURL is "": a guessed
+// address (a local server's) must never reach a canonical link, the feed
+// or the sitemap.
+func resolveURL(baseURL string, base *url.URL, p string) string {
+	if baseURL == "" {
 		return ""
 	}
-	return r.base.ResolveReference(&url.URL{Path: p}).String()
+	return base.ResolveReference(&url.URL{Path: p}).String()
 }

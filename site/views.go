@@ -108,6 +108,10 @@ type EntryView struct {
 	// New is true for an entry added since the survey: not in its pinned
 	// pool (data/survey-pool.yaml).
 	New bool
+	// bib is the BibTeX entry Bib is the source of, nil when there is
+	// none; its fields are parsed from that source alone, so Bib's hash
+	// covers it (the entry page's citation tags read it).
+	bib *corpus.BibEntry `hash:"-"`
 	// index and rank order the lists; a page shows only the order
 	// (incremental.go).
 	index int `hash:"-"` // position in papers.csv order
@@ -319,8 +323,8 @@ type paperGroup struct {
 }
 
 // entryPage is entry.html's data, the one page per entry. Every value it
-// prints is a plain field made before the page is rendered (entryPage in
-// render.go): links already start with the page's root, and lists shared
+// prints is a plain field made before the page is rendered (entryInput.page
+// in entrypage.go): links already start with the page's root, and lists shared
 // with other pages are rendered pieces, so that the template does no
 // method calls and as few actions as the markup allows. html/template
 // pays a reflective escaper call per action, and this page is rendered
@@ -340,9 +344,10 @@ type entryPage struct {
 	Audit               *AuditView
 	Subdecisions        []pageLink
 	// TagItems, ClaimItems and SameCellItems are the lists of the
-	// entry's tags, the claims it takes part in and the first
-	// sameCellLimit other entries of its cell, rendered once per piece
-	// (items.go); ClaimItems and SameCellItems are "" when empty.
+	// entry's tags, the claims it takes part in and up to sameCellLimit
+	// other entries of its cell around it (cellNeighbours), rendered
+	// once per piece (items.go); ClaimItems and SameCellItems are ""
+	// when empty.
 	TagItems, ClaimItems, SameCellItems template.HTML
 	Cell                                *cellLinks
 	// SameCellMore counts the cell's other entries SameCellItems omits.
