@@ -7,36 +7,90 @@ import (
 )
 
 // arxivIDPattern is a new-style arXiv identifier (since 2007): YYMM.NNNN or
-// YYMM.NNNNN with an optional version.
+// YYMM.NNNNN with an optional version. It is the definition the row schema
+// publishes; IsArxivID matches it by hand (TestArxivMatchers, FuzzArxivMatchers).
 var arxivIDPattern = regexp.MustCompile(`^[0-9]{4}\.[0-9]{4,5}(v[0-9]+)?$`)
 
-// arxivIDInText finds a new-style identifier inside free text or a URL.
+// arxivIDInText finds a new-style identifier inside free text or a URL:
+// the definition findArxivID matches by hand.
 var arxivIDInText = regexp.MustCompile(`(?:^|[^0-9.])([0-9]{4}\.[0-9]{4,5})(?:v[0-9]+)?(?:$|[^0-9])`)
 
 // IsArxivID reports whether s is a new-style arXiv identifier, with or
-// without version: the shape the arxiv_id column must have.
-func IsArxivID(s string) bool { return arxivIDPattern.MatchString(s) }
+// without version: the shape the arxiv_id column must have
+// (arxivIDPattern). It is matched by hand because the check asks it of
+// every row and every BibTeX entry: the regexp was a tenth of opening a
+// corpus.
+func IsArxivID(s string) bool {
+	end := arxivNumberEnd(s, 0)
+	if end < 0 || end == len(s) {
+		return end == len(s)
+	}
+	return s[end] == 'v' && isDigits(s[end+1:])
+}
+
+// arxivNumberEnd returns the end of the identifier YYMM.NNNN or YYMM.NNNNN
+// that starts at s[i] and is not followed by another digit, or -1 when
+// none starts there.
+func arxivNumberEnd(s string, i int) int {
+	if len(s) < i+9 || !isDigits(s[i:i+4]) || s[i+4] != '.' {
+		return -1
+	}
+	n := 0
+	for j := i + 5; j < len(s) && isDigit(s[j]); j++ {
+		n++
+	}
+	if n != 4 && n != 5 {
+		return -1
+	}
+	return i + 5 + n
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // baseArxivID drops the version suffix: 2508.04652v2 -> 2508.04652.
 func baseArxivID(s string) string {
-	if i := strings.LastIndexByte(s, 'v'); i > 0 && arxivIDPattern.MatchString(s) {
+	if i := strings.LastIndexByte(s, 'v'); i > 0 && IsArxivID(s) {
 		return s[:i]
 	}
 	return s
 }
 
 // findArxivID returns the first new-style identifier in s that is preceded by
-// an arXiv marker ("arXiv:" or an arxiv.org URL), without version, or "".
+// an arXiv marker ("arXiv:" or an arxiv.org URL, in any case), without
+// version, or "": the first match of arxivIDInText after the marker.
 func findArxivID(s string) string {
-	ls := strings.ToLower(s)
-	i := strings.Index(ls, "arxiv")
+	i := indexArxiv(s)
 	if i < 0 {
 		return ""
 	}
-	if m := arxivIDInText.FindStringSubmatch(s[i:]); m != nil {
-		return m[1]
+	t := s[i:]
+	for q := 0; q+9 <= len(t); q++ {
+		if q > 0 && (isDigit(t[q-1]) || t[q-1] == '.') {
+			continue
+		}
+		if end := arxivNumberEnd(t, q); end >= 0 {
+			return t[q:end]
+		}
 	}
 	return ""
+}
+
+// indexArxiv returns the index of the first "arxiv" in s, in any ASCII
+// case, or -1. No other character folds to these letters, so this is
+// where a search in strings.ToLower(s) finds it, counted in s's own bytes
+// (lowering can change a character's length: "Ⱥ" grows).
+func indexArxiv(s string) int {
+	const word = "arxiv"
+	for i := 0; i+len(word) <= len(s); i++ {
+		j := 0
+		for j < len(word) && s[i+j]|0x20 == word[j] {
+			j++
+		}
+		if j == len(word) {
+			return i
+		}
+	}
+	return -1
 }
 
 // arxivIDOfURL returns the identifier an arxiv.org URL points at
@@ -72,6 +126,13 @@ func SplitURLs(s string) []string {
 // IsWebURL reports whether s is an absolute http or https URL with a host:
 // the only kind of link the site renders.
 func IsWebURL(s string) bool {
+	_, ok := webURL(s)
+	return ok
+}
+
+// webURL is IsWebURL that also returns the parsed URL, for a caller that
+// reads it further (the check looks for an arXiv id in it).
+func webURL(s string) (*url.URL, bool) {
 	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && !strings.ContainsAny(s, " \t\n\"<>")
+	return u, err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && !strings.ContainsAny(s, " \t\n\"<>")
 }

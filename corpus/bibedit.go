@@ -48,12 +48,12 @@ func EditBib(name string, src []byte, edits map[string]BibEdit) (out []byte, ski
 		ds.Sort()
 		return nil, nil, ds.Err()
 	}
-	p := &bibParser{file: name, src: src, line: 1, col: 1}
+	p := &bibParser{file: name, src: string(src), line: 1}
 	var b bytes.Buffer
 	last := 0
 	done := map[string]bool{}
 	for p.skipTo('@') {
-		start, pos := p.off, Pos{File: name, Line: p.line, Col: p.col}
+		start, pos := p.off, p.posAt(p.off)
 		typ, key, fields, ok := p.readEntry()
 		e, want := edits[key]
 		if key == "" || !want || done[key] {

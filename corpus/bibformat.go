@@ -35,7 +35,7 @@ func FormatBib(name string, src []byte) ([]byte, error) {
 		ds.Sort()
 		return src, ds.Err()
 	}
-	p := &bibParser{file: name, src: src, line: 1, col: 1}
+	p := &bibParser{file: name, src: string(src), line: 1}
 	var items []string
 	for {
 		start := p.off
@@ -128,7 +128,7 @@ func (p *bibParser) readEntry() (typ, key string, fields []bibField, ok bool) {
 	for p.off < len(p.src) && p.src[p.off] != ',' && p.src[p.off] != closeCh && !isSpaceByte(p.src[p.off]) {
 		p.advance()
 	}
-	key = string(p.src[keyStart:p.off])
+	key = p.src[keyStart:p.off]
 	// A key holding a delimiter or '%' is legal between parentheses but
 	// would read differently in the canonical form: keep such an entry.
 	verbatim = verbatim || strings.ContainsAny(key, "{}()%")
@@ -179,7 +179,7 @@ func (p *bibParser) readEntry() (typ, key string, fields []bibField, ok bool) {
 func (p *bibParser) skipSpaceSawComment() bool {
 	start := p.off
 	p.skipSpace()
-	return bytes.IndexByte(p.src[start:p.off], '%') >= 0
+	return strings.IndexByte(p.src[start:p.off], '%') >= 0
 }
 
 // compareBibFields orders field names as a formatted entry does: by

@@ -2,7 +2,6 @@ package corpus
 
 import (
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/masrl/masrl/internal/suggest"
 )
@@ -23,12 +23,25 @@ type CheckOptions struct {
 }
 
 // keyPattern is a lowercase slug: a key becomes a URL path on the site, so
-// it may not contain anything a path could interpret.
+// it may not contain anything a path could interpret. It is the definition
+// the row schema publishes; IsKey matches it by hand (FuzzKeyMatcher).
 var keyPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
 // IsKey reports whether s has the shape of a papers.csv key, a lowercase
-// slug; the site relies on it to use keys as directory names.
-func IsKey(s string) bool { return keyPattern.MatchString(s) }
+// slug (keyPattern); the site relies on it to use keys as directory
+// names. It is asked of every row and every page, so it is matched by
+// hand rather than by the regexp.
+func IsKey(s string) bool {
+	if s == "" || s[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 var recordIDPattern = regexp.MustCompile(`^E[0-9]{3}$`)
 
@@ -90,56 +103,59 @@ type checker struct {
 	v   *Vocabulary
 	opt CheckOptions
 	ds  *Diagnostics
-	// retained indexes the retained rows for alsoRetained; built on first
+	// sameAsRetained holds, for each excluded record, the retained rows
+	// that may be the same paper (alsoRetainedCandidates); built on first
 	// use.
-	retained *retainedIndex
+	sameAsRetained [][]int
 }
 
-// retainedIndex finds the retained rows that may share an arXiv id, a URL
-// or a normalized title with an excluded record without comparing every
-// pair: at 100,000 entries and 999 exclusions the pairwise scan spent 90% of
-// Check normalizing the same titles again and again.
-type retainedIndex struct {
-	byArxiv, byURL, byTitle map[string][]int
+// exclusionKeys are what alsoRetained compares of an excluded record: the
+// arXiv id in its identifier or URL, its URL and its normalized label.
+func exclusionKeys(x *Exclusion) (id, url, title string) {
+	return findArxivID(x.Identifier + " " + x.URL), strings.TrimRight(strings.TrimSpace(x.URL), "/"), normalizeTitle(x.ScreeningLabel)
 }
 
-func newRetainedIndex(papers []Entry) *retainedIndex {
-	x := &retainedIndex{
-		byArxiv: make(map[string][]int, len(papers)),
-		byURL:   make(map[string][]int, len(papers)),
-		byTitle: make(map[string][]int, len(papers)),
+// alsoRetainedCandidates returns, for each excluded record, in row order
+// and without repeats, the retained rows that share its arXiv id, a URL or
+// its normalized title. It indexes the few exclusions and passes over the
+// rows once, normalizing each title into a reused buffer: at 10,000 rows
+// an index of the rows cost a map entry and a string per row and field.
+func alsoRetainedCandidates(papers []Entry, excluded []Exclusion) [][]int {
+	byID, byURL, byTitle := map[string][]int{}, map[string][]int{}, map[string][]int{}
+	for j := range excluded {
+		id, url, title := exclusionKeys(&excluded[j])
+		if id != "" {
+			byID[id] = append(byID[id], j)
+		}
+		if url != "" {
+			byURL[url] = append(byURL[url], j)
+		}
+		if title != "" {
+			byTitle[title] = append(byTitle[title], j)
+		}
 	}
+	out := make([][]int, len(excluded))
+	add := func(js []int, i int) {
+		for _, j := range js {
+			if n := len(out[j]); n == 0 || out[j][n-1] != i {
+				out[j] = append(out[j], i)
+			}
+		}
+	}
+	var buf []byte
 	for i := range papers {
 		e := &papers[i]
 		if id := baseArxivID(e.ArxivID); id != "" {
-			x.byArxiv[id] = append(x.byArxiv[id], i)
+			add(byID[id], i)
 		}
 		for _, u := range e.URLs {
-			k := strings.TrimRight(u, "/")
-			x.byURL[k] = append(x.byURL[k], i)
+			add(byURL[strings.TrimRight(u, "/")], i)
 		}
-		if t := normalizeTitle(e.Title); t != "" {
-			x.byTitle[t] = append(x.byTitle[t], i)
+		if buf = appendNormalizedTitle(buf[:0], e.Title); len(buf) > 0 {
+			add(byTitle[string(buf)], i)
 		}
 	}
-	return x
-}
-
-// candidates returns, in row order and without repeats, the retained rows
-// that share at least one of the arXiv id, URL or normalized title.
-func (x *retainedIndex) candidates(id, url, title string) []int {
-	var out []int
-	if id != "" {
-		out = append(out, x.byArxiv[id]...)
-	}
-	if url != "" {
-		out = append(out, x.byURL[url]...)
-	}
-	if title != "" {
-		out = append(out, x.byTitle[title]...)
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	return out
 }
 
 // header checks that a CSV header is exactly want, in order, and names
@@ -189,12 +205,11 @@ func (ck *checker) header(t *table, want []string) {
 	}
 }
 
-// controlled checks a value against its field's vocabulary.
-func (ck *checker) controlled(pos Pos, field, value string) {
-	f := ck.v.Field(field)
-	if f == nil || f.Term(value) != nil {
-		return
-	}
+// notInVocabulary reports a value of a controlled field that its
+// vocabulary lacks (f.Term(value) == nil); the caller asks first, so
+// that a row's positions are looked up only for a finding.
+func (ck *checker) notInVocabulary(pos Pos, f *Field, value string) {
+	field := f.Name
 	msg := fmt.Sprintf("%q is not in the vocabulary", value)
 	if value == "" {
 		msg = "empty; a controlled field needs a value (NA where the vocabulary has it)"
@@ -206,12 +221,13 @@ func (ck *checker) controlled(pos Pos, field, value string) {
 	}
 }
 
-// whitespace warns about leading or trailing white space, which makes two
-// equal-looking values differ.
+// outerSpace reports whether a value has leading or trailing white
+// space, which makes two equal-looking values differ.
+func outerSpace(value string) bool { return value != strings.TrimSpace(value) }
+
+// whitespace warns about a value with outerSpace; the caller asks first.
 func (ck *checker) whitespace(pos Pos, field, value string) {
-	if value != strings.TrimSpace(value) {
-		ck.ds.add(Warning, pos, field, value, "leading or trailing white space")
-	}
+	ck.ds.add(Warning, pos, field, value, "leading or trailing white space")
 }
 
 // paperHeader checks the header of papers.csv against the vocabulary: the
@@ -303,21 +319,39 @@ func (ck *checker) papers() {
 			}
 		}
 	}
+	// What the loop asks of each column is decided once: whether it must
+	// be non-empty (a controlled field says so itself), and which fields
+	// are controlled. Positions are looked up only for a finding.
 	nonEmpty := ck.nonEmptyColumns()
-	keys := map[string]int{}
-	titles := map[string]int{}
+	required := make([]bool, len(cols))
+	for j, col := range cols {
+		required[j] = slices.Contains(nonEmpty, col) && ck.v.Field(col) == nil
+	}
+	controlled := ck.v.FieldsOf(PapersFile)
+	values := newColumnReader(c.Papers, cols)
+	var names []string
+	for _, f := range controlled {
+		names = append(names, f.Name)
+	}
+	tags := newColumnReader(c.Papers, names)
+	keys := make(map[string]int, len(c.Papers))
+	titles := make(map[string]int, len(c.Papers))
 	nextYear := ck.opt.Today.Year() + 1
 	for i := range c.Papers {
 		e := &c.Papers[i]
-		for _, col := range cols {
-			val := e.Value(col)
-			if val == "" && slices.Contains(nonEmpty, col) && ck.v.Field(col) == nil {
+		for j, col := range cols {
+			val := values.value(e, j)
+			if val == "" && required[j] {
 				ck.ds.add(Error, e.Pos(col), col, "", "required field is empty")
 			}
-			ck.whitespace(e.Pos(col), col, val)
+			if outerSpace(val) {
+				ck.whitespace(e.Pos(col), col, val)
+			}
 		}
-		for _, f := range ck.v.FieldsOf(PapersFile) {
-			ck.controlled(e.Pos(f.Name), f.Name, e.Value(f.Name))
+		for j, f := range controlled {
+			if val := tags.value(e, j); f.Term(val) == nil {
+				ck.notInVocabulary(e.Pos(f.Name), f, val)
+			}
 		}
 		if e.Key != "" {
 			if !IsKey(e.Key) {
@@ -341,7 +375,7 @@ func (ck *checker) papers() {
 		if e.ArxivID != "" && !IsArxivID(e.ArxivID) {
 			ck.ds.add(Error, e.Pos("arxiv_id"), "arxiv_id", e.ArxivID, "%q is not a new-style arXiv id like 2508.04652 or 2508.04652v2; leave it empty for non-arXiv entries", e.ArxivID)
 		}
-		ck.urls(e.Pos("url"), e.URL, e.ArxivID)
+		ck.urls(e)
 		if nt := normalizeTitle(e.Title); nt != "" {
 			if first, dup := titles[nt]; dup {
 				d := ck.ds.add(Warning, e.Pos("title"), "title", e.Title, "same title as %q on line %d", c.Papers[first].Key, c.Papers[first].Line)
@@ -353,20 +387,21 @@ func (ck *checker) papers() {
 	}
 }
 
-// urls checks the url column: one or more absolute http(s) URLs separated by
-// ';', and an arxiv.org URL must carry the row's arxiv_id.
-func (ck *checker) urls(pos Pos, raw, arxivID string) {
-	for _, s := range SplitURLs(raw) {
-		u, err := url.Parse(s)
-		if err != nil || !IsWebURL(s) {
-			ck.ds.add(Error, pos, "url", s, "%q is not an absolute http or https URL; separate several URLs with ' ; '", s)
+// urls checks the url column of e: one or more absolute http(s) URLs
+// separated by ';', and an arxiv.org URL must carry the row's arxiv_id.
+func (ck *checker) urls(e *Entry) {
+	arxivID := e.ArxivID
+	for _, s := range SplitURLs(e.URL) {
+		u, ok := webURL(s)
+		if !ok {
+			ck.ds.add(Error, e.Pos("url"), "url", s, "%q is not an absolute http or https URL; separate several URLs with ' ; '", s)
 			continue
 		}
 		if id, onArxiv := arxivIDOfURL(u); onArxiv && id != "" && id != baseArxivID(arxivID) {
 			if arxivID == "" {
-				ck.ds.add(Error, pos, "url", s, "links arXiv %s but arxiv_id is empty", id)
+				ck.ds.add(Error, e.Pos("url"), "url", s, "links arXiv %s but arxiv_id is empty", id)
 			} else {
-				ck.ds.add(Error, pos, "url", s, "links arXiv %s but arxiv_id is %s", id, arxivID)
+				ck.ds.add(Error, e.Pos("url"), "url", s, "links arXiv %s but arxiv_id is %s", id, arxivID)
 			}
 		}
 	}
@@ -380,6 +415,7 @@ func (ck *checker) excluded() {
 		return
 	}
 	ids := map[string]int{}
+	controlled := ck.v.FieldsOf(ExcludedFile)
 	today := ck.opt.Today.Format(time.DateOnly)
 	for i := range c.Excluded {
 		x := &c.Excluded[i]
@@ -388,10 +424,14 @@ func (ck *checker) excluded() {
 			if val == "" && ck.v.Field(col) == nil {
 				ck.ds.add(Error, x.Pos(col), col, "", "required field is empty")
 			}
-			ck.whitespace(x.Pos(col), col, val)
+			if outerSpace(val) {
+				ck.whitespace(x.Pos(col), col, val)
+			}
 		}
-		for _, f := range ck.v.FieldsOf(ExcludedFile) {
-			ck.controlled(x.Pos(f.Name), f.Name, x.Value(f.Name))
+		for _, f := range controlled {
+			if val := x.Value(f.Name); f.Term(val) == nil {
+				ck.notInVocabulary(x.Pos(f.Name), f, val)
+			}
 		}
 		if x.RecordID != "" {
 			if !recordIDPattern.MatchString(x.RecordID) {
@@ -413,20 +453,19 @@ func (ck *checker) excluded() {
 				ck.ds.add(Error, x.Pos("date_screened"), "date_screened", x.DateScreened, "%s is in the future (today is %s)", x.DateScreened, today)
 			}
 		}
-		ck.alsoRetained(x)
+		ck.alsoRetained(i)
 	}
 }
 
-// alsoRetained reports an excluded record that is also a retained entry:
-// the same arXiv id, the same URL or the same normalized title.
-func (ck *checker) alsoRetained(x *Exclusion) {
-	xid := findArxivID(x.Identifier + " " + x.URL)
-	xurl := strings.TrimRight(strings.TrimSpace(x.URL), "/")
-	xtitle := normalizeTitle(x.ScreeningLabel)
-	if ck.retained == nil {
-		ck.retained = newRetainedIndex(ck.c.Papers)
+// alsoRetained reports the excluded record j when it is also a retained
+// entry: the same arXiv id, the same URL or the same normalized title.
+func (ck *checker) alsoRetained(j int) {
+	x := &ck.c.Excluded[j]
+	xid, xurl, xtitle := exclusionKeys(x)
+	if ck.sameAsRetained == nil {
+		ck.sameAsRetained = alsoRetainedCandidates(ck.c.Papers, ck.c.Excluded)
 	}
-	for _, i := range ck.retained.candidates(xid, xurl, xtitle) {
+	for _, i := range ck.sameAsRetained[j] {
 		e := &ck.c.Papers[i]
 		var why string
 		switch {
@@ -448,7 +487,7 @@ func (ck *checker) alsoRetained(x *Exclusion) {
 func (ck *checker) bib() {
 	c := ck.c
 	used := make([]bool, len(c.Bib))
-	first := map[string]int{}
+	first := make(map[string]int, len(c.Bib))
 	for i, b := range c.Bib {
 		if j, dup := first[b.Key]; dup {
 			ck.ds.add(Warning, b.Pos, "bib", b.Key, "BibTeX key repeated (first on line %d)", c.Bib[j].Pos.Line)
@@ -457,6 +496,7 @@ func (ck *checker) bib() {
 		}
 		first[b.Key] = i
 	}
+	var yearBuf [20]byte
 	for i := range c.Papers {
 		e := &c.Papers[i]
 		found := c.bibMatches(e)
@@ -477,7 +517,7 @@ func (ck *checker) bib() {
 		if id := b.ArxivID(); id != "" && e.ArxivID != "" && id != baseArxivID(e.ArxivID) {
 			ck.ds.add(Warning, b.Pos, "bib", b.Key, "BibTeX cites arXiv %s but row %q (line %d) has arxiv_id %s", id, e.Key, e.Line, e.ArxivID)
 		}
-		if y := strings.TrimSpace(b.Fields["year"]); y != "" && e.Year != 0 && y != strconv.Itoa(e.Year) {
+		if y := strings.TrimSpace(b.Fields["year"]); y != "" && e.Year != 0 && y != string(strconv.AppendInt(yearBuf[:0], int64(e.Year), 10)) {
 			ck.ds.add(Warning, b.Pos, "bib", b.Key, "BibTeX year %s but row %q (line %d) has year %d", y, e.Key, e.Line, e.Year)
 		}
 	}
@@ -512,8 +552,32 @@ func (ck *checker) spotcheck() {
 }
 
 // normalizeTitle folds case and drops everything but letters and digits, so
-// that "LLM Collaboration" and "LLM collaboration." compare equal.
+// that "LLM Collaboration" and "LLM collaboration." compare equal. An
+// ASCII title, the common case, is folded byte by byte.
 func normalizeTitle(s string) string {
+	var buf [128]byte
+	return string(appendNormalizedTitle(buf[:0], s))
+}
+
+// appendNormalizedTitle appends normalizeTitle(s) to b, for a caller
+// that only looks it up.
+func appendNormalizedTitle(b []byte, s string) []byte {
+	start := len(b)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf:
+			return append(b[:start], normalizeTitleUnicode(s)...)
+		case 'a' <= c|0x20 && c|0x20 <= 'z': // a letter in either case
+			b = append(b, c|0x20)
+		case '0' <= c && c <= '9':
+			b = append(b, c)
+		}
+	}
+	return b
+}
+
+// normalizeTitleUnicode is normalizeTitle for any text.
+func normalizeTitleUnicode(s string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(s) {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {

@@ -27,7 +27,7 @@ func sequentialCounts(t testing.TB, v *Vocabulary, b []byte, countsOnly bool) (s
 	tally.countsOnly = countsOnly
 	cols := append([]string{"key"}, tally.fields...)
 	slices.Sort(cols)
-	_, _, diags, err := decodeCSV[Entry](PapersFile, bytes.NewReader(b), int64(len(b)), tally.add, slices.Compact(cols))
+	_, _, diags, err := decodeCSV[Entry](PapersFile, bytes.NewReader(b), int64(len(b)), tally.add, slices.Compact(cols), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

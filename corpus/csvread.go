@@ -43,6 +43,8 @@ type csvStream struct {
 	validUTF8 bool
 	header    []string
 	diags     Diagnostics
+	// posBlock is the block positions cuts the records' field starts from.
+	posBlock []fieldPos
 }
 
 func newCSVStream(file string, rd io.Reader) *csvStream {
@@ -79,7 +81,7 @@ func (s *csvStream) next() (rec []string, pos []fieldPos, ok bool) {
 		if rec == nil {
 			continue // the reader has consumed the bad record; go on with the next
 		}
-		pos = make([]fieldPos, len(rec))
+		pos = s.positions(len(rec))
 		for i := range rec {
 			line, col := s.r.FieldPos(i)
 			p := s.pos(line, col)
@@ -87,6 +89,18 @@ func (s *csvStream) next() (rec []string, pos []fieldPos, ok bool) {
 		}
 		return rec, pos, true
 	}
+}
+
+// positions returns room for the field starts of a record of n fields,
+// cut from a block shared by the records around it: one allocation per
+// few thousand records instead of one per record.
+func (s *csvStream) positions(n int) []fieldPos {
+	if len(s.posBlock)+n > cap(s.posBlock) {
+		s.posBlock = make([]fieldPos, 0, max(n, 1<<14))
+	}
+	start := len(s.posBlock)
+	s.posBlock = s.posBlock[:start+n]
+	return s.posBlock[start : start+n : start+n]
 }
 
 // step reads one record and reports its problems: invalid UTF-8 (replaced
@@ -166,6 +180,7 @@ const chunkRows = 4096
 type csvChunk[T any] struct {
 	seq  int
 	end  int64 // input offset after the chunk's last record
+	ends []int64
 	recs [][]string
 	pos  [][]fieldPos
 	rows []T
@@ -179,7 +194,8 @@ type csvChunk[T any] struct {
 // bytes when known, lets the result be allocated once. When each is set,
 // rows go to it in file order instead of into the result. When only is
 // set, gocsv decodes just those columns (positions are kept for all).
-func decodeCSV[T any, P placer[T]](file string, rd io.Reader, sizeHint int64, each func(*T), only []string) (*table, []T, Diagnostics, error) {
+// When ends is set, it receives where the header and each row end.
+func decodeCSV[T any, P placer[T]](file string, rd io.Reader, sizeHint int64, each func(*T), only []string, ends *recordEnds) (*table, []T, Diagnostics, error) {
 	s := newCSVStream(file, rd)
 	t := &table{file: file}
 	hdr, hdrPos, ok := s.next()
@@ -188,6 +204,9 @@ func decodeCSV[T any, P placer[T]](file string, rd io.Reader, sizeHint int64, ea
 	}
 	t.header, t.headerPos = hdr, hdrPos
 	s.header = hdr
+	if ends != nil {
+		ends.header = int64(s.bomShift) + s.r.InputOffset()
+	}
 	cols := newRowColumns(hdr)
 	decodeHeader, keep := projection(hdr, only)
 
@@ -205,6 +224,9 @@ func decodeCSV[T any, P placer[T]](file string, rd io.Reader, sizeHint int64, ea
 				}
 				ch.recs = append(ch.recs, rec)
 				ch.pos = append(ch.pos, pos)
+				if ends != nil {
+					ch.ends = append(ch.ends, int64(s.bomShift)+s.r.InputOffset())
+				}
 			}
 			if len(ch.recs) == 0 {
 				return
@@ -218,15 +240,7 @@ func decodeCSV[T any, P placer[T]](file string, rd io.Reader, sizeHint int64, ea
 		go func() {
 			defer func() { finished <- struct{}{} }()
 			for ch := range jobs {
-				rows := make([][]string, 0, len(ch.recs)+1)
-				rows = append(rows, decodeHeader)
-				for _, rec := range ch.recs {
-					rows = append(rows, project(rec, keep))
-				}
-				ch.err = gocsv.UnmarshalCSV(&rowsReader{rows: rows}, &ch.rows)
-				for i := range ch.rows {
-					P(&ch.rows[i]).place(file, cols, ch.recs[i], ch.pos[i])
-				}
+				ch.rows, ch.err = decodeRecords[T, P](file, cols, decodeHeader, keep, ch.recs, ch.pos)
 				ch.recs, ch.pos = nil, nil
 				done <- ch
 			}
@@ -251,6 +265,9 @@ func decodeCSV[T any, P placer[T]](file string, rd io.Reader, sizeHint int64, ea
 			if c.err != nil && firstErr == nil {
 				firstErr = c.err
 			}
+			if ends != nil {
+				ends.rows = append(ends.rows, c.ends...)
+			}
 			if each != nil {
 				for i := range c.rows {
 					each(&c.rows[i])
@@ -264,6 +281,29 @@ func decodeCSV[T any, P placer[T]](file string, rd io.Reader, sizeHint int64, ea
 		}
 	}
 	return t, out, s.diags, firstErr
+}
+
+// recordEnds is where records end in a CSV file, as byte offsets from
+// its start: the header's, and each row's (decodeCSV's rows, in order).
+type recordEnds struct {
+	header int64
+	rows   []int64
+}
+
+// decodeRecords decodes records of a file with gocsv (the columns of
+// decodeHeader, at keep in each record) and places each row.
+func decodeRecords[T any, P placer[T]](file string, cols *rowColumns, decodeHeader []string, keep []int, recs [][]string, pos [][]fieldPos) ([]T, error) {
+	rows := make([][]string, 0, len(recs)+1)
+	rows = append(rows, decodeHeader)
+	for _, rec := range recs {
+		rows = append(rows, project(rec, keep))
+	}
+	var out []T
+	err := gocsv.UnmarshalCSV(&rowsReader{rows: rows}, &out)
+	for i := range out {
+		P(&out[i]).place(file, cols, recs[i], pos[i])
+	}
+	return out, err
 }
 
 // projection returns the header gocsv decodes and the indexes of its

@@ -186,6 +186,47 @@ func (e *Entry) Value(column string) string {
 	return ""
 }
 
+// columnReader reads a fixed list of columns from the rows of one file,
+// each column's place in the file's header resolved once: Value's answer
+// without Value's lookup per call, which was a tenth of the check.
+type columnReader struct {
+	names []string
+	// cols is the header the rows were loaded with; at holds each name's
+	// index in it, or -1 for a column Entry holds as a field or the
+	// header lacks. A row with another header (built by hand) is read by
+	// Value.
+	cols *rowColumns
+	at   []int
+}
+
+func newColumnReader(rows []Entry, names []string) *columnReader {
+	r := &columnReader{names: names, at: make([]int, len(names))}
+	if len(rows) > 0 {
+		r.cols = rows[0].cols
+	}
+	for j, name := range names {
+		r.at[j] = -1
+		if r.cols == nil || IsEntryColumn(name) {
+			continue
+		}
+		if i, ok := r.cols.last[name]; ok {
+			r.at[j] = i
+		}
+	}
+	return r
+}
+
+// value returns e.Value(r.names[j]).
+func (r *columnReader) value(e *Entry, j int) string {
+	if i := r.at[j]; i >= 0 && e.cols == r.cols {
+		if i < len(e.fields) {
+			return e.fields[i]
+		}
+		return ""
+	}
+	return e.Value(r.names[j])
+}
+
 // fixed returns the field of one of the columns Entry holds as a field,
 // or nil.
 func (e *Entry) fixed(column string) *string {

@@ -3,6 +3,8 @@ package corpus
 import (
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -70,6 +72,43 @@ func FuzzParseBib(f *testing.F) {
 				t.Fatalf("entry without position or key: %+v", e)
 			}
 			_ = e.ArxivID()
+		}
+	})
+}
+
+// FuzzReusePapers loads a papers.csv text, then another from the first
+// (reusePapers, Reopen's path), and holds the result to the second text
+// decoded alone: the same rows, positions and findings, whatever the two
+// texts hold.
+func FuzzReusePapers(f *testing.F) {
+	b, err := os.ReadFile(filepath.Join("testdata", "base", PapersFile))
+	if err != nil {
+		f.Fatal(err)
+	}
+	base := string(b)
+	f.Add(base, strings.Replace(base, "Alpha", "Alpha, edited\nover two lines", 1))
+	f.Add(base, strings.Replace(base, "beta,", "beta2,", 1)+"extra,row\n")
+	f.Add(strings.TrimSuffix(base, "\n"), base+"more")
+	f.Add(base, strings.Replace(base, "\n", "\r\n", -1))
+	f.Add(base, base[:len(base)/2])
+	f.Fuzz(func(t *testing.T, before, after string) {
+		prev := &Corpus{}
+		if err := prev.loadPapersText(PapersFile, before, nil); err != nil {
+			return
+		}
+		got := &Corpus{}
+		if err := got.loadPapersText(PapersFile, after, prev); err != nil {
+			return
+		}
+		want, err := ParsePapers(PapersFile, []byte(after))
+		if err != nil {
+			t.Fatalf("the text loads from the previous one but not alone: %v", err)
+		}
+		if !reflect.DeepEqual(got.Papers, want.Papers) {
+			t.Fatalf("rows from the previous text:\n%+v\ndecoded alone:\n%+v", got.Papers, want.Papers)
+		}
+		if !reflect.DeepEqual(got.loadDiags, want.loadDiags) {
+			t.Fatalf("findings from the previous text:\n%v\ndecoded alone:\n%v", got.loadDiags, want.loadDiags)
 		}
 	})
 }

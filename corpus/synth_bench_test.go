@@ -1,11 +1,16 @@
 package corpus_test
 
 import (
+	"bytes"
+	"encoding/csv"
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/internal/corpustest"
 
 	"github.com/masrl/masrl/corpus"
@@ -132,6 +137,105 @@ func BenchmarkCount(b *testing.B) {
 				c.CountColumn(corpus.ExcludedFile, "query_family")
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(c.Papers)), "ns/entry")
+		})
+	}
+}
+
+// BenchmarkOpen measures what masrl serve waits for after an edit of
+// papers.csv at 10,000 synthetic entries (the corpus of site's
+// BenchmarkIncrementalEdit): Open with the survey's data, then the check
+// to completion. Profile it with
+// `go test -run '^$' -bench Open -cpuprofile cpu.out ./corpus`.
+func BenchmarkOpen(b *testing.B) {
+	dir := serveCorpus(b)
+	opt := corpus.CheckOptions{Today: time.Date(2026, 5, 5, 12, 0, 0, 0, time.UTC)}
+	b.ReportAllocs()
+	for b.Loop() {
+		ck, err := corpus.OpenWith(dir, nil, data.SurveyProfile, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(ck.Corpus.Papers) != 10000 {
+			b.Fatalf("%d rows, want 10000", len(ck.Corpus.Papers))
+		}
+		ck.Diagnostics()
+	}
+}
+
+// serveCorpus writes the 10,000-entry synthetic corpus of site's
+// BenchmarkIncrementalEdit into a temporary directory.
+func serveCorpus(b *testing.B) string {
+	b.Helper()
+	real, err := corpus.Load(corpustest.Dir(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := synth.Learn(real)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	if err := synth.WriteCorpus(dir, m, synth.CorpusOptions{Entries: 10000, Exclusions: 200, Seed: 23}); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
+
+// BenchmarkReopen is BenchmarkOpen as masrl serve meets it: each iteration
+// edits the title of another row of papers.csv (untimed), then opens the
+// corpus afresh (open) or from the previous result (reopen: papers.bib,
+// unchanged, is not parsed again) and waits for the check.
+func BenchmarkReopen(b *testing.B) {
+	dir := serveCorpus(b)
+	papers := filepath.Join(dir, corpus.PapersFile)
+	raw, err := os.ReadFile(papers)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
+	if err != nil {
+		b.Fatal(err)
+	}
+	title := slices.Index(rows[0], "title")
+	n := 0
+	edit := func() {
+		n++
+		rows[1+n%(len(rows)-1)][title] += fmt.Sprintf(" edited %d", n)
+		var buf bytes.Buffer
+		w := csv.NewWriter(&buf)
+		w.WriteAll(rows)
+		if err := os.WriteFile(papers, buf.Bytes(), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	opt := corpus.CheckOptions{Today: time.Date(2026, 5, 5, 12, 0, 0, 0, time.UTC)}
+	for _, reuse := range []bool{false, true} {
+		name := "open"
+		if reuse {
+			name = "reopen"
+		}
+		b.Run(name, func(b *testing.B) {
+			var prev *corpus.Checked
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				edit()
+				b.StartTimer()
+				// Both keep the previous result alive, as the server does.
+				from := prev
+				if !reuse {
+					from = nil
+				}
+				ck, err := corpus.Reopen(from, dir, nil, data.SurveyProfile, opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(ck.Corpus.Papers) != 10000 {
+					b.Fatalf("%d rows, want 10000", len(ck.Corpus.Papers))
+				}
+				ck.Diagnostics()
+				prev = ck
+			}
 		})
 	}
 }

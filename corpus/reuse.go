@@ -1,0 +1,142 @@
+package corpus
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// keptPapers is what a load keeps of papers.csv so that the next load
+// from the same directory (LoadOptions.Previous) decodes only the records
+// that changed: the file's text, where its header and each row's record
+// end, and whether reading it found nothing (only then are its rows
+// reused).
+type keptPapers struct {
+	src       string
+	headerEnd int64
+	ends      []int64
+	clean     bool
+}
+
+// loadPapersText loads papers.csv from its text, keeping it for the next
+// load: from prev's rows where prev kept its text and the two texts share
+// their start or their end, else decoded whole.
+func (c *Corpus) loadPapersText(name, src string, prev *Corpus) error {
+	if prev != nil && c.reusePapers(name, src, prev) {
+		return nil
+	}
+	var ends recordEnds
+	t, rows, diags, err := decodeCSV[Entry](name, strings.NewReader(src), int64(len(src)), nil, nil, &ends)
+	c.papers, c.Papers = t, rows
+	c.loadDiags = append(c.loadDiags, diags...)
+	if err != nil {
+		return fmt.Errorf("%s: decoding rows: %w", name, err)
+	}
+	if t.header != nil && len(ends.rows) == len(rows) {
+		c.kept = &keptPapers{src: src, headerEnd: ends.header, ends: ends.rows, clean: len(diags) == 0}
+	}
+	return nil
+}
+
+// reusePapers loads papers.csv's text src from prev's rows, decoding only
+// the records between the text's common start with prev's and its common
+// end; it reports false, having changed nothing, when prev cannot serve.
+//
+// It is sound because a CSV reader's state at the start of a record is
+// its line number alone: the rows whose records lie in the common start
+// read the same, and once decoding the changed middle ends a record at an
+// offset where prev also ended one, inside the common end, every row after
+// reads as prev's did, a number of lines further down. prev must have
+// read its file without a finding, so that its rows are all its records.
+func (c *Corpus) reusePapers(name, src string, prev *Corpus) bool {
+	k := prev.kept
+	if k == nil || !k.clean || prev.papers == nil || prev.papers.file != name || len(prev.Papers) != len(k.ends) || len(prev.Papers) == 0 {
+		return false
+	}
+	old := k.src
+	if src == old {
+		c.papers, c.Papers = prev.papers, slices.Clone(prev.Papers)
+		c.kept = k
+		return true
+	}
+	common := min(len(src), len(old))
+	a := 0 // length of the common start
+	for a < common && src[a] == old[a] {
+		a++
+	}
+	z := 0 // length of the common end, not overlapping the start
+	for z < common-a && src[len(src)-1-z] == old[len(old)-1-z] {
+		z++
+	}
+	if k.headerEnd > int64(a) {
+		return false // the header changed
+	}
+	// The rows before the first change: those whose record, newline
+	// included, ends inside the common start.
+	n := sort.Search(len(k.ends), func(i int) bool { return k.ends[i] > int64(a) })
+	if n > 0 && old[k.ends[n-1]-1] != '\n' {
+		n--
+	}
+	from := k.headerEnd
+	if n > 0 {
+		from = k.ends[n-1]
+	}
+	shift := int64(len(src) - len(old))
+	tail := int64(len(old) - z) // prev's offsets from here on are in the common end
+
+	s := newChunkStream(name, strings.NewReader(src[from:]), strings.Count(src[:from], "\n"), prev.papers.header)
+	s.r.ReuseRecord = false // the rows keep their records
+	var recs [][]string
+	var pos [][]fieldPos
+	var ends []int64
+	next := len(prev.Papers) // the first of prev's rows read again as they were
+	for {
+		rec, p, ok := s.next()
+		if !ok {
+			break
+		}
+		end := from + s.r.InputOffset()
+		recs, pos, ends = append(recs, rec), append(pos, p), append(ends, end)
+		if o := end - shift; o >= tail && o > from {
+			if j, found := slices.BinarySearch(k.ends, o); found {
+				next = j + 1
+				break
+			}
+		}
+	}
+	cols := prev.Papers[0].cols
+	middle, err := decodeRecords[Entry](name, cols, prev.papers.header, nil, recs, pos)
+	if err != nil || len(middle) != len(recs) {
+		return false // decoded whole instead, which reports the error
+	}
+	rows := make([]Entry, 0, n+len(middle)+len(prev.Papers)-next)
+	rows = append(rows, prev.Papers[:n]...)
+	rows = append(rows, middle...)
+	rest := prev.Papers[next:]
+	restEnds := make([]int64, len(rest))
+	if len(rest) > 0 {
+		lines := int32(strings.Count(src[from:ends[len(ends)-1]], "\n") - strings.Count(old[from:k.ends[next-1]], "\n"))
+		for i := range rest {
+			e := rest[i]
+			if lines != 0 {
+				e.Line += int(lines)
+				e.pos = slices.Clone(e.pos)
+				for f := range e.pos {
+					if e.pos[f].line > 0 {
+						e.pos[f].line += lines
+					}
+				}
+			}
+			rows = append(rows, e)
+			restEnds[i] = k.ends[next+i] + shift
+		}
+	}
+	if len(rows) == 0 {
+		rows = nil // as decoding the text alone gives
+	}
+	c.papers, c.Papers = prev.papers, rows
+	c.loadDiags = append(c.loadDiags, s.diags...)
+	c.kept = &keptPapers{src: src, headerEnd: k.headerEnd, ends: slices.Concat(k.ends[:n], ends, restEnds), clean: len(s.diags) == 0}
+	return true
+}
