@@ -7,45 +7,15 @@ import (
 )
 
 // arxivIDPattern is a new-style arXiv identifier (since 2007): YYMM.NNNN or
-// YYMM.NNNNN with an optional version. It is the definition the row schema
-// publishes; IsArxivID matches it by hand (TestArxivMatchers, FuzzArxivMatchers).
+// YYMM.NNNNN with an optional version. The row schema publishes it.
 var arxivIDPattern = regexp.MustCompile(`^[0-9]{4}\.[0-9]{4,5}(v[0-9]+)?$`)
 
-// arxivIDInText finds a new-style identifier inside free text or a URL:
-// the definition findArxivID matches by hand.
+// arxivIDInText finds a new-style identifier inside free text or a URL.
 var arxivIDInText = regexp.MustCompile(`(?:^|[^0-9.])([0-9]{4}\.[0-9]{4,5})(?:v[0-9]+)?(?:$|[^0-9])`)
 
 // IsArxivID reports whether s is a new-style arXiv identifier, with or
-// without version: the shape the arxiv_id column must have
-// (arxivIDPattern). It is matched by hand because the check asks it of
-// every row and every BibTeX entry: the regexp was a tenth of opening a
-// corpus.
-func IsArxivID(s string) bool {
-	end := arxivNumberEnd(s, 0)
-	if end < 0 || end == len(s) {
-		return end == len(s)
-	}
-	return s[end] == 'v' && isDigits(s[end+1:])
-}
-
-// arxivNumberEnd returns the end of the identifier YYMM.NNNN or YYMM.NNNNN
-// that starts at s[i] and is not followed by another digit, or -1 when
-// none starts there.
-func arxivNumberEnd(s string, i int) int {
-	if len(s) < i+9 || !isDigits(s[i:i+4]) || s[i+4] != '.' {
-		return -1
-	}
-	n := 0
-	for j := i + 5; j < len(s) && isDigit(s[j]); j++ {
-		n++
-	}
-	if n != 4 && n != 5 {
-		return -1
-	}
-	return i + 5 + n
-}
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+// without version: the shape the arxiv_id column must have.
+func IsArxivID(s string) bool { return arxivIDPattern.MatchString(s) }
 
 // baseArxivID drops the version suffix: 2508.04652v2 -> 2508.04652.
 func baseArxivID(s string) string {
@@ -57,20 +27,14 @@ func baseArxivID(s string) string {
 
 // findArxivID returns the first new-style identifier in s that is preceded by
 // an arXiv marker ("arXiv:" or an arxiv.org URL, in any case), without
-// version, or "": the first match of arxivIDInText after the marker.
+// version, or "".
 func findArxivID(s string) string {
 	i := indexArxiv(s)
 	if i < 0 {
 		return ""
 	}
-	t := s[i:]
-	for q := 0; q+9 <= len(t); q++ {
-		if q > 0 && (isDigit(t[q-1]) || t[q-1] == '.') {
-			continue
-		}
-		if end := arxivNumberEnd(t, q); end >= 0 {
-			return t[q:end]
-		}
+	if m := arxivIDInText.FindStringSubmatch(s[i:]); m != nil {
+		return m[1]
 	}
 	return ""
 }

@@ -23,25 +23,13 @@ type CheckOptions struct {
 }
 
 // keyPattern is a lowercase slug: a key becomes a URL path on the site, so
-// it may not contain anything a path could interpret. It is the definition
-// the row schema publishes; IsKey matches it by hand (FuzzKeyMatcher).
+// it may not contain anything a path could interpret. The row schema
+// publishes it.
 var keyPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
 // IsKey reports whether s has the shape of a papers.csv key, a lowercase
-// slug (keyPattern); the site relies on it to use keys as directory
-// names. It is asked of every row and every page, so it is matched by
-// hand rather than by the regexp.
-func IsKey(s string) bool {
-	if s == "" || s[0] == '-' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
+// slug; the site relies on it to use keys as directory names.
+func IsKey(s string) bool { return keyPattern.MatchString(s) }
 
 var recordIDPattern = regexp.MustCompile(`^E[0-9]{3}$`)
 
