@@ -84,6 +84,17 @@ func openCorpus(t testing.TB, dir string, dfs fs.FS) *corpus.Checked {
 	return ck
 }
 
+// reopenCorpus opens dir again after prev, as masrl serve does
+// (corpus.Reopen).
+func reopenCorpus(t testing.TB, prev *corpus.Checked, dir string) *corpus.Checked {
+	t.Helper()
+	ck, err := corpus.Reopen(prev, dir, nil, data.SurveyProfile, corpus.CheckOptions{Today: today})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ck
+}
+
 // unchecked is c, never checked, with the embedded data: for the tests
 // that hold the renderer's own guards to rows the check refuses.
 func unchecked(t testing.TB, c *corpus.Corpus) *corpus.Checked {

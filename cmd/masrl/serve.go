@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/site"
 	"github.com/masrl/masrl/site/outdir"
 )
@@ -89,6 +90,10 @@ type server struct {
 	watch []string // files and directories whose changes trigger a rebuild
 	log   io.Writer
 	cache *site.Cache // the builds' pages, for incremental rebuilds
+	// corpus is what the last build opened: the next reads again only
+	// the files and rows changed since (corpus.Reopen). Used under
+	// buildMu.
+	corpus *corpus.Checked
 
 	buildMu sync.Mutex // one build at a time
 
@@ -161,7 +166,11 @@ func (s *server) build(announce bool) {
 				shown = true
 			}
 		}
-		res, err = s.flags.build(opt)
+		var ck *corpus.Checked
+		res, ck, err = s.flags.rebuild(s.corpus, opt)
+		if ck != nil {
+			s.corpus = ck
+		}
 	}
 	var msgs []string
 	var buf bytes.Buffer
