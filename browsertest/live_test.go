@@ -2,7 +2,6 @@ package browsertest
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/internal/corpustest"
+	"github.com/masrl/masrl/internal/synth"
 )
 
 // TestServeLiveReload runs masrl serve on a copy of the corpus, opens an
@@ -85,8 +85,10 @@ func TestLiveReloadLatency(t *testing.T) {
 		var times []float64
 		for i := range 7 {
 			title := fmt.Sprintf("Title edited live %d", i)
-			written := float64(time.Now().UnixNano()) / 1e6
+			// The clock starts when the edit is in place, as an editor
+			// saves: written whole, then renamed over papers.csv.
 			setTitle(t, papers, key, title)
+			written := float64(time.Now().UnixNano()) / 1e6
 			p.waitFor(t, fmt.Sprintf(`document.querySelector("h1") !== null && document.querySelector("h1").textContent.includes(%q) && performance.getEntriesByName("first-contentful-paint").length > 0`, title))
 			var painted float64
 			p.eval(t, `performance.timeOrigin + performance.getEntriesByName("first-contentful-paint")[0].startTime`, &painted)
@@ -205,20 +207,23 @@ func firstKey(t *testing.T, papers string) string {
 	return rows[1][0]
 }
 
-// setTitle rewrites papers.csv with a new title for key.
+// setTitle rewrites papers.csv with a new title for key: written into
+// a temporary file, then renamed over it.
 func setTitle(t *testing.T, papers, key, title string) {
 	t.Helper()
-	rows := readCSV(t, papers)
-	col := slices.Index(rows[0], "title")
-	for _, r := range rows[1:] {
-		if r[0] == key {
-			r[col] = title
-		}
+	raw, err := os.ReadFile(papers)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.WriteAll(rows)
-	if err := os.WriteFile(papers, b.Bytes(), 0o644); err != nil {
+	b, err := synth.EditTitle(raw, key, title)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := papers + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, papers); err != nil {
 		t.Fatal(err)
 	}
 }

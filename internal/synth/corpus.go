@@ -5,6 +5,7 @@ package synth
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -353,4 +354,35 @@ func (g *generator) exclusions(w io.Writer, entries, n int) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// EditTitle returns papers.csv's text with key's title set to title: the
+// one-row edit the live benchmarks make (benchrun's live section, the
+// browser's reload test). It fails when the text has no title column or
+// no row of key.
+func EditTitle(papers []byte, key, title string) ([]byte, error) {
+	rows, err := csv.NewReader(bytes.NewReader(papers)).ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, errors.New("papers.csv is empty")
+	}
+	col := slices.Index(rows[0], "title")
+	if col < 0 {
+		return nil, errors.New("papers.csv has no title column")
+	}
+	found := false
+	for _, r := range rows[1:] {
+		if len(r) > col && r[0] == key {
+			r[col], found = title, true
+		}
+	}
+	if !found {
+		return nil, fmt.Errorf("papers.csv has no row %q", key)
+	}
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.WriteAll(rows)
+	return b.Bytes(), w.Error()
 }

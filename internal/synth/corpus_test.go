@@ -148,3 +148,20 @@ func TestCode(t *testing.T) {
 		seen[c] = true
 	}
 }
+
+func TestEditTitle(t *testing.T) {
+	in := []byte("key,title,year\na,\"One, two\",2025\nb,Three,2024\n")
+	got, err := EditTitle(in, "b", `New "title"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "key,title,year\na,\"One, two\",2025\nb,\"New \"\"title\"\"\",2024\n"; string(got) != want {
+		t.Errorf("EditTitle = %q, want %q", got, want)
+	}
+	if _, err := EditTitle(in, "c", "x"); err == nil {
+		t.Error("EditTitle of a missing key: no error")
+	}
+	if _, err := EditTitle([]byte("key,name\na,b\n"), "a", "x"); err == nil {
+		t.Error("EditTitle without a title column: no error")
+	}
+}

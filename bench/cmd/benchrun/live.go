@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,6 +19,7 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/internal/synth"
 )
 
 // The live section measures the loop of a user with the site open in a
@@ -269,29 +269,17 @@ func replaceFile(name string, b []byte) error {
 	return os.Rename(tmp, name)
 }
 
-// editCSVTitle sets the title of key in papers.csv.
+// editCSVTitle sets the title of key in papers.csv, written whole.
 func editCSVTitle(name, key, title string) error {
 	raw, err := os.ReadFile(name)
 	if err != nil {
 		return err
 	}
-	rows, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
+	b, err := synth.EditTitle(raw, key, title)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	col := slices.Index(rows[0], "title")
-	for _, r := range rows[1:] {
-		if r[0] == key {
-			r[col] = title
-		}
-	}
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.WriteAll(rows)
-	if err := w.Error(); err != nil {
-		return err
-	}
-	return replaceFile(name, b.Bytes())
+	return replaceFile(name, b)
 }
 
 // editHugoTitle sets the title of a Hugo content file written by
