@@ -492,18 +492,7 @@ func treeDiff(got, want map[string]string) string {
 // rebuild (cpu-ms/op, the edits between them included). Profile it with
 // `go test -run '^$' -bench IncrementalEdit -cpuprofile cpu.out ./site`.
 func BenchmarkIncrementalEdit(b *testing.B) {
-	real, err := corpus.Load(corpustest.Dir(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	m, err := synth.Learn(real)
-	if err != nil {
-		b.Fatal(err)
-	}
-	dir := b.TempDir()
-	if err := synth.WriteCorpus(dir, m, synth.CorpusOptions{Entries: 10000, Exclusions: 200, Seed: 23}); err != nil {
-		b.Fatal(err)
-	}
+	dir := synthCorpus(b, 10000)
 	papers := filepath.Join(dir, corpus.PapersFile)
 	raw, err := os.ReadFile(papers)
 	if err != nil {
