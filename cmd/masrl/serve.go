@@ -395,9 +395,6 @@ var errorPage = template.Must(template.New("error").Parse(`<!DOCTYPE html>
 `))
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	failure, version := s.failure, s.version
-	s.mu.Unlock()
 	switch r.URL.Path {
 	case liveScriptPath:
 		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
@@ -417,6 +414,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	b, shown := s.early[page]
 	settled := s.settled
+	failure, version := s.failure, s.version
 	s.mu.Unlock()
 	switch {
 	case shown:
