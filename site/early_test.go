@@ -2,7 +2,6 @@ package site
 
 import (
 	"bytes"
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,22 +18,9 @@ import (
 func TestEarlyPages(t *testing.T) {
 	dir := synthCorpus(t, 40)
 	papers := filepath.Join(dir, corpus.PapersFile)
-	raw, err := os.ReadFile(papers)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readRows(t, papers)
 	key, title := slices.Index(rows[0], "key"), slices.Index(rows[0], "title")
-	write := func() {
-		var buf bytes.Buffer
-		csv.NewWriter(&buf).WriteAll(rows)
-		if err := os.WriteFile(papers, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func() { writeRows(t, papers, rows) }
 	out := filepath.Join(t.TempDir(), "public")
 	cache := NewCache()
 	entry := "papers/" + rows[3][key] + "/index.html"

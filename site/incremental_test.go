@@ -157,14 +157,7 @@ func checkTitleEdits(t *testing.T, dir string, keys []string) {
 		return memoryTree(res.Files)
 	}
 	before := build()
-	raw, err := os.ReadFile(papers)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readRows(t, papers)
 	title := slices.Index(rows[0], "title")
 	entryPages := map[string]bool{}
 	for _, r := range rows[1:] {
@@ -183,12 +176,7 @@ func checkTitleEdits(t *testing.T, dir string, keys []string) {
 	}
 	for step, row := range edited {
 		rows[row][title] += fmt.Sprintf(" edited %d", step)
-		var b bytes.Buffer
-		w := csv.NewWriter(&b)
-		w.WriteAll(rows)
-		if err := os.WriteFile(papers, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeRows(t, papers, rows)
 		after := build()
 		var changed []string
 		for name, b := range after {
@@ -296,11 +284,7 @@ func changedListItem(t *testing.T) fs.FS {
 // file as papers.csv.prev for undoPapers, and names the edit.
 func editPapers(t *testing.T, path string, rng *rand.Rand, step int) string {
 	t.Helper()
-	raw := keepPrevious(t, path)
-	rows, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := parseRows(t, keepPrevious(t, path))
 	head, body := rows[0], rows[1:]
 	col := func(name string) int {
 		i := slices.Index(head, name)
@@ -342,15 +326,7 @@ func editPapers(t *testing.T, path string, rng *rand.Rand, step int) string {
 		what = fmt.Sprintf("duplicate: %s renamed to %s", body[i][0], body[j][0])
 		body[i][0] = body[j][0]
 	}
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.WriteAll(append([][]string{head}, body...))
-	if err := w.Error(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeRows(t, path, append([][]string{head}, body...))
 	return what
 }
 
@@ -403,26 +379,14 @@ func editLabels(t *testing.T, path string) string {
 // changes.
 func editExcluded(t *testing.T, path string, rng *rand.Rand, step int) string {
 	t.Helper()
-	raw := keepPrevious(t, path)
-	rows, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := parseRows(t, keepPrevious(t, path))
 	c := slices.Index(rows[0], "screening_label")
 	if c < 0 || len(rows) < 2 {
 		t.Fatalf("%s has no screening_label or no row", path)
 	}
 	i := 1 + rng.IntN(len(rows)-1)
 	rows[i][c] += fmt.Sprintf(" edited %d", step)
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.WriteAll(rows)
-	if err := w.Error(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeRows(t, path, rows)
 	return fmt.Sprintf("excluded: screening_label of %s", rows[i][0])
 }
 
@@ -438,6 +402,39 @@ func keepPrevious(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return raw
+}
+
+// readRows reads a CSV file's rows.
+func readRows(t testing.TB, path string) [][]string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return parseRows(t, raw)
+}
+
+func parseRows(t testing.TB, raw []byte) [][]string {
+	t.Helper()
+	rows, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// writeRows writes rows as a CSV file.
+func writeRows(t testing.TB, path string, rows [][]string) {
+	t.Helper()
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.WriteAll(rows)
+	if err := w.Error(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func undoPapers(t *testing.T, path string) {
@@ -494,14 +491,7 @@ func treeDiff(got, want map[string]string) string {
 func BenchmarkIncrementalEdit(b *testing.B) {
 	dir := synthCorpus(b, 10000)
 	papers := filepath.Join(dir, corpus.PapersFile)
-	raw, err := os.ReadFile(papers)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rows, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
-	if err != nil {
-		b.Fatal(err)
-	}
+	rows := readRows(b, papers)
 	title := slices.Index(rows[0], "title")
 	out := filepath.Join(b.TempDir(), "public")
 	cache := NewCache()
@@ -518,12 +508,7 @@ func BenchmarkIncrementalEdit(b *testing.B) {
 	edit := func(n int) {
 		r := rows[1+n%(len(rows)-1)]
 		r[title] += fmt.Sprintf(" edited %d", n)
-		var buf bytes.Buffer
-		w := csv.NewWriter(&buf)
-		w.WriteAll(rows)
-		if err := os.WriteFile(papers, buf.Bytes(), 0o644); err != nil {
-			b.Fatal(err)
-		}
+		writeRows(b, papers, rows)
 	}
 	edit(0)
 	build()
@@ -633,26 +618,14 @@ func TestEntryEditRendersFewEntryPages(t *testing.T) {
 	}
 	before := build()
 	papers := filepath.Join(dir, corpus.PapersFile)
-	raw, err := os.ReadFile(papers)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readRows(t, papers)
 	title := slices.Index(rows[0], "title")
 	for _, row := range rows[1:] {
 		if row[0] == edited {
 			row[title] += " (edited)"
 		}
 	}
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.WriteAll(rows)
-	if err := os.WriteFile(papers, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeRows(t, papers, rows)
 	after := build()
 
 	var changed []string
