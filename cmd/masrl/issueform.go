@@ -20,17 +20,19 @@ func issueFormCommand() command {
 // runIssueForm prints the GitHub issue form generated from the vocab.yaml
 // beside the papers.csv of --corpus (data/vocab.yaml when there is none,
 // as in masrl's own repository), writes it to FILE, or with --check exits
-// 1 when FILE differs from it. --corpus defaults to corpus, as in every
-// command, so that a list's own form follows its own fields.
+// 1 when FILE differs from it; --check without FILE checks the form where
+// masrl init puts it and GitHub reads it (intake.IssueFormFile). --corpus
+// defaults to corpus, as in every command, so that a list's own form
+// follows its own fields.
 func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("issue-form", "issue-form [--check] [--corpus DIR] [FILE] (FILE is usually "+intake.IssueFormFile+")", stderr)
+	fs := newFlagSet("issue-form", "issue-form [--check] [--corpus DIR] [FILE] (FILE is usually "+intake.IssueFormFile+", which --check reads when FILE is not given)", stderr)
 	check := fs.Bool("check", false, "do not write; exit 1 when FILE is not the generated form")
 	dir := fs.String("corpus", defaultCorpus, "a list's corpus `directory`: its vocab.yaml, when it has one, declares the form's fields")
 	dataDir := dataFlag(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	if fs.NArg() > 1 || (*check && fs.NArg() == 0) {
+	if fs.NArg() > 1 {
 		fs.Usage()
 		return exitUsage
 	}
@@ -44,11 +46,14 @@ func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stderr, "masrl issue-form: %v\n", err)
 		return exitUsage
 	}
-	if fs.NArg() == 0 {
+	if fs.NArg() == 0 && !*check {
 		stdout.Write(form)
 		return exitOK
 	}
-	file := fs.Arg(0)
+	file := intake.IssueFormFile
+	if fs.NArg() == 1 {
+		file = fs.Arg(0)
+	}
 	if *check {
 		old, err := os.ReadFile(file)
 		if err != nil {
