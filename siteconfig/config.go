@@ -4,7 +4,7 @@
 // lives. masrl build and masrl serve read it from the corpus directory, or
 // from the file --config names, and let their flags override each key.
 //
-// Keys are a table (Keys): the parser, the flags and the README's key list
+// Keys are a table (Keys): the parser, the flags and docs/publish.md's key list
 // come from it, so a key is defined once.
 package siteconfig
 
@@ -96,7 +96,7 @@ type Release struct {
 type Key struct {
 	Name  string // dotted: "repository.url"
 	Flag  string // "repository"
-	Usage string // for the flag and the README
+	Usage string // for the flag and docs/publish.md
 	field func(*Config) *string
 	check func(string) error
 	// pattern is what masrl.schema.json says of a value beyond a
@@ -107,7 +107,7 @@ type Key struct {
 // Field returns the key's value in c, for reading and for overriding.
 func (k Key) Field(c *Config) *string { return k.field(c) }
 
-// Keys returns every key of masrl.yaml, in the order the README lists them.
+// Keys returns every key of masrl.yaml, in the order docs/publish.md lists them.
 func Keys() []Key {
 	return []Key{
 		{"title", "title", "the site's title, in every page's title and header (default: the survey list's title with the survey profile, else " + DefaultTitle + ")",
