@@ -130,7 +130,7 @@ func CFF(in *Input) ([]byte, error) {
 		Abstract:   in.abstract(),
 		Authors:    authors,
 		Version:    in.Version, DateReleased: in.Date,
-		DOI: in.Config.Citation.DOI, License: in.Config.Citation.License,
+		DOI: in.Config.Citation.DOI, License: in.Config.CitationLicense(),
 		URL: in.Config.BaseURL, RepositoryCode: in.Config.Repository.URL,
 		Keywords: []string{"reinforcement learning", "large language models", "multi-agent systems", "survey", "awesome list"},
 	}
@@ -181,7 +181,7 @@ func Zenodo(in *Input) ([]byte, error) {
 	z := zenodo{
 		Title: in.Title, Description: in.abstract(), UploadType: "dataset",
 		Version: in.Version, PublicationDate: in.Date,
-		License:  strings.ToLower(in.Config.Citation.License),
+		License:  strings.ToLower(in.Config.CitationLicense()),
 		Keywords: []string{"reinforcement learning", "large language models", "multi-agent systems", "survey", "awesome list"},
 	}
 	for _, p := range people {

@@ -28,6 +28,10 @@ type Pool struct {
 	// pool is published as (the site's default title, and that of the
 	// standalone awesome list). The survey's facts are said here alone.
 	Title, ListTitle string
+	// License is the SPDX identifier of the pool's data licence (the
+	// survey's corpus is CC0-1.0): the site names it unless masrl.yaml's
+	// license says otherwise.
+	License string
 	// Retained and Excluded are sorted and free of repeats.
 	Retained []string
 	Excluded []string
@@ -50,6 +54,7 @@ func ParsePool(name string, b []byte) (*Pool, error) {
 		Paper         string    `yaml:"paper"`
 		Title         string    `yaml:"title"`
 		ListTitle     string    `yaml:"list_title"`
+		License       string    `yaml:"license"`
 		CorpusVersion string    `yaml:"corpus_version"`
 		Retained      yaml.Node `yaml:"retained"`
 		Excluded      yaml.Node `yaml:"excluded"`
@@ -87,7 +92,7 @@ func ParsePool(name string, b []byte) (*Pool, error) {
 		slices.Sort(out)
 		return out
 	}
-	p := &Pool{Paper: doc.Paper, CorpusVersion: doc.CorpusVersion, Title: doc.Title, ListTitle: doc.ListTitle,
+	p := &Pool{Paper: doc.Paper, CorpusVersion: doc.CorpusVersion, Title: doc.Title, ListTitle: doc.ListTitle, License: doc.License,
 		Retained: keys(&doc.Retained, "retained"), Excluded: keys(&doc.Excluded, "excluded")}
 	if len(ds) > 0 {
 		ds.Sort()

@@ -32,7 +32,7 @@ func (r *renderer) home() error {
 	// bib or exclusion log).
 	dl := []string{"papers.csv", "papers.json", "papers.bib", "excluded.csv", "excluded.json", "stats.json"}
 	for _, name := range dl {
-		if (name == corpus.BibFile && !r.c.HasBib) || (name == corpus.ExcludedFile && !r.c.HasExcluded) {
+		if (name == corpus.BibFile && !r.c.HasBib) || ((name == corpus.ExcludedFile || name == "excluded.json") && !r.c.HasExcluded) {
 			continue
 		}
 		hp.Downloads = append(hp.Downloads, Link{Text: name, URL: name})

@@ -33,7 +33,11 @@ func (r *renderer) prepare() error {
 		Repo:     r.opt.Repository.URL,
 		Survey:   r.survey != nil,
 		Claims:   r.claimSet != nil,
+		License:  r.opt.License,
+		Traces:   r.opt.TracesPage(r.survey != nil),
 	}
+	r.site.Exclusions = r.exclusionPage()
+	r.site.Audits = len(r.c.Audits) > 0
 	// The survey's list: its title, paper, orchestration sub-decisions
 	// and pages (data/ with the survey profile). Any other list gets none.
 	surveyTitle := ""
@@ -41,6 +45,7 @@ func (r *renderer) prepare() error {
 		surveyTitle = r.survey.ListTitle
 		r.site.SurveyTitle, r.site.ArxivID = r.survey.Title, r.survey.ArxivID()
 		r.site.ArxivURL = "https://arxiv.org/abs/" + r.survey.ArxivID()
+		r.site.License = cmp.Or(r.site.License, r.survey.License)
 	}
 	r.site.Title = r.opt.TitleOr(surveyTitle)
 	r.site.Nav = []NavItem{{"Home", "", "home"}, {"Papers", "papers/", "papers"}, {"Taxonomy", "taxonomy/", "taxonomy"}}
@@ -54,7 +59,9 @@ func (r *renderer) prepare() error {
 	if r.site.Claims {
 		r.site.Nav = append(r.site.Nav, NavItem{"Claims", "claims/", "claims"})
 	}
-	r.site.Nav = append(r.site.Nav, NavItem{"Traces", tracesDir, "traces"})
+	if r.site.Traces {
+		r.site.Nav = append(r.site.Nav, NavItem{"Traces", tracesDir, "traces"})
+	}
 	if err := r.prepareViews(); err != nil {
 		return err
 	}
@@ -222,6 +229,7 @@ func (r *renderer) prepareViews() error {
 			tv := &TermView{Term: t, Field: fv.ref, Href: fv.Href + segs[i] + "/", Count: cell.Count, keys: cell.Keys}
 			tv.ref = &TermRef{Value: t.Value, Label: t.Label, Href: tv.Href}
 			fv.Terms = append(fv.Terms, tv)
+			fv.IDs = fv.IDs || t.ID != ""
 		}
 		r.fields = append(r.fields, fv)
 	}

@@ -112,6 +112,9 @@ func (r *renderer) downloads() error {
 		{"excluded.json", func() any { return excluded }},
 		{"stats.json", func() any { return corpus.ComputeStats(r.c, r.v) }},
 	} {
+		if d.name == "excluded.json" && !r.c.HasExcluded {
+			continue // no exclusion log, no empty download of one
+		}
 		err := r.generate(d.name, func(w io.Writer) error {
 			b, err := json.MarshalIndent(d.v(), "", "  ")
 			if err != nil {

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/siteconfig"
 	"github.com/masrl/masrl/trace"
@@ -121,6 +122,17 @@ type tracesData struct {
 // WebAssembly validator and the six binaries it holds with their SHA-256
 // sums. Without binaries, opt.Release's are linked.
 func (r *renderer) traces() error {
+	if !r.site.Traces {
+		// What only the traces page publishes, asked for by name, is said
+		// to be left out rather than dropped in silence.
+		if r.opt.TraceExample != "" || r.opt.Downloads != "" {
+			r.warnings = append(r.warnings, corpus.Diagnostic{
+				Severity: corpus.Warning, Pos: corpus.Pos{File: "masrl.yaml"}, Field: "traces",
+				Message: "the list publishes no traces page, so the trace example and downloads given are left out; traces: true (or --traces true) publishes one",
+			})
+		}
+		return nil
+	}
 	tp := &tracesPage{Page: r.newPage(tracesDir, "Orchestration traces", "traces")}
 	tp.Description = "The orchestration-trace JSON Schema of the survey: fields, event and edge types, the reporting checklist, downloads and a validator that runs in the browser."
 	if !r.site.Survey {

@@ -71,6 +71,19 @@ type SiteInfo struct {
 	SurveyTitle string
 	ArxivID     string
 	ArxivURL    string
+	// License is the SPDX identifier of the list's licence (masrl.yaml's
+	// license, else the survey profile's), which the footer names; ""
+	// claims none.
+	License string
+	// Traces is true when the traces page is published (the survey
+	// profile, or masrl.yaml's traces: true): the navigation and the home
+	// page then point to it.
+	Traces bool
+	// Exclusions is true for a list with an exclusion log: the pages then
+	// speak of retained entries and screening stages.
+	Exclusions bool
+	// Audits is true when entries carry a spot-check audit.
+	Audits bool
 }
 
 // NavItem is one entry of the main navigation.
@@ -143,7 +156,10 @@ type FieldView struct {
 	// (whose values count exclusion records).
 	Entries bool
 	Total   int
-	ref     *FieldRef // what pages about one of its values show of it
+	// IDs is true when a value of the field has an ID (the survey's R1
+	// to R8): the field's table then has a column for them.
+	IDs bool
+	ref *FieldRef // what pages about one of its values show of it
 }
 
 // FieldRef is what a page about one value of a field shows of the field

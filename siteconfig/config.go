@@ -39,9 +39,16 @@ type Config struct {
 	Description string
 	Language    string
 	BaseURL     string
-	Repository  Repository
-	Release     Release
-	Citation    Citation
+	// License is the SPDX identifier of the list's licence: every page's
+	// footer names it, and nothing is claimed without it.
+	License string
+	// Traces is "true" to publish the traces page on a list without the
+	// survey profile, "false" to leave it out of the survey's list; ""
+	// publishes it with the survey profile only.
+	Traces     string
+	Repository Repository
+	Release    Release
+	Citation   Citation
 }
 
 // Citation is how the list asks to be cited: masrl cite writes
@@ -130,13 +137,32 @@ func Keys() []Key {
 			func(c *Config) *string { return &c.Release.Sums }, nonEmpty, ""},
 		{"citation.authors", "citation-authors", "the list's authors for CITATION.cff and .zenodo.json, \"Family, Given\" each, separated by ';' (a name without a comma is an organisation)",
 			func(c *Config) *string { return &c.Citation.Authors }, checkAuthors, ""},
-		{"citation.license", "citation-license", "the SPDX identifier of the list's license, e.g. CC-BY-4.0, for CITATION.cff and .zenodo.json",
+		{"citation.license", "citation-license", "the SPDX identifier of the license CITATION.cff and .zenodo.json name, e.g. CC-BY-4.0, when it is not license's",
 			func(c *Config) *string { return &c.Citation.License }, checkSPDX, ""},
 		{"citation.doi", "citation-doi", "the list's concept DOI (all versions, e.g. Zenodo's 10.5281/zenodo.N), for CITATION.cff",
 			func(c *Config) *string { return &c.Citation.DOI }, checkDOI, ""},
+		{"license", "license", "the SPDX identifier of the list's licence, e.g. CC-BY-4.0: every page's footer names it (without it, none; with the survey profile, the survey corpus's), and CITATION.cff and .zenodo.json carry it unless citation.license says otherwise",
+			func(c *Config) *string { return &c.License }, checkSPDX, ""},
+		{"traces", "traces", "true publishes the traces page (the orchestration-trace schema, its validator and downloads) with its navigation item and home-page section; false leaves it out; default: only with the survey profile",
+			func(c *Config) *string { return &c.Traces }, checkBool, "^(true|false)$"},
 		{"profile", "profile", "the list's profile: survey applies the claims, pinned pool, orchestration sub-decisions and pages of the survey this repository publishes; none without it",
 			func(c *Config) *string { return &c.Profile }, data.CheckProfile, "^(" + strings.Join(data.Profiles(), "|") + ")$"},
 	}
+}
+
+// CitationLicense is the licence CITATION.cff and .zenodo.json name:
+// citation.license, else the list's license.
+func (c Config) CitationLicense() string {
+	return cmp.Or(c.Citation.License, c.License)
+}
+
+// TracesPage says whether the list publishes the traces page: as
+// traces says, else only with the survey profile (survey).
+func (c Config) TracesPage(survey bool) bool {
+	if c.Traces == "" {
+		return survey
+	}
+	return c.Traces == "true"
 }
 
 // DefaultTitle is the title of a list without one (masrl.yaml's title,
@@ -335,6 +361,14 @@ func checkAuthors(v string) error {
 		if strings.Count(n, ",") > 1 || strings.HasPrefix(n, ",") || strings.HasSuffix(n, ",") {
 			return fmt.Errorf("%q: want \"Family, Given\" (one comma) or an organisation's name", n)
 		}
+	}
+	return nil
+}
+
+// checkBool accepts the two spellings a yes-or-no key has.
+func checkBool(v string) error {
+	if v != "true" && v != "false" {
+		return fmt.Errorf("%q: want true or false", v)
 	}
 	return nil
 }

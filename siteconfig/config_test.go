@@ -21,6 +21,8 @@ repository:
 release:
   url: https://github.com/masrl/masrl/releases/download/v1.0.0/
   sums: SHA256SUMS
+license: CC0-1.0
+traces: "false"
 citation:
   authors: Zhang, Chenchen; Example Lab
   license: CC-BY-4.0
@@ -37,6 +39,7 @@ profile: survey
 		Release:    Release{URL: "https://github.com/masrl/masrl/releases/download/v1.0.0/", Sums: "SHA256SUMS"},
 		Citation:   Citation{Authors: "Zhang, Chenchen; Example Lab", License: "CC-BY-4.0", DOI: "10.5281/zenodo.1003150"},
 		Profile:    "survey",
+		License:    "CC0-1.0", Traces: "false",
 	}
 	if *c != want {
 		t.Errorf("got %+v\nwant %+v", *c, want)
@@ -199,5 +202,25 @@ func TestParseSums(t *testing.T) {
 		"SHA256SUMS:4: y is listed twice"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
+
+// TestLicenseAndTraces: citation.license defaults to the list's license,
+// and the traces page follows traces, else the survey profile.
+func TestLicenseAndTraces(t *testing.T) {
+	if got := (Config{License: "MIT"}).CitationLicense(); got != "MIT" {
+		t.Errorf("CitationLicense without citation.license = %q, want the list's MIT", got)
+	}
+	if got := (Config{License: "MIT", Citation: Citation{License: "CC-BY-4.0"}}).CitationLicense(); got != "CC-BY-4.0" {
+		t.Errorf("CitationLicense = %q, want citation.license's CC-BY-4.0", got)
+	}
+	for _, c := range []struct {
+		traces string
+		survey bool
+		want   bool
+	}{{"", true, true}, {"", false, false}, {"true", false, true}, {"false", true, false}} {
+		if got := (Config{Traces: c.traces}).TracesPage(c.survey); got != c.want {
+			t.Errorf("traces %q, survey %v: TracesPage = %v, want %v", c.traces, c.survey, got, c.want)
+		}
 	}
 }

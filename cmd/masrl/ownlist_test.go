@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -127,5 +128,74 @@ func checkLocalLinks(t *testing.T, dir string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestOwnListClaimsNothingUnasked: a list of one's own without the survey
+// profile claims no licence and has no traces page unless its masrl.yaml
+// asks, and its pages speak of entries, not of retained entries or an
+// exclusion log it does not have. stats.json keeps the key names of its
+// format ("retained", "exclusions"), which are data, not prose.
+func TestOwnListClaimsNothingUnasked(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "corpus")
+	if err := os.CopyFS(dir, os.DirFS(gnnxList)); err != nil {
+		t.Fatal(err)
+	}
+	pub := buildOwn(t, dir)
+	words := regexp.MustCompile(`(?i)CC0|retained|exclusion|screening|Data: `)
+	err := filepath.WalkDir(pub, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(pub, p)
+		if rel == "stats.json" || filepath.Base(rel) == "trace.schema.json" {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if m := words.Find(b); m != nil {
+			t.Errorf("%s says %q, which the list never said", rel, m)
+		}
+		if strings.HasSuffix(rel, ".html") && strings.Contains(string(b), `traces/"`) {
+			t.Errorf("%s links a traces page the list did not ask for", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gone := range []string{"traces/index.html", "excluded.json", "excluded.csv"} {
+		if _, err := os.Stat(filepath.Join(pub, gone)); err == nil {
+			t.Errorf("the site has %s, which the list did not ask for", gone)
+		}
+	}
+
+	// Asked for: the licence in every page's footer, the traces page in the
+	// navigation and on the home page.
+	cfg, err := os.ReadFile(filepath.Join(dir, "masrl.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "masrl.yaml"), append(cfg, "license: CC-BY-4.0\ntraces: true\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pub = buildOwn(t, dir)
+	for _, page := range []string{"index.html", "papers/index.html", "taxonomy/index.html", "traces/index.html"} {
+		b, err := os.ReadFile(filepath.Join(pub, page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), "Data: CC-BY-4.0.") {
+			t.Errorf("%s: the footer does not name the list's licence", page)
+		}
+		if !regexp.MustCompile(`traces/"( aria-current="page")?>Traces</a>`).Match(b) {
+			t.Errorf("%s: the navigation has no Traces item", page)
+		}
+	}
+	home, _ := os.ReadFile(filepath.Join(pub, "index.html"))
+	if !strings.Contains(string(home), `<h2 id="traces-h">`) {
+		t.Error("home page: no traces section with traces: true")
 	}
 }

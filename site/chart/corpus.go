@@ -113,9 +113,14 @@ func YearsByCategory(name string, c *corpus.Corpus, f *corpus.Field) StackedSpec
 		}
 	}
 	slices.Sort(years)
+	// "Retained" only where an exclusion log says what was not.
+	what := "Entries"
+	if c.HasExcluded {
+		what = "Retained entries"
+	}
 	s := StackedSpec{
 		Name: name, Title: "Entries per year by " + lower(f.Label),
-		Caption: "Retained entries by publication year, stacked by " + lower(f.Label) + "; the number above a column is its total.",
+		Caption: what + " by publication year, stacked by " + lower(f.Label) + "; the number above a column is its total.",
 		XName:   "Year", YName: "Entries",
 	}
 	for _, y := range years {
