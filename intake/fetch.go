@@ -57,6 +57,13 @@ func (c *Cache) load(rawURL, accept string) *cached {
 	return &e
 }
 
+// forget removes the stored answer of one request, if any.
+func (c *Cache) forget(rawURL, accept string) {
+	if c != nil {
+		os.Remove(c.path(rawURL, accept))
+	}
+}
+
 func (c *Cache) store(rawURL, accept, etag string, body []byte) error {
 	if c == nil || etag == "" {
 		return nil
@@ -257,7 +264,15 @@ func (c *Client) get(ctx context.Context, service, rawURL string, kind mediaKind
 		}
 		switch {
 		case resp.StatusCode == http.StatusNotModified && old != nil:
-			return read(old.Body)
+			err := read(old.Body)
+			if !errors.Is(err, ErrBadAnswer) {
+				return err
+			}
+			// A page kept before answers were checked: forget it and
+			// ask again without If-None-Match.
+			c.Cache.forget(rawURL, accept)
+			old = nil
+			attempt--
 		case resp.StatusCode == http.StatusOK:
 			if ct := resp.Header.Get("Content-Type"); !kind.accepts(ct) {
 				return fmt.Errorf("%s: %s answered 200 with Content-Type %q, want %s: %w", service, rawURL, ct, strings.Join(kind.types, " or "), ErrBadAnswer)

@@ -2,6 +2,7 @@ package intake
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -282,5 +283,37 @@ func TestCitationsWindow(t *testing.T) {
 	got, more, err = c.Citations(context.Background(), "arXiv:1707.06347", "citations", 3)
 	if err != nil || !more || len(got) != 3000 || len(asked) != 3 {
 		t.Errorf("3 pages: %d works, more %v, %v, asked %v", len(got), more, err, asked)
+	}
+}
+
+// TestCachedBadAnswerForgotten: a page kept in the cache before answers
+// were checked (an HTML page under a valid ETag) is dropped on the 304
+// and asked for again, not reported forever.
+func TestCachedBadAnswerForgotten(t *testing.T) {
+	s := intaketest.New("testdata")
+	defer s.Close()
+	dir := t.TempDir()
+	c := &Client{CrossrefAPI: s.CrossrefAPI, Cache: &Cache{Dir: dir}}
+	if _, err := c.Crossref(context.Background(), "10.5555/jair.2026.88"); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("%d cache files, want 1", len(files))
+	}
+	b, _ := os.ReadFile(files[0])
+	var e cached
+	if err := json.Unmarshal(b, &e); err != nil {
+		t.Fatal(err)
+	}
+	e.Body = []byte("<html><body>maintenance</body></html>")
+	b, _ = json.Marshal(e)
+	os.WriteFile(files[0], b, 0o644)
+	w, err := c.Crossref(context.Background(), "10.5555/jair.2026.88")
+	if err != nil || w.Venue != "Journal of Artificial Intelligence Research" {
+		t.Errorf("after a bad cached page: %+v, %v", w, err)
+	}
+	if got := s.Requests("crossref"); got != 3 {
+		t.Errorf("%d requests, want 3 (the first, the 304, the one asked again)", got)
 	}
 }
