@@ -187,3 +187,13 @@ func ExampleNewHTTPClient() {
 	fmt.Println(errors.Is(err, ErrRefusedAddress))
 	// Output: true
 }
+
+// TestDefaultsHTTPS: every service masrl asks by default is asked over
+// https.
+func TestDefaultsHTTPS(t *testing.T) {
+	for _, u := range []string{DefaultArxivAPI, DefaultDOIAPI, DefaultCrossrefAPI, DefaultOpenAlexAPI, DefaultS2API} {
+		if !strings.HasPrefix(u, "https://") {
+			t.Errorf("default service %s is not https", u)
+		}
+	}
+}

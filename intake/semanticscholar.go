@@ -105,6 +105,34 @@ func (c *Client) Citations(ctx context.Context, id, direction string, maxPages i
 	}
 }
 
+// LinkCounts returns how many works Semantic Scholar counts as citing the
+// paper and as cited by it (its citationCount and referenceCount), so
+// that a list cut short can say how much is missing.
+func (c *Client) LinkCounts(ctx context.Context, id string) (citations, references int, err error) {
+	api := c.S2API
+	if api == "" {
+		api = DefaultS2API
+	}
+	u, err := url.Parse(strings.TrimRight(api, "/") + "/paper/" + (&url.URL{Path: id}).EscapedPath())
+	if err != nil {
+		return 0, 0, fmt.Errorf("--s2-api %q: %w", api, err)
+	}
+	u.RawQuery = url.Values{"fields": {"citationCount,referenceCount"}}.Encode()
+	err = c.get(ctx, "Semantic Scholar", u.String(), jsonAnswer, func(body []byte) error {
+		var p struct {
+			PaperID    string `json:"paperId"`
+			Citations  *int   `json:"citationCount"`
+			References *int   `json:"referenceCount"`
+		}
+		if err := json.Unmarshal(body, &p); err != nil || p.PaperID == "" || p.Citations == nil || p.References == nil {
+			return fmt.Errorf("the answer of Semantic Scholar for %s is not a paper with citationCount and referenceCount: %w", id, ErrBadAnswer)
+		}
+		citations, references = *p.Citations, *p.References
+		return nil
+	})
+	return citations, references, err
+}
+
 // parseS2Page reads one page of citations or references and the offset
 // of the next page (0 on the last).
 func parseS2Page(body []byte, direction string) ([]Linked, int, error) {

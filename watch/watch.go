@@ -111,6 +111,9 @@ func Find(ctx context.Context, c *corpus.Corpus, opt Options) ([]Candidate, corp
 		if id == "" {
 			continue
 		}
+		// counts are Semantic Scholar's totals for the entry, asked once
+		// and only when a list is cut (empty until then).
+		counts := map[string]int{}
 		for _, dir := range []string{"citations", "references"} {
 			linked, more, err := opt.Client.Citations(ctx, id, dir, pages)
 			if err != nil {
@@ -122,8 +125,15 @@ func Find(ctx context.Context, c *corpus.Corpus, opt Options) ([]Candidate, corp
 				return nil, ds, err
 			}
 			if more {
+				if len(counts) == 0 {
+					cites, refs, err := opt.Client.LinkCounts(ctx, id)
+					if err != nil && !errors.Is(err, intake.ErrNotFound) {
+						return nil, ds, err
+					}
+					counts["citations"], counts["references"] = cites, refs
+				}
 				ds = append(ds, corpus.Diagnostic{Severity: corpus.Warning, Pos: e.Pos("key"), Field: "key", Value: e.Key,
-					Message: truncated(id, dir, len(linked), pages)})
+					Message: truncated(id, dir, len(linked), counts[dir], pages)})
 			}
 			for _, l := range linked {
 				cand := find(l)
@@ -158,17 +168,22 @@ func Find(ctx context.Context, c *corpus.Corpus, opt Options) ([]Candidate, corp
 	return out, ds, nil
 }
 
-// truncated says that a list of citations or references was cut, how
-// many works were read, and what would read more.
-func truncated(id, dir string, n, pages int) string {
+// truncated says that a list of citations or references was cut: how
+// many works were read of how many Semantic Scholar counts (total, 0 when
+// unknown), and what would read more.
+func truncated(id, dir string, n, total, pages int) string {
 	what := dir
 	if dir == "citations" {
 		what = "citing works"
 	}
-	if pages*1000 >= 9999 {
-		return fmt.Sprintf("Semantic Scholar lists more %s of %s than the %d it returns (9,999 at most): the others are not searched", what, id, n)
+	of := "more"
+	if total > n {
+		of = strconv.Itoa(total)
 	}
-	return fmt.Sprintf("Semantic Scholar lists more %s of %s than the %d read (--max-pages %d, 1000 a page; up to %d reads all it returns): the others are not searched", what, id, n, pages, DefaultMaxPages)
+	if pages*1000 >= 9999 {
+		return fmt.Sprintf("Semantic Scholar counts %s %s of %s; its API lists %d (9,999 at most): the others are not searched", of, what, id, n)
+	}
+	return fmt.Sprintf("Semantic Scholar counts %s %s of %s; %d were read (--max-pages %d, 1000 a page; %d reads all its API lists): the others are not searched", of, what, id, n, pages, DefaultMaxPages)
 }
 
 // idsOf are the keys a linked work is known by.

@@ -180,18 +180,18 @@ func TestTruncatedListWarns(t *testing.T) {
 	}
 	var cut []string
 	for _, d := range ds {
-		if strings.Contains(d.Message, "lists more") {
+		if strings.Contains(d.Message, "the others are not searched") {
 			cut = append(cut, d.String())
 		}
 	}
-	want := "testdata/corpus/papers.csv:2:1: warning: key: Semantic Scholar lists more citing works of arXiv:2501.00001 than the 2 read (--max-pages 1, 1000 a page; up to 10 reads all it returns): the others are not searched"
+	want := "testdata/corpus/papers.csv:2:1: warning: key: Semantic Scholar counts 5 citing works of arXiv:2501.00001; 2 were read (--max-pages 1, 1000 a page; 10 reads all its API lists): the others are not searched"
 	if len(cut) != 1 || cut[0] != want {
 		t.Errorf("warnings %q, want [%q]", cut, want)
 	}
 	// With the default cap the whole list is read: no warning.
 	_, ds, _ = Find(context.Background(), c, Options{Client: &intake.Client{S2API: s.S2API}})
 	for _, d := range ds {
-		if strings.Contains(d.Message, "lists more") {
+		if strings.Contains(d.Message, "the others are not searched") {
 			t.Errorf("default cap: %s", d)
 		}
 	}

@@ -29,6 +29,7 @@ import (
 //	GET /s2/paper/ID/citations?offset=N (and /references)
 //	                        s2-ID-citations.json (':' and '/' spelled '_';
 //	                        -N before .json for offset N > 0), or 404
+//	GET /s2/paper/ID        s2-ID.json (an id without '/'), or 404
 //	GET /html/...           200 with an HTML page, as a service behind a
 //	                        maintenance page or a captive portal answers
 //
@@ -183,7 +184,12 @@ func New(dir string) *Server {
 		rest := strings.TrimPrefix(r.URL.Path, "/s2/paper/")
 		i := strings.LastIndexByte(rest, '/')
 		if i < 0 {
-			return []byte(`{"error":"Not found"}`), "application/json", http.StatusNotFound
+			// The paper itself (an arXiv id: no '/').
+			b, err := os.ReadFile(filepath.Join(dir, "s2-"+strings.NewReplacer(":", "_").Replace(filepath.Base(rest))+".json"))
+			if err != nil {
+				return []byte(`{"error":"Not found"}`), "application/json", http.StatusNotFound
+			}
+			return b, "application/json", http.StatusOK
 		}
 		id, direction := rest[:i], rest[i+1:]
 		name := "s2-" + strings.NewReplacer(":", "_", "/", "_").Replace(id) + "-" + direction
