@@ -131,11 +131,15 @@ func (p *AddressPolicy) dialContext(d *net.Dialer) func(ctx context.Context, net
 			}
 		}
 		var errs []error
+		var allowed []netip.Addr
 		for _, ip := range ips {
 			if err := p.permit(host, port, ip); err != nil {
 				errs = append(errs, err)
 				continue
 			}
+			allowed = append(allowed, ip)
+		}
+		for i, ip := range allowed {
 			dd := *d
 			dd.Control = func(network, address string, rc syscall.RawConn) error {
 				// The address the socket is about to connect to.
@@ -151,6 +155,10 @@ func (p *AddressPolicy) dialContext(d *net.Dialer) func(ctx context.Context, net
 				}
 				return nil
 			}
+			// Each address gets its share of the time left, as the net
+			// package's own serial dial does, so that one that never
+			// answers does not use it all.
+			dd.Timeout = attemptTimeout(ctx, d.Timeout, len(allowed)-i)
 			conn, err := dd.DialContext(ctx, network, net.JoinHostPort(ip.String(), port))
 			if err == nil {
 				return conn, nil
@@ -162,6 +170,22 @@ func (p *AddressPolicy) dialContext(d *net.Dialer) func(ctx context.Context, net
 		}
 		return nil, errors.Join(errs...)
 	}
+}
+
+// attemptTimeout is the time one of n remaining addresses may take: the
+// time left (the context's deadline, else total) shared among them, but
+// never under two seconds.
+func attemptTimeout(ctx context.Context, total time.Duration, n int) time.Duration {
+	left := total
+	if dl, ok := ctx.Deadline(); ok {
+		if d := time.Until(dl); left <= 0 || d < left {
+			left = d
+		}
+	}
+	if left <= 0 || n <= 1 {
+		return left
+	}
+	return max(left/time.Duration(n), 2*time.Second)
 }
 
 // maxRedirects is how many redirects a request follows, as net/http's

@@ -197,3 +197,23 @@ func TestDefaultsHTTPS(t *testing.T) {
 		}
 	}
 }
+
+// TestAttemptTimeout: the addresses of a name share the dial time, so one
+// that never answers leaves time for the next.
+func TestAttemptTimeout(t *testing.T) {
+	bg := context.Background()
+	for _, tt := range []struct {
+		total time.Duration
+		n     int
+		want  time.Duration
+	}{
+		{30 * time.Second, 1, 30 * time.Second},
+		{30 * time.Second, 3, 10 * time.Second},
+		{30 * time.Second, 30, 2 * time.Second},
+		{0, 2, 0},
+	} {
+		if got := attemptTimeout(bg, tt.total, tt.n); got != tt.want {
+			t.Errorf("attemptTimeout(%v, %d) = %v, want %v", tt.total, tt.n, got, tt.want)
+		}
+	}
+}
