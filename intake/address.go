@@ -18,7 +18,7 @@ import (
 // multicast or unspecified. A service's answer, or a redirect, must not
 // make masrl reach into the machine or network it runs on (a cloud's
 // metadata address, a router, a local admin page).
-var ErrRefusedAddress = errors.New("refused: not a public address")
+var ErrRefusedAddress = errors.New("refused: not a public address (loopback, link-local, private or reserved)")
 
 // ErrInsecureRedirect is returned when a redirect goes from https to http:
 // the answer would no longer be the one the https address promised.

@@ -254,6 +254,9 @@ func (c *Client) get(ctx context.Context, service, rawURL string, kind mediaKind
 			req.Header.Set("If-None-Match", old.ETag)
 		}
 		resp, err := c.http().Do(req)
+		if errors.Is(err, ErrRefusedAddress) || errors.Is(err, ErrInsecureRedirect) {
+			return fmt.Errorf("%s: %s leads where masrl does not connect: %w", service, rawURL, err)
+		}
 		if err != nil {
 			return fmt.Errorf("%s: cannot reach %s: %w", service, rawURL, err)
 		}

@@ -150,21 +150,29 @@ func NewHTTPClient(timeout time.Duration, p *intake.AddressPolicy) *http.Client 
 // could not run, and no link is called dead for it.
 var ErrNetworkUnreachable = errors.New("the network looks unreachable")
 
-// isNetworkFailure reports whether err is a failure of the network
-// itself: a name server that does not answer (a name it answers is not
-// found, NXDOMAIN, is a dead link's answer), or a connection that cannot
-// be made (a host that refuses it has answered). A refusal of masrl's own
+// networkFailure reports whether err is a failure to resolve a name or
+// to connect, and whether it is a hard one: a name server that does not
+// answer, a connection that times out or has no route. A name the name
+// server says does not exist (NXDOMAIN) or a connection the host refuses
+// are soft: on a working network they are a dead link's answer, so only
+// when every host fails so does the network. A refusal of masrl's own
 // address policy is neither.
-func isNetworkFailure(err error) bool {
-	if errors.Is(err, intake.ErrRefusedAddress) || errors.Is(err, syscall.ECONNREFUSED) {
-		return false
+func networkFailure(err error) (failed, hard bool) {
+	if err == nil || errors.Is(err, intake.ErrRefusedAddress) || errors.Is(err, intake.ErrInsecureRedirect) {
+		return false, false
+	}
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		return true, false
 	}
 	var dns *net.DNSError
 	if errors.As(err, &dns) {
-		return !dns.IsNotFound
+		return true, !dns.IsNotFound
 	}
 	var op *net.OpError
-	return errors.As(err, &op) && op.Op == "dial"
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true, true
+	}
+	return false, false
 }
 
 // Result is every finding, sorted by position, and the number of
@@ -184,9 +192,11 @@ type verdict struct {
 // Check checks every distinct URL once and reports it at each of its
 // positions. A service error (arXiv's or Crossref's API failing) stops
 // the check at once: its links cannot be judged. When no host answers
-// and the first ones asked (one per worker, or all of them) failed to
-// resolve or connect, the check stops with ErrNetworkUnreachable rather
-// than calling every link dead.
+// at all, the check ends with ErrNetworkUnreachable rather than calling
+// every link dead: at once when the first hosts asked (one per worker, or
+// all of them) failed hard (a name server or route that does not answer,
+// where each further try would wait its timeout), else when every host
+// asked has failed to resolve or connect.
 func (ck *Checker) Check(ctx context.Context, links []Link) (*Result, error) {
 	perHost, workers := ck.PerHost, ck.Workers
 	if perHost <= 0 {
@@ -218,12 +228,16 @@ func (ck *Checker) Check(ctx context.Context, links []Link) (*Result, error) {
 		}
 		return hosts[host]
 	}
-	// What the network did: hosts that answered, hosts that could not be
-	// reached (with the first such failure), and the URLs done.
+	// What the network did: answers, hosts that could not be reached
+	// (and those of them that failed hard), the first such failure, and
+	// the URLs done.
 	answered, done := 0, 0
-	unreached := map[string]error{}
+	unreached, hard := map[string]bool{}, map[string]bool{}
 	var firstUnreached error
 	enough := min(len(hostsAll), workers)
+	unreachable := func() error {
+		return fmt.Errorf("%w: %d of %d hosts failed to resolve or connect and none answered (%v); no link was judged", ErrNetworkUnreachable, len(unreached), len(hostsAll), firstUnreached)
+	}
 	record := func(host string, o outcome) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -234,14 +248,15 @@ func (ck *Checker) Check(ctx context.Context, links []Link) (*Result, error) {
 		case o.answered:
 			answered++
 		case o.netErr != nil:
-			if _, ok := unreached[host]; !ok {
-				unreached[host] = o.netErr
+			unreached[host] = true
+			if _, h := networkFailure(o.netErr); h {
+				hard[host] = true
 			}
 			if firstUnreached == nil {
 				firstUnreached = o.netErr
 			}
-			if answered == 0 && len(unreached) >= enough {
-				cancel(fmt.Errorf("%w: %d of %d hosts failed to resolve or connect and none answered (%v); no link was judged", ErrNetworkUnreachable, len(unreached), len(hostsAll), firstUnreached))
+			if answered == 0 && len(hard) >= enough {
+				cancel(unreachable())
 			}
 		}
 		if ck.Progress != nil {
@@ -272,11 +287,14 @@ func (ck *Checker) Check(ctx context.Context, links []Link) (*Result, error) {
 	close(jobs)
 	wg.Wait()
 	if err := context.Cause(ctx); err != nil {
-		if answered == 0 && isNetworkFailure(err) && !errors.Is(err, ErrNetworkUnreachable) {
+		if failed, _ := networkFailure(err); failed && answered == 0 && !errors.Is(err, ErrNetworkUnreachable) {
 			// A service that cannot be reached while no host answered.
 			err = fmt.Errorf("%w: %w; no link was judged", ErrNetworkUnreachable, err)
 		}
 		return nil, err
+	}
+	if answered == 0 && len(unreached) > 0 {
+		return nil, unreachable()
 	}
 	byURL := map[string]verdict{}
 	for i, u := range urls {
@@ -376,9 +394,11 @@ func (ck *Checker) fetch(ctx context.Context, raw string, follow bool) outcome {
 		switch {
 		case errors.Is(err, intake.ErrRefusedAddress):
 			return judge(corpus.Error, "not a public address, not asked: %v", err)
-		case err != nil && hop == 0 && isNetworkFailure(err):
+		case err != nil && hop == 0:
 			o := judge(corpus.Error, "unreachable: %v", err)
-			o.netErr = err
+			if failed, _ := networkFailure(err); failed {
+				o.netErr = err
+			}
 			return o
 		case err != nil:
 			return judge(corpus.Error, "unreachable: %v", err)

@@ -209,15 +209,24 @@ func TestNetworkUnreachable(t *testing.T) {
 		t.Errorf("%d of 20 URLs asked, want the check to stop after the first hosts failed", calls)
 	}
 
-	// A host that answers, even one that refuses connections or a name
-	// the name server says does not exist, is a network that works: the
-	// other links are judged one by one.
+	// Names the name server says do not exist and connections refused
+	// are a dead link's answer on a working network; when every host
+	// fails so, the network is what fails.
 	refused := strings.TrimPrefix(intaketest.Unreachable(), "http://")
 	links = []Link{{URL: "http://" + refused + "/x"}, {URL: "https://nonesuch.test/y"}}
-	ck = &Checker{HTTP: NewHTTPClient(time.Second, &intake.AddressPolicy{Local: []string{refused}, Resolver: nxdomain{}}), Service: &intake.Client{}}
+	policy := &intake.AddressPolicy{Local: []string{refused}, Resolver: nxdomain{}}
+	ck = &Checker{HTTP: NewHTTPClient(time.Second, policy), Service: &intake.Client{}}
+	if res, err = ck.Check(context.Background(), links); !errors.Is(err, ErrNetworkUnreachable) {
+		t.Errorf("every host unknown or refusing: %v, %+v; want %v", err, res, ErrNetworkUnreachable)
+	}
+	// With one host answering, they are dead links.
+	live := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer live.Close()
+	policy.Local = append(policy.Local, strings.TrimPrefix(live.URL, "http://"))
+	links = append(links, Link{URL: live.URL + "/ok"})
 	res, err = ck.Check(context.Background(), links)
 	if err != nil || len(res.Findings) != 2 {
-		t.Errorf("refused and unknown hosts: %v, %+v; want two dead links", err, res)
+		t.Errorf("unknown and refusing hosts beside a live one: %v, %+v; want two dead links", err, res)
 	}
 }
 
