@@ -117,6 +117,8 @@ func TestCheck(t *testing.T) {
 		Service: &intake.Client{ArxivAPI: rec.ArxivAPI, CrossrefAPI: rec.CrossrefAPI},
 		PerHost: 2, Workers: 8,
 	}
+	var progress []string
+	ck.Progress = func(done, total int) { progress = append(progress, fmt.Sprintf("%d/%d", done, total)) }
 	res, err := ck.Check(context.Background(), links)
 	if err != nil {
 		t.Fatal(err)
@@ -156,6 +158,9 @@ func TestCheck(t *testing.T) {
 	}
 	if res.URLs != 10 {
 		t.Errorf("%d distinct URLs, want 10", res.URLs)
+	}
+	if len(progress) != 10 || progress[0] != "1/10" || progress[9] != "10/10" {
+		t.Errorf("progress %v, want 1/10 … 10/10", progress)
 	}
 }
 
