@@ -66,7 +66,8 @@ func parseCSL(doi string, body []byte) (*Metadata, error) {
 		Pages:     strings.ReplaceAll(cslText(it.Page), "-", "--"),
 	}
 	if m.Title == "" {
-		return nil, fmt.Errorf("doi.org has no title for %s: %w", doi, ErrNotFound)
+		// doi.org says "no such DOI" with a 404; a 200 is a record.
+		return nil, fmt.Errorf("doi.org answer for %s is not a CSL record with a title: %w", doi, ErrBadAnswer)
 	}
 	if m.DOI == "" {
 		m.DOI = doi

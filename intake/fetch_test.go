@@ -223,6 +223,7 @@ func TestBadAnswers(t *testing.T) {
 		{"Crossref {}", "/empty-json", "not a work record", func(c *Client) error { _, err := c.Crossref(ctx, "10.5555/x"); return err }},
 		{"Crossref as HTML", "/json-as-html", "Content-Type", func(c *Client) error { _, err := c.Crossref(ctx, "10.5555/x"); return err }},
 		{"OpenAlex {}", "/empty-json", "not a work", func(c *Client) error { _, err := c.OpenAlex(ctx, "10.5555/x"); return err }},
+		{"doi.org {}", "/empty-json", "not a CSL record", func(c *Client) error { _, err := c.DOI(ctx, "10.5555/x"); return err }},
 		{"Semantic Scholar {}", "/empty-json", "not a page of papers", func(c *Client) error {
 			_, _, err := c.Citations(ctx, "arXiv:2606.01234", "citations", 1)
 			return err
@@ -230,7 +231,7 @@ func TestBadAnswers(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			base := srv.URL + tt.path
-			c := &Client{ArxivAPI: base, CrossrefAPI: base, OpenAlexAPI: base, S2API: base, Cache: &Cache{Dir: dir}}
+			c := &Client{ArxivAPI: base, DOIAPI: base, CrossrefAPI: base, OpenAlexAPI: base, S2API: base, Cache: &Cache{Dir: dir}}
 			err := tt.ask(c)
 			if !errors.Is(err, ErrBadAnswer) || errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("%v, want %v saying %q", err, ErrBadAnswer, tt.want)
