@@ -72,9 +72,9 @@ func public(ip netip.Addr) bool {
 	return true
 }
 
-// IsLoopbackHost reports whether host (a URL's host, without port) names
+// isLoopbackHost reports whether host (a URL's host, without port) names
 // this machine: "localhost" or a loopback address.
-func IsLoopbackHost(host string) bool {
+func isLoopbackHost(host string) bool {
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
 		return true
@@ -248,7 +248,7 @@ func (c *Client) addressPolicy() *AddressPolicy {
 // scheme's port when the URL gives none.
 func loopbackHostPort(raw string) (string, bool) {
 	u, err := url.Parse(raw)
-	if err != nil || !IsLoopbackHost(u.Hostname()) {
+	if err != nil || !isLoopbackHost(u.Hostname()) {
 		return "", false
 	}
 	port := u.Port()
