@@ -10,8 +10,12 @@ import (
 	"time"
 )
 
+// atomNS is the Atom namespace, the one of the arXiv API's feed.
+const atomNS = "http://www.w3.org/2005/Atom"
+
 // arxivFeed is the part of the arXiv API's Atom answer that intake reads.
 type arxivFeed struct {
+	XMLName xml.Name
 	Total   int          `xml:"http://a9.com/-/spec/opensearch/1.1/ totalResults"`
 	Entries []arxivEntry `xml:"http://www.w3.org/2005/Atom entry"`
 }
@@ -43,20 +47,26 @@ func (c *Client) Arxiv(ctx context.Context, id string) (*Metadata, error) {
 	q := u.Query()
 	q.Set("id_list", id)
 	u.RawQuery = q.Encode()
-	body, err := c.get(ctx, "arXiv API", u.String(), "application/atom+xml")
-	if err != nil {
-		return nil, err
-	}
-	return parseArxiv(id, body)
+	var m *Metadata
+	err = c.get(ctx, "arXiv API", u.String(), atomAnswer, func(body []byte) (err error) {
+		m, err = parseArxiv(id, body)
+		return err
+	})
+	return m, err
 }
 
 // parseArxiv reads the Atom answer for one id. The API answers an unknown
 // id with an empty feed, and a malformed one with an entry titled "Error"
-// whose id is under /api/errors: both are ErrNotFound.
+// whose id is under /api/errors: both are ErrNotFound. Anything that is
+// not an Atom feed (an HTML page, another XML document) is ErrBadAnswer:
+// an empty feed is the only way arXiv says it knows no such paper.
 func parseArxiv(id string, body []byte) (*Metadata, error) {
 	var f arxivFeed
 	if err := xml.Unmarshal(body, &f); err != nil {
-		return nil, fmt.Errorf("arXiv API answer for %s is not Atom: %w", id, err)
+		return nil, fmt.Errorf("arXiv API answer for %s is not Atom (%v): %w", id, err, ErrBadAnswer)
+	}
+	if f.XMLName.Space != atomNS || f.XMLName.Local != "feed" {
+		return nil, fmt.Errorf("arXiv API answer for %s is <%s> in namespace %q, want an Atom <feed> (%s): %w", id, f.XMLName.Local, f.XMLName.Space, atomNS, ErrBadAnswer)
 	}
 	var e *arxivEntry
 	for i := range f.Entries {

@@ -36,8 +36,9 @@ type Update struct {
 }
 
 type crossrefEnvelope struct {
-	Status  string          `json:"status"`
-	Message crossrefMessage `json:"message"`
+	Status      string          `json:"status"`
+	MessageType string          `json:"message-type"`
+	Message     crossrefMessage `json:"message"`
 }
 
 type crossrefDate struct {
@@ -75,21 +76,23 @@ func (c *Client) Crossref(ctx context.Context, doi string) (*Work, error) {
 		api = DefaultCrossrefAPI
 	}
 	u := strings.TrimRight(api, "/") + "/works/" + (&url.URL{Path: doi}).EscapedPath()
-	body, err := c.get(ctx, "Crossref", u, "application/json")
-	if err != nil {
-		return nil, err
-	}
-	return parseCrossref(doi, body)
+	var w *Work
+	err := c.get(ctx, "Crossref", u, jsonAnswer, func(body []byte) (err error) {
+		w, err = parseCrossref(doi, body)
+		return err
+	})
+	return w, err
 }
 
 func parseCrossref(doi string, body []byte) (*Work, error) {
 	var env crossrefEnvelope
 	if err := json.Unmarshal(body, &env); err != nil {
-		return nil, fmt.Errorf("Crossref answer for %s is not a work record: %w", doi, err)
+		return nil, fmt.Errorf("Crossref answer for %s is not a work record (%v): %w", doi, err, ErrBadAnswer)
 	}
 	m := env.Message
-	if env.Status != "ok" || m.DOI == "" {
-		return nil, fmt.Errorf("Crossref has no work %s (status %q): %w", doi, env.Status, ErrNotFound)
+	// Crossref says "no such work" with a 404; a 200 is a work record.
+	if env.Status != "ok" || env.MessageType != "work" || m.DOI == "" {
+		return nil, fmt.Errorf("Crossref answer for %s is not a work record (status %q, message-type %q, DOI %q; want ok, work and the DOI): %w", doi, env.Status, env.MessageType, m.DOI, ErrBadAnswer)
 	}
 	w := &Work{DOI: strings.ToLower(m.DOI), Type: m.Type}
 	if len(m.Title) > 0 {

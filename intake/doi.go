@@ -43,17 +43,18 @@ func (c *Client) DOI(ctx context.Context, doi string) (*Metadata, error) {
 	if api == "" {
 		api = DefaultDOIAPI
 	}
-	body, err := c.get(ctx, "doi.org", strings.TrimRight(api, "/")+"/"+(&url.URL{Path: doi}).EscapedPath(), "application/vnd.citationstyles.csl+json")
-	if err != nil {
-		return nil, err
-	}
-	return parseCSL(doi, body)
+	var m *Metadata
+	err := c.get(ctx, "doi.org", strings.TrimRight(api, "/")+"/"+(&url.URL{Path: doi}).EscapedPath(), cslAnswer, func(body []byte) (err error) {
+		m, err = parseCSL(doi, body)
+		return err
+	})
+	return m, err
 }
 
 func parseCSL(doi string, body []byte) (*Metadata, error) {
 	var it cslItem
 	if err := json.Unmarshal(body, &it); err != nil {
-		return nil, fmt.Errorf("doi.org answer for %s is not CSL JSON: %w", doi, err)
+		return nil, fmt.Errorf("doi.org answer for %s is not CSL JSON (%v): %w", doi, err, ErrBadAnswer)
 	}
 	m := &Metadata{
 		Title:     oneLine(cslText(it.Title)),
@@ -65,7 +66,8 @@ func parseCSL(doi string, body []byte) (*Metadata, error) {
 		Pages:     strings.ReplaceAll(cslText(it.Page), "-", "--"),
 	}
 	if m.Title == "" {
-		return nil, fmt.Errorf("doi.org has no title for %s: %w", doi, ErrNotFound)
+		// doi.org says "no such DOI" with a 404; a 200 is a record.
+		return nil, fmt.Errorf("doi.org answer for %s is not a CSL record with a title: %w", doi, ErrBadAnswer)
 	}
 	if m.DOI == "" {
 		m.DOI = doi

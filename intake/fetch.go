@@ -8,11 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -52,6 +55,13 @@ func (c *Cache) load(rawURL, accept string) *cached {
 		return nil // a damaged or colliding file is ignored, then replaced
 	}
 	return &e
+}
+
+// forget removes the stored answer of one request, if any.
+func (c *Cache) forget(rawURL, accept string) {
+	if c != nil {
+		os.Remove(c.path(rawURL, accept))
+	}
 }
 
 func (c *Cache) store(rawURL, accept, etag string, body []byte) error {
@@ -157,16 +167,62 @@ func Retryable(status int) bool {
 // retries, or asks to wait longer than the client's MaxWait.
 var ErrRateLimited = errors.New("rate-limited")
 
-// get fetches url with the given Accept header for the named service and
-// returns the body of a 200 answer (or the cached body on a 304). A 404
-// is ErrNotFound; 429 and 503 are retried, after Retry-After when the
+// ErrBadAnswer is returned when a service answers 200 with something that
+// is not its answer: another content type (an HTML error or maintenance
+// page), a body of another shape, or one over the size limit. It is a
+// service failure, never "no such paper".
+var ErrBadAnswer = errors.New("not an answer of the service")
+
+// maxBody is the largest answer masrl reads (8 MiB): the largest record
+// or page the services send is a few hundred KiB.
+const maxBody = 8 << 20
+
+// mediaKind is what a service answers: the Accept header masrl sends and
+// the content types it takes back.
+type mediaKind struct {
+	accept string
+	types  []string
+}
+
+var (
+	atomAnswer = mediaKind{"application/atom+xml", []string{"application/atom+xml", "application/xml", "text/xml"}}
+	jsonAnswer = mediaKind{"application/json", []string{"application/json"}}
+	cslAnswer  = mediaKind{"application/vnd.citationstyles.csl+json", []string{"application/vnd.citationstyles.csl+json", "application/json"}}
+)
+
+// accepts reports whether a Content-Type header is one of the kind's.
+func (k mediaKind) accepts(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && slices.Contains(k.types, mt)
+}
+
+// readLimited reads a body of at most limit bytes; a longer one is
+// ErrBadAnswer saying so, rather than a truncated body that would fail to
+// parse as "unexpected EOF".
+func readLimited(r io.Reader, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("the answer exceeded the %d MiB limit: %w", limit>>20, ErrBadAnswer)
+	}
+	return b, nil
+}
+
+// get fetches url for the named service and hands the body of a 200
+// answer (or the cached body on a 304) to read, which parses it. The
+// answer must have one of the kind's content types, and read must take
+// it (or find no such paper in it) before it is cached, so the cache
+// never keeps a page that is not the service's answer. A 404 is
+// ErrNotFound; 429 and 503 are retried, after Retry-After when the
 // service sends one and with doubling back-off otherwise; anything else
 // is an error naming the service and the status, so the user can tell a
 // bad id from an outage.
-func (c *Client) get(ctx context.Context, service, rawURL, accept string) ([]byte, error) {
+func (c *Client) get(ctx context.Context, service, rawURL string, kind mediaKind, read func([]byte) error) error {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", service, err)
+		return fmt.Errorf("%s: %w", service, err)
 	}
 	interval, ok := c.Intervals[u.Host]
 	if !ok {
@@ -182,14 +238,15 @@ func (c *Client) get(ctx context.Context, service, rawURL, accept string) ([]byt
 	if backoff == 0 {
 		backoff = time.Second
 	}
+	accept := kind.accept
 	old := c.Cache.load(rawURL, accept)
 	for attempt := 0; ; attempt++ {
 		if err := c.Limiter.wait(ctx, u.Host, interval); err != nil {
-			return nil, err
+			return err
 		}
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		req.Header.Set("Accept", accept)
 		req.Header.Set("User-Agent", "masrl (https://github.com/masrl/masrl)")
@@ -197,37 +254,54 @@ func (c *Client) get(ctx context.Context, service, rawURL, accept string) ([]byt
 			req.Header.Set("If-None-Match", old.ETag)
 		}
 		resp, err := c.http().Do(req)
-		if err != nil {
-			return nil, fmt.Errorf("%s: cannot reach %s: %w", service, rawURL, err)
+		if errors.Is(err, ErrRefusedAddress) || errors.Is(err, ErrInsecureRedirect) {
+			return fmt.Errorf("%s: %s leads where masrl does not connect: %w", service, rawURL, err)
 		}
-		body, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+		if err != nil {
+			return fmt.Errorf("%s: cannot reach %s: %w", service, rawURL, err)
+		}
+		body, err := readLimited(resp.Body, maxBody)
 		resp.Body.Close()
 		if err != nil {
-			return nil, fmt.Errorf("%s: reading %s: %w", service, rawURL, err)
+			return fmt.Errorf("%s: reading %s: %w", service, rawURL, err)
 		}
 		switch {
 		case resp.StatusCode == http.StatusNotModified && old != nil:
-			return old.Body, nil
-		case resp.StatusCode == http.StatusOK:
-			if err := c.Cache.store(rawURL, accept, resp.Header.Get("ETag"), body); err != nil {
-				return nil, fmt.Errorf("caching %s: %w", rawURL, err)
+			err := read(old.Body)
+			if !errors.Is(err, ErrBadAnswer) {
+				return err
 			}
-			return body, nil
+			// A page kept before answers were checked: forget it and
+			// ask again without If-None-Match.
+			c.Cache.forget(rawURL, accept)
+			old = nil
+			attempt--
+		case resp.StatusCode == http.StatusOK:
+			if ct := resp.Header.Get("Content-Type"); !kind.accepts(ct) {
+				return fmt.Errorf("%s: %s answered 200 with Content-Type %q, want %s: %w", service, rawURL, ct, strings.Join(kind.types, " or "), ErrBadAnswer)
+			}
+			if err := read(body); err != nil {
+				return err // not its answer, or no such paper: nothing to cache
+			}
+			if err := c.Cache.store(rawURL, accept, resp.Header.Get("ETag"), body); err != nil {
+				return fmt.Errorf("caching %s: %w", rawURL, err)
+			}
+			return nil
 		case resp.StatusCode == http.StatusNotFound:
-			return nil, fmt.Errorf("%s: %s: %w", service, rawURL, ErrNotFound)
+			return fmt.Errorf("%s: %s: %w", service, rawURL, ErrNotFound)
 		case Retryable(resp.StatusCode):
 			wait, given := RetryAfter(resp.Header.Get("Retry-After"), time.Now())
 			if !given {
 				wait = backoff << attempt
 			}
 			if attempt >= retries || wait > maxWait {
-				return nil, fmt.Errorf("%s: %s answered %s %d times (Retry-After %q): %w", service, rawURL, resp.Status, attempt+1, resp.Header.Get("Retry-After"), ErrRateLimited)
+				return fmt.Errorf("%s: %s answered %s %d times (Retry-After %q): %w", service, rawURL, resp.Status, attempt+1, resp.Header.Get("Retry-After"), ErrRateLimited)
 			}
 			if err := sleep(ctx, wait); err != nil {
-				return nil, fmt.Errorf("%s: waiting to retry %s: %w", service, rawURL, err)
+				return fmt.Errorf("%s: waiting to retry %s: %w", service, rawURL, err)
 			}
 		default:
-			return nil, fmt.Errorf("%s: %s answered %s", service, rawURL, resp.Status)
+			return fmt.Errorf("%s: %s answered %s", service, rawURL, resp.Status)
 		}
 	}
 }

@@ -14,7 +14,7 @@ import (
 // Default service endpoints; masrl add's --arxiv-api and --doi-api replace
 // them (tests point them at recorded responses).
 const (
-	DefaultArxivAPI = "http://export.arxiv.org/api/query"
+	DefaultArxivAPI = "https://export.arxiv.org/api/query"
 	DefaultDOIAPI   = "https://doi.org"
 	// DefaultCrossrefAPI and DefaultOpenAlexAPI are the bases masrl
 	// refresh and masrl links ask (--crossref-api, --openalex-api).
@@ -54,10 +54,15 @@ type Metadata struct {
 	Publisher string
 }
 
-// Client fetches metadata. The zero value uses http.DefaultClient and the
-// default endpoints.
+// Client fetches metadata. The zero value uses the default endpoints and
+// a client of NewHTTP made for each request.
 type Client struct {
-	HTTP     *http.Client
+	// HTTP, when set, sends every request; NewHTTP makes the one masrl
+	// uses (public addresses and the loopback APIs configured here only).
+	HTTP *http.Client
+	// Resolver resolves host names for the client NewHTTP makes
+	// (net.DefaultResolver when nil; tests map names themselves).
+	Resolver Resolver
 	ArxivAPI string
 	DOIAPI   string
 	// CrossrefAPI is Crossref's REST API base (masrl asks
@@ -84,11 +89,15 @@ type Client struct {
 	Backoff time.Duration
 }
 
+// http returns the client's HTTP client: HTTP, or one of NewHTTP that
+// keeps no connection, since nothing would reuse or close it.
 func (c *Client) http() *http.Client {
 	if c.HTTP != nil {
 		return c.HTTP
 	}
-	return http.DefaultClient
+	h := c.NewHTTP(0)
+	h.Transport.(*http.Transport).DisableKeepAlives = true
+	return h
 }
 
 // FirstAuthor renders the first author as the first_author column wants

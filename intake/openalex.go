@@ -59,21 +59,23 @@ func (c *Client) OpenAlex(ctx context.Context, doi string) (*OpenAlexWork, error
 	q := u.Query()
 	q.Set("api_key", c.OpenAlexKey)
 	u.RawQuery = q.Encode()
-	body, err := c.get(ctx, "OpenAlex", u.String(), "application/json")
-	if err != nil {
-		return nil, err
-	}
-	return parseOpenAlex(doi, body)
+	var w *OpenAlexWork
+	err = c.get(ctx, "OpenAlex", u.String(), jsonAnswer, func(body []byte) (err error) {
+		w, err = parseOpenAlex(doi, body)
+		return err
+	})
+	return w, err
 }
 
 // parseOpenAlex reads a work record.
 func parseOpenAlex(doi string, body []byte) (*OpenAlexWork, error) {
 	var w openAlexWork
 	if err := json.Unmarshal(body, &w); err != nil {
-		return nil, fmt.Errorf("OpenAlex answer for %s is not a work: %w", doi, err)
+		return nil, fmt.Errorf("OpenAlex answer for %s is not a work (%v): %w", doi, err, ErrBadAnswer)
 	}
+	// OpenAlex says "no such work" with a 404; a 200 is a work.
 	if w.ID == "" {
-		return nil, fmt.Errorf("OpenAlex has no work %s: %w", doi, ErrNotFound)
+		return nil, fmt.Errorf("OpenAlex answer for %s is not a work (no id): %w", doi, ErrBadAnswer)
 	}
 	out := &OpenAlexWork{Retracted: w.IsRetracted}
 	for _, l := range w.Locations {

@@ -10,11 +10,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/masrl/masrl/corpus"
@@ -122,6 +124,10 @@ func offset(p corpus.Pos, raw, needle string) corpus.Pos {
 type Checker struct {
 	HTTP    *http.Client
 	Service *intake.Client // arXiv and Crossref look-ups
+	// Progress, when set, is called after each distinct URL is checked
+	// with how many are done out of how many (masrl links shows it on a
+	// terminal).
+	Progress func(done, total int)
 	// PerHost (default 2) is how many requests run at once per host;
 	// Workers (default 8) in all.
 	PerHost, Workers int
@@ -131,13 +137,42 @@ type Checker struct {
 	Backoff, MaxWait time.Duration
 }
 
-// NewHTTPClient returns a client that does not follow redirects and gives
-// each request timeout.
-func NewHTTPClient(timeout time.Duration) *http.Client {
-	return &http.Client{
-		Timeout:       timeout,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+// NewHTTPClient returns a client that does not follow redirects, gives
+// each request timeout, and connects only where the policy allows (public
+// addresses when it is nil): a corpus link to a loopback or private
+// address is no public link, and a redirect there is not followed.
+func NewHTTPClient(timeout time.Duration, p *intake.AddressPolicy) *http.Client {
+	return intake.NewHTTPClient(timeout, false, p)
+}
+
+// ErrNetworkUnreachable is returned when no host could be reached at all
+// (every name failed to resolve, every connection failed): the check
+// could not run, and no link is called dead for it.
+var ErrNetworkUnreachable = errors.New("the network looks unreachable")
+
+// networkFailure reports whether err is a failure to resolve a name or
+// to connect, and whether it is a hard one: a name server that does not
+// answer, a connection that times out or has no route. A name the name
+// server says does not exist (NXDOMAIN) or a connection the host refuses
+// are soft: on a working network they are a dead link's answer, so only
+// when every host fails so does the network. A refusal of masrl's own
+// address policy is neither.
+func networkFailure(err error) (failed, hard bool) {
+	if err == nil || errors.Is(err, intake.ErrRefusedAddress) || errors.Is(err, intake.ErrInsecureRedirect) {
+		return false, false
 	}
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		return true, false
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return true, !dns.IsNotFound
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true, true
+	}
+	return false, false
 }
 
 // Result is every finding, sorted by position, and the number of
@@ -156,7 +191,12 @@ type verdict struct {
 
 // Check checks every distinct URL once and reports it at each of its
 // positions. A service error (arXiv's or Crossref's API failing) stops
-// the check: its links cannot be judged.
+// the check at once: its links cannot be judged. When no host answers
+// at all, the check ends with ErrNetworkUnreachable rather than calling
+// every link dead: at once when the first hosts asked (one per worker, or
+// all of them) failed hard (a name server or route that does not answer,
+// where each further try would wait its timeout), else when every host
+// asked has failed to resolve or connect.
 func (ck *Checker) Check(ctx context.Context, links []Link) (*Result, error) {
 	perHost, workers := ck.PerHost, ck.Workers
 	if perHost <= 0 {
@@ -167,14 +207,17 @@ func (ck *Checker) Check(ctx context.Context, links []Link) (*Result, error) {
 	}
 	var urls []string
 	seen := map[string]bool{}
+	hostsAll := map[string]bool{}
 	for _, l := range links {
 		if !seen[l.URL] {
 			seen[l.URL] = true
 			urls = append(urls, l.URL)
+			hostsAll[hostOf(l.URL)] = true
 		}
 	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	verdicts := make([]verdict, len(urls))
-	errs := make([]error, len(urls))
 	var mu sync.Mutex
 	hosts := map[string]chan struct{}{}
 	slot := func(host string) chan struct{} {
@@ -185,19 +228,56 @@ func (ck *Checker) Check(ctx context.Context, links []Link) (*Result, error) {
 		}
 		return hosts[host]
 	}
+	// What the network did: answers, hosts that could not be reached
+	// (and those of them that failed hard), the first such failure, and
+	// the URLs done.
+	answered, done := 0, 0
+	unreached, hard := map[string]bool{}, map[string]bool{}
+	var firstUnreached error
+	enough := min(len(hostsAll), workers)
+	unreachable := func() error {
+		return fmt.Errorf("%w: %d of %d hosts failed to resolve or connect and none answered (%v); no link was judged", ErrNetworkUnreachable, len(unreached), len(hostsAll), firstUnreached)
+	}
+	record := func(host string, o outcome) {
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		switch {
+		case o.err != nil:
+			cancel(o.err)
+		case o.answered:
+			answered++
+		case o.netErr != nil:
+			unreached[host] = true
+			if _, h := networkFailure(o.netErr); h {
+				hard[host] = true
+			}
+			if firstUnreached == nil {
+				firstUnreached = o.netErr
+			}
+			if answered == 0 && len(hard) >= enough {
+				cancel(unreachable())
+			}
+		}
+		if ck.Progress != nil {
+			ck.Progress(done, len(urls))
+		}
+	}
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for i := range jobs {
-				host := ""
-				if u, err := url.Parse(urls[i]); err == nil {
-					host = u.Host
+				if ctx.Err() != nil {
+					continue
 				}
+				host := hostOf(urls[i])
 				s := slot(host)
 				s <- struct{}{}
-				verdicts[i], errs[i] = ck.one(ctx, urls[i])
+				o := ck.one(ctx, urls[i])
 				<-s
+				verdicts[i] = o.verdict
+				record(host, o)
 			}
 		})
 	}
@@ -206,8 +286,15 @@ func (ck *Checker) Check(ctx context.Context, links []Link) (*Result, error) {
 	}
 	close(jobs)
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := context.Cause(ctx); err != nil {
+		if failed, _ := networkFailure(err); failed && answered == 0 && !errors.Is(err, ErrNetworkUnreachable) {
+			// A service that cannot be reached while no host answered.
+			err = fmt.Errorf("%w: %w; no link was judged", ErrNetworkUnreachable, err)
+		}
 		return nil, err
+	}
+	if answered == 0 && len(unreached) > 0 {
+		return nil, unreachable()
 	}
 	byURL := map[string]verdict{}
 	for i, u := range urls {
@@ -225,11 +312,29 @@ func (ck *Checker) Check(ctx context.Context, links []Link) (*Result, error) {
 	return res, nil
 }
 
+// hostOf is the host part of a URL ("" when it does not parse).
+func hostOf(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		return u.Host
+	}
+	return ""
+}
+
+// outcome is what checking one URL gave: a verdict on the link, whether
+// its host (or service) answered, the network failure that kept it from
+// answering, or a service error that stops the check.
+type outcome struct {
+	verdict
+	answered bool
+	netErr   error
+	err      error
+}
+
 // one checks one URL.
-func (ck *Checker) one(ctx context.Context, raw string) (verdict, error) {
+func (ck *Checker) one(ctx context.Context, raw string) outcome {
 	u, err := url.Parse(raw)
 	if err != nil || !corpus.IsWebURL(raw) {
-		return verdict{sev: corpus.Error, message: fmt.Sprintf("%q is not an absolute http(s) URL", raw)}, nil
+		return outcome{verdict: verdict{sev: corpus.Error, message: fmt.Sprintf("%q is not an absolute http(s) URL", raw)}}
 	}
 	host := strings.ToLower(u.Hostname())
 	if host == "arxiv.org" || strings.HasSuffix(host, ".arxiv.org") {
@@ -237,11 +342,11 @@ func (ck *Checker) one(ctx context.Context, raw string) (verdict, error) {
 			_, err := ck.Service.Arxiv(ctx, id)
 			switch {
 			case errors.Is(err, intake.ErrNotFound):
-				return verdict{sev: corpus.Error, message: fmt.Sprintf("dead link: arXiv has no paper %s", id)}, nil
+				return outcome{verdict: verdict{sev: corpus.Error, message: fmt.Sprintf("dead link: arXiv has no paper %s", id)}, answered: true}
 			case err != nil:
-				return verdict{}, err
+				return outcome{err: err}
 			}
-			return verdict{ok: true}, nil
+			return outcome{verdict: verdict{ok: true}, answered: true}
 		}
 	}
 	if host == "doi.org" || host == "dx.doi.org" {
@@ -249,9 +354,9 @@ func (ck *Checker) one(ctx context.Context, raw string) (verdict, error) {
 			_, err := ck.Service.Crossref(ctx, doi)
 			switch {
 			case err == nil:
-				return verdict{ok: true}, nil
+				return outcome{verdict: verdict{ok: true}, answered: true}
 			case !errors.Is(err, intake.ErrNotFound):
-				return verdict{}, err
+				return outcome{err: err}
 			}
 			// Not a Crossref DOI (DataCite, mEDRA): ask the resolver
 			// itself, which redirects a known DOI and answers 404 to
@@ -264,8 +369,11 @@ func (ck *Checker) one(ctx context.Context, raw string) (verdict, error) {
 
 // fetch asks a URL (HEAD, then GET when HEAD is refused), following
 // redirects when follow is set: a permanent first redirect is a warning
-// with the final URL.
-func (ck *Checker) fetch(ctx context.Context, raw string, follow bool) (verdict, error) {
+// with the final URL. A redirect from https to http is not followed, nor
+// is an address that is not public asked (intake.AddressPolicy). The
+// outcome says whether any host answered, or the network failure that
+// kept the link's own host from answering.
+func (ck *Checker) fetch(ctx context.Context, raw string, follow bool) outcome {
 	retries, backoff, maxWait := ck.Retries, ck.Backoff, ck.MaxWait
 	if retries == 0 {
 		retries = 3
@@ -277,43 +385,61 @@ func (ck *Checker) fetch(ctx context.Context, raw string, follow bool) (verdict,
 		maxWait = time.Minute
 	}
 	cur, permanent := raw, ""
+	answered := false
+	judge := func(sev corpus.Severity, format string, args ...any) outcome {
+		return outcome{verdict: verdict{sev: sev, message: fmt.Sprintf(format, args...)}, answered: answered}
+	}
 	for hop := range 10 {
 		resp, err := ck.ask(ctx, cur, retries, backoff, maxWait)
-		if err != nil {
-			return verdict{sev: corpus.Error, message: fmt.Sprintf("unreachable: %v", err)}, nil
+		switch {
+		case errors.Is(err, intake.ErrRefusedAddress):
+			return judge(corpus.Error, "not a public address, not asked: %v", err)
+		case err != nil && hop == 0:
+			o := judge(corpus.Error, "unreachable: %v", err)
+			if failed, _ := networkFailure(err); failed {
+				o.netErr = err
+			}
+			return o
+		case err != nil:
+			return judge(corpus.Error, "unreachable: %v", err)
 		}
+		answered = true
 		switch s := resp.StatusCode; {
 		case s >= 200 && s < 300:
 			if permanent != "" {
-				return verdict{sev: corpus.Warning, message: fmt.Sprintf("moved permanently (%s): use %s", permanent, cur)}, nil
+				return judge(corpus.Warning, "moved permanently (%s): use %s", permanent, cur)
 			}
-			return verdict{ok: true}, nil
+			return outcome{verdict: verdict{ok: true}, answered: true}
 		case s >= 300 && s < 400 && resp.Header.Get("Location") != "":
 			if !follow {
-				return verdict{ok: true}, nil // a resolver's redirect is its answer
+				return outcome{verdict: verdict{ok: true}, answered: true} // a resolver's redirect is its answer
 			}
-			next, err := url.Parse(cur)
+			from, err := url.Parse(cur)
+			next := from
 			if err == nil {
-				next, err = next.Parse(resp.Header.Get("Location"))
+				next, err = from.Parse(resp.Header.Get("Location"))
 			}
 			if err != nil || (next.Scheme != "http" && next.Scheme != "https") {
-				return verdict{sev: corpus.Error, message: fmt.Sprintf("redirects to %q, which is not an http(s) URL", resp.Header.Get("Location"))}, nil
+				return judge(corpus.Error, "redirects to %q, which is not an http(s) URL", resp.Header.Get("Location"))
+			}
+			if from.Scheme == "https" && next.Scheme == "http" {
+				return judge(corpus.Warning, "not verified: %s redirects from https to http (%s), which masrl does not follow", cur, next.Redacted())
 			}
 			if hop == 0 && (s == http.StatusMovedPermanently || s == http.StatusPermanentRedirect) {
 				permanent = resp.Status
 			}
 			cur = next.String()
 		case intake.Retryable(s):
-			return verdict{sev: corpus.Warning, message: fmt.Sprintf("not verified: the host still answered %s after %d retries", resp.Status, retries)}, nil
+			return judge(corpus.Warning, "not verified: the host still answered %s after %d retries", resp.Status, retries)
 		case s == http.StatusUnauthorized || s == http.StatusForbidden:
 			// Publishers behind bot protection refuse checkers the page
 			// they show readers: not a dead link, not verified either.
-			return verdict{sev: corpus.Warning, message: fmt.Sprintf("not verified: the host refused the checker (%s)", resp.Status)}, nil
+			return judge(corpus.Warning, "not verified: the host refused the checker (%s)", resp.Status)
 		default:
-			return verdict{sev: corpus.Error, message: fmt.Sprintf("dead link: %s", resp.Status)}, nil
+			return judge(corpus.Error, "dead link: %s", resp.Status)
 		}
 	}
-	return verdict{sev: corpus.Error, message: "more than 10 redirects"}, nil
+	return judge(corpus.Error, "more than 10 redirects")
 }
 
 // answer is the part of a response fetch reads; the body is discarded.

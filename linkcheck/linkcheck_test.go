@@ -2,13 +2,17 @@ package linkcheck
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -109,10 +113,12 @@ func TestCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	ck := &Checker{
-		HTTP:    NewHTTPClient(5 * time.Second),
+		HTTP:    NewHTTPClient(5*time.Second, &intake.AddressPolicy{Local: []string{strings.TrimPrefix(srv.URL, "http://")}}),
 		Service: &intake.Client{ArxivAPI: rec.ArxivAPI, CrossrefAPI: rec.CrossrefAPI},
 		PerHost: 2, Workers: 8,
 	}
+	var progress []string
+	ck.Progress = func(done, total int) { progress = append(progress, fmt.Sprintf("%d/%d", done, total)) }
 	res, err := ck.Check(context.Background(), links)
 	if err != nil {
 		t.Fatal(err)
@@ -153,6 +159,9 @@ func TestCheck(t *testing.T) {
 	if res.URLs != 10 {
 		t.Errorf("%d distinct URLs, want 10", res.URLs)
 	}
+	if len(progress) != 10 || progress[0] != "1/10" || progress[9] != "10/10" {
+		t.Errorf("progress %v, want 1/10 … 10/10", progress)
+	}
 }
 
 // TestServiceDown: a failing arXiv API is an error, not a dead link.
@@ -169,13 +178,132 @@ func TestServiceDown(t *testing.T) {
 			only = append(only, l)
 		}
 	}
-	ck := &Checker{HTTP: NewHTTPClient(time.Second), Service: &intake.Client{ArxivAPI: intaketest.Unreachable()}}
+	ck := &Checker{HTTP: NewHTTPClient(time.Second, nil), Service: &intake.Client{ArxivAPI: intaketest.Unreachable()}}
 	if _, err := ck.Check(context.Background(), only); err == nil || !strings.Contains(err.Error(), "arXiv API") {
 		t.Errorf("arXiv API down: %v", err)
 	}
 }
 
+// down is a resolver on a machine without network: every look-up fails
+// the way a name server that cannot be reached fails.
+type down struct{}
+
+func (down) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	return nil, &net.DNSError{Err: "server misbehaving", Name: host, IsTemporary: true}
+}
+
+// TestNetworkUnreachable: when no host resolves, the check stops with
+// ErrNetworkUnreachable (masrl links exits 2) instead of calling every
+// link dead, and without asking every link.
+func TestNetworkUnreachable(t *testing.T) {
+	var links []Link
+	for i := range 40 {
+		links = append(links, Link{URL: fmt.Sprintf("https://host%d.test/paper", i%20), Pos: corpus.Pos{File: "papers.csv", Line: i + 2, Col: 1}})
+	}
+	var calls int
+	ck := &Checker{HTTP: NewHTTPClient(time.Second, &intake.AddressPolicy{Resolver: down{}}), Service: &intake.Client{}, Workers: 4,
+		Progress: func(done, total int) { calls++ }}
+	res, err := ck.Check(context.Background(), links)
+	if !errors.Is(err, ErrNetworkUnreachable) || res != nil {
+		t.Fatalf("no host resolves: %v, %+v; want %v", err, res, ErrNetworkUnreachable)
+	}
+	if !strings.Contains(err.Error(), "server misbehaving") || !strings.Contains(err.Error(), "no link was judged") {
+		t.Errorf("the verdict does not say why: %v", err)
+	}
+	if calls >= 20 {
+		t.Errorf("%d of 20 URLs asked, want the check to stop after the first hosts failed", calls)
+	}
+
+	// Names the name server says do not exist and connections refused
+	// are a dead link's answer on a working network; when every host
+	// fails so, the network is what fails.
+	refused := strings.TrimPrefix(intaketest.Unreachable(), "http://")
+	links = []Link{{URL: "http://" + refused + "/x"}, {URL: "https://nonesuch.test/y"}}
+	policy := &intake.AddressPolicy{Local: []string{refused}, Resolver: nxdomain{}}
+	ck = &Checker{HTTP: NewHTTPClient(time.Second, policy), Service: &intake.Client{}}
+	if res, err = ck.Check(context.Background(), links); !errors.Is(err, ErrNetworkUnreachable) {
+		t.Errorf("every host unknown or refusing: %v, %+v; want %v", err, res, ErrNetworkUnreachable)
+	}
+	// With one host answering, they are dead links.
+	live := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer live.Close()
+	policy.Local = append(policy.Local, strings.TrimPrefix(live.URL, "http://"))
+	links = append(links, Link{URL: live.URL + "/ok"})
+	res, err = ck.Check(context.Background(), links)
+	if err != nil || len(res.Findings) != 2 {
+		t.Errorf("unknown and refusing hosts beside a live one: %v, %+v; want two dead links", err, res)
+	}
+}
+
+// nxdomain answers every name: it does not exist.
+type nxdomain struct{}
+
+func (nxdomain) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+}
+
+// TestServiceErrorStops: the first service failure stops the check; the
+// other arXiv links are not asked (each would wait arXiv's interval).
+func TestServiceErrorStops(t *testing.T) {
+	var n atomic.Int32
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<html><body>maintenance</body></html>"))
+	}))
+	defer api.Close()
+	var links []Link
+	for _, id := range []string{"2501.00001", "2501.00002", "2501.00003"} {
+		links = append(links, Link{URL: "https://arxiv.org/abs/" + id})
+	}
+	ck := &Checker{HTTP: NewHTTPClient(time.Second, nil), Service: &intake.Client{ArxivAPI: api.URL}, Workers: 1}
+	_, err := ck.Check(context.Background(), links)
+	if !errors.Is(err, intake.ErrBadAnswer) {
+		t.Errorf("arXiv answering HTML: %v, want %v", err, intake.ErrBadAnswer)
+	}
+	if n.Load() != 1 {
+		t.Errorf("%d arXiv API requests, want 1", n.Load())
+	}
+}
+
+// TestRedirectsNotFollowed: a link whose host redirects to another
+// loopback service is not followed there (the address policy), and an
+// https link redirecting to http is a warning, not followed.
+func TestRedirectsNotFollowed(t *testing.T) {
+	var hits atomic.Int32
+	other := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer other.Close()
+	var secureURL string
+	secure := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/to-other":
+			http.Redirect(w, r, other.URL+"/", http.StatusFound)
+		case "/to-http":
+			http.Redirect(w, r, "http"+strings.TrimPrefix(secureURL, "https")+"/ok", http.StatusFound)
+		}
+	}))
+	defer secure.Close()
+	secureURL = secure.URL
+	client := NewHTTPClient(time.Second, &intake.AddressPolicy{Local: []string{strings.TrimPrefix(secure.URL, "https://")}})
+	client.Transport.(*http.Transport).TLSClientConfig = secure.Client().Transport.(*http.Transport).TLSClientConfig
+	ck := &Checker{HTTP: client, Service: &intake.Client{}}
+	res, err := ck.Check(context.Background(), []Link{{URL: secure.URL + "/to-other"}, {URL: secure.URL + "/to-http"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range res.Findings {
+		got = append(got, d.Severity.String()+": "+d.Message)
+	}
+	if len(got) != 2 || !strings.Contains(got[0], "error: not a public address, not asked") || !strings.Contains(got[1], "warning: not verified: "+secure.URL+"/to-http redirects from https to http") {
+		t.Errorf("findings %q", got)
+	}
+	if hits.Load() != 0 {
+		t.Errorf("the other loopback service got %d requests, want 0", hits.Load())
+	}
+}
+
 func ExampleNewHTTPClient() {
-	fmt.Println(NewHTTPClient(time.Second).Timeout)
+	fmt.Println(NewHTTPClient(time.Second, nil).Timeout)
 	// Output: 1s
 }

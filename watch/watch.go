@@ -65,9 +65,15 @@ type Options struct {
 	// (their year, when Semantic Scholar has no date); "" keeps all.
 	Since string
 	// MaxPages bounds the pages of 1000 asked per entry and direction
-	// (default 5).
+	// (default DefaultMaxPages). A list cut by it, or by the 9,999 works
+	// Semantic Scholar lists at most, is a warning with the count read.
 	MaxPages int
 }
+
+// DefaultMaxPages is as many pages of 1000 as Semantic Scholar lists
+// (9,999 works): a much-cited entry (PPO, ReAct) is read as far as the
+// service allows, not cut at a smaller number of masrl's own.
+const DefaultMaxPages = 10
 
 // s2ID is the Semantic Scholar id of an entry: its arXiv id, else a DOI
 // its url column names; "" when it has neither.
@@ -87,7 +93,7 @@ func s2ID(e *corpus.Entry) string {
 // newest, then by title. An entry Semantic Scholar does not know is a
 // warning; a failing service is an error.
 func Find(ctx context.Context, c *corpus.Corpus, opt Options) ([]Candidate, corpus.Diagnostics, error) {
-	minimum, pages := cmp.Or(opt.Min, 2), cmp.Or(opt.MaxPages, 5)
+	minimum, pages := cmp.Or(opt.Min, 2), cmp.Or(opt.MaxPages, DefaultMaxPages)
 	var ds corpus.Diagnostics
 	var all []*Candidate
 	byID := map[string]*Candidate{}
@@ -105,8 +111,11 @@ func Find(ctx context.Context, c *corpus.Corpus, opt Options) ([]Candidate, corp
 		if id == "" {
 			continue
 		}
+		// counts are Semantic Scholar's totals for the entry, asked once
+		// and only when a list is cut (empty until then).
+		counts := map[string]int{}
 		for _, dir := range []string{"citations", "references"} {
-			linked, err := opt.Client.Citations(ctx, id, dir, pages)
+			linked, more, err := opt.Client.Citations(ctx, id, dir, pages)
 			if err != nil {
 				if errors.Is(err, intake.ErrNotFound) {
 					ds = append(ds, corpus.Diagnostic{Severity: corpus.Warning, Pos: e.Pos("key"), Field: "key", Value: e.Key,
@@ -114,6 +123,17 @@ func Find(ctx context.Context, c *corpus.Corpus, opt Options) ([]Candidate, corp
 					break
 				}
 				return nil, ds, err
+			}
+			if more {
+				if len(counts) == 0 {
+					cites, refs, err := opt.Client.LinkCounts(ctx, id)
+					if err != nil && !errors.Is(err, intake.ErrNotFound) {
+						return nil, ds, err
+					}
+					counts["citations"], counts["references"] = cites, refs
+				}
+				ds = append(ds, corpus.Diagnostic{Severity: corpus.Warning, Pos: e.Pos("key"), Field: "key", Value: e.Key,
+					Message: truncated(id, dir, len(linked), counts[dir], pages)})
 			}
 			for _, l := range linked {
 				cand := find(l)
@@ -146,6 +166,24 @@ func Find(ctx context.Context, c *corpus.Corpus, opt Options) ([]Candidate, corp
 		return cmp.Or(cmp.Compare(len(b.Keys), len(a.Keys)), cmp.Compare(b.Year, a.Year), strings.Compare(a.Title, b.Title), strings.Compare(a.ID(), b.ID()))
 	})
 	return out, ds, nil
+}
+
+// truncated says that a list of citations or references was cut: how
+// many works were read of how many Semantic Scholar counts (total, 0 when
+// unknown), and what would read more.
+func truncated(id, dir string, n, total, pages int) string {
+	what := dir
+	if dir == "citations" {
+		what = "citing works"
+	}
+	of := "more"
+	if total > n {
+		of = strconv.Itoa(total)
+	}
+	if pages*1000 >= 9999 {
+		return fmt.Sprintf("Semantic Scholar counts %s %s of %s; its API lists %d (9,999 at most): the others are not searched", of, what, id, n)
+	}
+	return fmt.Sprintf("Semantic Scholar counts %s %s of %s; %d were read (--max-pages %d, 1000 a page; %d reads all its API lists): the others are not searched", of, what, id, n, pages, DefaultMaxPages)
 }
 
 // idsOf are the keys a linked work is known by.

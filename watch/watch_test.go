@@ -163,3 +163,36 @@ func FuzzReadTriage(f *testing.F) {
 		}
 	})
 }
+
+// TestTruncatedListWarns: a list of citations cut by the page cap while
+// Semantic Scholar still offers a next page is a warning at the entry
+// with the count read, not a silent stop.
+func TestTruncatedListWarns(t *testing.T) {
+	s := intaketest.New(filepath.Join("..", "intake", "testdata"))
+	defer s.Close()
+	c, err := corpus.Load(filepath.Join("testdata", "corpus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ds, err := Find(context.Background(), c, Options{Client: &intake.Client{S2API: s.S2API}, MaxPages: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cut []string
+	for _, d := range ds {
+		if strings.Contains(d.Message, "the others are not searched") {
+			cut = append(cut, d.String())
+		}
+	}
+	want := "testdata/corpus/papers.csv:2:1: warning: key: Semantic Scholar counts 5 citing works of arXiv:2501.00001; 2 were read (--max-pages 1, 1000 a page; 10 reads all its API lists): the others are not searched"
+	if len(cut) != 1 || cut[0] != want {
+		t.Errorf("warnings %q, want [%q]", cut, want)
+	}
+	// With the default cap the whole list is read: no warning.
+	_, ds, _ = Find(context.Background(), c, Options{Client: &intake.Client{S2API: s.S2API}})
+	for _, d := range ds {
+		if strings.Contains(d.Message, "the others are not searched") {
+			t.Errorf("default cap: %s", d)
+		}
+	}
+}

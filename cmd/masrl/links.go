@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/linkcheck"
 	"github.com/masrl/masrl/release"
+	"golang.org/x/term"
 )
 
 func linksCommand() command {
@@ -26,7 +28,10 @@ type linksReport struct {
 
 // runLinks is masrl links. Exit as masrl check: 0 without errors, 1 with
 // errors (dead links), 2 on usage or I/O failure (a corpus that does not
-// load, arXiv's or Crossref's API failing).
+// load, arXiv's or Crossref's API failing or answering something else
+// than its answer, no host reachable at all): then the check could not
+// run, no link is reported and nothing is recorded. On a terminal, the
+// progress goes to stderr.
 func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("links", "links [--corpus DIR] [--format text|github|json] [--arxiv-api URL] [--crossref-api URL] [--per-host N] [--record YYYY-MM-DD]", stderr)
 	dir := corpusFlag(fs)
@@ -54,10 +59,18 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	checker := &linkcheck.Checker{HTTP: linkcheck.NewHTTPClient(sf.timeout), Service: sf.ready(), PerHost: *perHost}
+	checker := &linkcheck.Checker{HTTP: linkcheck.NewHTTPClient(sf.timeout, nil), Service: sf.ready(), PerHost: *perHost}
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		checker.Progress = func(done, total int) {
+			fmt.Fprintf(stderr, "\rmasrl links: %d of %d links checked", done, total)
+		}
+	}
 	res, err := checker.Check(ctx, links)
+	if checker.Progress != nil {
+		fmt.Fprintln(stderr)
+	}
 	if err != nil {
-		return fail(exitUsage, "%v", err)
+		return fail(exitUsage, "%v\nmasrl links: the check could not run: no link was judged, nothing was recorded", err)
 	}
 	rep := linksReport{Corpus: *dir, URLs: res.URLs, Errors: res.Findings.Count(corpus.Error), Warnings: res.Findings.Count(corpus.Warning), Diagnostics: res.Findings}
 	if rep.Diagnostics == nil {

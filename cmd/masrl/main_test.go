@@ -41,6 +41,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("OPENALEX_API", s.OpenAlexAPI)
 			env.Setenv("S2_API", s.S2API)
 			env.Setenv("DOWN_API", intaketest.Unreachable())
+			env.Setenv("HTML_API", s.HTMLAPI)
 			return nil
 		},
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",

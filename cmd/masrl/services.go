@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"time"
@@ -38,10 +37,12 @@ func (s *serviceFlags) declareCache(fs *flag.FlagSet) {
 }
 
 // ready returns the client once the flags are parsed: each request with
-// its own time limit, the services' rate limits, and the cache.
+// its own time limit, only to public addresses and the loopback services
+// the flags name (intake.AddressPolicy), the services' rate limits, and
+// the cache.
 func (s *serviceFlags) ready() *intake.Client {
 	c := &s.client
-	c.HTTP = &http.Client{Timeout: s.timeout}
+	c.HTTP = c.NewHTTP(s.timeout)
 	c.Limiter = &intake.Limiter{}
 	if s.cacheDir != "" {
 		c.Cache = &intake.Cache{Dir: s.cacheDir}

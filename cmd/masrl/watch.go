@@ -27,7 +27,7 @@ func watchCommand() command {
 // (exit 1, nothing written), accepted ones are printed as masrl add
 // commands.
 func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("watch", "watch [--corpus DIR] [--since YYYY-MM-DD] [--min N] [--out FILE] [--s2-api URL] | watch --apply FILE [--date YYYY-MM-DD]", stderr)
+	fs := newFlagSet("watch", "watch [--corpus DIR] [--since YYYY-MM-DD] [--min N] [--max-pages N] [--out FILE] [--s2-api URL] | watch --apply FILE [--date YYYY-MM-DD]", stderr)
 	dir := corpusFlag(fs)
 	dataDir := dataFlag(fs)
 	profile := profileFlag(fs)
@@ -36,6 +36,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	out := fs.String("out", "triage.csv", "the triage `file` to write")
 	apply := fs.String("apply", "", "read the decisions of a triage `file` instead of searching")
 	date := fs.String("date", time.Now().UTC().Format(time.DateOnly), "date_screened of the excluded records --apply writes")
+	maxPages := fs.Int("max-pages", watch.DefaultMaxPages, "the most `pages` of 1000 citations (and of references) read per entry; Semantic Scholar lists 9,999 at most, and a list cut short is a warning with the count read")
 	claims := fs.Bool("claims", true, "also verify the paper's claims before writing; false for corpora other than the survey's")
 	var sf serviceFlags
 	fs.StringVar(&sf.client.S2API, "s2-api", intake.DefaultS2API, "Semantic Scholar Graph API base `URL` (masrl asks URL/paper/ID/citations and /references)")
@@ -43,7 +44,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	if fs.NArg() > 0 || *minimum < 1 || (*since != "" && !isoDate.MatchString(*since)) || !isoDate.MatchString(*date) {
+	if fs.NArg() > 0 || *minimum < 1 || *maxPages < 1 || (*since != "" && !isoDate.MatchString(*since)) || !isoDate.MatchString(*date) {
 		fs.Usage()
 		return exitUsage
 	}
@@ -56,7 +57,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *apply != "" {
 		return applyTriage(*dir, ck, *apply, *date, *claims, stdout, stderr)
 	}
-	cands, ds, err := watch.Find(ctx, c, watch.Options{Client: sf.ready(), Min: *minimum, Since: *since})
+	cands, ds, err := watch.Find(ctx, c, watch.Options{Client: sf.ready(), Min: *minimum, Since: *since, MaxPages: *maxPages})
 	for _, d := range ds {
 		fmt.Fprintln(stderr, d.String())
 	}

@@ -29,14 +29,20 @@ import (
 //	GET /s2/paper/ID/citations?offset=N (and /references)
 //	                        s2-ID-citations.json (':' and '/' spelled '_';
 //	                        -N before .json for offset N > 0), or 404
+//	GET /s2/paper/ID        s2-ID.json (an id without '/'), or 404
+//	GET /html/...           200 with an HTML page, as a service behind a
+//	                        maintenance page or a captive portal answers
 //
 // Every answer carries an ETag (a hash of its body) and a request whose
 // If-None-Match names it gets 304 Not Modified, as the real services do.
 // ArxivAPI, DOIAPI, CrossrefAPI and OpenAlexAPI are the URLs to pass to
-// the --arxiv-api, --doi-api, --crossref-api and --openalex-api flags.
+// the --arxiv-api, --doi-api, --crossref-api and --openalex-api flags;
+// HTMLAPI, passed to any of them, answers every request with the HTML
+// page.
 type Server struct {
 	*httptest.Server
 	ArxivAPI, DOIAPI, CrossrefAPI, OpenAlexAPI, S2API string
+	HTMLAPI                                           string
 
 	mu       sync.Mutex
 	fails    map[string][]Failure
@@ -178,7 +184,12 @@ func New(dir string) *Server {
 		rest := strings.TrimPrefix(r.URL.Path, "/s2/paper/")
 		i := strings.LastIndexByte(rest, '/')
 		if i < 0 {
-			return []byte(`{"error":"Not found"}`), "application/json", http.StatusNotFound
+			// The paper itself (an arXiv id: no '/').
+			b, err := os.ReadFile(filepath.Join(dir, "s2-"+strings.NewReplacer(":", "_").Replace(filepath.Base(rest))+".json"))
+			if err != nil {
+				return []byte(`{"error":"Not found"}`), "application/json", http.StatusNotFound
+			}
+			return b, "application/json", http.StatusOK
 		}
 		id, direction := rest[:i], rest[i+1:]
 		name := "s2-" + strings.NewReplacer(":", "_", "/", "_").Replace(id) + "-" + direction
@@ -191,7 +202,12 @@ func New(dir string) *Server {
 		}
 		return b, "application/json", http.StatusOK
 	}))
+	mux.HandleFunc("/html/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte("<!DOCTYPE html>\n<html><head><title>Service unavailable</title></head><body><h1>We are down for maintenance</h1></body></html>\n"))
+	})
 	s.Server = httptest.NewServer(mux)
+	s.HTMLAPI = s.URL + "/html/api"
 	s.ArxivAPI, s.DOIAPI = s.URL+"/arxiv", s.URL+"/doi"
 	s.CrossrefAPI, s.OpenAlexAPI, s.S2API = s.URL+"/crossref", s.URL+"/openalex", s.URL+"/s2"
 	return s
