@@ -178,6 +178,21 @@ func Interrupted(dir string) error {
 	return nil
 }
 
+// HalfAppliedError is an Apply that failed after its journal was written
+// (a rename refused): some files may be replaced, and the journal is
+// there for Recover to complete the edit. Any other error of Apply means
+// that no file changed.
+type HalfAppliedError struct {
+	Dir, Name string
+	Err       error
+}
+
+func (e *HalfAppliedError) Error() string {
+	return fmt.Sprintf("replacing %s: %v; the edit is half done: run masrl recover --corpus %s to complete it", filepath.Join(e.Dir, e.Name), e.Err, e.Dir)
+}
+
+func (e *HalfAppliedError) Unwrap() error { return e.Err }
+
 // journalFinding is the error Load reports for the journal of an
 // interrupted edit in the corpus: a read-only command must not pass a
 // corpus whose files may be half replaced.
@@ -266,8 +281,8 @@ func Apply(dir string, changes map[string][]byte, opt ApplyOptions) (err error) 
 	opt.pause("committed")
 	for _, e := range entries {
 		if err := root.Rename(e.temp, e.name); err != nil {
-			// The journal stays: the next Recover completes the edit.
-			return fmt.Errorf("replacing %s: %w; the edit is half done: run masrl recover --corpus %s to complete it", filepath.Join(dir, e.name), err, dir)
+			// The journal stays: Recover completes the edit.
+			return &HalfAppliedError{Dir: dir, Name: e.name, Err: err}
 		}
 		opt.pause("renamed " + e.name)
 	}
@@ -397,26 +412,32 @@ func parseJournal(path string, b []byte) ([]journalEntry, error) {
 }
 
 // Recover completes the interrupted edit of the corpus directory dir and
-// returns the names of the files it replaced; without a journal it does
-// nothing. It removes Apply's temporary files left by an edit that was
+// returns the names of the files it replaced, and whether there was a
+// journal; without one it does nothing to the corpus files. It removes Apply's temporary files left by an edit that was
 // never decided. A journal that is not exactly one Apply writes, or that
 // no longer describes the files (a target changed since, a temporary file
 // missing or with other content), is an error that names it, and nothing
 // is written.
-func Recover(dir string) ([]string, error) {
+func Recover(dir string) (replaced []string, found bool, err error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer root.Close()
 	path := filepath.Join(dir, JournalFile)
 	st, err := root.Lstat(JournalFile)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, removeStrays(root, nil)
+		return nil, false, removeStrays(root)
 	}
 	if err != nil {
-		return nil, err
+		return nil, true, err
 	}
+	replaced, err = recoverJournal(root, dir, path, st)
+	return replaced, true, err
+}
+
+// recoverJournal is Recover once the journal, st, is found at path.
+func recoverJournal(root *os.Root, dir, path string, st fs.FileInfo) ([]string, error) {
 	if !st.Mode().IsRegular() || st.Size() > maxJournal {
 		return nil, fmt.Errorf("%s: not a journal masrl wrote (a regular file of at most %d bytes); check the corpus files and remove it by hand", path, maxJournal)
 	}
@@ -464,7 +485,7 @@ func Recover(dir string) ([]string, error) {
 	if err := root.Remove(JournalFile); err != nil {
 		return done, err
 	}
-	return done, errors.Join(syncDir(root), removeStrays(root, nil))
+	return done, errors.Join(syncDir(root), removeStrays(root))
 }
 
 // regularHash hashes the regular file name of root: "absent" when there
@@ -488,8 +509,8 @@ func regularHash(root *os.Root, name string) (string, error) {
 }
 
 // removeStrays removes the temporary files of edits that were never
-// decided (killed before their journal was written), except keep.
-func removeStrays(root *os.Root, keep []string) error {
+// decided (killed before their journal was written).
+func removeStrays(root *os.Root) error {
 	d, err := root.Open(".")
 	if err != nil {
 		return err
@@ -501,7 +522,7 @@ func removeStrays(root *os.Root, keep []string) error {
 	}
 	var errs []error
 	for _, n := range names {
-		if (tempRE.MatchString(n) || journalTempRE.MatchString(n)) && !slices.Contains(keep, n) {
+		if tempRE.MatchString(n) || journalTempRE.MatchString(n) {
 			if st, err := root.Lstat(n); err == nil && st.Mode().IsRegular() {
 				errs = append(errs, root.Remove(n))
 			}

@@ -1,10 +1,10 @@
 package corpus
 
 import (
-	"os"
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"strings"
 )

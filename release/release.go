@@ -210,7 +210,7 @@ func load(dir, version string, n int) (*Release, error) {
 // UpkeepFile records when the list's upkeep last ran: masrl refresh
 // --write and masrl links --record write it, the site's home page shows
 // it. The dates are the commands', so the build reads no clock.
-const UpkeepFile = "upkeep.yaml"
+const UpkeepFile = corpus.UpkeepFile
 
 // Upkeep is upkeep.yaml; an empty date is unknown.
 type Upkeep struct {
@@ -222,7 +222,7 @@ type Upkeep struct {
 func ReadUpkeep(corpusDir string) (Upkeep, error) {
 	var u Upkeep
 	path := filepath.Join(corpusDir, UpkeepFile)
-	b, err := os.ReadFile(path)
+	b, err := corpus.ReadFile(corpusDir, UpkeepFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return u, nil
 	}
@@ -246,16 +246,23 @@ func ReadUpkeep(corpusDir string) (Upkeep, error) {
 // RecordUpkeep sets one date of upkeep.yaml (set changes the read record)
 // and writes it back, keeping the other date.
 func RecordUpkeep(corpusDir string, set func(*Upkeep)) error {
+	b, err := UpkeepRecorded(corpusDir, set)
+	if err != nil {
+		return err
+	}
+	return corpus.Apply(corpusDir, map[string][]byte{UpkeepFile: b}, corpus.ApplyOptions{})
+}
+
+// UpkeepRecorded is upkeep.yaml as RecordUpkeep would write it, for a
+// command that writes it together with the corpus files (refresh --write
+// --record) in one corpus.Apply.
+func UpkeepRecorded(corpusDir string, set func(*Upkeep)) ([]byte, error) {
 	u, err := ReadUpkeep(corpusDir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	set(&u)
-	b, err := yaml.Marshal(u)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(corpusDir, UpkeepFile), b, 0o644)
+	return yaml.Marshal(u)
 }
 
 // IsDate reports whether s is a YYYY-MM-DD date.
