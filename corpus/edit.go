@@ -612,6 +612,18 @@ func ReadFile(dir, name string) ([]byte, error) {
 	return readFile(root.FS(), dir, filepath.ToSlash(name))
 }
 
+// OpenFile opens the file name of the corpus directory dir for reading as
+// ReadFile reads it, for a reader that streams it (the site publishes
+// papers.csv as it was read).
+func OpenFile(dir, name string) (fs.File, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close() // the file opened stays open
+	return openFile(root.FS(), dir, filepath.ToSlash(name))
+}
+
 // overlayFS is a corpus directory with some files replaced by content in
 // memory: what Propose loads.
 type overlayFS struct {
