@@ -346,25 +346,6 @@ func collapseSpace(s string) string {
 	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
 }
 
-// BibAuthors splits a BibTeX author list ("Liu, Shuo and Amato,
-// Christopher and others") into names, without TeX braces and without
-// BibTeX's "others", which names nobody: etAl reports that it was there,
-// so that a display can say "et al." instead of showing an author named
-// "others".
-func BibAuthors(field string) (names []string, etAl bool) {
-	for a := range strings.SplitSeq(BibText(field), " and ") {
-		a = strings.Join(strings.Fields(a), " ")
-		switch a {
-		case "":
-		case "others":
-			etAl = true
-		default:
-			names = append(names, a)
-		}
-	}
-	return names, etAl
-}
-
 // BibText returns a field's value with TeX grouping braces removed, for display.
 func BibText(s string) string {
 	if !utf8.ValidString(s) {

@@ -25,12 +25,26 @@ type ScholarMeta struct {
 	DOI     string
 }
 
+// bibAuthors splits a BibTeX author list ("Liu, Shuo and Amato,
+// Christopher and others") into names, without TeX braces and without
+// BibTeX's "others", which names nobody.
+func bibAuthors(field string) []string {
+	var out []string
+	for a := range strings.SplitSeq(corpus.BibText(field), " and ") {
+		a = strings.Join(strings.Fields(a), " ")
+		if a != "" && a != "others" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // scholarMeta gathers an entry's citation tags from its row and, where it
 // has one, its BibTeX entry.
 func scholarMeta(e *corpus.Entry, bib *corpus.BibEntry) *ScholarMeta {
 	m := &ScholarMeta{Title: e.Title, ArxivID: e.ArxivID}
 	if bib != nil {
-		m.Authors, _ = corpus.BibAuthors(bib.Fields["author"])
+		m.Authors = bibAuthors(bib.Fields["author"])
 		if m.ArxivID == "" {
 			m.ArxivID = bib.ArxivID()
 		}

@@ -11,6 +11,23 @@ import (
 	"github.com/masrl/masrl/siteconfig"
 )
 
+func TestBibAuthors(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"Liu, Shuo and Amato, Christopher and others", []string{"Liu, Shuo", "Amato, Christopher"}},
+		{"{OpenAI}", []string{"OpenAI"}},
+		{"  Doe,\n   Jane  and  Roe, Rick", []string{"Doe, Jane", "Roe, Rick"}},
+		{"others", nil},
+		{"", nil},
+	} {
+		if got := bibAuthors(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("bibAuthors(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
 func TestScholarMeta(t *testing.T) {
 	bib := &corpus.BibEntry{Fields: map[string]string{
 		"author": "Liu, Shuo and Amato, Christopher and others",

@@ -80,11 +80,7 @@ func Build(c *corpus.Corpus, v *corpus.Vocabulary, entryURL func(key string) str
 		e := &c.Papers[i]
 		authors := e.FirstAuthor
 		if b := c.BibFor(e); b != nil && b.Fields["author"] != "" {
-			names, etAl := corpus.BibAuthors(b.Fields["author"])
-			authors = strings.Join(names, "; ")
-			if etAl {
-				authors += " et al."
-			}
+			authors = strings.Join(strings.Split(corpus.BibText(b.Fields["author"]), " and "), "; ")
 		}
 		se := Entry{
 			Key: e.Key, Title: e.Title, Authors: authors, Venue: e.Venue,
