@@ -48,6 +48,13 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *snapshot && (*version == "" || *date == "" || *check) {
 		return fail(exitUsage, "--snapshot needs --version and --date, and not --check")
 	}
+	// A corpus whose last edit was interrupted has files that may not
+	// agree: nothing is cited or released from it.
+	if !*check {
+		if err := corpus.Interrupted(*dir); err != nil {
+			return fail(exitUsage, "%v; no file was changed", err)
+		}
+	}
 	// A release that would be refused changes no file, CITATION.cff
 	// included.
 	if *snapshot {
