@@ -572,9 +572,15 @@ func openFile(fsys fs.FS, dir, name string) (fs.File, error) {
 func fileError(fsys fs.FS, dir, name string, err error) error {
 	path := filepath.Join(dir, name)
 	if !errors.Is(err, fs.ErrNotExist) {
-		if st, lerr := fs.Lstat(fsys, name); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
-			target, _ := fs.ReadLink(fsys, name)
-			return &EscapeError{Path: path, Target: target, Err: err}
+		// The link may be the file or a folder on its way
+		// (releases/v1/papers.csv with releases a link out).
+		parts := strings.Split(name, "/")
+		for i := range parts {
+			p := strings.Join(parts[:i+1], "/")
+			if st, lerr := fs.Lstat(fsys, p); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
+				target, _ := fs.ReadLink(fsys, p)
+				return &EscapeError{Path: filepath.Join(dir, filepath.FromSlash(p)), Target: target, Err: err}
+			}
 		}
 	}
 	var pe *fs.PathError
@@ -610,6 +616,22 @@ func ReadFile(dir, name string) ([]byte, error) {
 	}
 	defer root.Close()
 	return readFile(root.FS(), dir, filepath.ToSlash(name))
+}
+
+// CheckInside returns an *EscapeError when the slash-separated path name
+// in the corpus directory dir leads out of dir through a symbolic link,
+// else nil (also when it does not exist): for a reader of a folder of
+// the corpus (releases/, history/) that then reads it by path.
+func CheckInside(dir, name string) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	if _, err := root.Stat(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fileError(root.FS(), dir, name, err)
+	}
+	return nil
 }
 
 // OpenFile opens the file name of the corpus directory dir for reading as

@@ -335,3 +335,40 @@ func TestRecoverRefusesForeignJournals(t *testing.T) {
 		})
 	}
 }
+
+// TestFoldersLinkedOut: a folder of the corpus that links out of it
+// (history/, releases/) is refused at its own name when a file in it is
+// read, and CheckInside says so before a reader walks it.
+func TestFoldersLinkedOut(t *testing.T) {
+	dir := baseCorpus(t)
+	outside := t.TempDir()
+	b, _ := os.ReadFile(filepath.Join(dir, PapersFile))
+	if err := os.WriteFile(filepath.Join(outside, "2026-01-01.csv"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, folder := range []string{"history", "releases"} {
+		if err := os.Symlink(outside, filepath.Join(dir, folder)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := filepath.Join(dir, "history")
+	var esc *EscapeError
+	if _, err := LoadPapersIn(dir, "history/2026-01-01.csv"); !errors.As(err, &esc) || esc.Path != want {
+		t.Errorf("LoadPapersIn through a history link out: %v, want an *EscapeError at %s", err, want)
+	}
+	if err := CheckInside(dir, "releases"); !errors.As(err, &esc) || esc.Path != filepath.Join(dir, "releases") {
+		t.Errorf("CheckInside(releases linked out): %v", err)
+	}
+	if err := CheckInside(dir, "nothing/here"); err != nil {
+		t.Errorf("CheckInside of a missing path: %v", err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "inside"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "inside", "a.csv"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := LoadPapersIn(dir, "inside/a.csv"); err != nil || len(c.Papers) == 0 {
+		t.Errorf("LoadPapersIn of a file inside: %v", err)
+	}
+}

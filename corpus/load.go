@@ -290,6 +290,23 @@ func LoadPapersFile(path string) (*Corpus, error) {
 	return c, nil
 }
 
+// LoadPapersIn reads the papers.csv-like file name (slash-separated, such
+// as history/2026-01-01.csv) of the corpus directory dir through an
+// os.Root of dir: a file or folder on its way that links out of the
+// corpus is an *EscapeError, never read.
+func LoadPapersIn(dir, name string) (*Corpus, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	c := &Corpus{Dir: filepath.Join(dir, filepath.Dir(filepath.FromSlash(name)))}
+	if err := readCSVFile(root.FS(), dir, name, c.loadPapers); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
 // ParsePapers reads papers.csv content; name is used in positions. It is
 // the entry point of the loader's fuzz test.
 func ParsePapers(name string, b []byte) (*Corpus, error) {

@@ -222,6 +222,11 @@ func (s *Staged) Discard() {
 // does not parse or disagrees with its folder, and files whose hash is
 // not the recorded one.
 func Load(corpusDir string) ([]Release, error) {
+	// The releases folder and each release are corpus files: one that
+	// links out of the corpus is an error, never read.
+	if err := corpus.CheckInside(corpusDir, Dir); err != nil {
+		return nil, err
+	}
 	root := filepath.Join(corpusDir, Dir)
 	ents, err := os.ReadDir(root)
 	if errors.Is(err, os.ErrNotExist) {
@@ -240,6 +245,10 @@ func Load(corpusDir string) ([]Release, error) {
 		n, err := ParseVersion(de.Name())
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", dir, err))
+			continue
+		}
+		if err := corpus.CheckInside(corpusDir, path.Join(Dir, de.Name())); err != nil {
+			errs = append(errs, err)
 			continue
 		}
 		r, err := load(dir, de.Name(), n)
