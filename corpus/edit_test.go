@@ -280,7 +280,7 @@ func TestRecoverRefusesForeignJournals(t *testing.T) {
 	}
 	cases := []struct {
 		name, journal, want string
-		setup                func(t *testing.T, dir string)
+		setup               func(t *testing.T, dir string)
 	}{
 		{"wrong header", "masrl edit journal 2\npapers.csv " + temp + " absent " + newHash + " 0644\nend\n", "want the header", nil},
 		{"no end", journalHeader + "\npapers.csv " + temp + " absent " + newHash + " 0644\n", `want "end"`, nil},
