@@ -453,7 +453,7 @@ func recoverJournal(root *os.Root, dir, path string, st fs.FileInfo) ([]string, 
 	var todo []journalEntry
 	for _, e := range entries {
 		target := filepath.Join(dir, e.name)
-		cur, err := regularHash(root, e.name)
+		cur, err := regularHash(root, e.name, true)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w; the journal %s names it: check it and remove the journal by hand", target, err, path)
 		}
@@ -463,7 +463,7 @@ func recoverJournal(root *os.Root, dir, path string, st fs.FileInfo) ([]string, 
 		if cur != e.old {
 			return nil, fmt.Errorf("%s changed since the interrupted edit (the journal %s wants its old content or its new one): masrl does not overwrite it; check the corpus files and remove the journal by hand", target, path)
 		}
-		th, err := regularHash(root, e.temp)
+		th, err := regularHash(root, e.temp, false)
 		if err != nil || th != e.new {
 			return nil, fmt.Errorf("%s: the new content of %s is missing or differs from the journal %s: the edit cannot be completed; the corpus files are as before it, remove the journal by hand", filepath.Join(dir, e.temp), target, path)
 		}
@@ -489,10 +489,19 @@ func recoverJournal(root *os.Root, dir, path string, st fs.FileInfo) ([]string, 
 }
 
 // regularHash hashes the regular file name of root: "absent" when there
-// is none; a symbolic link or anything but a file is an error.
-func regularHash(root *os.Root, name string) (string, error) {
-	st, err := root.Lstat(name)
+// is none; anything but a file is an error, and so is a symbolic link
+// unless follow (a target of an edit may be a link inside the corpus,
+// as Apply read it; the root refuses one leading out).
+func regularHash(root *os.Root, name string, follow bool) (string, error) {
+	stat := root.Lstat
+	if follow {
+		stat = root.Stat
+	}
+	st, err := stat(name)
 	if errors.Is(err, fs.ErrNotExist) {
+		if _, lerr := root.Lstat(name); lerr == nil {
+			return "", errors.New("a symbolic link to nothing")
+		}
 		return "absent", nil
 	}
 	if err != nil {
