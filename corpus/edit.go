@@ -160,7 +160,7 @@ func (e *InterruptedError) Error() string {
 
 // Reason says what the journal means and what to run.
 func (e *InterruptedError) Reason() string {
-	return fmt.Sprintf("an edit of this corpus was interrupted before all its files were replaced, so they may not agree with each other; run masrl recover --corpus %s to complete it", e.Dir)
+	return fmt.Sprintf("an edit of this corpus was interrupted before all its files were replaced, so they may not agree with each other; run masrl recover --corpus %s to complete it (a journal that no masrl command of yours left, one in a pull request, is to be removed instead)", e.Dir)
 }
 
 // Interrupted returns an *InterruptedError when the corpus directory dir
