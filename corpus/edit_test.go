@@ -372,3 +372,27 @@ func TestFoldersLinkedOut(t *testing.T) {
 		t.Errorf("LoadPapersIn of a file inside: %v", err)
 	}
 }
+
+// FuzzParseJournal: a journal is untrusted (a pull request can commit
+// one); parsing never panics, and an accepted one names only editable
+// files and Apply's own temporary names, each target once.
+func FuzzParseJournal(f *testing.F) {
+	h := strings.Repeat("a", 64)
+	f.Add(journalHeader + "\npapers.csv .masrl-edit.papers.csv.0123456789abcdef.tmp absent " + h + " 0644\nend\n")
+	f.Add(journalHeader + "\npapers.bib .masrl-edit.papers.bib.0123456789abcdef.tmp " + h + " " + h + " 0600\npapers.csv .masrl-edit.papers.csv.0123456789abcdef.tmp absent " + h + " 0644\nend\n")
+	f.Add(journalHeader + "\n../x .masrl-edit.x.0123456789abcdef.tmp absent " + h + " 0644\nend\n")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, s string) {
+		es, err := parseJournal("j", []byte(s))
+		if err != nil {
+			return
+		}
+		seen := map[string]bool{}
+		for _, e := range es {
+			if !slices.Contains(EditableFiles(), e.name) || seen[e.name] || !tempRE.MatchString(e.temp) || strings.ContainsAny(e.temp, "/\\") || e.mode > 0o777 {
+				t.Fatalf("accepted %+v from %q", e, s)
+			}
+			seen[e.name] = true
+		}
+	})
+}
