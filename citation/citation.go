@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/masrl/masrl/corpus"
@@ -37,11 +36,13 @@ type Input struct {
 // CorpusHash hashes the corpus files in a fixed order, each with its name
 // and length, so a version names its snapshot: the same files give the
 // same hash on any machine, and any change gives another. A missing
-// optional file counts as absent, which is different from empty.
+// optional file counts as absent, which is different from empty. The
+// files are read as corpus.Load reads them: a link out of the corpus
+// directory is an error, never hashed or copied into a release.
 func CorpusHash(dir string) (string, error) {
 	h := sha256.New()
 	for _, name := range []string{corpus.PapersFile, corpus.ExcludedFile, corpus.BibFile, corpus.SpotcheckFile} {
-		b, err := os.ReadFile(filepath.Join(dir, name))
+		b, err := corpus.ReadFile(dir, name)
 		if errors.Is(err, os.ErrNotExist) {
 			if name == corpus.PapersFile {
 				return "", err

@@ -182,12 +182,35 @@ const ListClaimsFile = "claims.yaml"
 // directory, with the pool file it names beside it: nil, nil when the
 // list has none. Without the survey profile these are the only claims a
 // list is checked against.
+//
+// Both are read through an os.Root of dir, as the corpus files are
+// (LoadWith): a claims file or pool file that links out of the corpus
+// directory is an *EscapeError, not read.
 func LoadListClaims(dir string, v *Vocabulary) (*Claims, error) {
-	if _, err := os.Stat(filepath.Join(dir, ListClaimsFile)); errors.Is(err, fs.ErrNotExist) {
+	if dir == "" {
 		return nil, nil
 	}
-	return loadClaims(os.DirFS(dir), dir, v)
+	root, err := os.OpenRoot(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	if _, err := root.Lstat(ListClaimsFile); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return loadClaims(corpusFS{root.FS(), dir}, dir, v)
 }
+
+// corpusFS is a corpus directory's fs.FS whose errors name the file as
+// dir/name and say why a link out of the directory is refused (openFile).
+type corpusFS struct {
+	fsys fs.FS
+	dir  string
+}
+
+func (c corpusFS) Open(name string) (fs.File, error) { return openFile(c.fsys, c.dir, name) }
 
 // loadClaims reads claims.yaml and its pool file from fsys, naming both
 // in messages as files of the directory dir.

@@ -123,8 +123,24 @@ type LoadOptions struct {
 	Keep bool
 }
 
-// LoadWith is Load with options.
+// LoadWith is Load with options. The directory is read through an
+// os.Root, so that a corpus file that is a symbolic link leading out of
+// dir (a pull request can add one) is refused with its name instead of
+// read: excluded.csv pointing at /proc/self/environ must not print the
+// environment in a check's annotations.
 func LoadWith(dir string, opt LoadOptions) (*Corpus, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return LoadFS(root.FS(), dir, opt)
+}
+
+// LoadFS is LoadWith on the corpus directory's files in fsys, named dir in
+// positions and messages: Propose loads the corpus with some files
+// replaced in memory, and its findings name the real files.
+func LoadFS(fsys fs.FS, dir string, opt LoadOptions) (*Corpus, error) {
 	c := &Corpus{Dir: dir, eachPaper: opt.EachPaper}
 	if opt.EachPaper != nil {
 		c.paperColumns = opt.Columns
@@ -144,7 +160,7 @@ func LoadWith(dir string, opt LoadOptions) (*Corpus, error) {
 			return c.loadPapersText(name, b.String(), prev)
 		}
 	}
-	if err := c.loadDir(opt, loadPapers); err != nil {
+	if err := c.loadDir(fsys, opt, loadPapers); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -153,7 +169,7 @@ func LoadWith(dir string, opt LoadOptions) (*Corpus, error) {
 // loadDir reads the files of c.Dir with loadPapers for papers.csv, so that
 // StreamStats can count papers.csv its own way and load the rest as Load
 // does.
-func (c *Corpus) loadDir(opt LoadOptions, loadPapers func(name string, r io.Reader, size int64) error) error {
+func (c *Corpus) loadDir(fsys fs.FS, opt LoadOptions, loadPapers func(name string, r io.Reader, size int64) error) error {
 	dir := c.Dir
 	c.wholeDir = true
 	// papers.bib is read and parsed on its own goroutine while the CSV
@@ -169,7 +185,7 @@ func (c *Corpus) loadDir(opt LoadOptions, loadPapers func(name string, r io.Read
 	if !opt.SkipBib {
 		go func() {
 			path := filepath.Join(dir, BibFile)
-			b, err := os.ReadFile(path)
+			b, err := readFile(fsys, dir, BibFile)
 			if err != nil {
 				bibDone <- parsedBib{err: err}
 				return
@@ -183,17 +199,23 @@ func (c *Corpus) loadDir(opt LoadOptions, loadPapers func(name string, r io.Read
 			bibDone <- parsedBib{bib: bib, diags: d, src: src}
 		}()
 	}
-	if err := readCSVFile(filepath.Join(dir, PapersFile), loadPapers); err != nil {
+	if err := readCSVFile(fsys, dir, PapersFile, loadPapers); err != nil {
 		return err
 	}
 	// A missing exclusion log is Check's finding when the vocabulary
 	// declares fields of it (the survey's does); a list without one may
-	// have none.
-	if err := readCSVFile(filepath.Join(dir, ExcludedFile), c.loadExcluded); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	// have none. An optional file that leads out of the corpus is a
+	// finding at its name, and is not read.
+	var escape *EscapeError
+	if err := readCSVFile(fsys, dir, ExcludedFile, c.loadExcluded); errors.As(err, &escape) {
+		c.loadDiags.add(Error, Pos{File: escape.Path}, "", "", "%s", escape.Reason())
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	if !opt.SkipBib {
 		switch b := <-bibDone; {
+		case errors.As(b.err, &escape):
+			c.loadDiags.add(Error, Pos{File: escape.Path}, "", "", "%s", escape.Reason())
 		case errors.Is(b.err, fs.ErrNotExist):
 			c.loadDiags.add(Warning, Pos{File: filepath.Join(dir, BibFile)}, "", "", "missing: entries will have no BibTeX")
 		case b.err != nil:
@@ -207,9 +229,12 @@ func (c *Corpus) loadDir(opt LoadOptions, loadPapers func(name string, r io.Read
 			c.bibOnce = new(sync.Once)
 		}
 	}
-	if err := readCSVFile(filepath.Join(dir, SpotcheckFile), c.loadSpotcheck); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := readCSVFile(fsys, dir, SpotcheckFile, c.loadSpotcheck); errors.As(err, &escape) {
+		c.loadDiags.add(Error, Pos{File: escape.Path}, "", "", "%s", escape.Reason())
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
+	c.loadDiags = append(c.loadDiags, journalFinding(fsys, dir)...)
 	return nil
 }
 
@@ -231,10 +256,11 @@ func (c *Corpus) reuseBib(prev *Corpus) {
 	c.bibOnce.Do(func() {})
 }
 
-// readCSVFile streams the file at path into load. The file is not read
-// into memory first: a million-row papers.csv is 330 MB.
-func readCSVFile(path string, load func(name string, r io.Reader, size int64) error) error {
-	f, err := os.Open(path)
+// readCSVFile streams the file name of the corpus directory dir, read
+// through fsys, into load. The file is not read into memory first: a
+// million-row papers.csv is 330 MB.
+func readCSVFile(fsys fs.FS, dir, name string, load func(name string, r io.Reader, size int64) error) error {
+	f, err := openFile(fsys, dir, name)
 	if err != nil {
 		return err
 	}
@@ -243,14 +269,39 @@ func readCSVFile(path string, load func(name string, r io.Reader, size int64) er
 	if st, err := f.Stat(); err == nil {
 		size = st.Size()
 	}
-	return load(path, f, size)
+	return load(filepath.Join(dir, name), f, size)
 }
 
 // LoadPapersFile reads a single papers.csv, for comparing versions of it
 // (the history folder holds papers.csv files without the rest of a corpus).
+// It is read through the root of its own directory, as Load reads a
+// corpus: a papers.csv that is a link out of it is refused.
 func LoadPapersFile(path string) (*Corpus, error) {
-	c := &Corpus{Dir: filepath.Dir(path)}
-	if err := readCSVFile(path, c.loadPapers); err != nil {
+	dir := filepath.Dir(path)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	c := &Corpus{Dir: dir}
+	if err := readCSVFile(root.FS(), dir, filepath.Base(path), c.loadPapers); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// LoadPapersIn reads the papers.csv-like file name (slash-separated, such
+// as history/2026-01-01.csv) of the corpus directory dir through an
+// os.Root of dir: a file or folder on its way that links out of the
+// corpus is an *EscapeError, never read.
+func LoadPapersIn(dir, name string) (*Corpus, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	c := &Corpus{Dir: filepath.Join(dir, filepath.Dir(filepath.FromSlash(name)))}
+	if err := readCSVFile(root.FS(), dir, name, c.loadPapers); err != nil {
 		return nil, err
 	}
 	return c, nil

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/masrl/masrl/data"
@@ -123,13 +122,13 @@ func VocabularyFor(dir string, fsys fs.FS) (*Vocabulary, error) {
 
 // ListVocabulary reads the vocab.yaml beside a list's papers.csv: nil
 // without one (or for dir ""), a *VocabularyError with every problem when
-// it is unusable.
+// it is unusable, an *EscapeError when it links out of dir.
 func ListVocabulary(dir string) (*Vocabulary, error) {
 	if dir == "" {
 		return nil, nil
 	}
 	path := filepath.Join(dir, VocabFile)
-	b, err := os.ReadFile(path)
+	b, err := ReadFile(dir, VocabFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -150,6 +149,7 @@ type Checked struct {
 
 	done  chan struct{}
 	diags Diagnostics
+	opt   CheckOptions // what Propose checks the proposed corpus with
 }
 
 // Open loads the corpus of dir and the data of the data directory dataFS
@@ -210,7 +210,7 @@ func openWith(dir string, dataFS fs.FS, profile string, opt CheckOptions, lo Loa
 // StartCheck starts checking a corpus already loaded, against d. The
 // corpus must not change until the check is done (Diagnostics returns).
 func StartCheck(c *Corpus, d *Data, opt CheckOptions) *Checked {
-	ck := &Checked{Data: d, Corpus: c, done: make(chan struct{})}
+	ck := &Checked{Data: d, Corpus: c, done: make(chan struct{}), opt: opt}
 	go func() {
 		defer close(ck.done)
 		ck.diags = Check(c, d.Vocabulary, opt)

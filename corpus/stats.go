@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"strings"
 )
@@ -95,7 +96,12 @@ func streamStats(dir string, v *Vocabulary, opt StatsOptions, chunkSize int) (St
 		c.loadDiags = append(c.loadDiags, countPapers(name, ra, t, chunkSize, runtime.GOMAXPROCS(0))...)
 		return nil
 	}
-	if err := c.loadDir(LoadOptions{SkipBib: true}, countFile); err != nil {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return Stats{}, err
+	}
+	defer root.Close()
+	if err := c.loadDir(root.FS(), LoadOptions{SkipBib: true}, countFile); err != nil {
 		return Stats{}, err
 	}
 	if opt.Pool != nil {

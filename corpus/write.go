@@ -9,9 +9,11 @@ import (
 )
 
 // WriteFiles replaces files of the directory dir (name → new content)
-// together; it is the project's one atomic writer, for the corpus files
-// and for what masrl writes beside them (a README's list, the issue form): every new content is first written and synced to a
-// temporary file beside its target, and only when all of them are on disk
+// together: the writer of what masrl writes beside the corpus (a README's
+// list, the issue form, CITATION.cff). The corpus files themselves are
+// written by Apply, whose journal also survives a killed process. Every
+// new content is first written and synced to a temporary file beside its
+// target, and only when all of them are on disk
 // are they renamed over the targets. A rename is atomic, so a reader never
 // sees half a file; if a later rename fails, the files already replaced
 // get their old content back, so a failure leaves the old corpus, not a

@@ -14,10 +14,13 @@ package release
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -90,46 +93,127 @@ func CanSnapshot(corpusDir, version, date string) error {
 // release.yaml with their hash. An existing release of that version is
 // an error: a published version never changes.
 func Snapshot(corpusDir, version, date string) (*Meta, error) {
+	s, err := Stage(corpusDir, version, date)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Commit(); err != nil {
+		s.Discard()
+		return nil, err
+	}
+	return &s.Meta, nil
+}
+
+// Staged is a release written in full into a staging folder inside the
+// corpus's releases folder, not yet in place: masrl cite --snapshot stages
+// the release before it writes CITATION.cff, so that a release that cannot
+// be written (releases is a file, the disk is full) changes no file, and
+// puts it in place with one rename after.
+type Staged struct {
+	Meta
+	corpusDir, stage string
+}
+
+// Stage writes release version of the corpus in corpusDir, made on date,
+// into a staging folder (Snapshot's files) and returns it; Commit puts it
+// in place, Discard removes it. Everything is written through an os.Root
+// of corpusDir: a corpus file or a releases folder that links out of the
+// corpus is an error, never followed.
+func Stage(corpusDir, version, date string) (*Staged, error) {
 	if err := CanSnapshot(corpusDir, version, date); err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(corpusDir, Dir, version)
 	hash, err := citation.CorpusHash(corpusDir)
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp(filepath.Join(corpusDir), ".release-*")
+	root, err := os.OpenRoot(corpusDir)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
+	defer root.Close()
+	if err := root.MkdirAll(Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("%s: cannot make the releases folder (%w): it must be a folder of the corpus", filepath.Join(corpusDir, Dir), err)
+	}
+	var rnd [8]byte
+	rand.Read(rnd[:])
+	stage := path.Join(Dir, "."+version+"-"+hex.EncodeToString(rnd[:]))
+	if err := root.Mkdir(stage, 0o755); err != nil {
+		return nil, err
+	}
+	s := &Staged{Meta: Meta{Version: version, Date: date, Hash: hash}, corpusDir: corpusDir, stage: stage}
+	if err := s.write(root); err != nil {
+		s.Discard()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Staged) write(root *os.Root) error {
 	for _, name := range snapshotFiles {
-		b, err := os.ReadFile(filepath.Join(corpusDir, name))
+		b, err := corpus.ReadFile(s.corpusDir, name)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if err := os.WriteFile(filepath.Join(tmp, name), b, 0o644); err != nil {
-			return nil, err
+		if err := writeSynced(root, path.Join(s.stage, name), b); err != nil {
+			return err
 		}
 	}
-	m := &Meta{Version: version, Date: date, Hash: hash}
-	b, err := yaml.Marshal(m)
+	b, err := yaml.Marshal(&s.Meta)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if err := os.WriteFile(filepath.Join(tmp, MetaFile), b, 0o644); err != nil {
-		return nil, err
+	return writeSynced(root, path.Join(s.stage, MetaFile), b)
+}
+
+// writeSynced writes a new file of root and syncs it, so that a release
+// in place is a release on disk.
+func writeSynced(root *os.Root, name string, b []byte) error {
+	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
 	}
-	if err := os.MkdirAll(filepath.Join(corpusDir, Dir), 0o755); err != nil {
-		return nil, err
+	_, werr := f.Write(b)
+	if err := errors.Join(werr, f.Sync(), f.Close()); err != nil {
+		return fmt.Errorf("writing %s: %w", filepath.Join(root.Name(), name), err)
 	}
-	if err := os.Rename(tmp, dir); err != nil {
-		return nil, err
+	return nil
+}
+
+// Dir is the folder the release will have once in place.
+func (s *Staged) Dir() string { return filepath.Join(s.corpusDir, Dir, s.Version) }
+
+// Commit renames the staged release into place, once: a release that
+// exists by then (another masrl cite) is not replaced.
+func (s *Staged) Commit() error {
+	root, err := os.OpenRoot(s.corpusDir)
+	if err != nil {
+		return err
 	}
-	return m, nil
+	defer root.Close()
+	final := path.Join(Dir, s.Version)
+	if _, err := root.Lstat(final); err == nil {
+		return fmt.Errorf("%s: release %s exists; a published version never changes", s.Dir(), s.Version)
+	}
+	if err := root.Rename(s.stage, final); err != nil {
+		return err
+	}
+	if d, err := root.Open(Dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// Discard removes the staged release.
+func (s *Staged) Discard() {
+	if root, err := os.OpenRoot(s.corpusDir); err == nil {
+		root.RemoveAll(s.stage)
+		root.Close()
+	}
 }
 
 // Load reads every release of the corpus in corpusDir, oldest first.
@@ -138,6 +222,11 @@ func Snapshot(corpusDir, version, date string) (*Meta, error) {
 // does not parse or disagrees with its folder, and files whose hash is
 // not the recorded one.
 func Load(corpusDir string) ([]Release, error) {
+	// The releases folder and each release are corpus files: one that
+	// links out of the corpus is an error, never read.
+	if err := corpus.CheckInside(corpusDir, Dir); err != nil {
+		return nil, err
+	}
 	root := filepath.Join(corpusDir, Dir)
 	ents, err := os.ReadDir(root)
 	if errors.Is(err, os.ErrNotExist) {
@@ -156,6 +245,10 @@ func Load(corpusDir string) ([]Release, error) {
 		n, err := ParseVersion(de.Name())
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", dir, err))
+			continue
+		}
+		if err := corpus.CheckInside(corpusDir, path.Join(Dir, de.Name())); err != nil {
+			errs = append(errs, err)
 			continue
 		}
 		r, err := load(dir, de.Name(), n)
@@ -210,7 +303,7 @@ func load(dir, version string, n int) (*Release, error) {
 // UpkeepFile records when the list's upkeep last ran: masrl refresh
 // --write and masrl links --record write it, the site's home page shows
 // it. The dates are the commands', so the build reads no clock.
-const UpkeepFile = "upkeep.yaml"
+const UpkeepFile = corpus.UpkeepFile
 
 // Upkeep is upkeep.yaml; an empty date is unknown.
 type Upkeep struct {
@@ -222,7 +315,7 @@ type Upkeep struct {
 func ReadUpkeep(corpusDir string) (Upkeep, error) {
 	var u Upkeep
 	path := filepath.Join(corpusDir, UpkeepFile)
-	b, err := os.ReadFile(path)
+	b, err := corpus.ReadFile(corpusDir, UpkeepFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return u, nil
 	}
@@ -246,16 +339,23 @@ func ReadUpkeep(corpusDir string) (Upkeep, error) {
 // RecordUpkeep sets one date of upkeep.yaml (set changes the read record)
 // and writes it back, keeping the other date.
 func RecordUpkeep(corpusDir string, set func(*Upkeep)) error {
+	b, err := UpkeepRecorded(corpusDir, set)
+	if err != nil {
+		return err
+	}
+	return corpus.Apply(corpusDir, map[string][]byte{UpkeepFile: b}, corpus.ApplyOptions{})
+}
+
+// UpkeepRecorded is upkeep.yaml as RecordUpkeep would write it, for a
+// command that writes it together with the corpus files (refresh --write
+// --record) in one corpus.Apply.
+func UpkeepRecorded(corpusDir string, set func(*Upkeep)) ([]byte, error) {
 	u, err := ReadUpkeep(corpusDir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	set(&u)
-	b, err := yaml.Marshal(u)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(corpusDir, UpkeepFile), b, 0o644)
+	return yaml.Marshal(u)
 }
 
 // IsDate reports whether s is a YYYY-MM-DD date.

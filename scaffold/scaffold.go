@@ -57,11 +57,18 @@ type Options struct {
 // command's --corpus.
 const CorpusDir = "corpus"
 
-// Create makes the list repository dir. dir may exist only when it is
-// empty, so that nothing of the user's is ever overwritten. The files are
-// written into a directory beside dir and renamed into place together:
-// a failure leaves no half-made list behind.
-func Create(dir string, opt Options) error {
+// Create makes the list repository dir. dir may exist only when it is an
+// empty directory (or a symbolic link to one, whose target is written
+// into), so that nothing of the user's is ever overwritten; a dir that
+// does not exist is made. dir itself is never replaced: its inode, mode
+// and owner stay, and a link stays a link. The files are written into a
+// staging directory inside dir, checked, and then moved into place; a
+// failure removes what was moved and the staging directory, and a dir
+// that Create made, so that it leaves no half-made list behind.
+func Create(dir string, opt Options) (err error) {
+	if dir == "" {
+		return errors.New("the directory is empty: name a new or empty directory")
+	}
 	if err := mustBeEmpty(dir); err != nil {
 		return err
 	}
@@ -76,11 +83,6 @@ func Create(dir string, opt Options) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".init-*")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp) // gone after the rename; cleans up after a failure
 	out := map[string][]byte{path.Join(CorpusDir, siteconfig.FileName): cfg}
 	err = fs.WalkDir(files, "files", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -112,6 +114,36 @@ func Create(dir string, opt Options) error {
 	if err != nil {
 		return err
 	}
+	made := false
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			return err
+		}
+		made = true
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	tmp, err := os.MkdirTemp(dir, ".masrl-init-*")
+	if err != nil {
+		return err
+	}
+	stage := filepath.Base(tmp)
+	var moved []string
+	defer func() {
+		if err == nil {
+			return
+		}
+		for _, m := range moved {
+			root.Rename(m, path.Join(stage, m)) // back into the staging directory
+		}
+		os.RemoveAll(tmp)
+		if made {
+			os.Remove(dir)
+		}
+	}()
 	if err := writeTree(tmp, out); err != nil {
 		return err
 	}
@@ -122,12 +154,20 @@ func Create(dir string, opt Options) error {
 	if err := writeTree(tmp, generated); err != nil {
 		return err
 	}
-	// An existing dir is empty (checked above): remove it so that the
-	// rename can take its place on every system.
-	if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	// Every top-level entry of the staging directory is moved into dir,
+	// which is still empty but for it: a rename within one directory
+	// never copies, and never leaves half a file.
+	ents, err := os.ReadDir(tmp)
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, abs)
+	for _, e := range ents {
+		if err := root.Rename(path.Join(stage, e.Name()), e.Name()); err != nil {
+			return fmt.Errorf("moving %s into place: %w", filepath.Join(dir, e.Name()), err)
+		}
+		moved = append(moved, e.Name())
+	}
+	return os.Remove(tmp)
 }
 
 // generate opens and checks the new corpus of root and returns the files
@@ -215,6 +255,12 @@ func DefaultTitle(name string) string {
 func mustBeEmpty(dir string) error {
 	st, err := os.Stat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
+		// A link to nothing: writing through it would make its target
+		// somewhere the user did not name, and replacing it would lose it.
+		if lst, lerr := os.Lstat(dir); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(dir)
+			return fmt.Errorf("%s is a symbolic link to %s, which does not exist: make that directory, or name a new or empty directory", dir, target)
+		}
 		return nil
 	}
 	if err != nil {

@@ -86,3 +86,83 @@ func TestNewListIsAwesome(t *testing.T) {
 	}
 	awesomelint.Check(t, awesome.Standalone(ck.Corpus, ck.Vocabulary, awesome.ListMeta(cfg.Title, cfg.Description), ck.Pool))
 }
+
+// TestKeepsTheDirectory: an existing empty directory is written into, not
+// replaced: the same inode and mode after, and a symbolic link to one
+// stays a link whose target holds the list.
+func TestKeepsTheDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "list")
+	if err := os.Mkdir(dir, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Create(dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Stat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !os.SameFile(before, after) {
+		t.Error("Create replaced the directory (another inode)")
+	}
+	if after.Mode().Perm() != 0o750 {
+		t.Errorf("mode %v after Create, want 0750 as before", after.Mode().Perm())
+	}
+	if _, err := os.Stat(filepath.Join(dir, CorpusDir, corpus.PapersFile)); err != nil {
+		t.Error(err)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".masrl-init") {
+			t.Errorf("the staging directory %s is left", e.Name())
+		}
+	}
+
+	target := filepath.Join(t.TempDir(), "target")
+	if err := os.Mkdir(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := Create(link, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link %s is no longer a link: %v", link, err)
+	}
+	if _, err := os.Stat(filepath.Join(target, CorpusDir, corpus.PapersFile)); err != nil {
+		t.Errorf("the link's target holds no list: %v", err)
+	}
+}
+
+// TestRefusesEmptyNameAndDanglingLink: "" is not the current directory,
+// and a link to nothing is neither replaced nor followed.
+func TestRefusesEmptyNameAndDanglingLink(t *testing.T) {
+	if err := Create("", Options{}); err == nil || !strings.Contains(err.Error(), "name a new or empty directory") {
+		t.Fatalf(`Create(""): %v`, err)
+	}
+	parent := t.TempDir()
+	link := filepath.Join(parent, "link")
+	if err := os.Symlink(filepath.Join(parent, "nowhere"), link); err != nil {
+		t.Fatal(err)
+	}
+	err := Create(link, Options{})
+	if err == nil || !strings.Contains(err.Error(), "is a symbolic link to "+filepath.Join(parent, "nowhere")+", which does not exist") {
+		t.Fatalf("Create through a dangling link: %v", err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the dangling link was replaced: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(parent, "nowhere")); err == nil {
+		t.Fatal("the link's target was made")
+	}
+}

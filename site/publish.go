@@ -7,9 +7,7 @@ import (
 	"encoding/xml"
 	"io"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -72,9 +70,8 @@ func (r *renderer) downloads() error {
 		if (name == corpus.BibFile && !r.c.HasBib) || (name == corpus.ExcludedFile && !r.c.HasExcluded) {
 			continue
 		}
-		src := filepath.Join(r.c.Dir, name)
 		err := r.generate(name, func(w io.Writer) error {
-			f, err := os.Open(src)
+			f, err := corpus.OpenFile(r.c.Dir, name) // never through a link out of the corpus
 			if err != nil {
 				return err
 			}

@@ -67,7 +67,9 @@ func renames(c *corpus.Corpus) (map[string]*corpus.Entry, error) {
 		byTitle[titleKey(e.Title)] = e
 	}
 	for _, p := range paths {
-		old, err := corpus.LoadPapersFile(p)
+		// Read through the corpus's root: a history file or folder that
+		// links out of the corpus is an error, not read.
+		old, err := corpus.LoadPapersIn(c.Dir, historyDir+"/"+filepath.Base(p))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}

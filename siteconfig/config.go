@@ -20,6 +20,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/internal/suggest"
 	"go.yaml.in/yaml/v3"
@@ -196,6 +197,12 @@ func Find(explicit, corpusDir string) (string, error) {
 		if errors.Is(err, os.ErrNotExist) {
 			return "", nil
 		}
+		return "", err
+	}
+	// The corpus's own masrl.yaml is a corpus file, which a pull request
+	// can make a link to any file of the machine: it is refused as
+	// corpus.Load refuses a link out of the corpus directory.
+	if _, err := corpus.ReadFile(corpusDir, FileName); err != nil {
 		return "", err
 	}
 	return p, nil

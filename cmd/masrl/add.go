@@ -33,8 +33,9 @@ type addOptions struct {
 }
 
 // runAdd is masrl add: it drafts a row and a BibTeX entry from arXiv's or
-// doi.org's metadata, checks the corpus as it would be with them in a
-// scratch copy, writes both files in canonical form, then prints the
+// doi.org's metadata, checks the corpus as it would be with them
+// (corpus.Propose), writes both files in canonical form as one
+// transaction (corpus.Apply), then prints the
 // check and the diff. Exit 1: the paper is already in the corpus, the
 // service knows no such id, or the new corpus fails the check; exit 2: usage, a tag outside the vocabulary, a
 // network failure. In every failure no file changes.
@@ -156,6 +157,9 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 	if !isArxiv && !isDOI {
 		return fail(exitUsage, "%q is not an arXiv id (2508.04652), an arxiv.org abs or pdf URL, or a DOI (10.1145/..., https://doi.org/...)", o.id)
 	}
+	if err := corpus.Interrupted(o.dir); err != nil {
+		return fail(exitUsage, "%v", err)
+	}
 	c, err := corpus.Load(o.dir)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -231,10 +235,14 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 		writeCheckReport(stderr, "text", pc.After)
 		return fail(exitFindings, "the new entry is refused: it fails the check")
 	}
-	if err := corpus.WriteFiles(o.dir, files); err != nil {
+	if err := pc.Proposal.Apply(applyOptions(stderr)); err != nil {
+		if half := (*corpus.HalfAppliedError)(nil); errors.As(err, &half) {
+			fmt.Fprintf(stderr, "masrl add: %v\n", err)
+			return exitUsage
+		}
 		return fail(exitUsage, "%v", err)
 	}
-	rep, newer := pc.After, pc.Corpus
+	rep, newer := pc.After, pc.Proposal.After.Corpus
 	fmt.Fprintf(stdout, "added %s to %s and %s to %s\n\n", key, corpus.PapersFile, draft.BibKey, corpus.BibFile)
 	// The findings that concern the new entry, and the summary: the
 	// corpus' standing warnings are masrl check's to list.
@@ -246,7 +254,7 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 	}
 	rep.Diagnostics = mine
 	writeCheckReport(stdout, "text", rep)
-	diff := corpus.DiffCorpora(c, newer, v, d.Claims)
+	diff := pc.Proposal.Diff()
 	diff.Old, diff.New = "before", "after"
 	io.WriteString(stdout, "\n"+diffMarkdown(&diff, len(c.Papers), len(newer.Papers)))
 	return exitOK
@@ -298,7 +306,7 @@ func missingTags(v *corpus.Vocabulary, tags map[string]string) []*corpus.Field {
 // draftFiles returns papers.csv and papers.bib with the draft added, in
 // canonical form.
 func draftFiles(dir string, d *intake.Draft) (map[string][]byte, error) {
-	papers, err := os.ReadFile(filepath.Join(dir, corpus.PapersFile))
+	papers, err := corpus.ReadFile(dir, corpus.PapersFile)
 	if err != nil {
 		return nil, err
 	}
@@ -317,7 +325,7 @@ func draftFiles(dir string, d *intake.Draft) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	bib, err := os.ReadFile(filepath.Join(dir, corpus.BibFile))
+	bib, err := corpus.ReadFile(dir, corpus.BibFile)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}

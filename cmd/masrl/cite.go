@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -46,6 +47,13 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *snapshot && (*version == "" || *date == "" || *check) {
 		return fail(exitUsage, "--snapshot needs --version and --date, and not --check")
+	}
+	// A corpus whose last edit was interrupted has files that may not
+	// agree: nothing is cited or released from it.
+	if !*check {
+		if err := corpus.Interrupted(*dir); err != nil {
+			return fail(exitUsage, "%v; no file was changed", err)
+		}
 	}
 	// A release that would be refused changes no file, CITATION.cff
 	// included.
@@ -106,23 +114,77 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
+	// With --snapshot the release is written in full first, beside its
+	// place; CITATION.cff and .zenodo.json are written only when it was,
+	// and the release is put in place with one rename after them: every
+	// failure leaves no file changed (the two files get their old content
+	// back). A process killed between the two leaves the new citation
+	// files and no release, and the same masrl cite --snapshot then
+	// completes it.
+	var staged *release.Staged
+	if *snapshot {
+		if staged, err = release.Stage(*dir, *version, *date); err != nil {
+			return fail(exitUsage, "%v; no file was changed", err)
+		}
+		defer staged.Discard() // gone after Commit; cleans up after a failure
+		if staged.Hash != hash {
+			return fail(exitUsage, "the corpus changed while masrl cite ran (hash %s, then %s); run it again", hash, staged.Hash)
+		}
+	}
 	if err := makeOutDir(*out); err != nil {
 		return fail(exitUsage, "%v", err)
+	}
+	old := map[string][]byte{}
+	for name := range files {
+		if b, err := os.ReadFile(filepath.Join(*out, name)); err == nil {
+			old[name] = b
+		}
 	}
 	if err := corpus.WriteFiles(*out, files); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
+	if staged != nil {
+		if err := staged.Commit(); err != nil {
+			rerr := restoreFiles(*out, files, old)
+			return fail(exitUsage, "%v; %s", err, cmp.Or(errText(rerr), "no file was changed"))
+		}
+	}
 	for _, p := range stale {
 		fmt.Fprintln(stdout, p)
 	}
-	if *snapshot {
-		m, err := release.Snapshot(*dir, *version, *date)
-		if err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-		fmt.Fprintf(stdout, "%s (%s)\n", filepath.Join(*dir, release.Dir, m.Version), m.Hash)
+	if staged != nil {
+		fmt.Fprintf(stdout, "%s (%s)\n", staged.Dir(), staged.Hash)
 	}
 	return exitOK
+}
+
+// restoreFiles puts back the files of dir that a failed command wrote:
+// their old content, or no file where there was none.
+func restoreFiles(dir string, written, old map[string][]byte) error {
+	var errs []error
+	back := map[string][]byte{}
+	for name := range written {
+		if b, ok := old[name]; ok {
+			back[name] = b
+		} else if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	if len(back) > 0 {
+		errs = append(errs, corpus.WriteFiles(dir, back))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("and putting back %s failed: %w", dir, err)
+	}
+	return nil
+}
+
+// errText is err's message, or "" for nil.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 // makeOutDir makes cite's --out directory when it is missing, as masrl

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/masrl/masrl/corpus"
@@ -21,7 +20,9 @@ func fmtCommand() command {
 // in the canonical form of corpus.Format, like gofmt: every file is
 // formatted before any is written, so a file that does not parse leaves
 // all of them untouched. With --check nothing is written: the files that
-// would change are listed and the exit code is 1.
+// would change are listed and the exit code is 1. Without it the files
+// are written as one transaction (corpus.Apply) and listed only once they
+// are.
 func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fset := newFlagSet("fmt", "fmt [--check] [--corpus DIR]", stderr)
 	dir := fset.String("corpus", defaultCorpus, "corpus `directory`")
@@ -33,11 +34,17 @@ func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fset.Usage()
 		return exitUsage
 	}
+	if !*check {
+		if err := corpus.Interrupted(*dir); err != nil {
+			fmt.Fprintf(stderr, "masrl fmt: %v\nmasrl fmt: no file was changed\n", err)
+			return exitUsage
+		}
+	}
 	changed, failed := map[string][]byte{}, false
 	var order []string
 	for _, name := range corpus.FormatFiles() {
 		path := filepath.Join(*dir, name)
-		src, err := os.ReadFile(path)
+		src, err := corpus.ReadFile(*dir, name)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // check reports missing files
 		}
@@ -61,18 +68,23 @@ func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "masrl fmt: no file was changed\n")
 		return exitUsage
 	}
+	// The files are listed once they are written: a write that fails
+	// lists none, since the edit is all or none (corpus.Apply).
+	if !*check {
+		if err := corpus.Apply(*dir, changed, applyOptions(stderr)); err != nil {
+			fmt.Fprintf(stderr, "masrl fmt: %v\n", err)
+			var half *corpus.HalfAppliedError
+			if !errors.As(err, &half) {
+				fmt.Fprintf(stderr, "masrl fmt: no file was changed\n")
+			}
+			return exitUsage
+		}
+	}
 	for _, name := range order {
 		fmt.Fprintln(stdout, filepath.Join(*dir, name))
 	}
-	if *check {
-		if len(order) > 0 {
-			return exitFindings
-		}
-		return exitOK
-	}
-	if err := corpus.WriteFiles(*dir, changed); err != nil {
-		fmt.Fprintf(stderr, "masrl fmt: %v\n", err)
-		return exitUsage
+	if *check && len(order) > 0 {
+		return exitFindings
 	}
 	return exitOK
 }

@@ -35,6 +35,13 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
+	// An empty DIR ('' from an unset shell variable) is not the current
+	// directory.
+	if dir == "" {
+		fmt.Fprintf(stderr, "masrl init: DIR is empty: name a new or empty directory (. for the current one)\n")
+		fs.Usage()
+		return exitUsage
+	}
 	if err := scaffold.Create(dir, opt); err != nil {
 		fmt.Fprintf(stderr, "masrl init: %v\n", err)
 		return exitUsage

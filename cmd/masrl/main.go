@@ -48,6 +48,7 @@ func commands() map[string]command {
 		"links":      linksCommand(),
 		"cite":       citeCommand(),
 		"watch":      watchCommand(),
+		"recover":    recoverCommand(),
 	}
 }
 

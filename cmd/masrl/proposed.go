@@ -1,11 +1,12 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
-	"strings"
+	"time"
 
 	"github.com/masrl/masrl/corpus"
 )
@@ -13,12 +14,11 @@ import (
 // proposedCheck is the check of a corpus as a command proposes to leave
 // it, beside the check of the corpus as it stands.
 type proposedCheck struct {
-	// Before and After are the two checks; After's positions name the
-	// corpus directory, not the scratch copy it was read from.
+	// Before and After are the two checks; both name the corpus's own
+	// files (corpus.Propose reads the new content from memory).
 	Before, After checkReport
-	// Corpus is the proposed corpus, for a diff; its own positions name
-	// the scratch copy, which is gone once checkProposed returns.
-	Corpus *corpus.Corpus
+	// Proposal is the edit, to diff and to apply.
+	Proposal *corpus.Proposal
 }
 
 // Worse reports whether the proposed corpus has more check errors than
@@ -30,52 +30,73 @@ func (p *proposedCheck) Worse() bool {
 
 // checkProposed checks the corpus of dir as it would be with files (a
 // file name in the corpus directory, and its new content) in place of its
-// own, without changing dir: the corpus files are copied into a scratch
-// directory, the new ones over them, and loaded and checked there against
-// ck's data. ck is the corpus as it stands, already being checked. The
-// error is for what could not be read or written at all.
+// own, without changing dir (corpus.Propose). ck is the corpus as it
+// stands, already being checked. The error is for what could not be read.
 func checkProposed(dir string, ck *corpus.Checked, files map[string][]byte, withClaims bool) (*proposedCheck, error) {
 	before := checkCorpus(dir, ck, withClaims)
-	scratch, err := os.MkdirTemp("", "masrl-proposed-")
+	p, err := corpus.Propose(ck, files)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(scratch)
-	all := map[string][]byte{}
-	for _, f := range []string{corpus.PapersFile, corpus.ExcludedFile, corpus.BibFile, corpus.SpotcheckFile} {
-		if b, ok := files[f]; ok {
-			all[f] = b
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(dir, f))
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		} else if err != nil {
-			return nil, err
-		}
-		all[f] = b
+	after := checkCorpus(dir, p.After, withClaims)
+	return &proposedCheck{Before: before, After: after, Proposal: p}, nil
+}
+
+// editPauseEnv names the environment variable that stops a command that
+// writes the corpus at one step of its transaction (corpus.ApplyOptions:
+// "staged", "committed", "renamed papers.bib", ..., "done"): the command
+// says so on stderr and waits until it is killed. It exists for the test
+// that kills masrl add between its two renames (TestAddKilledMidEdit);
+// nothing else sets it.
+const editPauseEnv = "MASRL_TEST_EDIT_PAUSE"
+
+// applyOptions are the options every command that writes the corpus
+// applies its edit with.
+func applyOptions(stderr io.Writer) corpus.ApplyOptions {
+	at := os.Getenv(editPauseEnv)
+	if at == "" {
+		return corpus.ApplyOptions{}
 	}
-	for f := range files {
-		if _, ok := all[f]; !ok {
-			return nil, fmt.Errorf("%s is not a corpus file", f)
+	return corpus.ApplyOptions{Pause: func(step string) {
+		if step != at {
+			return
 		}
+		fmt.Fprintf(stderr, "masrl: paused at %q (%s)\n", step, editPauseEnv)
+		if f, ok := stderr.(*os.File); ok {
+			f.Sync()
+		}
+		for {
+			time.Sleep(time.Hour)
+		}
+	}}
+}
+
+func recoverCommand() command {
+	return command{summary: "complete an edit of the corpus that was interrupted (a journal left by add, refresh, watch, fmt)", run: runRecover}
+}
+
+// runRecover is masrl recover: it completes the interrupted edit of the
+// corpus (corpus.Recover) and lists the files it replaced. Exit 0 also
+// when there was nothing to do; 2 when the journal cannot be trusted or
+// the files no longer match it (then nothing is written).
+func runRecover(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("recover", "recover [--corpus DIR]", stderr)
+	dir := corpusFlag(fs)
+	if code, ok := parseNoArgs(fs, args); !ok {
+		return code
 	}
-	if err := corpus.WriteFiles(scratch, all); err != nil {
-		return nil, err
+	fail := failer(stderr, "recover")
+	done, found, err := corpus.Recover(*dir)
+	for _, n := range done {
+		fmt.Fprintf(stdout, "replaced %s\n", filepath.Join(*dir, n))
 	}
-	// The corpus's own names in place of the scratch copy's, in positions
-	// and in messages that name another place ("also retained as ... (FILE,
-	// line N)").
-	own := strings.NewReplacer(scratch+string(filepath.Separator), dir+string(filepath.Separator), scratch, dir)
-	nc, err := corpus.Load(scratch)
 	if err != nil {
-		return nil, errors.New(own.Replace(err.Error()))
+		return fail(exitUsage, "%v", err)
 	}
-	after := checkCorpus(dir, corpus.StartCheck(nc, ck.Data, corpus.CheckOptions{}), withClaims)
-	for i := range after.Diagnostics {
-		d := &after.Diagnostics[i]
-		d.Pos.File = own.Replace(d.Pos.File)
-		d.Message = own.Replace(d.Message)
+	if !found {
+		fmt.Fprintf(stdout, "%s: no interrupted edit to complete\n", *dir)
+	} else {
+		fmt.Fprintf(stdout, "%s: the interrupted edit is complete\n", *dir)
 	}
-	return &proposedCheck{Before: before, After: after, Corpus: nc}, nil
+	return exitOK
 }

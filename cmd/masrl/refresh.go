@@ -68,6 +68,11 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		return exitOK
 	}
+	if *write {
+		if err := corpus.Interrupted(*dir); err != nil {
+			return fail(exitUsage, "%v", err)
+		}
+	}
 	ck, err := openForUpdate(*dir, *dataDir, *profile)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -94,7 +99,7 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return exitOK
 	}
 	name := filepath.Join(*dir, corpus.PapersFile)
-	src, err := os.ReadFile(name)
+	src, err := corpus.ReadFile(*dir, corpus.PapersFile)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
@@ -114,7 +119,7 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	bibName := filepath.Join(*dir, corpus.BibFile)
 	var bibChanged []refresh.BibChange
 	if c.HasBib {
-		bib, err := os.ReadFile(bibName)
+		bib, err := corpus.ReadFile(*dir, corpus.BibFile)
 		if err != nil {
 			return fail(exitUsage, "%v", err)
 		}
@@ -147,6 +152,15 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if !*write {
 		return exitOK
 	}
+	// The refresh's date is recorded with the files it refreshes, in the
+	// same transaction.
+	if *record != "" {
+		b, err := release.UpkeepRecorded(*dir, func(u *release.Upkeep) { u.Refreshed = *record })
+		if err != nil {
+			return fail(exitUsage, "%v", err)
+		}
+		files[release.UpkeepFile] = b
+	}
 	pc, err := checkProposed(*dir, ck, files, *withClaims)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -155,12 +169,12 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		writeCheckReport(stderr, "text", pc.After)
 		return fail(exitFindings, "--write refused: the refreshed corpus has %s where it had %d; no file was changed", count(pc.After.Errors, "error"), pc.Before.Errors)
 	}
-	if err := corpus.WriteFiles(*dir, files); err != nil {
+	if err := pc.Proposal.Apply(applyOptions(stderr)); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
 	fmt.Fprintf(stdout, "\nwrote %s: %s\n", name, count(len(res.Proposals), "entry"))
 	if len(bibChanged) > 0 {
 		fmt.Fprintf(stdout, "wrote %s: %s\n", bibName, count(len(bibChanged), "entry"))
 	}
-	return recorded()
+	return exitOK
 }

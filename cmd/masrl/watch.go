@@ -49,6 +49,11 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	fail := failer(stderr, "watch")
+	if *apply != "" {
+		if err := corpus.Interrupted(*dir); err != nil {
+			return fail(exitUsage, "%v", err)
+		}
+	}
 	ck, err := openForUpdate(*dir, *dataDir, *profile)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -97,7 +102,7 @@ func applyTriage(dir string, ck *corpus.Checked, file, date string, withClaims b
 		return exitOK
 	}
 	name := filepath.Join(dir, corpus.ExcludedFile)
-	old, err := os.ReadFile(name)
+	old, err := corpus.ReadFile(dir, corpus.ExcludedFile)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fail(exitUsage, "%v", err)
 	}
@@ -122,7 +127,7 @@ func applyTriage(dir string, ck *corpus.Checked, file, date string, withClaims b
 		writeCheckReport(stderr, "text", pc.After)
 		return fail(exitFindings, "the exclusions are refused: the corpus would have %s where it had %d; no file was changed", count(pc.After.Errors, "error"), pc.Before.Errors)
 	}
-	if err := corpus.WriteFiles(dir, map[string][]byte{corpus.ExcludedFile: newExcluded}); err != nil {
+	if err := pc.Proposal.Apply(applyOptions(stderr)); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
 	for _, r := range rows {
