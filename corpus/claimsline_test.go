@@ -1,8 +1,10 @@
 package corpus
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -76,4 +78,66 @@ func containsNumber(text, n string) bool {
 		}
 		i = j + 1
 	}
+}
+
+// TestMentionsCiteTheirLine holds the survey's references and mentions
+// (data/survey-mentions.yaml) to survey.txt: each quote is printed on
+// the line it names, each reference's line opens with its number, and
+// every paper the References list cites has at least one mention.
+func TestMentionsCiteTheirLine(t *testing.T) {
+	lines := surveyText(t)
+	cl, err := LoadClaims(testVocab(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := cl.Mentions
+	if m == nil || len(m.References) == 0 {
+		t.Fatal("the survey's claims name no mentions file")
+	}
+	onLine := func(pos Pos, line int, quote string) (string, bool) {
+		if line <= 0 || line > len(lines) {
+			t.Errorf("%s: line %d is no line of survey.txt (%d lines)", pos, line, len(lines))
+			return "", false
+		}
+		text := strings.Join(strings.Fields(lines[line-1]), " ")
+		if !strings.Contains(text, quote) {
+			t.Errorf("%s: survey.txt line %d does not print %q", pos, line, quote)
+		}
+		return text, true
+	}
+	for _, r := range m.References {
+		if text, ok := onLine(r.Pos, r.Line, r.Printed); ok && !strings.HasPrefix(text, "• ["+strconv.Itoa(r.Number)+"] ") {
+			t.Errorf("%s: survey.txt line %d is not reference [%d]: %.40q", r.Pos, r.Line, r.Number, text)
+		}
+		if len(m.Of(r.Key)) == 0 {
+			t.Errorf("%s: reference [%d] (%s) has no mention", r.Pos, r.Number, r.Key)
+		}
+		for _, mn := range m.Of(r.Key) {
+			onLine(mn.Pos, mn.Line, mn.Printed)
+		}
+	}
+}
+
+// TestReferencesNameTheirPosition: a retained row removed from a copy of
+// the real corpus breaks the references claim, which names the reference
+// that cites it and its place in the mentions file.
+func TestReferencesNameTheirPosition(t *testing.T) {
+	c, v, cl := loadRealWithClaims(t)
+	ref := cl.Mentions.Reference("matpo")
+	if ref == nil {
+		t.Fatal("no reference cites matpo")
+	}
+	i := slices.IndexFunc(c.Papers, func(e Entry) bool { return e.Key == "matpo" })
+	c.Papers = slices.Delete(c.Papers, i, i+1)
+	for _, r := range VerifyClaims(c, v, cl) {
+		if r.ID != "references/retained" {
+			continue
+		}
+		want := fmt.Sprintf("reference [43] (data/survey-mentions.yaml:%d) cites matpo, which is no retained row", ref.Pos.Line)
+		if r.Status != Fails || !strings.Contains(r.Actual, want) || !slices.Equal(r.Responsible, []string{"matpo"}) {
+			t.Errorf("references after removing matpo: %s %q %v, want fails naming %q", r.Status, r.Actual, r.Responsible, want)
+		}
+		return
+	}
+	t.Fatal("no references/retained claim")
 }
