@@ -92,7 +92,7 @@ func arxivMonth(id string) string {
 }
 
 // nameWords are the lower-cased words of a venue or an affiliation,
-// split at anything but letters, digits, '&' and '\'': "arXiv (ICLR 2026
+// split at anything but letters, digits, '&' and '\”: "arXiv (ICLR 2026
 // submitted)" is arxiv, iclr, 2026, submitted.
 func nameWords(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {

@@ -19,8 +19,8 @@ type claimsDoc struct {
 	// Mentions names the file, beside the claims file, of the survey's
 	// references and mentions (survey-mentions.yaml); empty: none.
 	Mentions string            `yaml:"mentions"`
-	Legend    map[string]legend `yaml:"legend"`
-	Claims []yaml.Node       `yaml:"claims"`
+	Legend   map[string]legend `yaml:"legend"`
+	Claims   []yaml.Node       `yaml:"claims"`
 }
 
 // legend decodes a printed table's abbreviations: Fields are its columns
