@@ -382,12 +382,13 @@ func TestParseMentionsErrors(t *testing.T) {
 		t.Fatalf("error %v, want a *CheckError", err)
 	}
 	want := []string{
-		`badmentions.yaml:3: error: reference 3 follows [1]: the references are numbered in order from 1, so this one is [2]`,
-		`badmentions.yaml:4: error: reference [3] cites alpha, which reference [1] cites already`,
-		`badmentions.yaml:5: error: reference [4] needs a key, its line of survey.txt and its printed words`,
-		`badmentions.yaml:7: error: mentions of alpha are not in the order of the paper (by line)`,
-		`badmentions.yaml:10: error: mentions of zeta, which no reference cites: give it a reference first`,
-		`badmentions.yaml:12: error: mentions of gamma, which no reference cites: give it a reference first`,
+		`badmentions.yaml:3: error: section "1 Earlier" (line 10) does not follow "2 Later" (line 20): the sections are in the order of the paper`,
+		`badmentions.yaml:6: error: reference 3 follows [1]: the references are numbered in order from 1, so this one is [2]`,
+		`badmentions.yaml:7: error: reference [3] cites alpha, which reference [1] cites already`,
+		`badmentions.yaml:8: error: reference [4] needs a key, its line of survey.txt and its printed words`,
+		`badmentions.yaml:10: error: mentions of alpha are not in the order of the paper (by line)`,
+		`badmentions.yaml:13: error: mentions of zeta, which no reference cites: give it a reference first`,
+		`badmentions.yaml:15: error: mentions of gamma, which no reference cites: give it a reference first`,
 	}
 	if len(ce.Diagnostics) != len(want) {
 		t.Fatalf("%d findings, want %d: %v", len(ce.Diagnostics), len(want), ce.Diagnostics)
@@ -395,6 +396,22 @@ func TestParseMentionsErrors(t *testing.T) {
 	for i, w := range want {
 		if !strings.HasPrefix(ce.Diagnostics[i].String(), w) {
 			t.Errorf("finding %d = %q, want prefix %q", i, ce.Diagnostics[i], w)
+		}
+	}
+}
+
+func TestSectionAt(t *testing.T) {
+	m := &Mentions{Sections: []Section{{Line: 10, Title: "1 A"}, {Line: 20, Title: "2 B"}}}
+	for _, tt := range []struct {
+		line int
+		want string
+	}{{5, ""}, {10, "1 A"}, {19, "1 A"}, {20, "2 B"}, {900, "2 B"}} {
+		got := ""
+		if s := m.SectionAt(tt.line); s != nil {
+			got = s.Title
+		}
+		if got != tt.want {
+			t.Errorf("SectionAt(%d) = %q, want %q", tt.line, got, tt.want)
 		}
 	}
 }

@@ -105,6 +105,12 @@ func TestMentionsCiteTheirLine(t *testing.T) {
 		}
 		return text, true
 	}
+	if len(m.Sections) == 0 {
+		t.Error("the mentions file lists no sections")
+	}
+	for _, sec := range m.Sections {
+		onLine(sec.Pos, sec.Line, sec.Title)
+	}
 	for _, r := range m.References {
 		if text, ok := onLine(r.Pos, r.Line, r.Printed); ok && !strings.HasPrefix(text, "• ["+strconv.Itoa(r.Number)+"] ") {
 			t.Errorf("%s: survey.txt line %d is not reference [%d]: %.40q", r.Pos, r.Line, r.Number, text)

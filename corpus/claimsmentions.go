@@ -17,6 +17,9 @@ import (
 // at build time: a list of one's own has no paper, and the site shows
 // them only for the survey.
 type Mentions struct {
+	// Sections are the survey's headings in order, each at the line its
+	// part begins: the claims page groups the claims by them.
+	Sections   []Section
 	References []Reference
 	// ByKey holds each key's mentions in the order of the paper.
 	ByKey map[string][]Mention
@@ -41,6 +44,26 @@ type Mention struct {
 	Line    int    `json:"line"`
 	Printed string `json:"printed"`
 	Pos     Pos    `json:"-"`
+}
+
+// Section is one heading of the survey and the line it is printed on.
+type Section struct {
+	Line  int    `json:"line"`
+	Title string `json:"title"`
+	Pos   Pos    `json:"-"`
+}
+
+// SectionAt returns the section a line of survey.txt falls in: the last
+// heading at or before it; nil before the first, or without sections.
+func (m *Mentions) SectionAt(line int) *Section {
+	if m == nil || line <= 0 {
+		return nil
+	}
+	i, _ := slices.BinarySearchFunc(m.Sections, line+1, func(s Section, l int) int { return s.Line - l })
+	if i == 0 {
+		return nil
+	}
+	return &m.Sections[i-1]
 }
 
 // Reference returns the reference of a key, nil when the survey's
@@ -71,6 +94,7 @@ func (m *Mentions) Of(key string) []Mention {
 // reported, each at its line.
 func ParseMentions(name string, b []byte) (*Mentions, error) {
 	var doc struct {
+		Sections   []yaml.Node `yaml:"sections"`
 		References []yaml.Node `yaml:"references"`
 		Mentions   yaml.Node   `yaml:"mentions"`
 	}
@@ -84,6 +108,20 @@ func ParseMentions(name string, b []byte) (*Mentions, error) {
 		errs.add(Error, Pos{File: name, Line: line}, "", "", format, args...)
 	}
 	m := &Mentions{ByKey: map[string][]Mention{}, File: name}
+	for i := range doc.Sections {
+		n := &doc.Sections[i]
+		var sec Section
+		if err := n.Decode(&sec); err != nil || sec.Line <= 0 || sec.Title == "" {
+			errorf(n.Line, "a section needs its title and the line of survey.txt it is printed on")
+			continue
+		}
+		if k := len(m.Sections); k > 0 && m.Sections[k-1].Line >= sec.Line {
+			errorf(n.Line, "section %q (line %d) does not follow %q (line %d): the sections are in the order of the paper", sec.Title, sec.Line, m.Sections[k-1].Title, m.Sections[k-1].Line)
+			continue
+		}
+		sec.Pos = Pos{File: name, Line: n.Line}
+		m.Sections = append(m.Sections, sec)
+	}
 	seen := map[string]int{}
 	for i := range doc.References {
 		n := &doc.References[i]
