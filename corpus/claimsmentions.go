@@ -189,6 +189,9 @@ func ParseMentions(name string, b []byte) (*Mentions, error) {
 	return m, nil
 }
 
+// referenceProblems is how many problems a references result names.
+const referenceProblems = 5
+
 // verifyReferences holds the references to the pool's keys: each
 // retained row has exactly one, and each reference cites a retained row.
 // A reference that cites no row names its position in the mentions file.
@@ -221,6 +224,12 @@ func (x *claimContext) verifyReferences(cl *Claim, r *ClaimResult) string {
 	r.Actual = r.Expected
 	if len(problems) > 0 || n != cl.Number || len(x.c.Papers) != cl.Number {
 		r.Actual = fmt.Sprintf("%d references for %d retained rows", n, len(x.c.Papers))
+		if len(problems) > referenceProblems {
+			// Every row of a list the references do not cite is a
+			// problem: the result, which each entry page quotes, names
+			// the first few.
+			problems = append(problems[:referenceProblems], fmt.Sprintf("… (%d in all)", len(problems)))
+		}
 		if len(problems) > 0 {
 			r.Actual += ": " + strings.Join(problems, "; ")
 		}
