@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -146,4 +147,76 @@ func TestReferencesNameTheirPosition(t *testing.T) {
 		return
 	}
 	t.Fatal("no references/retained claim")
+}
+
+// TestRefreshListsMatchHistory holds the two refresh lists of survey.txt
+// line 32 to the artifact's history snapshots of papers.csv: the second
+// list, the May 2026 refresh, is exactly what the history adds from
+// 2026-04-30 to 2026-05-04; the first list's rows are in every snapshot
+// (the coverage refresh predates them; claim s1.1/coverage-refresh holds
+// them to their notes). A claim cannot say this: check reads the corpus,
+// not its history folder, which a copy of a list need not carry.
+func TestRefreshListsMatchHistory(t *testing.T) {
+	line := strings.Join(strings.Fields(surveyText(t)[31]), " ")
+	cl, err := LoadClaims(testVocab(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keysOf := func(ns string) []string {
+		var out []string
+		for n := range strings.SplitSeq(ns, ", ") {
+			i, err := strconv.Atoi(n)
+			if err != nil || i < 1 || i > len(cl.Mentions.References) {
+				t.Fatalf("line 32: %q is no reference number", n)
+			}
+			out = append(out, cl.Mentions.References[i-1].Key)
+		}
+		return out
+	}
+	// The references the two sentences cite, in printed order.
+	var first, second []string
+	_, rest, _ := strings.Cut(line, "A May 2026 coverage refresh added")
+	firstText, secondText, ok := strings.Cut(rest, "A May 2026 refresh added")
+	if !ok {
+		t.Fatal("line 32 does not print the two refresh lists")
+	}
+	for _, m := range regexp.MustCompile(`\[([0-9, ]+)\]`).FindAllStringSubmatch(firstText, -1) {
+		first = append(first, keysOf(m[1])...)
+	}
+	for _, m := range regexp.MustCompile(`\[([0-9, ]+)\]`).FindAllStringSubmatch(secondText, -1) {
+		second = append(second, keysOf(m[1])...)
+	}
+	dir := filepath.Join(realCorpus(t), "history")
+	snapshot := func(name string) map[string]bool {
+		c, err := LoadPapersFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := map[string]bool{}
+		for _, e := range c.Papers {
+			keys[e.Key] = true
+		}
+		return keys
+	}
+	before, after := snapshot("papers-2026-04-30.csv"), snapshot("papers-2026-05-04.csv")
+	var added []string
+	for k := range after {
+		if !before[k] {
+			added = append(added, k)
+		}
+	}
+	slices.Sort(added)
+	slices.Sort(second)
+	if !slices.Equal(added, second) {
+		t.Errorf("the May 2026 refresh cites %v; the history adds %v from 2026-04-30 to 2026-05-04", second, added)
+	}
+	earliest := snapshot("papers-2026-04-28.csv")
+	for _, k := range first {
+		if !earliest[k] {
+			t.Errorf("the coverage refresh cites %s, which the first snapshot (2026-04-28) lacks", k)
+		}
+	}
+	if len(first) != 8 {
+		t.Errorf("the coverage refresh cites %d rows, want the 8 of claim s1.1/coverage-refresh", len(first))
+	}
 }
