@@ -102,7 +102,8 @@ type EntrySurvey struct {
 
 // MentionView is one place of the survey that names an entry. Href leads
 // from the site's root to the claims page: to the claim printed on the
-// same line about the entry, else to the part of the survey it is in.
+// same line about the entry, else to the part of the survey it is in,
+// else (a part that prints no claim) to the page.
 type MentionView struct {
 	In      string `json:"in"`
 	Line    int    `json:"line"`
@@ -266,6 +267,9 @@ func (r *renderer) entrySurveys() map[string]*EntrySurvey {
 			}
 			if p := r.partOf(mn.Line); mv.Href == "" && p != nil {
 				mv.Href = "claims/#" + p.Anchor
+			}
+			if mv.Href == "" { // a part of the survey that prints no claim
+				mv.Href = "claims/"
 			}
 			es.Mentions = append(es.Mentions, mv)
 		}
