@@ -31,6 +31,13 @@ const (
 	KindOrder   = "order"   // a printed table's rows follow the CSV's year, then key, within each bucket
 	KindShare   = "share"   // at least a share of the pool is dated inside a window
 	KindOneOf   = "oneof"   // a representative entry carries one of the values its table allows
+
+	// The kinds below check what the survey prints about the papers
+	// besides their tags.
+
+	KindMeta       = "meta"       // one entry's year, venue, affiliation or month, as a table or card prints them
+	KindExcluded   = "excluded"   // the records a passage names are in the exclusion log under these ids
+	KindReferences = "references" // the References list cites each retained row once (the mentions file)
 )
 
 // Claim is one figure of the survey with its provenance. A `table` block of
@@ -81,10 +88,13 @@ type Claim struct {
 	AtLeast float64 `json:"at_least,omitempty"`
 	// Choices are the values a oneof claim allows per field, in order.
 	Choices []Choice `json:"choices,omitempty"`
+	// Records are the exclusion-log records an excluded claim names, in
+	// file order.
+	Records []Record `json:"records,omitempty"`
 
-	Number int      `json:"number,omitempty"` // total, count, cell
+	Number int      `json:"number,omitempty"` // total, count, cell, references
 	Keys   []string `json:"keys,omitempty"`   // set, sorted
-	Tags   []Tag    `json:"tags,omitempty"`   // tags, in the paper's column order
+	Tags   []Tag    `json:"tags,omitempty"`   // tags, in the paper's column order; meta, in the claim's order
 
 	// Ack records a known disagreement between paper and CSV.
 	Ack *Acknowledgement `json:"acknowledged,omitempty"`
@@ -95,6 +105,14 @@ type Claim struct {
 type Choice struct {
 	Field  string   `json:"field"`
 	Values []string `json:"values"`
+}
+
+// Record is an exclusion-log record an excluded claim names: its
+// record_id and the name the survey prints, which its screening_label
+// must contain.
+type Record struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
 }
 
 // Tag is one field value an entry is claimed to have.
@@ -159,6 +177,11 @@ type Claims struct {
 	// PoolFile is the claims file's pool: the name of the pool file
 	// beside it, which LoadClaimsFS reads into Pool; "" for none.
 	PoolFile string
+	// Mentions, when set, are where the paper names each of its papers,
+	// read from MentionsFile beside the claims file: a references claim
+	// holds them to the pool, the survey's entry pages show them.
+	Mentions     *Mentions
+	MentionsFile string
 }
 
 // LoadClaims parses the claims file embedded from data/claims.yaml against
@@ -221,8 +244,20 @@ func loadClaims(fsys fs.FS, dir string, v *Vocabulary) (*Claims, error) {
 	}
 	name := path.Join(filepath.ToSlash(dir), ListClaimsFile)
 	cl, err := ParseClaims(name, b, v)
-	if err != nil || cl.PoolFile == "" {
-		return cl, err
+	if err != nil {
+		return nil, err
+	}
+	if cl.MentionsFile != "" {
+		mb, err := fs.ReadFile(fsys, cl.MentionsFile)
+		if err != nil {
+			return nil, fmt.Errorf("%s: mentions: %w", name, err)
+		}
+		if cl.Mentions, err = ParseMentions(path.Join(filepath.ToSlash(dir), cl.MentionsFile), mb); err != nil {
+			return nil, err
+		}
+	}
+	if cl.PoolFile == "" {
+		return cl, nil
 	}
 	pb, err := fs.ReadFile(fsys, cl.PoolFile)
 	if err != nil {

@@ -41,3 +41,48 @@ func FuzzParseClaims(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseMentions feeds arbitrary mentions files to the parser: it
+// must return mentions or an error, never panic; what it accepts has its
+// references numbered in order, each key cited once, and every mention
+// of a cited key in the order of the paper.
+func FuzzParseMentions(f *testing.F) {
+	for _, name := range []string{"mentions.yaml", "badmentions.yaml"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "claims", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	real, err := data.FS.ReadFile("survey-mentions.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(real)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := ParseMentions("fuzz.yaml", b)
+		if err != nil {
+			return
+		}
+		cited := map[string]bool{}
+		for i, r := range m.References {
+			if r.Number != i+1 || cited[r.Key] {
+				t.Fatalf("reference %d of %d: %+v", i, len(m.References), r)
+			}
+			cited[r.Key] = true
+		}
+		for k, ms := range m.ByKey {
+			for i := range ms {
+				if !cited[k] || i > 0 && ms[i].Line < ms[i-1].Line {
+					t.Fatalf("mentions of %s: %+v", k, ms)
+				}
+			}
+		}
+		for i := range m.Sections {
+			if i > 0 && m.Sections[i].Line <= m.Sections[i-1].Line {
+				t.Fatalf("sections out of order: %+v", m.Sections)
+			}
+			_ = m.SectionAt(m.Sections[i].Line)
+		}
+	})
+}

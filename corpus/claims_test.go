@@ -31,7 +31,15 @@ func TestVerifyClaimsOutcomes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	results := VerifyClaims(c, v, loadFixtureClaims(t, v, "claims.yaml"))
+	cl := loadFixtureClaims(t, v, "claims.yaml")
+	mb, err := os.ReadFile(filepath.Join("testdata", "claims", cl.MentionsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cl.Mentions, err = ParseMentions("mentions.yaml", mb); err != nil {
+		t.Fatal(err)
+	}
+	results := VerifyClaims(c, v, cl)
 	byID := map[string]ClaimResult{}
 	for _, r := range results {
 		byID[r.ID] = r
@@ -62,6 +70,11 @@ func TestVerifyClaimsOutcomes(t *testing.T) {
 		{"holds/contains", Holds, "2", []string{"alpha", "beta"}},
 		{"holds/venue", Holds, "beta", nil},
 		{"fails/among", Fails, "1", []string{"beta"}},
+		{"holds/meta", Holds, "year=1994, venue=ICML, affiliation=Lab", nil},
+		{"fails/meta", Fails, "year=2025, venue=arXiv", []string{"alpha"}},
+		{"fails/excluded", Fails, "E001: no such record", nil},
+		{"acknowledged/lost", Acknowledged, "is_rl=partial, credit_granularity=orchestrator, is_core=case", []string{"beta"}},
+		{"fails/references", Fails, "3 references for 3 retained rows: reference [3] (mentions.yaml:5) cites delta, which is no retained row; retained row gamma has no reference", []string{"delta", "gamma"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.id, func(t *testing.T) {
@@ -77,16 +90,16 @@ func TestVerifyClaimsOutcomes(t *testing.T) {
 			}
 		})
 	}
-	if got := len(results); got != 4+2+4+1+2+9 {
-		t.Errorf("%d results, want 22 (the table expands to four cells)", got)
+	if got := len(results); got != 4+2+4+1+2+9+5 {
+		t.Errorf("%d results, want 27 (the table expands to four cells)", got)
 	}
 
 	ds := ClaimDiagnostics(results)
-	if ds.Count(Error) != 8 || ds.Count(Warning) != 2 {
-		t.Errorf("%d errors %d warnings, want 8 (6 fails, 2 stale) and 2", ds.Count(Error), ds.Count(Warning))
+	if ds.Count(Error) != 11 || ds.Count(Warning) != 3 {
+		t.Errorf("%d errors %d warnings, want 11 (9 fails, 2 stale) and 3", ds.Count(Error), ds.Count(Warning))
 	}
 	errata := Errata(results)
-	if len(errata) != 2 || errata[0].ID != "acknowledged/oneof" || errata[0].Line != 7 || errata[0].Printed != "R2 alpha" ||
+	if len(errata) != 3 || errata[2].ID != "acknowledged/lost" || errata[2].Paper != "is_rl=?" || errata[2].CSV != "is_rl=partial" || errata[0].ID != "acknowledged/oneof" || errata[0].Line != 7 || errata[0].Printed != "R2 alpha" ||
 		errata[0].Paper != "reward_type in individual or hybrid" || errata[0].CSV != "reward_type=shared" ||
 		errata[1].ID != "acknowledged/tags" || errata[1].Printed != "Y ag supp" || errata[1].CSV != "is_core=core" {
 		t.Errorf("errata %+v, want acknowledged/oneof (line 7, its differing field) then acknowledged/tags (no line, its printed row)", errata)
@@ -103,8 +116,8 @@ func TestVerifyClaimsOutcomes(t *testing.T) {
 			t.Errorf("warning %q lacks the reason", d)
 		}
 	}
-	if got := ClaimsOf(results, "gamma"); len(got) != 6 {
-		t.Errorf("gamma takes part in %d claims, want 6 (holds/count, fails/count, fails/table individual/agent, acknowledged/tags, holds/bucket, fails/order)", len(got))
+	if got := ClaimsOf(results, "gamma"); len(got) != 8 {
+		t.Errorf("gamma takes part in %d claims, want 8 (holds/count, fails/count, fails/table individual/agent, acknowledged/tags, holds/bucket, fails/order, holds/meta, fails/references)", len(got))
 	}
 }
 
@@ -131,6 +144,10 @@ func TestParseClaimsErrors(t *testing.T) {
 		`bad.yaml:11: error: claim i: shown: "yaer" is not a column of papers.csv`,
 		`bad.yaml:12: error: claim j: line must be a line of survey.txt, not -4`,
 		`bad.yaml:13: error: claim k: legend "" is not a legend of the file ()`,
+		`bad.yaml:14: error: claim l: "yaer" is not a field a meta claim checks (year, venue, affiliation, month)`,
+		`bad.yaml:15: error: claim m: month must be YYYY-MM, not "Oct 2025"`,
+		`bad.yaml:16: error: claim n: a references claim needs the claims file to name its mentions file`,
+		`bad.yaml:17: error: claim o: an excluded claim needs expect mapping each record_id to the name the survey prints`,
 	}
 	if len(ce.Diagnostics) != len(want) {
 		t.Fatalf("%d findings, want %d: %v", len(ce.Diagnostics), len(want), ce.Diagnostics)
@@ -257,9 +274,9 @@ func TestClaimsMoveExactly(t *testing.T) {
 		want   map[string]ClaimStatus
 	}{
 		{"kimi-k2-5 core", func(t *testing.T, c *Corpus) { setTag(row(t, c, "kimi-k2-5"), "is_core", "core") },
-			map[string]ClaimStatus{"table16/core-cards": Stale, "table16/kimi-k2-5": Fails}},
+			map[string]ClaimStatus{"table16/core-cards": Stale, "table16/kimi-k2-5": Fails, "table16/case-rows": Fails}},
 		{"rema2025 notes lose the refresh", func(t *testing.T, c *Corpus) { row(t, c, "rema2025").Notes = "OpenReview NeurIPS 2025 poster" },
-			map[string]ClaimStatus{"fig4/coverage-audit": Fails}},
+			map[string]ClaimStatus{"fig4/coverage-audit": Fails, "s1.1/coverage-refresh": Fails}},
 		{"agents-under-siege2025 at ACL 2024", func(t *testing.T, c *Corpus) { row(t, c, "agents-under-siege2025").Venue = "ACL 2024" },
 			map[string]ClaimStatus{"s10.3/acl-2025-attacks": Fails, "s10.3/acl-2025-attack-papers": Fails}},
 		{"hera hybrid", func(t *testing.T, c *Corpus) { setTag(row(t, c, "hera"), "reward_type", "hybrid") },
@@ -270,13 +287,37 @@ func TestClaimsMoveExactly(t *testing.T) {
 			e := row(t, c, "malt")
 			e.Year, e.YearText = 2025, "2025"
 		},
-			map[string]ClaimStatus{"table16/order": Stale}},
+			map[string]ClaimStatus{"table16/order": Stale, "table16/malt/year-venue": Fails}},
 		{"survey-mas an RL method", func(t *testing.T, c *Corpus) { setTag(row(t, c, "survey-mas"), "category", "rl_method") },
 			map[string]ClaimStatus{"table16/bucket/B": Fails, "table1/category/rl_method": Fails}},
 		{"magrpo undated 2023", func(t *testing.T, c *Corpus) {
 			e := row(t, c, "magrpo")
 			e.ArxivID, e.Year, e.YearText = "", 2023, "2023"
-		}, map[string]ClaimStatus{"fig2/window": Stale}},
+		}, map[string]ClaimStatus{"fig2/window": Stale, "table16/magrpo/year-venue": Fails, "cardA/magrpo/header": Fails}},
+		{"criticlean2025 2026", func(t *testing.T, c *Corpus) {
+			e := row(t, c, "criticlean2025")
+			e.Year, e.YearText = 2026, "2026"
+		}, map[string]ClaimStatus{"table16/criticlean2025/year-venue": Fails}},
+		{"tmcht2025 at EMNLP", func(t *testing.T, c *Corpus) { row(t, c, "tmcht2025").Venue = "EMNLP 2025" },
+			map[string]ClaimStatus{"table16/tmcht2025/year-venue": Fails, "s10.3/acl-2025-attacks": Fails, "s10.3/acl-2025-attack-papers": Fails}},
+		{"matpo from NTU to Microsoft", func(t *testing.T, c *Corpus) { row(t, c, "matpo").Affiliation = "Microsoft Research" },
+			map[string]ClaimStatus{"cardA/matpo/header": Fails}},
+		{"difference-rewards2001 partial", func(t *testing.T, c *Corpus) { setTag(row(t, c, "difference-rewards2001"), "is_rl", "partial") },
+			map[string]ClaimStatus{"table16/difference-rewards2001": Stale, "table1/is_rl/yes": Fails, "table1/is_rl/partial": Fails}},
+		{"mas-zero2025 process", func(t *testing.T, c *Corpus) { setTag(row(t, c, "mas-zero2025"), "reward_type", "process") },
+			map[string]ClaimStatus{"s6.4/interaction-reward/mas-zero2025": Stale, "table16/mas-zero2025": Fails, "table1/reward_type/NA": Fails,
+				"table2/NA/orchestrator": Fails, "table2/process/orchestrator": Fails}},
+		{"sharp at tool level", func(t *testing.T, c *Corpus) { setTag(row(t, c, "sharp"), "credit_granularity", "tool") },
+			map[string]ClaimStatus{"fig12/tool": Stale, "table11/sharp": Stale, "cardA/sharp": Stale, "table16/sharp": Fails,
+				"fig12/agent": Fails, "s7.2/one-level/agent": Fails, "s7.5/dense/agent": Fails,
+				"table1/credit_granularity/agent": Fails, "table2/hybrid/agent": Fails, "table22/hierarchical/agent": Fails}},
+		{"E003 no longer AutoGen", func(t *testing.T, c *Corpus) {
+			for i := range c.Excluded {
+				if c.Excluded[i].RecordID == "E003" {
+					c.Excluded[i].ScreeningLabel = "A multi-agent conversation framework"
+				}
+			}
+		}, map[string]ClaimStatus{"s4.2/excluded-frameworks": Fails, "table19/autogen-camel-metagpt": Fails}},
 		{"notes column renamed", func(t *testing.T, c *Corpus) { c.papers.header[len(c.papers.header)-1] = "note" },
 			map[string]ClaimStatus{"schema/columns": Fails}},
 	}
@@ -326,4 +367,51 @@ func row(t *testing.T, c *Corpus, key string) *Entry {
 	}
 	t.Fatalf("no row %s", key)
 	return nil
+}
+
+// TestParseMentionsErrors: every rule of the mentions file fails at its
+// line, all of them reported.
+func TestParseMentionsErrors(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "claims", "badmentions.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ParseMentions("badmentions.yaml", b)
+	var ce *CheckError
+	if !errors.As(err, &ce) {
+		t.Fatalf("error %v, want a *CheckError", err)
+	}
+	want := []string{
+		`badmentions.yaml:3: error: section "1 Earlier" (line 10) does not follow "2 Later" (line 20): the sections are in the order of the paper`,
+		`badmentions.yaml:6: error: reference 3 follows [1]: the references are numbered in order from 1, so this one is [2]`,
+		`badmentions.yaml:7: error: reference [3] cites alpha, which reference [1] cites already`,
+		`badmentions.yaml:8: error: reference [4] needs a key, its line of survey.txt and its printed words`,
+		`badmentions.yaml:10: error: mentions of alpha are not in the order of the paper (by line)`,
+		`badmentions.yaml:13: error: mentions of zeta, which no reference cites: give it a reference first`,
+		`badmentions.yaml:15: error: mentions of gamma, which no reference cites: give it a reference first`,
+	}
+	if len(ce.Diagnostics) != len(want) {
+		t.Fatalf("%d findings, want %d: %v", len(ce.Diagnostics), len(want), ce.Diagnostics)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(ce.Diagnostics[i].String(), w) {
+			t.Errorf("finding %d = %q, want prefix %q", i, ce.Diagnostics[i], w)
+		}
+	}
+}
+
+func TestSectionAt(t *testing.T) {
+	m := &Mentions{Sections: []Section{{Line: 10, Title: "1 A"}, {Line: 20, Title: "2 B"}}}
+	for _, tt := range []struct {
+		line int
+		want string
+	}{{5, ""}, {10, "1 A"}, {19, "1 A"}, {20, "2 B"}, {900, "2 B"}} {
+		got := ""
+		if s := m.SectionAt(tt.line); s != nil {
+			got = s.Title
+		}
+		if got != tt.want {
+			t.Errorf("SectionAt(%d) = %q, want %q", tt.line, got, tt.want)
+		}
+	}
 }

@@ -171,9 +171,10 @@ func (p *claimParser) fieldValues(id string, n yaml.Node, choices []Choice) (str
 // rows by key, the claims (a printed table's rows are its tags claims)
 // and the CSV's header.
 type claimContext struct {
-	c      *Corpus
-	claims []Claim
-	byKey  map[string]*Entry
+	c        *Corpus
+	claims   []Claim
+	mentions *Mentions // the claims' mentions file, for a references claim
+	byKey    map[string]*Entry
 }
 
 func (x *claimContext) entry(key string) *Entry {

@@ -15,9 +15,12 @@ import (
 type claimsDoc struct {
 	// Pool names the file, beside the claims file, that pins the records
 	// the claims are about (survey-pool.yaml); empty: the whole corpus.
-	Pool   string            `yaml:"pool"`
-	Legend map[string]legend `yaml:"legend"`
-	Claims []yaml.Node       `yaml:"claims"`
+	Pool string `yaml:"pool"`
+	// Mentions names the file, beside the claims file, of the survey's
+	// references and mentions (survey-mentions.yaml); empty: none.
+	Mentions string            `yaml:"mentions"`
+	Legend   map[string]legend `yaml:"legend"`
+	Claims   []yaml.Node       `yaml:"claims"`
 }
 
 // legend decodes a printed table's abbreviations: Fields are its columns
@@ -68,6 +71,11 @@ type rawAck struct {
 	CSV    yaml.Node `yaml:"csv"`
 }
 
+// lostMark marks, in an abbreviated row, a mark the text extraction
+// lost: the row prints nothing there, which no value of the CSV agrees
+// with, so the claim records an erratum that names the CSV's value.
+const lostMark = "?"
+
 // notApplicable are the printed marks for a field that does not apply; the
 // CSV spells that NA.
 var notApplicable = []string{"NA", "–", "-"}
@@ -82,8 +90,8 @@ func ParseClaims(name string, b []byte, v *Vocabulary) (*Claims, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	p := claimParser{file: name, v: v, legend: doc.Legend}
-	out := Claims{PoolFile: doc.Pool}
+	p := claimParser{file: name, v: v, legend: doc.Legend, mentions: doc.Mentions}
+	out := Claims{PoolFile: doc.Pool, MentionsFile: doc.Mentions}
 	for i := range doc.Claims {
 		out.Claims = append(out.Claims, p.parse(&doc.Claims[i])...)
 	}
@@ -105,7 +113,10 @@ type claimParser struct {
 	file   string
 	v      *Vocabulary
 	legend map[string]legend
-	errs   Diagnostics
+	// mentions is the file's mentions file, which a references claim
+	// needs; "" when it names none.
+	mentions string
+	errs     Diagnostics
 }
 
 func (p *claimParser) errorf(line int, format string, args ...any) {
@@ -192,8 +203,12 @@ func (p *claimParser) parse(n *yaml.Node) []Claim {
 		if !p.tableClaim(n, &r, &base) {
 			return nil
 		}
+	case KindMeta, KindExcluded, KindReferences:
+		if !p.paperClaim(n, &r, &base) {
+			return nil
+		}
 	default:
-		p.errorf(n.Line, "claim %s: unknown kind %q (total, count, cell, table, set, tags, columns, bucket, order, share, oneof)", r.ID, r.Kind)
+		p.errorf(n.Line, "claim %s: unknown kind %q (total, count, cell, table, set, tags, columns, bucket, order, share, oneof, meta, excluded, references)", r.ID, r.Kind)
 		return nil
 	}
 	if r.Bucket != "" && base.Bucket == "" {
@@ -299,7 +314,8 @@ func (p *claimParser) tags(r *rawClaim) []Tag {
 		}
 		for i, m := range marks {
 			f := legend.Fields[i]
-			if m == "?" { // lost in the text extraction: no claim
+			if m == lostMark { // lost in the text extraction: printed nothing
+				out = append(out, Tag{Field: f, Value: lostMark})
 				continue
 			}
 			val, ok := legend.Values[f][m]
@@ -336,7 +352,7 @@ func (p *claimParser) ack(id string, c *Claim, a *rawAck) *Acknowledgement {
 		}
 		slices.Sort(keys)
 		csv = strings.Join(keys, ", ")
-	case KindTags:
+	case KindTags, KindMeta:
 		if a.CSV.Kind != yaml.MappingNode {
 			p.errorf(a.CSV.Line, "claim %s: csv must map each differing field to the CSV's value", id)
 			return nil
@@ -369,9 +385,9 @@ func (p *claimParser) ack(id string, c *Claim, a *rawAck) *Acknowledgement {
 			return nil
 		}
 		csv = strings.Join(items, "; ")
-	case KindShare:
+	case KindShare, KindExcluded, KindReferences:
 		if a.CSV.Kind != yaml.ScalarNode {
-			p.errorf(a.CSV.Line, "claim %s: csv must be \"N of M\"", id)
+			p.errorf(a.CSV.Line, "claim %s: csv must be the deviation as check prints it (for share \"N of M\")", id)
 			return nil
 		}
 		csv = a.CSV.Value

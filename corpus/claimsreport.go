@@ -78,7 +78,7 @@ func Errata(results []ClaimResult) []Erratum {
 // warning about one field of a six-field row stays readable; other kinds
 // are returned whole.
 func differing(r ClaimResult) (expected, actual string) {
-	if r.Kind != KindTags && r.Kind != KindOneOf {
+	if r.Kind != KindTags && r.Kind != KindOneOf && r.Kind != KindMeta {
 		return r.Expected, r.Actual
 	}
 	exp, act := strings.Split(r.Expected, ", "), strings.Split(r.Actual, ", ")

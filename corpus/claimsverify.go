@@ -24,7 +24,7 @@ func VerifyClaims(c *Corpus, v *Vocabulary, claims *Claims) []ClaimResult {
 		return hists[f]
 	}
 	tabs := map[[2]string]*CrossTab{}
-	x := &claimContext{c: c, claims: claims.Claims}
+	x := &claimContext{c: c, claims: claims.Claims, mentions: claims.Mentions}
 	for i := range claims.Claims {
 		cl := &claims.Claims[i]
 		r := ClaimResult{ID: cl.ID, Kind: cl.Kind, Description: cl.Description, Source: cl.Source,
@@ -33,6 +33,8 @@ func VerifyClaims(c *Corpus, v *Vocabulary, claims *Claims) []ClaimResult {
 		switch cl.Kind {
 		case KindColumns, KindBucket, KindOrder, KindShare, KindOneOf:
 			deviation = x.verifyWhole(cl, &r)
+		case KindMeta, KindExcluded, KindReferences:
+			deviation = x.verifyPaper(cl, &r)
 		case KindTotal:
 			n := 0
 			switch cl.Of {

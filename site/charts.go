@@ -182,7 +182,7 @@ func (r *renderer) searchIndex() error {
 	// and, through New, the since facet), the papers' vocabulary and the
 	// survey's pool.
 	err := r.generateKeyed(SearchIndexFile, func(kw *keyWalker) {
-		r.entriesInputs(kw)
+		r.surveyInputs(kw)
 		kw.walk(reflect.ValueOf(r.v.FieldsOf(corpus.PapersFile)))
 		kw.walk(reflect.ValueOf(r.pool != nil))
 		if r.pool != nil {
@@ -196,6 +196,9 @@ func (r *renderer) searchIndex() error {
 			return ""
 		})
 		r.sinceFacet(ix)
+		for i := range ix.Entries {
+			ix.Entries[i].Survey = r.surveyOf[ix.Entries[i].Key].SearchText()
+		}
 		// An entry's piece reads its row and, of the rest, the
 		// facets' names and whether there is a pool (sinceFacet).
 		fields, err := json.Marshal(ix.Fields)
@@ -204,7 +207,7 @@ func (r *renderer) searchIndex() error {
 		}
 		var context uint64
 		if r.inc != nil {
-			context = maphash.Bytes(r.inc.cache.seed, append(fields, fmt.Sprint(r.pool != nil)...))
+			context = maphash.Bytes(r.inc.cache.seed, append(fields, fmt.Sprint(r.pool != nil, r.surveyContext())...))
 		}
 		pieces, err := r.rowPieces(SearchIndexFile, context, func(i int) ([]byte, error) { return ix.Entries[i].JSON() })
 		if err != nil {

@@ -1,7 +1,12 @@
 package site
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
+	"hash/maphash"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/masrl/masrl/corpus"
@@ -48,7 +53,11 @@ type StatusCount struct {
 
 type claimsPage struct {
 	Page
-	Claims   []*ClaimView
+	Claims []*ClaimView
+	// Parts are the claims grouped by the part of the survey that prints
+	// them, in the paper's order, when the claims' mentions file lists
+	// the survey's sections; nil otherwise (the claims in file order).
+	Parts    []*ClaimPart
 	Counts   []StatusCount
 	Errata   []ErratumView // the acknowledged deviations, in survey order
 	Paper    string        // the paper version the claims are about, "" when no pool names it
@@ -56,10 +65,67 @@ type claimsPage struct {
 }
 
 // ErratumView is an acknowledged deviation on the claims page: where the
-// survey and its CSV disagree, linked to its claim's row.
+// survey and its CSV disagree, linked to its claim's row, with the part
+// of the survey it stands in (Part, "" without sections).
 type ErratumView struct {
 	corpus.Erratum
-	Anchor string
+	Anchor, Part, PartAnchor string
+}
+
+// claimsTableArgs are the claims page's claims-table arguments: the
+// page's root, the claims, the table's caption and whether the list is
+// the survey's.
+type claimsTableArgs struct {
+	Root    string
+	Claims  []*ClaimView
+	Caption string
+	Survey  bool
+}
+
+// ClaimPart is a part of the survey (one of its headings) and the claims
+// it prints, by line.
+type ClaimPart struct {
+	Title, Anchor string
+	Line          int // where the part begins; 0 for the claims tied to no line
+	Claims        []*ClaimView
+}
+
+// EntrySurvey is what the survey says of one entry, as its page,
+// papers.json and the search index show it: its number in the
+// References list and each table row, figure, card and section that
+// names it, in the order of the paper.
+type EntrySurvey struct {
+	Reference     int           `json:"reference,omitempty"`
+	ReferenceLine int           `json:"reference_line,omitempty"`
+	Mentions      []MentionView `json:"mentions"`
+}
+
+// MentionView is one place of the survey that names an entry. Href leads
+// from the site's root to the claims page: to the claim printed on the
+// same line about the entry, else to the part of the survey it is in,
+// else (a part that prints no claim) to the page.
+type MentionView struct {
+	In      string `json:"in"`
+	Line    int    `json:"line"`
+	Printed string `json:"printed"`
+	Href    string `json:"-"`
+}
+
+// SearchText is what the search index holds of the survey's mentions: the
+// reference number and the places, so that "Table 10" or "R3" finds the
+// entries the survey names there.
+func (s *EntrySurvey) SearchText() string {
+	if s == nil {
+		return ""
+	}
+	parts := make([]string, 0, len(s.Mentions)+1)
+	if s.Reference > 0 {
+		parts = append(parts, fmt.Sprintf("[%d]", s.Reference))
+	}
+	for _, m := range s.Mentions {
+		parts = append(parts, m.In)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // claimStatuses is the order statuses are counted and explained in.
@@ -105,7 +171,111 @@ func (r *renderer) prepareClaims() error {
 		}
 		r.claims = append(r.claims, cv)
 	}
+	r.parts = r.claimParts()
+	r.surveyOf = r.entrySurveys()
 	return nil
+}
+
+// claimParts groups the claims by the part of the survey their line is
+// in, when the claims' mentions file lists the survey's sections: the
+// parts in the paper's order, each part's claims by line (file order
+// within a line), the claims tied to no line last.
+func (r *renderer) claimParts() []*ClaimPart {
+	m := r.claimSet.Mentions
+	if m == nil || len(m.Sections) == 0 {
+		return nil
+	}
+	used := map[string]bool{}
+	byLine := map[int]*ClaimPart{}
+	var parts []*ClaimPart
+	var loose *ClaimPart
+	for _, cv := range r.claims {
+		sec := m.SectionAt(cv.Line)
+		if sec == nil {
+			if loose == nil {
+				loose = &ClaimPart{Title: "Not tied to a line of the survey", Anchor: uniqueAnchor(used, "part-", "none")}
+			}
+			loose.Claims = append(loose.Claims, cv)
+			continue
+		}
+		p := byLine[sec.Line]
+		if p == nil {
+			p = &ClaimPart{Title: sec.Title, Line: sec.Line, Anchor: uniqueAnchor(used, "part-", sec.Title)}
+			byLine[sec.Line] = p
+			parts = append(parts, p)
+		}
+		p.Claims = append(p.Claims, cv)
+	}
+	slices.SortFunc(parts, func(a, b *ClaimPart) int { return cmp.Compare(a.Line, b.Line) })
+	for _, p := range parts {
+		slices.SortStableFunc(p.Claims, func(a, b *ClaimView) int { return cmp.Compare(a.Line, b.Line) })
+	}
+	if loose != nil {
+		parts = append(parts, loose)
+	}
+	return parts
+}
+
+// partOf returns the part of the claims page a line of the survey is in.
+func (r *renderer) partOf(line int) *ClaimPart {
+	sec := r.claimSet.Mentions.SectionAt(line)
+	if sec == nil {
+		return nil
+	}
+	for _, p := range r.parts {
+		if p.Line == sec.Line {
+			return p
+		}
+	}
+	return nil
+}
+
+// entrySurveys gathers what the survey says of each entry, for the
+// survey's own list only: its reference number and its mentions, each
+// linked to the claims page.
+func (r *renderer) entrySurveys() map[string]*EntrySurvey {
+	m := r.claimSet.Mentions
+	if m == nil || !r.site.Survey {
+		return nil
+	}
+	// The claims printed on a line, by line, to link a mention to the
+	// claim about its entry there.
+	onLine := map[int][]*ClaimView{}
+	for _, cv := range r.claims {
+		if cv.Line > 0 {
+			onLine[cv.Line] = append(onLine[cv.Line], cv)
+		}
+	}
+	out := map[string]*EntrySurvey{}
+	for _, ev := range r.entries {
+		ref := m.Reference(ev.Key)
+		ms := m.Of(ev.Key)
+		if ref == nil && len(ms) == 0 {
+			continue
+		}
+		es := &EntrySurvey{Mentions: []MentionView{}}
+		if ref != nil {
+			es.Reference, es.ReferenceLine = ref.Number, ref.Line
+		}
+		for _, mn := range ms {
+			mv := MentionView{In: mn.In, Line: mn.Line, Printed: mn.Printed}
+			for _, cv := range onLine[mn.Line] {
+				if _, ok := slices.BinarySearch(cv.Keys, ev.Key); ok {
+					mv.Href = "claims/#" + cv.Anchor
+					break
+				}
+			}
+			if p := r.partOf(mn.Line); mv.Href == "" && p != nil {
+				mv.Href = "claims/#" + p.Anchor
+			}
+			if mv.Href == "" { // a part of the survey that prints no claim
+				mv.Href = "claims/"
+			}
+			es.Mentions = append(es.Mentions, mv)
+		}
+		out[ev.Key] = es
+	}
+	return out
 }
 
 // claimHref returns the page listing every entry a claim counts: the term
@@ -210,7 +380,7 @@ func (r *renderer) claimsAudit() error {
 	if r.claimSet == nil {
 		return nil
 	}
-	cp := &claimsPage{Page: r.newPage("claims/", "Claims audit", "claims"), Claims: r.claims, Counts: r.claimCounts()}
+	cp := &claimsPage{Page: r.newPage("claims/", "Claims audit", "claims"), Claims: r.claims, Parts: r.parts, Counts: r.claimCounts()}
 	cp.Description = "Every figure the survey prints about its corpus, recomputed from the CSV."
 	if !r.site.Survey {
 		cp.Description = "Every claim of claims.yaml about the list, recomputed from the CSV."
@@ -228,7 +398,34 @@ func (r *renderer) claimsAudit() error {
 		}
 	}
 	for _, e := range corpus.Errata(results) {
-		cp.Errata = append(cp.Errata, ErratumView{Erratum: e, Anchor: anchors[e.ID]})
+		ev := ErratumView{Erratum: e, Anchor: anchors[e.ID]}
+		if r.parts != nil {
+			if p := r.partOf(e.Line); p != nil {
+				ev.Part, ev.PartAnchor = p.Title, p.Anchor
+			}
+		}
+		cp.Errata = append(cp.Errata, ev)
 	}
 	return r.render("claims", &cp.Page, cp)
+}
+
+// surveyInputs is what papers.json and the search index read besides
+// the rows (entriesInputs): what the survey says of each entry.
+func (r *renderer) surveyInputs(kw *keyWalker) {
+	r.entriesInputs(kw)
+	kw.walk(reflect.ValueOf(r.surveyOf))
+}
+
+// surveyContext is the hash of what the survey says of the entries,
+// which each row's piece of papers.json and the search index reads
+// besides its row: 0 without it, so that other lists keep their pieces.
+func (r *renderer) surveyContext() uint64 {
+	if r.surveyOf == nil || r.inc == nil {
+		return 0
+	}
+	b, err := json.Marshal(r.surveyOf) // map keys sorted: deterministic
+	if err != nil {
+		return 0
+	}
+	return maphash.Bytes(r.inc.cache.seed, b)
 }

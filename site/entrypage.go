@@ -139,6 +139,9 @@ type entryInput struct {
 	extra        []extraColumn
 	subdecisions []pageLink
 	claimItems   template.HTML
+	// survey is what the survey says of the entry (its reference and
+	// mentions), nil but for the survey's own list.
+	survey *EntrySurvey
 	// cell are the links of the entry's reward × credit cell, shared
 	// by its entries' pages (and hashed once, incremental.share), nil
 	// when it has none; neighbours are the entries its page lists from
@@ -162,6 +165,7 @@ func (r *renderer) entryInput(ev *EntryView, ctx *entryContext, place cellPlace,
 		}
 	}
 	in.claimItems = r.claimItems(root, r.claimsOf[ev.Key]).Join()
+	in.survey = r.surveyOf[ev.Key]
 	if place.cell != nil {
 		in.cell = links
 		in.neighbours = cellNeighbours(place.cell.Entries, place.at)
@@ -194,7 +198,7 @@ func (in *entryInput) page(pc entryPieces) *entryPage {
 		Key:  e.Key, Heading: e.Title, FirstAuthor: e.FirstAuthor, Affiliation: e.Affiliation,
 		Year: e.YearText, Venue: e.Venue, ArxivID: e.ArxivID, ArxivURL: ev.ArxivURL,
 		OneLiner: e.OneLiner, Notes: e.Notes, Bib: ev.Bib, Links: ev.Links, New: ev.New,
-		Extra: in.extra, Subdecisions: in.subdecisions, ClaimItems: in.claimItems,
+		Extra: in.extra, Subdecisions: in.subdecisions, ClaimItems: in.claimItems, Survey: in.survey,
 	}
 	ep.Notices = noticeViews(e.Notes)
 	ep.Description = ev.OneLiner

@@ -2,6 +2,7 @@ package site
 
 import (
 	"bufio"
+	"bytes"
 	"embed"
 	"encoding/json"
 	"encoding/xml"
@@ -92,8 +93,8 @@ func (r *renderer) downloads() error {
 		excluded = []corpus.Exclusion{}
 	}
 	// stats.json is the same report masrl stats --format json prints.
-	err := r.generateKeyed("papers.json", r.entriesInputs, func(w io.Writer) error {
-		pieces, err := r.rowPieces("papers.json", 0, func(i int) ([]byte, error) { return json.MarshalIndent(&papers[i], "  ", "  ") })
+	err := r.generateKeyed("papers.json", r.surveyInputs, func(w io.Writer) error {
+		pieces, err := r.rowPieces("papers.json", r.surveyContext(), func(i int) ([]byte, error) { return r.paperJSON(&papers[i]) })
 		if err != nil {
 			return err
 		}
@@ -305,4 +306,28 @@ func (r *renderer) writeSitemap(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// paperJSON encodes a row as papers.json holds it, what
+// json.MarshalIndent(e, "  ", "  ") writes, with, for the survey's own
+// list, what the survey says of it (survey: its reference and mentions).
+func (r *renderer) paperJSON(e *corpus.Entry) ([]byte, error) {
+	es := r.surveyOf[e.Key]
+	if es == nil {
+		return json.MarshalIndent(e, "  ", "  ")
+	}
+	row, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	sv, err := json.Marshal(es)
+	if err != nil {
+		return nil, err
+	}
+	row = append(append(append(row[:len(row)-1], `,"survey":`...), sv...), '}')
+	var b bytes.Buffer
+	if err := json.Indent(&b, row, "  ", "  "); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }

@@ -60,6 +60,8 @@ type views struct {
 	cellOf        map[string]cellPlace // key -> its reward_type × credit_granularity cell
 	claims        []*ClaimView
 	claimsOf      map[string][]*ClaimView  // key -> the claims it takes part in
+	parts         []*ClaimPart             // the claims by part of the survey; nil without its sections
+	surveyOf      map[string]*EntrySurvey  // key -> what the survey says of it; nil but for the survey
 	audits        map[string]*corpus.Audit // key -> its spot-check; corpus.Audit scans
 	records       []*ExclusionView
 	citation      string
@@ -205,6 +207,11 @@ func templateFuncs() template.FuncMap {
 		"osLabel": osLabel,
 		// mebibytes prints a file size for a download link.
 		"mebibytes": func(n int) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) },
+		// claimsTable passes a table of claims to the claims page's
+		// claims-table, once per part of the survey.
+		"claimsTable": func(root string, cs []*ClaimView, caption string, survey bool) claimsTableArgs {
+			return claimsTableArgs{root, cs, caption, survey}
+		},
 		// plural picks the singular or plural noun for n.
 		"plural": func(n int, one, many string) string {
 			if n == 1 {

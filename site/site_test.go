@@ -551,7 +551,8 @@ func TestRealCorpus(t *testing.T) {
 		t.Errorf("errata section has %d rows, want %d (at least 30 on the real corpus)", n, len(want))
 	}
 	for _, e := range want {
-		if !strings.Contains(errata, fmt.Sprintf(`<tr><td>%d</td>`, e.Line)) || !strings.Contains(errata, `(<a href="#claim-`) {
+		// Each row names its line and the part of the survey it is in.
+		if !strings.Contains(errata, fmt.Sprintf(`<tr><td>%d<br><a class="part" href="#part-`, e.Line)) || !strings.Contains(errata, `(<a href="#claim-`) {
 			t.Errorf("errata section lacks %s at line %d", e.ID, e.Line)
 		}
 	}

@@ -379,6 +379,9 @@ type entryPage struct {
 	// Notices are what masrl refresh recorded in the notes: the published
 	// version and any retraction or correction, shown under the title.
 	Notices []noticeView
+	// Survey is what the survey says of the entry: its reference number
+	// and where it names it; nil but for the survey's own list.
+	Survey *EntrySurvey
 }
 
 // extraColumn is a free-text column of a list's papers.csv with the

@@ -8,7 +8,8 @@
 // The rules are those of the Go package site/search (Index.Match), which
 // the browser tests use to know the right answer:
 //   - free text: the query is split on white space, lower-cased; every term
-//     must occur in the title, authors, key, venue, one-liner or notes;
+//     must occur in the title, authors, key, venue, one-liner or notes (or,
+//     on the survey's own list, where the survey names the entry);
 //   - facets: OR within a field, AND across fields.
 // Each checkbox shows how many entries it would leave given the query and
 // the other fields' selections. The state lives in the query string
@@ -53,7 +54,7 @@
   }
 
   function haystack(e) {
-    return [e.title, e.authors, e.key, e.venue, e.one_liner, e.notes].join("\n").toLowerCase();
+    return [e.title, e.authors, e.key, e.venue, e.one_liner, e.notes, e.survey || ""].join("\n").toLowerCase();
   }
 
   // fileStem names a download after the filter: the query's terms and

@@ -6,7 +6,8 @@
 // rows a query must leave with it, so the two must keep the same rules:
 //   - the query is split on white space into terms, compared lower-cased;
 //     an entry matches when every term occurs in one of its text fields
-//     (title, authors, key, venue, one-liner, notes);
+//     (title, authors, key, venue, one-liner, notes, and for the survey's
+//     own list where the survey names it: "Table 10", "R3");
 //   - facets: an entry matches a field when its tag is one of the values
 //     selected for that field (OR within a field), and it must match every
 //     field with a selection (AND across fields).
@@ -57,6 +58,10 @@ type Entry struct {
 	// Tags maps every controlled field to the entry's value. encoding/json
 	// writes map keys sorted, so the bytes stay deterministic.
 	Tags map[string]string `json:"tags"`
+	// Survey is where the survey names the entry, for the survey's own
+	// list ("[43]; Table 10, R3; Figure 12; ..."): the site sets it from
+	// the survey's mentions; "" (and absent from the JSON) otherwise.
+	Survey string `json:"survey,omitempty"`
 }
 
 // Build indexes the retained entries in CSV order. entryURL gives the path
@@ -174,7 +179,7 @@ func Terms(query string) []string {
 // text is the lower-cased haystack of an entry, fields separated by a
 // newline so that a term cannot match across two fields.
 func (e *Entry) text() string {
-	return strings.ToLower(strings.Join([]string{e.Title, e.Authors, e.Key, e.Venue, e.OneLiner, e.Notes}, "\n"))
+	return strings.ToLower(strings.Join([]string{e.Title, e.Authors, e.Key, e.Venue, e.OneLiner, e.Notes, e.Survey}, "\n"))
 }
 
 // Matches reports whether the entry matches the query and the selected

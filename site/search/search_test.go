@@ -85,7 +85,8 @@ func TestMatch(t *testing.T) {
 	ix := &Index{Entries: []Entry{
 		{Key: "a", Title: "Multi-Agent PPO", Notes: "credit", Tags: map[string]string{"x": "1", "y": "p"}},
 		{Key: "b", Title: "Debate", Authors: "Du, Yilun", Tags: map[string]string{"x": "2", "y": "p"}},
-		{Key: "c", Title: "Other", OneLiner: "multi-agent debate", Tags: map[string]string{"x": "1", "y": "q"}},
+		{Key: "c", Title: "Other", OneLiner: "multi-agent debate", Tags: map[string]string{"x": "1", "y": "q"},
+			Survey: "[43]; Table 10, R3; Figure 12"},
 	}}
 	for _, tc := range []struct {
 		q      string
@@ -103,6 +104,10 @@ func TestMatch(t *testing.T) {
 		// Terms do not match across two fields.
 		{"ppo\ncredit", nil, []string{"a"}},
 		{"ppocredit", nil, []string{}},
+		// Where the survey names an entry is searchable.
+		{"table 10 r3", nil, []string{"c"}},
+		{"Figure 12", nil, []string{"c"}},
+		{"[43]", nil, []string{"c"}},
 	} {
 		if got := ix.Match(tc.q, tc.facets); !slices.Equal(got, tc.want) {
 			t.Errorf("Match(%q, %v) = %v, want %v", tc.q, tc.facets, got, tc.want)
