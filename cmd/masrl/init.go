@@ -47,7 +47,7 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	c := filepath.Join(dir, scaffold.CorpusDir)
-	fmt.Fprintf(stdout, "made the list %s. Next:\n", dir)
+	fmt.Fprintf(stdout, "made a new list in %s. Next:\n", dir)
 	fmt.Fprintf(stdout, "  edit %s (your controlled fields) and %s (the example row)\n", filepath.Join(c, "vocab.yaml"), filepath.Join(c, "papers.csv"))
 	fmt.Fprintf(stdout, "  cd %s && masrl check && masrl build --out public && masrl readme README.md\n", dir)
 	return exitOK
