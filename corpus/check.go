@@ -274,14 +274,19 @@ func (ck *checker) requiredColumns() []string {
 }
 
 // nonEmptyColumns are the columns whose value every row must give, besides
-// the controlled fields: with a declared header, all of it but the
-// optional columns (the survey's rule); else the required columns.
-func (ck *checker) nonEmptyColumns() []string {
-	if ck.v.Columns == nil {
+// the controlled fields (Vocabulary.NonEmptyColumns).
+func (ck *checker) nonEmptyColumns() []string { return ck.v.NonEmptyColumns() }
+
+// NonEmptyColumns are the columns of papers.csv whose value every row
+// must give, besides the controlled fields: with a declared header, all of
+// it but the optional columns (the survey's rule); else key, title, year
+// and url. The check and masrl add (which asks only for these) share it.
+func (v *Vocabulary) NonEmptyColumns() []string {
+	if v.Columns == nil {
 		return requiredColumns[:]
 	}
 	var out []string
-	for _, c := range ck.v.Columns {
+	for _, c := range v.Columns {
 		if !slices.Contains(optionalPaperColumns[:], c) {
 			out = append(out, c)
 		}

@@ -2,13 +2,16 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,6 +30,7 @@ func addCommand() command {
 type addOptions struct {
 	dir, data, profile, id, key, oneLiner, notes string
 	tags                                         []string // field=value, as given
+	sets                                         []string // column=value, as given
 	client                                       intake.Client
 	stdin                                        io.Reader
 	interactive                                  bool // ask for what is missing
@@ -40,13 +44,17 @@ type addOptions struct {
 // service knows no such id, or the new corpus fails the check; exit 2: usage, a tag outside the vocabulary, a
 // network failure. In every failure no file changes.
 func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("add", "add ID|--from-issue FILE [--tag FIELD=VALUE]... [--one-liner TEXT] [--key KEY] [--corpus DIR] [--data DIR] [--profile survey]", stderr)
+	fs := newFlagSet("add", "add ID|--from-issue FILE [--tag FIELD=VALUE]... [--set COLUMN=VALUE]... [--one-liner TEXT] [--key KEY] [--corpus DIR] [--data DIR] [--profile survey]", stderr)
 	var o addOptions
 	fs.StringVar(&o.dir, "corpus", defaultCorpus, "corpus `directory`")
 	dataDir := dataFlag(fs)
 	profile := profileFlag(fs)
 	fs.Func("tag", "a controlled tag `FIELD=VALUE` (repeat for each of the eight fields)", func(s string) error {
 		o.tags = append(o.tags, s)
+		return nil
+	})
+	fs.Func("set", "a free-text `COLUMN=VALUE` of papers.csv, such as a list's own columns (repeat; controlled fields take --tag, the key --key)", func(s string) error {
+		o.sets = append(o.sets, s)
 		return nil
 	})
 	fs.StringVar(&o.oneLiner, "one-liner", "", "the entry's one-line summary")
@@ -164,6 +172,17 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
+	header, err := papersHeader(o.dir)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	sets, errs := parseSets(v, header, o.sets)
+	if len(errs) > 0 {
+		for _, e := range errs {
+			fmt.Fprintf(stderr, "masrl add: --set %s\n", e)
+		}
+		return fail(exitUsage, "%d bad --set flags", len(errs))
+	}
 	// The corpus as it stands is checked while the metadata is fetched.
 	standing := corpus.StartCheck(c, d, corpus.CheckOptions{})
 	// The id alone may already be known: say so before asking the network.
@@ -196,14 +215,16 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 		return fail(exitFindings, "key %q (BibTeX %s) is already used; choose another with --key", key, intake.BibKey(key, md.Year))
 	}
 	fmt.Fprintf(stdout, "%s\n  %s (%d), %s; key %s\n", md.Title, md.FirstAuthor(), md.Year, md.Venue, key)
-	oneLiner := o.oneLiner
-	if missing := missingTags(v, tags); len(missing) > 0 || oneLiner == "" {
+	oneLiner := cmp.Or(o.oneLiner, sets["one_liner"])
+	// A one-liner is asked for only where the list requires one.
+	needOneLiner := oneLiner == "" && slices.Contains(header, "one_liner") && slices.Contains(v.NonEmptyColumns(), "one_liner")
+	if missing := missingTags(v, tags); len(missing) > 0 || needOneLiner {
 		if !o.interactive {
 			var b strings.Builder
 			for _, f := range missing {
 				fmt.Fprintf(&b, "\n  --tag %s=VALUE, one of: %s", f.Name, strings.Join(f.Allowed(), ", "))
 			}
-			if oneLiner == "" {
+			if needOneLiner {
 				b.WriteString("\n  --one-liner TEXT")
 			}
 			return fail(exitUsage, "missing (not on a terminal, so not asked):%s", b.String())
@@ -216,13 +237,17 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 			}
 			tags[f.Name] = val
 		}
-		if oneLiner == "" {
+		if needOneLiner {
 			if oneLiner, err = p.text("one_liner", "A one-line summary of the entry's contribution, shown in lists"); err != nil {
 				return fail(exitUsage, "%v", err)
 			}
 		}
 	}
 	draft := intake.NewDraft(md, key, tags, oneLiner, o.notes)
+	maps.Copy(draft.Row, sets)
+	if oneLiner != "" {
+		draft.Row["one_liner"] = oneLiner
+	}
 	files, err := draftFiles(o.dir, draft)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -303,9 +328,9 @@ func missingTags(v *corpus.Vocabulary, tags map[string]string) []*corpus.Field {
 	return out
 }
 
-// draftFiles returns papers.csv and papers.bib with the draft added, in
-// canonical form.
-func draftFiles(dir string, d *intake.Draft) (map[string][]byte, error) {
+// papersHeader reads the header of dir's papers.csv: the columns a new
+// row fills.
+func papersHeader(dir string) ([]string, error) {
 	papers, err := corpus.ReadFile(dir, corpus.PapersFile)
 	if err != nil {
 		return nil, err
@@ -313,6 +338,45 @@ func draftFiles(dir string, d *intake.Draft) (map[string][]byte, error) {
 	header, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(papers, []byte("\xEF\xBB\xBF")))).Read()
 	if err != nil {
 		return nil, fmt.Errorf("%s: reading the header: %w", filepath.Join(dir, corpus.PapersFile), err)
+	}
+	return header, nil
+}
+
+// parseSets reads --set COLUMN=VALUE flags: each names a column of header
+// that is neither the key (--key) nor a controlled field (--tag), once.
+func parseSets(v *corpus.Vocabulary, header, sets []string) (map[string]string, []string) {
+	out := map[string]string{}
+	var errs []string
+	for _, s := range sets {
+		col, val, ok := strings.Cut(s, "=")
+		switch {
+		case !ok || col == "":
+			errs = append(errs, fmt.Sprintf("%q: want COLUMN=VALUE", s))
+		case col == "key":
+			errs = append(errs, fmt.Sprintf("%q: the key is set with --key", s))
+		case v.Field(col) != nil:
+			errs = append(errs, fmt.Sprintf("%q: %s is a controlled field: use --tag %s=VALUE", s, col, col))
+		case !slices.Contains(header, col):
+			errs = append(errs, fmt.Sprintf("%q: papers.csv has no column %s (it has %s)", s, col, strings.Join(header, ", ")))
+		case out[col] != "":
+			errs = append(errs, fmt.Sprintf("%q: %s is set twice", s, col))
+		default:
+			out[col] = val
+		}
+	}
+	return out, errs
+}
+
+// draftFiles returns papers.csv and papers.bib with the draft added, in
+// canonical form.
+func draftFiles(dir string, d *intake.Draft) (map[string][]byte, error) {
+	papers, err := corpus.ReadFile(dir, corpus.PapersFile)
+	if err != nil {
+		return nil, err
+	}
+	header, err := papersHeader(dir)
+	if err != nil {
+		return nil, err
 	}
 	var row bytes.Buffer
 	w := csv.NewWriter(&row)

@@ -127,7 +127,7 @@ func editCSV(ts *testscript.TestScript, name string, edit func([][]string) [][]s
 // text (--format, --crosstab, masrl add's --tag ...), nor add's paper id.
 func workPaths(ts *testscript.TestScript, args []string) []string {
 	out := slices.Clone(args)
-	valueFlags := []string{"profile", "format", "crosstab", "tag", "one-liner", "key", "notes", "arxiv-api", "doi-api", "crossref-api", "openalex-api", "timeout", "version", "date", "per-host", "s2-api", "min", "since", "record"}
+	valueFlags := []string{"profile", "format", "crosstab", "tag", "set", "one-liner", "key", "notes", "arxiv-api", "doi-api", "crossref-api", "openalex-api", "timeout", "version", "date", "per-host", "s2-api", "min", "since", "record"}
 	for i := 1; i < len(out); i++ {
 		a := out[i]
 		if strings.HasPrefix(a, "-") {
