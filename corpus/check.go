@@ -382,7 +382,11 @@ func (ck *checker) urls(e *Entry) {
 	for _, s := range SplitURLs(e.URL) {
 		u, ok := webURL(s)
 		if !ok {
-			ck.ds.add(Error, e.Pos("url"), "url", s, "%q is not an absolute http or https URL; separate several URLs with ' ; '", s)
+			msg := urlProblem(s)
+			if !strings.Contains(msg, "user info") {
+				msg += "; separate several URLs with ' ; '"
+			}
+			ck.ds.add(Error, e.Pos("url"), "url", s, "%s", msg)
 			continue
 		}
 		if id, onArxiv := arxivIDOfURL(u); onArxiv && id != "" && id != baseArxivID(arxivID) {
@@ -432,7 +436,7 @@ func (ck *checker) excluded() {
 			}
 		}
 		if x.URL != "" && !IsWebURL(x.URL) {
-			ck.ds.add(Error, x.Pos("url"), "url", x.URL, "%q is not an absolute http or https URL", x.URL)
+			ck.ds.add(Error, x.Pos("url"), "url", x.URL, "%s", urlProblem(x.URL))
 		}
 		if x.DateScreened != "" {
 			if _, err := time.Parse(time.DateOnly, x.DateScreened); err != nil {

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"io"
 	"math"
-	"unicode/utf8"
 )
 
 // statsChunkSize is how many bytes of papers.csv one goroutine counts at a
@@ -33,7 +32,9 @@ func countPapers(file string, ra io.ReaderAt, t *statsTally, chunkSize, workers 
 	// it (BOM, syntax errors before it).
 	hs := newCSVStream(file, io.NewSectionReader(ra, 0, math.MaxInt64))
 	header, _, ok := hs.next()
-	if !ok {
+	if !ok || hs.crOnly {
+		// The chunks are cut at LFs, which a file with CR-only line
+		// ends lacks: its one finding is enough, and stats refuses it.
 		return hs.diags
 	}
 	diags := hs.diags
@@ -212,7 +213,6 @@ type chunkCount struct {
 // count parses the chunk into t, a fork of the file's tally.
 func (ch paperChunk) count(file string, header []string, t *statsTally) chunkCount {
 	s := newChunkStream(file, bytes.NewReader(ch.data), ch.line-1, header)
-	s.validUTF8 = utf8.Valid(ch.data) // fields split at ASCII bytes stay valid
 	rc := newRecordCounter(t, header)
 	failed := false
 	var failedAt int64  // chunk offset where the failed record's lines start
