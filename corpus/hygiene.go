@@ -179,7 +179,7 @@ func formulaWarning(s string) string {
 // does not parse as CSV is returned unchanged with the parse error: check
 // refuses it before anything is published.
 func DefuseCSV(src []byte) ([]byte, error) {
-	if !bytes.ContainsAny(src, "=+-@\t\r") {
+	if !mayHaveFormula(src) {
 		return src, nil
 	}
 	r := csv.NewReader(bytes.NewReader(src))
@@ -223,6 +223,23 @@ func DefuseCSV(src []byte) ([]byte, error) {
 		prev = off
 	}
 	return append(out, src[prev:]...), nil
+}
+
+// mayHaveFormula reports whether a FormulaLeading byte of src may start
+// a field: it follows the file's start, a comma or a line end, directly or
+// after an opening quote. Most files have none (a date's or an arXiv id's
+// dash is inside a field), and are then not parsed at all.
+func mayHaveFormula(src []byte) bool {
+	fieldStart := func(i int) bool { return i == 0 || src[i-1] == ',' || src[i-1] == '\n' }
+	for i, c := range src {
+		switch c {
+		case '=', '+', '-', '@', '\t', '\r':
+			if fieldStart(i) || (i > 0 && src[i-1] == '"' && fieldStart(i-1)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // urlProblem says why s is not a link the site renders, or "" when it is

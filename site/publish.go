@@ -5,6 +5,7 @@ import (
 	"embed"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -67,19 +68,26 @@ func (r *renderer) schemas() error {
 const rowSchemaFile = "paper.schema.json"
 
 func (r *renderer) downloads() error {
-	// The CSVs and the bib are published exactly as read.
+	// The bib is published exactly as read, and so are the CSVs but for
+	// the cells a spreadsheet would run as formulas, which
+	// corpus.DefuseCSV prefixes with an apostrophe (check warns about
+	// them).
 	for _, name := range []string{corpus.PapersFile, corpus.ExcludedFile, corpus.BibFile} {
 		if (name == corpus.BibFile && !r.c.HasBib) || (name == corpus.ExcludedFile && !r.c.HasExcluded) {
 			continue
 		}
 		src := filepath.Join(r.c.Dir, name)
 		err := r.generate(name, func(w io.Writer) error {
-			f, err := os.Open(src)
+			b, err := os.ReadFile(src)
 			if err != nil {
 				return err
 			}
-			defer f.Close()
-			_, err = io.Copy(w, f)
+			if name != corpus.BibFile {
+				if b, err = corpus.DefuseCSV(b); err != nil {
+					return fmt.Errorf("%s: %w", src, err)
+				}
+			}
+			_, err = w.Write(b)
 			return err
 		})
 		if err != nil {
