@@ -3,7 +3,11 @@ package corpus
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -102,5 +106,40 @@ func TestTextProblems(t *testing.T) {
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestReadErrorsRefuseCounts requires StreamStats and ReadErrors to refuse
+// a papers.csv that does not read, with the error's position, rather than
+// count what was left of it: an unbalanced quote swallows the rows after
+// it, an empty file reads as no entries.
+func TestReadErrorsRefuseCounts(t *testing.T) {
+	base, err := os.ReadFile("testdata/base/papers.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, papers, want string }{
+		{"unbalanced quote", strings.Replace(string(base), `"Beta Bench`, `"Beta Bench"`, 1), "papers.csv:3:"},
+		{"empty", "", "papers.csv:1:1: error: empty file"},
+		{"CR-only", strings.ReplaceAll(string(base), "\n", "\r"), "papers.csv:1:1: error: the file uses CR-only line ends"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, PapersFile), []byte(tc.papers), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := StreamStats(dir, mustVocabulary(t), StatsOptions{})
+			var ce *CheckError
+			if !errors.As(err, &ce) || !strings.Contains(ce.Diagnostics[0].String(), tc.want) {
+				t.Errorf("StreamStats: %v, want a CheckError at %s", err, tc.want)
+			}
+			c, err := LoadPapersFile(filepath.Join(dir, PapersFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ds := c.ReadErrors(); len(ds) == 0 || !strings.Contains(ds[0].String(), tc.want) {
+				t.Errorf("ReadErrors: %v, want an error at %s", ds, tc.want)
+			}
+		})
 	}
 }
