@@ -73,9 +73,9 @@ func TestHostileRows(t *testing.T) {
 	page := page(t, files, "papers/k1/index.html")
 	e := c.Papers[0]
 	for _, f := range []struct{ name, before, after, want string }{
-		{"title", "<h1>", "</h1>", e.Title},
-		{"first author", "<dt>First author</dt><dd>", " <span", e.FirstAuthor},
-		{"affiliation", `<span class="affiliation">(`, ")</span>", e.Affiliation},
+		{"title", "<h1><bdi>", "</bdi></h1>", e.Title},
+		{"first author", "<dt>First author</dt><dd><bdi>", "</bdi> <span", e.FirstAuthor},
+		{"affiliation", `<span class="affiliation">(<bdi>`, "</bdi>)</span>", e.Affiliation},
 		{"venue", "<dt>Venue</dt><dd>", "</dd>", e.Venue},
 		{"one-liner", `<p class="one-liner">`, "</p>", e.OneLiner},
 		{"notes", "<h2 id=\"notes-h\">Notes</h2>\n<p>", "</p>\n</section>", strings.ReplaceAll(e.Notes, "\x00", "\uFFFD")},
@@ -147,5 +147,53 @@ func TestDownloadsDefuseFormulas(t *testing.T) {
 		if defused == 0 || len(published) != len(src)+defused {
 			t.Errorf("%s: %d cells defused, %d bytes published from %d: want only apostrophes added", name, defused, len(published), len(src))
 		}
+	}
+}
+
+// TestTitlesIsolated requires every title from the corpus that a page
+// shows as text to sit in a <bdi>: an unterminated RIGHT-TO-LEFT OVERRIDE
+// in a title (the check refuses it, a build of an unchecked corpus does
+// not) then reverses only the title, not the year, venue and authors the
+// list prints after it.
+func TestTitlesIsolated(t *testing.T) {
+	dir := corpusFromTxtar(t, "tiny.txtar")
+	p := filepath.Join(dir, "papers.csv")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const title = "Gamma \u202EBenchmark for Teams"
+	if err := os.WriteFile(p, []byte(strings.Replace(string(b), "Gamma Benchmark for Teams", title, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := corpus.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := mustLoad(t, unchecked(t, c), Options{})
+	shown := 0
+	for _, name := range files.Names() {
+		if !strings.HasSuffix(name, ".html") {
+			continue
+		}
+		page := page(t, files, name)
+		for i := strings.Index(page, title); i >= 0; {
+			// Text, not an attribute or the <title>: the title follows
+			// the end of a tag.
+			if i > 0 && page[i-1] == '>' && !strings.HasSuffix(page[:i], "<title>") {
+				shown++
+				if !strings.HasSuffix(page[:i], "<bdi>") || !strings.HasPrefix(page[i+len(title):], "</bdi>") {
+					t.Errorf("%s: title shown outside a <bdi>: %q", name, page[max(0, i-40):min(len(page), i+len(title)+20)])
+				}
+			}
+			j := strings.Index(page[i+1:], title)
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+	}
+	if shown < 3 {
+		t.Errorf("the title is shown on %d pages, want the list, its entry page and its taxonomy pages", shown)
 	}
 }
