@@ -226,8 +226,10 @@ func mdCell(s string) string {
 // table, row, column, count, keys.
 func writeStatsCSV(w io.Writer, s corpus.Stats) error {
 	cw := csv.NewWriter(w)
+	// A value outside the vocabulary is the corpus's text: defused, as
+	// every CSV masrl writes for a spreadsheet is.
 	rec := func(table, row, col string, n int, keys []string) {
-		cw.Write([]string{table, row, col, strconv.Itoa(n), strings.Join(keys, " ")})
+		cw.Write([]string{table, corpus.DefuseFormula(row), corpus.DefuseFormula(col), strconv.Itoa(n), strings.Join(keys, " ")})
 	}
 	cw.Write([]string{"table", "row", "column", "count", "keys"})
 	rec("totals", "retained", "", s.Retained, nil)
