@@ -78,7 +78,7 @@ var notApplicable = []string{"NA", "–", "-"}
 func ParseClaims(name string, b []byte, v *Vocabulary) (*Claims, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(b, &root); err != nil {
-		return nil, yamlProblems(name, err, 0).Err()
+		return nil, yamlProblems(name, b, err, 0).Err()
 	}
 	if len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
 		var ds Diagnostics
@@ -90,7 +90,7 @@ func ParseClaims(name string, b []byte, v *Vocabulary) (*Claims, error) {
 	unknownYAMLKeys(&ds, name, top, yamlKeys(claimsDoc{}), "the file")
 	var doc claimsDoc
 	if err := top.Decode(&doc); err != nil {
-		ds = append(ds, yamlProblems(name, err, top.Line)...)
+		ds = append(ds, yamlProblems(name, nil, err, top.Line)...)
 	}
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		if top.Content[i].Value == "legend" && top.Content[i+1].Kind == yaml.MappingNode {
@@ -137,7 +137,7 @@ func (p *claimParser) errorf(line int, format string, args ...any) {
 func (p *claimParser) parse(n *yaml.Node) []Claim {
 	var r rawClaim
 	if err := n.Decode(&r); err != nil {
-		p.errs = append(p.errs, yamlProblems(p.file, err, n.Line)...)
+		p.errs = append(p.errs, yamlProblems(p.file, nil, err, n.Line)...)
 		return nil
 	}
 	before := len(p.errs)

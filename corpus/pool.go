@@ -56,7 +56,7 @@ func ParsePool(name string, b []byte) (*Pool, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(&doc); err != nil {
-		return nil, yamlProblems(name, err, 0).Err()
+		return nil, yamlProblems(name, b, err, 0).Err()
 	}
 	var ds Diagnostics
 	errorf := func(line int, format string, args ...any) {

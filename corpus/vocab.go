@@ -111,7 +111,7 @@ var fieldNamePattern = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 // cannot be columns, list orders and columns that name what is not there.
 // A list's vocab.yaml is untrusted input: nothing in it can panic.
 func ParseVocabulary(name string, b []byte) (*Vocabulary, error) {
-	vp := &vocabParser{file: name, lines: yamlLines(b)}
+	vp := &vocabParser{file: name, src: b, lines: yamlLines(b)}
 	var root yaml.Node
 	if err := yaml.Unmarshal(b, &root); err != nil {
 		vp.yamlError(err)
@@ -261,6 +261,7 @@ func ParseVocabulary(name string, b []byte) (*Vocabulary, error) {
 // positions in its YAML nodes.
 type vocabParser struct {
 	file  string
+	src   []byte
 	lines int // in the input, so that no position lies past its end
 	diags Diagnostics
 }
@@ -286,7 +287,7 @@ func (vp *vocabParser) add(n *yaml.Node, format string, args ...any) *Diagnostic
 // yamlError reports a syntax or type error of the YAML decoder, each of
 // its problems at the line it names (yamlProblems).
 func (vp *vocabParser) yamlError(err error) {
-	for _, d := range yamlProblems(vp.file, err, 0) {
+	for _, d := range yamlProblems(vp.file, vp.src, err, 0) {
 		d.Pos.Line = min(d.Pos.Line, vp.lines)
 		vp.diags = append(vp.diags, d)
 	}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/masrl/masrl/internal/suggest"
 	"go.yaml.in/yaml/v3"
@@ -59,9 +60,10 @@ func yamlWant(goType string) string {
 }
 
 // yamlProblems returns the problems of a decode error of file, each at the
-// line yaml names (at line when it names none, 0 for the whole file) and
-// worded without Go types.
-func yamlProblems(file string, err error, line int) Diagnostics {
+// line yaml names and worded without Go types. When yaml names no line,
+// the problem is at line, or, for 0, where src first holds what yaml's
+// reader refuses (a control character, invalid UTF-8), else at line 1.
+func yamlProblems(file string, src []byte, err error, line int) Diagnostics {
 	var ds Diagnostics
 	if errors.Is(err, io.EOF) {
 		ds.add(Error, Pos{File: file, Line: 1}, "", "", "the file is empty")
@@ -74,6 +76,9 @@ func yamlProblems(file string, err error, line int) Diagnostics {
 	}
 	for _, m := range msgs {
 		p := Pos{File: file, Line: line}
+		if line == 0 {
+			p = firstUnreadable(file, src)
+		}
 		m = strings.TrimPrefix(m, "yaml: ")
 		if sm := yamlLineMsg.FindStringSubmatch(m); sm != nil {
 			p.Line, _ = strconv.Atoi(sm[1])
@@ -82,6 +87,23 @@ func yamlProblems(file string, err error, line int) Diagnostics {
 		ds.add(Error, p, "", "", "%s", plainYAMLMessage(m))
 	}
 	return ds
+}
+
+// firstUnreadable is the position of the first byte of src that is
+// invalid UTF-8 or a control character but tab, LF and CR, or line 1.
+func firstUnreadable(file string, src []byte) Pos {
+	line, lineStart := 1, 0
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && size == 1 || r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7F {
+			return Pos{File: file, Line: line, Col: i - lineStart + 1}
+		}
+		if r == '\n' {
+			line, lineStart = line+1, i+1
+		}
+		i += size
+	}
+	return Pos{File: file, Line: 1}
 }
 
 // plainYAMLMessage rewords one of yaml's messages in YAML's terms.
