@@ -65,7 +65,7 @@ func newCSVStream(file string, rd io.Reader) *csvStream {
 		// ends so that the other findings keep their lines.
 		s.crOnly = true
 		s.diags.add(Error, Pos{File: file, Line: 1, Col: 1}, "", "",
-			"the file uses CR-only line ends (classic Mac OS); save it with LF (Unix) or CRLF (Windows) line ends")
+			"%s", crOnlyMessage)
 		in = crToLF{br}
 	}
 	s.r = csv.NewReader(in)

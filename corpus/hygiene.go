@@ -140,6 +140,10 @@ func controlName(r rune) string {
 	return fmt.Sprintf("U+%04X (C1)", r)
 }
 
+// crOnlyMessage is the one finding about a file saved with CR-only line
+// ends (classic Mac OS), said at its line 1.
+const crOnlyMessage = "the file uses CR-only line ends (classic Mac OS); save it with LF (Unix) or CRLF (Windows) line ends"
+
 // FormulaLeading reports whether a spreadsheet opening a CSV would take
 // the cell s as a formula: it starts with =, +, -, @, a tab or a carriage
 // return (OWASP's list, and the one the papers page's own CSV export,

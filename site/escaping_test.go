@@ -197,3 +197,27 @@ func TestTitlesIsolated(t *testing.T) {
 		t.Errorf("the title is shown on %d pages, want the list, its entry page and its taxonomy pages", shown)
 	}
 }
+
+// TestFormulaRuleMatchesSearchJS holds the papers page's client-side CSV
+// export (search.js's csvCell) and corpus.FormulaLeading, which the
+// downloads use, to one rule: the same leading characters are defused.
+func TestFormulaRuleMatchesSearchJS(t *testing.T) {
+	js, err := os.ReadFile(filepath.Join("assets", "search.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`function csvCell[\s\S]*?if \(/(\^\[[^\]]+\])/\.test\(s\)\)`).FindSubmatch(js)
+	if m == nil {
+		t.Fatal("search.js: no csvCell with a /^[...]/ test")
+	}
+	re, err := regexp.Compile(string(m[1]))
+	if err != nil {
+		t.Fatalf("search.js's %s: %v", m[1], err)
+	}
+	for r := rune(0); r < 0x180; r++ {
+		s := string(r) + "x"
+		if js, goRule := re.MatchString(s), corpus.FormulaLeading(s); js != goRule {
+			t.Errorf("%q: search.js defuses it: %v, corpus.FormulaLeading: %v", s, js, goRule)
+		}
+	}
+}
