@@ -87,8 +87,9 @@ func SplitURLs(s string) []string {
 	return out
 }
 
-// IsWebURL reports whether s is an absolute http or https URL with a host:
-// the only kind of link the site renders.
+// IsWebURL reports whether s is an absolute http or https URL with a host
+// and no user info (urlProblem says why): the only kind of link the site
+// renders.
 func IsWebURL(s string) bool {
 	_, ok := webURL(s)
 	return ok
@@ -98,5 +99,5 @@ func IsWebURL(s string) bool {
 // reads it further (the check looks for an arXiv id in it).
 func webURL(s string) (*url.URL, bool) {
 	u, err := url.Parse(s)
-	return u, err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && !strings.ContainsAny(s, " \t\n\"<>")
+	return u, err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.User == nil && !strings.ContainsAny(s, " \t\n\"<>")
 }

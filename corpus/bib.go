@@ -66,7 +66,28 @@ func parseBibText(file, src string) ([]BibEntry, Diagnostics) {
 		e.Pos = start
 		entries = append(entries, *e)
 	}
+	bibTextProblems(file, src, &p.diags)
 	return entries, p.diags
+}
+
+// bibTextProblems reports what textProblems finds in each line of src, at
+// its exact line and column: papers.bib is published as it is and its
+// fields are shown on the entry pages. A line is the unit because a line
+// end closes every bidi embedding in the <pre> the site shows it in.
+func bibTextProblems(file, src string, ds *Diagnostics) {
+	if crOnly([]byte(src[:min(len(src), 1<<16)])) {
+		// The parser reads CRs as white space, so the entries still
+		// parse, but every position would be on line 1.
+		ds.add(Error, Pos{File: file, Line: 1, Col: 1}, "", "", "%s", crOnlyMessage)
+	}
+	line := 1
+	for rest := src; rest != ""; line++ {
+		text, next, _ := strings.Cut(rest, "\n")
+		for _, tp := range textProblems(text) {
+			ds.add(Error, Pos{File: file, Line: line, Col: tp.at + 1}, "bib", "", "%s", tp.message(""))
+		}
+		rest = next
+	}
 }
 
 type bibParser struct {

@@ -86,6 +86,29 @@ func Check(c *Corpus, v *Vocabulary, opt CheckOptions) Diagnostics {
 	return ds
 }
 
+// ReadErrors returns the errors met reading the corpus's CSV files: CSV
+// syntax, a record of the wrong length, text textProblems refuses, CR-only
+// line ends, a file without even a header. stats and diff refuse a corpus
+// that has any, because what they would count is what was left of a file
+// (an unbalanced quote swallows the rows after it; an empty papers.csv
+// reads as every entry removed). Check reports the same errors among its
+// findings.
+func (c *Corpus) ReadErrors() Diagnostics {
+	var ds Diagnostics
+	for _, d := range c.loadDiags {
+		if d.Severity == Error && strings.HasSuffix(d.Pos.File, ".csv") {
+			ds = append(ds, d)
+		}
+	}
+	for _, t := range []*table{c.papers, c.excluded, c.spotcheck} {
+		if t != nil && t.header == nil && !slices.ContainsFunc(ds, func(d Diagnostic) bool { return d.Pos.File == t.file }) {
+			ds.add(Error, Pos{File: t.file, Line: 1, Col: 1}, "", "", "empty file: a CSV file needs at least its header row (masrl check names the columns)")
+		}
+	}
+	ds.Sort()
+	return ds
+}
+
 type checker struct {
 	c   *Corpus
 	v   *Vocabulary
@@ -387,7 +410,11 @@ func (ck *checker) urls(e *Entry) {
 	for _, s := range SplitURLs(e.URL) {
 		u, ok := webURL(s)
 		if !ok {
-			ck.ds.add(Error, e.Pos("url"), "url", s, "%q is not an absolute http or https URL; separate several URLs with ' ; '", s)
+			msg := urlProblem(s)
+			if !strings.Contains(msg, "user info") {
+				msg += "; separate several URLs with ' ; '"
+			}
+			ck.ds.add(Error, e.Pos("url"), "url", s, "%s", msg)
 			continue
 		}
 		if id, onArxiv := arxivIDOfURL(u); onArxiv && id != "" && id != baseArxivID(arxivID) {
@@ -437,7 +464,7 @@ func (ck *checker) excluded() {
 			}
 		}
 		if x.URL != "" && !IsWebURL(x.URL) {
-			ck.ds.add(Error, x.Pos("url"), "url", x.URL, "%q is not an absolute http or https URL", x.URL)
+			ck.ds.add(Error, x.Pos("url"), "url", x.URL, "%s", urlProblem(x.URL))
 		}
 		if x.DateScreened != "" {
 			if _, err := time.Parse(time.DateOnly, x.DateScreened); err != nil {

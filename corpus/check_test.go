@@ -285,6 +285,9 @@ func assertPositionInFile(t testing.TB, dir string, d Diagnostic) {
 func checkPosition(t testing.TB, b []byte, d Diagnostic) {
 	t.Helper()
 	lines := bytes.SplitAfter(b, []byte("\n"))
+	if strings.HasSuffix(d.Pos.File, ".csv") && crOnly(b) { // the CSV reader counts the file's own lines, as an editor shows them
+		lines = bytes.SplitAfter(b, []byte("\r"))
+	}
 	if d.Pos.Line < 1 || d.Pos.Line > len(lines) {
 		t.Fatalf("%s: line outside the file (%d lines)", d, len(lines))
 	}

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"io"
 	"math"
-	"unicode/utf8"
 )
 
 // statsChunkSize is how many bytes of papers.csv one goroutine counts at a
@@ -28,20 +27,23 @@ const statsChunkSize = 2 << 20
 // and that record is read again by one reader running on from it until a
 // record ends exactly at the end of a chunk, so the result never depends on
 // where the cuts fell.
-func countPapers(file string, ra io.ReaderAt, t *statsTally, chunkSize, workers int) Diagnostics {
+func countPapers(file string, ra io.ReaderAt, t *statsTally, chunkSize, workers int) (*table, Diagnostics) {
 	// The header is the first well-formed record, read as decodeCSV reads
 	// it (BOM, syntax errors before it).
 	hs := newCSVStream(file, io.NewSectionReader(ra, 0, math.MaxInt64))
 	header, _, ok := hs.next()
-	if !ok {
-		return hs.diags
+	tbl := &table{file: file, header: header}
+	if !ok || hs.crOnly {
+		// The chunks are cut at LFs, which a file with CR-only line
+		// ends lacks: its one finding is enough, and stats refuses it.
+		return tbl, hs.diags
 	}
 	diags := hs.diags
 	from := int64(hs.bomShift) + hs.r.InputOffset()
 	lines, err := countLines(ra, from)
 	if err != nil {
 		diags.add(Error, Pos{File: file}, "", "", "%v", err)
-		return diags
+		return tbl, diags
 	}
 
 	workers = max(1, workers)
@@ -90,7 +92,7 @@ func countPapers(file string, ra io.ReaderAt, t *statsTally, chunkSize, workers 
 	if readErr != nil {
 		m.diags.add(Error, Pos{File: file}, "", "", "%v", readErr)
 	}
-	return m.diags
+	return tbl, m.diags
 }
 
 // countLines counts the newlines in the first n bytes of ra: the lines
@@ -212,7 +214,6 @@ type chunkCount struct {
 // count parses the chunk into t, a fork of the file's tally.
 func (ch paperChunk) count(file string, header []string, t *statsTally) chunkCount {
 	s := newChunkStream(file, bytes.NewReader(ch.data), ch.line-1, header)
-	s.validUTF8 = utf8.Valid(ch.data) // fields split at ASCII bytes stay valid
 	rc := newRecordCounter(t, header)
 	failed := false
 	var failedAt int64  // chunk offset where the failed record's lines start

@@ -42,7 +42,7 @@ func chunkedCounts(t testing.TB, v *Vocabulary, b []byte, countsOnly bool, chunk
 		t.Fatal(err)
 	}
 	tally.countsOnly = countsOnly
-	diags := countPapers(PapersFile, bytes.NewReader(b), tally, chunkSize, workers)
+	_, diags := countPapers(PapersFile, bytes.NewReader(b), tally, chunkSize, workers)
 	return tallyJSON(t, tally), diags
 }
 

@@ -1,8 +1,10 @@
 package corpus
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/masrl/masrl/data"
@@ -24,6 +26,9 @@ func FuzzParseClaims(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(real)
+	for _, s := range []string{"", "# no claims\n", "claimz: []\n", "legend: {t: {fields: 3}}\nclaims: []\n", "claims:\n  - id: a\n    line: x\n    expekt: 1\n", "claims: [\x01]\n", "pool: \xff\n"} {
+		f.Add([]byte(s))
+	}
 	v := testVocab(f)
 	c, err := LoadPapersFile(filepath.Join("testdata", "claims", "papers.csv"))
 	if err != nil {
@@ -32,6 +37,16 @@ func FuzzParseClaims(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		cl, err := ParseClaims("fuzz.yaml", b, v)
 		if err != nil {
+			// Every problem is at a line, in the file's terms.
+			var ce *CheckError
+			if !errors.As(err, &ce) {
+				t.Fatalf("%q: error %v is not a *CheckError", b, err)
+			}
+			for _, d := range ce.Diagnostics {
+				if d.Pos.Line < 1 || strings.Contains(d.Message, "corpus.") || strings.Contains(d.Message, "!!") {
+					t.Fatalf("%q: finding %q lacks a line or names a Go or YAML type", b, d)
+				}
+			}
 			return
 		}
 		for _, r := range VerifyClaims(c, v, cl) {

@@ -159,6 +159,34 @@ func TestParseClaimsErrors(t *testing.T) {
 	}
 }
 
+// TestParseClaimsYAMLMessages requires a claims file's YAML problems to be
+// told at their line in the file's terms: no bare EOF for an empty file,
+// no Go type names, unknown keys with the nearest known one.
+func TestParseClaimsYAMLMessages(t *testing.T) {
+	v := testVocab(t)
+	for _, tc := range []struct{ name, src, want string }{
+		{"empty", "", `claims.yaml:1: error: the file is empty or not a mapping: a claims file holds claims: [...]`},
+		{"comments only", "# nothing yet\n", `claims.yaml:1: error: the file is empty or not a mapping`},
+		{"unknown top key", "claimz: []\n", `claims.yaml:1:1: error: the file: unknown key "claimz"; allowed: pool, mentions, legend, claims; did you mean "claims"?`},
+		{"unknown claim key", "claims:\n  - id: a\n    kind: total\n    source: x\n    of: retained\n    expekt: 3\n", `claims.yaml:6:5: error: claim a: unknown key "expekt"; allowed: id, kind,`},
+		{"unknown legend key", "legend:\n  t:\n    fields: [reward_type]\n    valeus: {}\nclaims: []\n", `claims.yaml:4:5: error: legend t: unknown key "valeus"; allowed: fields, values; did you mean "values"?`},
+		{"wrong type", "claims:\n  - id: a\n    kind: total\n    source: x\n    line: abc\n", `claims.yaml:5: error: "abc" is text; want a number`},
+		{"wrong legend type", "legend:\n  t:\n    fields: 3\nclaims: []\n", `claims.yaml:3: error: "3" is a number; want a list`},
+		{"syntax", "claims:\n  - id: [\n", `claims.yaml:2: error: did not find expected node content`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseClaims("claims.yaml", []byte(tc.src), v)
+			var ce *CheckError
+			if !errors.As(err, &ce) || !strings.HasPrefix(ce.Diagnostics[0].String(), tc.want) {
+				t.Fatalf("error %v, want a *CheckError starting %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "corpus.") || strings.Contains(err.Error(), "!!") {
+				t.Errorf("Go or YAML type names in %q", err)
+			}
+		})
+	}
+}
+
 // TestClaimsHoldOnRealCorpus proves that the embedded claims file agrees
 // with the real corpus: everything holds or is acknowledged.
 func TestClaimsHoldOnRealCorpus(t *testing.T) {

@@ -1,7 +1,7 @@
 package corpus
 
 import (
-	"bytes"
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -84,11 +84,33 @@ var notApplicable = []string{"NA", "–", "-"}
 // vocabulary: unknown fields or values are errors here, not silent misses
 // later. All problems are reported, each at its line.
 func ParseClaims(name string, b []byte, v *Vocabulary) (*Claims, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(b, &root); err != nil {
+		return nil, yamlProblems(name, b, err, 0).Err()
+	}
+	if len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
+		var ds Diagnostics
+		ds.add(Error, Pos{File: name, Line: max(1, root.Line)}, "", "", "the file is empty or not a mapping: a claims file holds claims: [...] (a list of claims; data/claims.yaml describes their kinds); write claims: [] for a list without claims")
+		return nil, ds.Err()
+	}
+	top := root.Content[0]
+	var ds Diagnostics
+	unknownYAMLKeys(&ds, name, top, yamlKeys(claimsDoc{}), "the file")
 	var doc claimsDoc
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	if err := top.Decode(&doc); err != nil {
+		ds = append(ds, yamlProblems(name, nil, err, top.Line)...)
+	}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if top.Content[i].Value == "legend" && top.Content[i+1].Kind == yaml.MappingNode {
+			lg := top.Content[i+1]
+			for j := 0; j+1 < len(lg.Content); j += 2 {
+				unknownYAMLKeys(&ds, name, lg.Content[j+1], yamlKeys(legend{}), "legend "+lg.Content[j].Value)
+			}
+		}
+	}
+	if len(ds) > 0 {
+		ds.Sort()
+		return nil, ds.Err()
 	}
 	p := claimParser{file: name, v: v, legend: doc.Legend, mentions: doc.Mentions}
 	out := Claims{PoolFile: doc.Pool, MentionsFile: doc.Mentions}
@@ -126,7 +148,12 @@ func (p *claimParser) errorf(line int, format string, args ...any) {
 func (p *claimParser) parse(n *yaml.Node) []Claim {
 	var r rawClaim
 	if err := n.Decode(&r); err != nil {
-		p.errorf(n.Line, "%v", err)
+		p.errs = append(p.errs, yamlProblems(p.file, nil, err, n.Line)...)
+		return nil
+	}
+	before := len(p.errs)
+	unknownYAMLKeys(&p.errs, p.file, n, yamlKeys(rawClaim{}), "claim "+cmp.Or(r.ID, "without id"))
+	if len(p.errs) > before {
 		return nil
 	}
 	base := Claim{ID: r.ID, Kind: r.Kind, Description: r.Description, Source: r.Source,

@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/gocarina/gocsv"
@@ -26,7 +28,9 @@ const utf8BOM = "\xEF\xBB\xBF"
 // start of every field. gocsv alone only knows record numbers, which drift
 // from file lines as soon as a quoted field spans lines; the positions kept
 // here map them back. Reading never stops at a problem: syntax errors,
-// invalid UTF-8 and records whose length differs from the header become
+// what textProblems finds in a cell (invalid UTF-8, control characters,
+// unbalanced bidi controls), cells a spreadsheet would run as formulas
+// (warnings) and records whose length differs from the header become
 // diagnostics, and reading resumes at the next record, so that every
 // problem in the file is reported at once. A leading BOM is dropped and CRLF
 // line ends are accepted.
@@ -38,11 +42,10 @@ type csvStream struct {
 	// line: a chunk of a file is read by its own csv.Reader, whose lines
 	// count from 1.
 	lineBase int
-	// validUTF8 is set when the caller has checked the whole input, so
-	// that fields need not be checked one by one.
-	validUTF8 bool
-	header    []string
-	diags     Diagnostics
+	header   []string
+	diags    Diagnostics
+	// crOnly is set when the file's line ends are CRs alone.
+	crOnly bool
 	// posBlock is the block positions cuts the records' field starts from.
 	posBlock []fieldPos
 }
@@ -54,9 +57,40 @@ func newCSVStream(file string, rd io.Reader) *csvStream {
 		br.Discard(len(utf8BOM))
 		s.bomShift = len(utf8BOM)
 	}
-	s.r = csv.NewReader(br)
+	var in io.Reader = br
+	if b, _ := br.Peek(br.Size()); crOnly(b) {
+		// encoding/csv would read the whole file as one record, and
+		// every cell would become a finding of its own: one finding
+		// says what is wrong, and the file is read with its CRs as line
+		// ends so that the other findings keep their lines.
+		s.crOnly = true
+		s.diags.add(Error, Pos{File: file, Line: 1, Col: 1}, "", "",
+			"%s", crOnlyMessage)
+		in = crToLF{br}
+	}
+	s.r = csv.NewReader(in)
 	s.r.FieldsPerRecord = -1 // field counts are checked against the header, with positions
 	return s
+}
+
+// crOnly reports whether b, the start of a file, ends its first line with
+// a CR that no LF follows: a file saved with classic Mac OS line ends.
+func crOnly(b []byte) bool {
+	i := bytes.IndexAny(b, "\r\n")
+	return i >= 0 && b[i] == '\r' && i+1 < len(b) && b[i+1] != '\n'
+}
+
+// crToLF reads r with every CR turned into an LF.
+type crToLF struct{ r io.Reader }
+
+func (c crToLF) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	for i, b := range p[:n] {
+		if b == '\r' {
+			p[i] = '\n'
+		}
+	}
+	return n, err
 }
 
 // newChunkStream reads part of a CSV file that starts at a record start on
@@ -121,11 +155,12 @@ func (s *csvStream) step() (rec []string, more bool) {
 		s.diags.add(Error, Pos{File: s.file}, "", "", "%v", err)
 		return nil, false
 	}
-	if !s.validUTF8 {
-		for i := range rec {
-			if !utf8.ValidString(rec[i]) {
-				s.invalidUTF8(s.pos(s.r.FieldPos(i)), i, rec)
-			}
+	for i := range rec {
+		if FormulaLeading(rec[i]) {
+			s.diags.add(Warning, s.pos(s.r.FieldPos(i)), s.fieldName(i), rec[i], "%s", formulaWarning(rec[i]))
+		}
+		if ps := textProblems(rec[i]); ps != nil {
+			s.textProblems(s.pos(s.r.FieldPos(i)), i, rec, ps)
 		}
 	}
 	if s.header != nil && len(rec) != len(s.header) {
@@ -146,23 +181,24 @@ func (s *csvStream) pos(line, col int) Pos {
 	return Pos{File: s.file, Line: line, Col: col}
 }
 
-// invalidUTF8 reports field i of rec and replaces its bad bytes, so that
-// nothing downstream (HTML, JSON) sees them.
-func (s *csvStream) invalidUTF8(p Pos, i int, rec []string) {
-	bad := 0
-	for bad < len(rec[i]) {
-		c, size := utf8.DecodeRuneInString(rec[i][bad:])
-		if c == utf8.RuneError && size == 1 {
-			break
-		}
-		bad += size
+// textProblems reports the problems ps of field i of rec, which starts at
+// p, and replaces its invalid UTF-8, so that nothing downstream (HTML,
+// JSON) sees it.
+func (s *csvStream) textProblems(p Pos, i int, rec []string, ps []textProblem) {
+	for _, tp := range ps {
+		s.diags.add(Error, p, s.fieldName(i), "", "%s", tp.message(fmt.Sprintf("at byte %d of the field", tp.at+1)))
 	}
-	field := ""
+	if !utf8.ValidString(rec[i]) {
+		rec[i] = strings.ToValidUTF8(rec[i], "\uFFFD")
+	}
+}
+
+// fieldName is the header's name of field i, once the header is known.
+func (s *csvStream) fieldName(i int) string {
 	if s.header != nil && i < len(s.header) {
-		field = s.header[i]
+		return s.header[i]
 	}
-	s.diags.add(Error, p, field, "", "invalid UTF-8 at byte %d of the field; save the file as UTF-8", bad+1)
-	rec[i] = string(bytes.ToValidUTF8([]byte(rec[i]), []byte("\uFFFD")))
+	return ""
 }
 
 // placer is implemented by the row types: it records where the row and

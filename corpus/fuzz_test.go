@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // addSeeds adds every file of the fixtures with the given name as a seed.
@@ -16,8 +18,21 @@ func addSeeds(f *testing.F, name string) {
 			f.Add(b)
 		}
 	}
+	// The rule cases' files of that name: control characters, bidi
+	// controls, formula cells, CR-only line ends.
+	archives, _ := filepath.Glob(filepath.Join("testdata", "check", "*.txtar"))
+	for _, p := range archives {
+		if ar, err := txtar.ParseFile(p); err == nil {
+			for _, file := range ar.Files {
+				if file.Name == name {
+					f.Add(file.Data)
+				}
+			}
+		}
+	}
 	f.Add([]byte{})
 	f.Add([]byte("\xef\xbb\xbfkey,title\r\n\"a\nb\",\"unterminated"))
+	f.Add([]byte("key,title\rk,\u202Eopen\r\"\x00\",=1\r"))
 	f.Add([]byte("@article{x, title = {unclosed"))
 }
 

@@ -2,7 +2,6 @@ package corpus
 
 import (
 	"bytes"
-	"fmt"
 	"io/fs"
 	"slices"
 
@@ -62,7 +61,7 @@ func ParsePool(name string, b []byte) (*Pool, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, yamlProblems(name, b, err, 0).Err()
 	}
 	var ds Diagnostics
 	errorf := func(line int, format string, args ...any) {

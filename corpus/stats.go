@@ -67,7 +67,8 @@ type StatsOptions struct {
 // the report reads, so a million-row papers.csv costs the keys in the
 // cells, not the rows. Its records, and what is wrong with them, are those
 // Load reads. It fails when an extra pair is not two controlled fields of
-// papers.csv.
+// papers.csv, and with a *CheckError when a CSV file does not read
+// (ReadErrors): counts of what was left of it would look like real ones.
 func StreamStats(dir string, v *Vocabulary, opt StatsOptions) (Stats, error) {
 	return streamStats(dir, v, opt, statsChunkSize)
 }
@@ -93,7 +94,9 @@ func streamStats(dir string, v *Vocabulary, opt StatsOptions, chunkSize int) (St
 			}
 			ra = bytes.NewReader(b)
 		}
-		c.loadDiags = append(c.loadDiags, countPapers(name, ra, t, chunkSize, runtime.GOMAXPROCS(0))...)
+		tbl, diags := countPapers(name, ra, t, chunkSize, runtime.GOMAXPROCS(0))
+		c.papers = tbl
+		c.loadDiags = append(c.loadDiags, diags...)
 		return nil
 	}
 	root, err := os.OpenRoot(dir)
@@ -102,6 +105,9 @@ func streamStats(dir string, v *Vocabulary, opt StatsOptions, chunkSize int) (St
 	}
 	defer root.Close()
 	if err := c.loadDir(root.FS(), LoadOptions{SkipBib: true}, countFile); err != nil {
+		return Stats{}, err
+	}
+	if err := c.ReadErrors().Err(); err != nil {
 		return Stats{}, err
 	}
 	if opt.Pool != nil {

@@ -2,11 +2,9 @@ package corpus
 
 import (
 	"bytes"
-	"errors"
 	"io/fs"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/masrl/masrl/data"
@@ -113,7 +111,7 @@ var fieldNamePattern = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 // cannot be columns, list orders and columns that name what is not there.
 // A list's vocab.yaml is untrusted input: nothing in it can panic.
 func ParseVocabulary(name string, b []byte) (*Vocabulary, error) {
-	vp := &vocabParser{file: name, lines: yamlLines(b)}
+	vp := &vocabParser{file: name, src: b, lines: yamlLines(b)}
 	var root yaml.Node
 	if err := yaml.Unmarshal(b, &root); err != nil {
 		vp.yamlError(err)
@@ -131,6 +129,19 @@ func ParseVocabulary(name string, b []byte) (*Vocabulary, error) {
 		return nil, vp.err()
 	}
 	vp.keys(doc, vocabKeys, "")
+	// yaml reports a pair of the wrong length without a line.
+	if xt := vp.value(doc, "crosstabs"); xt != nil && xt.Kind == yaml.SequenceNode {
+		bad := false
+		for _, pair := range xt.Content {
+			if pair.Kind != yaml.SequenceNode || len(pair.Content) != 2 {
+				vp.add(pair, "crosstabs: each entry is a pair [ROWS, COLS] of controlled fields of %s", PapersFile)
+				bad = true
+			}
+		}
+		if bad {
+			return nil, vp.err()
+		}
+	}
 	if err := doc.Decode(&v); err != nil {
 		vp.yamlError(err)
 		return nil, vp.err()
@@ -250,6 +261,7 @@ func ParseVocabulary(name string, b []byte) (*Vocabulary, error) {
 // positions in its YAML nodes.
 type vocabParser struct {
 	file  string
+	src   []byte
 	lines int // in the input, so that no position lies past its end
 	diags Diagnostics
 }
@@ -272,25 +284,12 @@ func (vp *vocabParser) add(n *yaml.Node, format string, args ...any) *Diagnostic
 	return vp.diags.add(Error, p, "", "", format, args...)
 }
 
-// yamlLine finds "line N" in yaml's messages, which carry no column.
-var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-
 // yamlError reports a syntax or type error of the YAML decoder, each of
-// its lines at the line it names.
+// its problems at the line it names (yamlProblems).
 func (vp *vocabParser) yamlError(err error) {
-	msgs := []string{err.Error()}
-	var te *yaml.TypeError
-	if errors.As(err, &te) {
-		msgs = te.Errors
-	}
-	for _, m := range msgs {
-		p := Pos{File: vp.file}
-		if sm := yamlLine.FindStringSubmatch(strings.TrimPrefix(m, "yaml: unmarshal errors:\n  ")); sm != nil {
-			p.Line, _ = strconv.Atoi(sm[1])
-			p.Line = min(p.Line, vp.lines)
-			m = sm[2]
-		}
-		vp.diags.add(Error, p, "", "", "%s", strings.TrimPrefix(m, "yaml: "))
+	for _, d := range yamlProblems(vp.file, vp.src, err, 0) {
+		d.Pos.Line = min(d.Pos.Line, vp.lines)
+		vp.diags = append(vp.diags, d)
 	}
 }
 

@@ -63,7 +63,11 @@ func TestParseVocabularyErrors(t *testing.T) {
 			`v.yaml:5:21: error: field "topic": list_order: "elsewhere" is not a value of the field or repeats`,
 		}},
 		{"wrong types", "fields:\n  - name: topic\n    values: 3\n", []string{
-			`v.yaml:3: error: cannot unmarshal !!int ` + "`3`" + ` into []*corpus.Term`,
+			`v.yaml:3: error: "3" is a number; want a list`,
+		}},
+		{"crosstab not a pair", "crosstabs:\n  - [topic, level, topic]\n  - topic\nfields:\n  - name: topic\n    values: [{value: a}]\n  - name: level\n    values: [{value: low}]\n", []string{
+			`v.yaml:2:5: error: crosstabs: each entry is a pair [ROWS, COLS] of controlled fields of papers.csv`,
+			`v.yaml:3:5: error: crosstabs: each entry is a pair [ROWS, COLS] of controlled fields of papers.csv`,
 		}},
 		{"syntax", "fields:\n  - name: [\n", []string{
 			`v.yaml:2: error: did not find expected node content`,

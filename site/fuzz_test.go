@@ -65,7 +65,7 @@ func FuzzEntryPage(f *testing.F) {
 		}
 		e := &c.Papers[0]
 		for _, f := range []struct{ name, before, after, want string }{
-			{"title", "<h1>", "</h1>", e.Title},
+			{"title", "<h1><bdi>", "</bdi></h1>", e.Title},
 			{"venue", "<dt>Venue</dt><dd>", "</dd>", e.Venue},
 			{"notes", "<h2 id=\"notes-h\">Notes</h2>\n<p>", "</p>\n</section>", e.Notes},
 		} {

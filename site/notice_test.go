@@ -25,7 +25,7 @@ plain,P,A,,2025,,V,https://ok.example/q,survey,yes,NA,NA,NA,NA,core,x,yes,publis
 	os.WriteFile(filepath.Join(c.Dir, "papers.csv"), []byte(header+rows), 0o644)
 	files := mustLoad(t, unchecked(t, c), Options{})
 	p := page(t, files, "papers/k/index.html")
-	want := `<h1>T</h1>
+	want := `<h1><bdi>T</bdi></h1>
 <div class="notices">
 <p class="notice notice-retracted"><strong>Retracted</strong> (2026-03-02): <a href="https://doi.org/10.5555/retraction.2026.3">doi:10.5555/retraction.2026.3</a></p>
 <p class="notice notice-published-as"><strong>Published as</strong> (Transactions &lt;b&gt;ML&lt;/b&gt;, 2026): <a href="https://doi.org/10.5555/tmlr.2026.17">doi:10.5555/tmlr.2026.17</a></p>

@@ -6,9 +6,11 @@ import (
 	"embed"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -66,18 +68,25 @@ func (r *renderer) schemas() error {
 const rowSchemaFile = "paper.schema.json"
 
 func (r *renderer) downloads() error {
-	// The CSVs and the bib are published exactly as read.
+	// The bib is published exactly as read, and so are the CSVs but for
+	// the cells a spreadsheet would run as formulas, which
+	// corpus.DefuseCSV prefixes with an apostrophe (check warns about
+	// them).
 	for _, name := range []string{corpus.PapersFile, corpus.ExcludedFile, corpus.BibFile} {
 		if (name == corpus.BibFile && !r.c.HasBib) || (name == corpus.ExcludedFile && !r.c.HasExcluded) {
 			continue
 		}
 		err := r.generate(name, func(w io.Writer) error {
-			f, err := corpus.OpenFile(r.c.Dir, name) // never through a link out of the corpus
+			b, err := corpus.ReadFile(r.c.Dir, name) // never through a link out of the corpus
 			if err != nil {
 				return err
 			}
-			defer f.Close()
-			_, err = io.Copy(w, f)
+			if name != corpus.BibFile {
+				if b, err = corpus.DefuseCSV(b); err != nil {
+					return fmt.Errorf("%s: %w", filepath.Join(r.c.Dir, name), err)
+				}
+			}
+			_, err = w.Write(b)
 			return err
 		})
 		if err != nil {

@@ -45,13 +45,13 @@ func TestReleasePages(t *testing.T) {
 	for _, want := range []string{
 		"<h1>Version v2: changes since v1</h1>",
 		"1 added, 1 removed, 1 changed since v1.",
-		`<a href="../../papers/fresh/">Fresh &lt;Paper&gt;</a> (<code>fresh</code>)`,
-		`Gone Paper (<code>gone</code>)`,
+		`<a href="../../papers/fresh/"><bdi>Fresh &lt;Paper&gt;</bdi></a> (<code>fresh</code>)`,
+		`<bdi>Gone Paper</bdi> (<code>gone</code>)`,
 		`<tr><th scope="row"><code>venue</code></th><td>arXiv</td><td>NeurIPS</td></tr>`,
 		`<a href="../../releases/v1/">version v1</a>`,
 		// The added and removed lists, written by one block, in this order.
-		"<section aria-labelledby=\"added\">\n<h2 id=\"added\">Added</h2>\n<ul>\n<li><a href=\"../../papers/fresh/\">Fresh &lt;Paper&gt;</a> (<code>fresh</code>)</li>\n</ul>\n</section>\n" +
-			"<section aria-labelledby=\"removed\">\n<h2 id=\"removed\">Removed</h2>\n<ul>\n<li>Gone Paper (<code>gone</code>)</li>\n</ul>\n</section>\n<section aria-labelledby=\"changed\">",
+		"<section aria-labelledby=\"added\">\n<h2 id=\"added\">Added</h2>\n<ul>\n<li><a href=\"../../papers/fresh/\"><bdi>Fresh &lt;Paper&gt;</bdi></a> (<code>fresh</code>)</li>\n</ul>\n</section>\n" +
+			"<section aria-labelledby=\"removed\">\n<h2 id=\"removed\">Removed</h2>\n<ul>\n<li><bdi>Gone Paper</bdi> (<code>gone</code>)</li>\n</ul>\n</section>\n<section aria-labelledby=\"changed\">",
 	} {
 		if !strings.Contains(v2, want) {
 			t.Errorf("releases/v2 lacks %s:\n%s", want, v2)

@@ -97,7 +97,8 @@ var recordNumber = regexp.MustCompile(`^([A-Za-z]*)([0-9]+)$`)
 
 // ExcludedRecords turns the rejected decisions into excluded.csv records,
 // numbered after the corpus's highest record id (E032 → E033) and dated
-// date (YYYY-MM-DD).
+// date (YYYY-MM-DD). Their cells are defused: a spreadsheet may have saved
+// the triage file's titles without the apostrophe WriteTriage gave them.
 func ExcludedRecords(c *corpus.Corpus, ds []Decision, date string) [][]string {
 	prefix, width, next := "E", 3, 1
 	for _, x := range c.Excluded {
@@ -116,10 +117,20 @@ func ExcludedRecords(c *corpus.Corpus, ds []Decision, date string) [][]string {
 		if corpus.IsArxivID(d.ID) {
 			ident = "arXiv:" + d.ID
 		}
-		out = append(out, []string{
+		out = append(out, defused([]string{
 			fmt.Sprintf("%s%0*d", prefix, width, next), "Semantic Scholar", "citation watch", d.Title, ident, d.URL, date, d.Stage, d.Reason,
-		})
+		}))
 		next++
 	}
 	return out
+}
+
+// defused applies corpus.DefuseFormula to every cell of rec: the triage
+// file and the excluded.csv rows made from it carry remote titles that a
+// spreadsheet would otherwise run as formulas.
+func defused(rec []string) []string {
+	for i := range rec {
+		rec[i] = corpus.DefuseFormula(rec[i])
+	}
+	return rec
 }

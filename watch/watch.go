@@ -229,6 +229,8 @@ var TriageColumns = []string{"decision", "connections", "title", "year", "arxiv_
 
 // WriteTriage writes the candidates as a triage CSV with an empty
 // decision column for the maintainers: "add" or "exclude STAGE: reason".
+// The titles are remote text and the file is opened in a spreadsheet, so
+// its cells are defused (defused).
 func WriteTriage(w io.Writer, cands []Candidate) error {
 	cw := csv.NewWriter(w)
 	cw.Write(TriageColumns)
@@ -237,7 +239,7 @@ func WriteTriage(w io.Writer, cands []Candidate) error {
 		if c.Year > 0 {
 			year = strconv.Itoa(c.Year)
 		}
-		cw.Write([]string{"", strconv.Itoa(len(c.Keys)), c.Title, year, c.ArxivID, c.DOI, c.URL(), strings.Join(c.Keys, " ")})
+		cw.Write(defused([]string{"", strconv.Itoa(len(c.Keys)), c.Title, year, c.ArxivID, c.DOI, c.URL(), strings.Join(c.Keys, " ")}))
 	}
 	cw.Flush()
 	return cw.Error()

@@ -31,13 +31,11 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	older, err := loadEither(fs.Arg(0))
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl diff: %v\n", err)
-		return exitUsage
+		return refuseUnread("diff", err, stderr)
 	}
 	newer, err := loadEither(fs.Arg(1))
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl diff: %v\n", err)
-		return exitUsage
+		return refuseUnread("diff", err, stderr)
 	}
 	// The claims are the new corpus's (its profile, or its own claims.yaml).
 	newDir := corpusDirOf(fs.Arg(1))
@@ -67,16 +65,27 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // loadEither loads a corpus directory, or a single papers.csv (the history
-// folder holds bare papers.csv versions).
+// folder holds bare papers.csv versions). A corpus whose CSV files do not
+// read is refused with their errors (a *corpus.CheckError): the diff of
+// what was left of a file is what the pull-request workflow would post.
 func loadEither(path string) (*corpus.Corpus, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
+	var c *corpus.Corpus
 	if fi.IsDir() {
-		return corpus.Load(path)
+		c, err = corpus.Load(path)
+	} else {
+		c, err = corpus.LoadPapersFile(path)
 	}
-	return corpus.LoadPapersFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.ReadErrors().Err(); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // corpusDirOf is the corpus directory of a diff argument: the directory

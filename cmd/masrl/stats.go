@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -93,8 +94,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	s, err := corpus.StreamStats(*dir, v, opt)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl stats: %v\n", err)
-		return exitUsage
+		return refuseUnread("stats", err, stderr)
 	}
 	if *presentOnly {
 		for i, h := range s.Histograms {
@@ -103,7 +103,11 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		for i, x := range s.CrossTabs {
 			s.CrossTabs[i] = x.PresentOnly()
 		}
-		s.Exclusions.ByStage = s.Exclusions.ByStage.PresentOnly()
+		// A list without an exclusion log that declares no field of
+		// one (masrl init's) has no stage histogram.
+		if s.Exclusions.ByStage != nil {
+			s.Exclusions.ByStage = s.Exclusions.ByStage.PresentOnly()
+		}
 	}
 	switch *format {
 	case "json":
@@ -122,6 +126,22 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		io.WriteString(stdout, statsMarkdown(s, v))
 	}
 	return exitOK
+}
+
+// refuseUnread reports err of command cmd: the positioned errors of a
+// corpus whose CSV files do not read (a *corpus.CheckError), with exit
+// code 1 and no numbers, or any other failure with exit code 2.
+func refuseUnread(cmd string, err error, stderr io.Writer) int {
+	var ce *corpus.CheckError
+	if !errors.As(err, &ce) {
+		fmt.Fprintf(stderr, "masrl %s: %v\n", cmd, err)
+		return exitUsage
+	}
+	for _, d := range ce.Diagnostics {
+		fmt.Fprintln(stderr, d.String())
+	}
+	fmt.Fprintf(stderr, "masrl %s: the corpus does not read (%d errors); nothing counted\n", cmd, ce.Diagnostics.Count(corpus.Error))
+	return exitFindings
 }
 
 // statsMarkdown renders the report as markdown tables a maintainer can
@@ -206,8 +226,10 @@ func mdCell(s string) string {
 // table, row, column, count, keys.
 func writeStatsCSV(w io.Writer, s corpus.Stats) error {
 	cw := csv.NewWriter(w)
+	// A value outside the vocabulary is the corpus's text: defused, as
+	// every CSV masrl writes for a spreadsheet is.
 	rec := func(table, row, col string, n int, keys []string) {
-		cw.Write([]string{table, row, col, strconv.Itoa(n), strings.Join(keys, " ")})
+		cw.Write([]string{table, corpus.DefuseFormula(row), corpus.DefuseFormula(col), strconv.Itoa(n), strings.Join(keys, " ")})
 	}
 	cw.Write([]string{"table", "row", "column", "count", "keys"})
 	rec("totals", "retained", "", s.Retained, nil)

@@ -196,7 +196,8 @@ func code(n int) string {
 }
 
 // text fills about n bytes with words of a column; it never starts or ends
-// with white space.
+// with white space, nor starts as a spreadsheet formula (a learned word
+// like "+12%" first would be a check warning).
 func (g *generator) text(col string, n int) string {
 	if n <= 0 {
 		return ""
@@ -209,7 +210,14 @@ func (g *generator) text(col string, n int) string {
 		}
 		b.WriteString(g.pick(ws))
 	}
-	return b.String()
+	s := b.String()
+	for corpus.FormulaLeading(s) {
+		s = strings.TrimLeft(s[1:], " ")
+	}
+	if s == "" {
+		s = "text"
+	}
+	return s
 }
 
 // arxivID returns a new identifier dated in year.

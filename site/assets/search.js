@@ -277,7 +277,8 @@
     function item(e) {
       var li = el("li", { "class": "entry", "data-key": e.key });
       var h = el("h3", { "class": "entry-title" });
-      var a = el("a", { href: e.url ? new URL(e.url, indexURL).href : "#" }, e.title);
+      var a = el("a", { href: e.url ? new URL(e.url, indexURL).href : "#" });
+      a.appendChild(el("bdi", null, e.title)); // isolated: its direction stays its own
       h.appendChild(a);
       li.appendChild(h);
       li.appendChild(el("p", { "class": "meta" }, [e.year || "", e.venue, e.authors].filter(function (x) { return x !== ""; }).join(" · ")));
