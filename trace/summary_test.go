@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"math"
 	"testing"
 )
 
@@ -63,4 +64,12 @@ func TestSummarizer(t *testing.T) {
 	if q := get(sum.ByTopology[1], "events"); q.N != 2 || q.Median != 10 || q.Max != 30 {
 		t.Errorf("debate events %+v", q)
 	}
+}
+
+// nearestRank returns the p-th percentile of sorted vs by the nearest-rank
+// method: the smallest value with at least p% of the values at or below
+// it. It is the oracle the partials' percentiles are held to.
+func nearestRank(vs []float64, p float64) float64 {
+	k := int(math.Ceil(p / 100 * float64(len(vs))))
+	return vs[max(k, 1)-1]
 }
