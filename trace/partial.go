@@ -75,6 +75,8 @@ type Partial struct {
 	// measures.
 	invalid int
 	groups  map[string]*partialGroup // by topology; NoTopology for none
+	// scratch converts a value for an exact sum without allocating.
+	scratch big.Float
 }
 
 // partialGroup is the summary of the traces of one topology.
@@ -177,7 +179,7 @@ func (p *Partial) add(a *accumulator, v float64) {
 		a.max = v
 	}
 	a.n++
-	a.sum.Add(a.sum, new(big.Float).SetFloat64(v))
+	a.sum.Add(a.sum, p.scratch.SetFloat64(v))
 	if a.values != nil {
 		a.values[v]++
 		if len(a.values) > p.params.ExactValues {

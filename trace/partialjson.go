@@ -95,7 +95,7 @@ func (p *Partial) MarshalJSON() ([]byte, error) {
 }
 
 func measureDocOf(name string, a *accumulator) measureDoc {
-	md := measureDoc{Name: name, N: a.n, Sum: a.sum.Text('g', -1)}
+	md := measureDoc{Name: name, N: a.n, Sum: exactDecimal(a.sum)}
 	if a.n == 0 {
 		return md
 	}
@@ -127,6 +127,22 @@ func measureDocOf(name string, a *accumulator) measureDoc {
 		Negative: bins(a.sketch.GetNegativeValueStore()),
 	}
 	return md
+}
+
+// exactDecimal writes x, a sum of float64s and so a binary fraction, as
+// the decimal that equals it exactly: a binary fraction of k fractional
+// bits has exactly k fractional decimal digits. Trailing zeros are cut,
+// so one value has one spelling.
+func exactDecimal(x *big.Float) string {
+	if x.Sign() == 0 {
+		return "0"
+	}
+	k := max(0, int(x.MinPrec())-x.MantExp(nil))
+	s := x.Text('f', k)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
 }
 
 func cmpFloat(a, b float64) int {
@@ -405,6 +421,8 @@ func (p *Partial) readValues(vp string, md *measureDoc, a *accumulator) error {
 	}
 	total := int64(0)
 	exact := new(big.Float).SetPrec(sumPrec)
+	var fv, fc, prod big.Float
+	prod.SetPrec(sumPrec)
 	for i, vc := range md.Values {
 		v, c := vc[0], vc[1]
 		if i > 0 && v <= md.Values[i-1][0] {
@@ -415,7 +433,7 @@ func (p *Partial) readValues(vp string, md *measureDoc, a *accumulator) error {
 		}
 		total += int64(c)
 		a.values[v+0] = int64(c)
-		exact.Add(exact, new(big.Float).SetPrec(sumPrec).Mul(new(big.Float).SetFloat64(v), new(big.Float).SetFloat64(c)))
+		exact.Add(exact, prod.Mul(fv.SetFloat64(v), fc.SetFloat64(c)))
 	}
 	switch {
 	case total != md.N:
@@ -425,7 +443,7 @@ func (p *Partial) readValues(vp string, md *measureDoc, a *accumulator) error {
 	case len(md.Values) > 0 && md.Values[len(md.Values)-1][0] != a.max:
 		return bad(fmt.Sprintf("%s/%d/0", vp, len(md.Values)-1), "%v: the largest value is max %v", md.Values[len(md.Values)-1][0], a.max)
 	case exact.Cmp(a.sum) != 0:
-		return bad(strings.TrimSuffix(vp, "/values")+"/sum", "%q, but the values sum to %q", md.Sum, exact.Text('g', -1))
+		return bad(strings.TrimSuffix(vp, "/values")+"/sum", "%q, but the values sum to %q", md.Sum, exactDecimal(exact))
 	}
 	return nil
 }
