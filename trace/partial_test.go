@@ -11,6 +11,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/masrl/masrl/schema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // randomReport returns the report of a made-up valid trace. Its measures
@@ -315,35 +318,44 @@ func TestReadPartialRefuses(t *testing.T) {
 	for _, c := range []struct {
 		name, pointer, msg string
 		edit               func(doc map[string]any)
+		// schema is set when partial.schema.json refuses it too; the
+		// rest (sums, orders, totals) only the reader can check.
+		schema bool
 	}{
-		{"wrong kind", "/kind", `want "masrl-trace-partial"`, func(d map[string]any) { d["kind"] = "masrl-trace" }},
-		{"unknown version", "/version", "version 2 is unknown", func(d map[string]any) { d["version"] = 2 }},
-		{"negative invalid", "/invalid", "want a count", func(d map[string]any) { d["invalid"] = -1 }},
-		{"negative n", "/topologies/0/measures/3/n", "want a count", func(d map[string]any) { measure(d, 3)["n"] = -4 }},
+		{"wrong kind", "/kind", `want "masrl-trace-partial"`, func(d map[string]any) { d["kind"] = "masrl-trace" }, true},
+		{"unknown version", "/version", "version 2 is unknown", func(d map[string]any) { d["version"] = 2 }, true},
+		{"negative invalid", "/invalid", "want a count", func(d map[string]any) { d["invalid"] = -1 }, true},
+		{"negative n", "/topologies/0/measures/3/n", "want a count", func(d map[string]any) { measure(d, 3)["n"] = -4 }, true},
 		{"fractional count", "/topologies/0/measures/0/values/0/1", "whole count", func(d map[string]any) {
 			measure(d, 0)["values"].([]any)[0].([]any)[1] = 0.5
-		}},
+		}, true},
 		{"negative bin count", "/topologies/0/measures/3/bins/positive/0/1", "whole count", func(d map[string]any) {
 			bins(d)["positive"].([]any)[0].([]any)[1] = -1
-		}},
+		}, true},
 		{"bins out of order", "/topologies/0/measures/3/bins/positive/1/0", "ascending", func(d map[string]any) {
 			ps := bins(d)["positive"].([]any)
 			ps[0], ps[1] = ps[1], ps[0]
-		}},
-		{"other mapping", "/sketch/mapping", `want "logarithmic"`, func(d map[string]any) { d["sketch"].(map[string]any)["mapping"] = "cubic" }},
-		{"accuracy out of range", "/sketch/relative_accuracy", "between 0 and 1", func(d map[string]any) { d["sketch"].(map[string]any)["relative_accuracy"] = 1.5 }},
-		{"unknown member", "/extra", "unknown member", func(d map[string]any) { d["extra"] = true }},
-		{"traces do not add up", "/traces", "the topologies hold 300", func(d map[string]any) { d["traces"] = 301 }},
-		{"unknown topology", "/topologies/0/topology", "not a topology", func(d map[string]any) { d["topologies"].([]any)[0].(map[string]any)["topology"] = "star" }},
-		{"measure renamed", "/topologies/0/measures/1/name", `want "despawns"`, func(d map[string]any) { measure(d, 1)["name"] = "respawns" }},
-		{"sum disagrees", "/topologies/0/measures/0/sum", "the values sum to", func(d map[string]any) { measure(d, 0)["sum"] = "1e9" }},
-		{"sum not a number", "/topologies/0/measures/0/sum", "exact sum", func(d map[string]any) { measure(d, 0)["sum"] = "Inf" }},
-		{"n above traces", "/topologies/0/measures/0/n", "more than the group's 300 traces", func(d map[string]any) { measure(d, 0)["n"] = 301 }},
+		}, false},
+		{"other mapping", "/sketch/mapping", `want "logarithmic"`, func(d map[string]any) { d["sketch"].(map[string]any)["mapping"] = "cubic" }, true},
+		{"accuracy out of range", "/sketch/relative_accuracy", "between 0 and 1", func(d map[string]any) { d["sketch"].(map[string]any)["relative_accuracy"] = 1.5 }, true},
+		{"unknown member", "/extra", "unknown member", func(d map[string]any) { d["extra"] = true }, true},
+		{"traces do not add up", "/traces", "the topologies hold 300", func(d map[string]any) { d["traces"] = 301 }, false},
+		{"unknown topology", "/topologies/0/topology", "not a topology", func(d map[string]any) { d["topologies"].([]any)[0].(map[string]any)["topology"] = "star" }, true},
+		{"measure renamed", "/topologies/0/measures/1/name", `want "despawns"`, func(d map[string]any) { measure(d, 1)["name"] = "respawns" }, true},
+		{"sum disagrees", "/topologies/0/measures/0/sum", "the values sum to", func(d map[string]any) { measure(d, 0)["sum"] = "1e9" }, false},
+		{"sum not a number", "/topologies/0/measures/0/sum", "exact sum", func(d map[string]any) { measure(d, 0)["sum"] = "Inf" }, true},
+		{"n above traces", "/topologies/0/measures/0/n", "more than the group's 300 traces", func(d map[string]any) { measure(d, 0)["n"] = 301 }, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			doc := validPartial(t)
 			c.edit(doc)
 			b, _ := json.Marshal(doc)
+			if c.schema {
+				v, _ := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+				if partialSchema(t).Validate(v) == nil {
+					t.Errorf("partial.schema.json accepts it")
+				}
+			}
 			_, err := ReadPartial(bytes.NewReader(b))
 			pe, ok := err.(*PartialError)
 			if !ok {
@@ -358,6 +370,50 @@ func TestReadPartialRefuses(t *testing.T) {
 	b, _ := json.Marshal(validPartial(t))
 	if _, err := ReadPartial(bytes.NewReader(b)); err != nil {
 		t.Fatalf("valid partial: %v", err)
+	}
+}
+
+// partialSchema compiles schema/partial.schema.json.
+func partialSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema.Partial()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	const id = "https://masrl.dev/schema/partial.schema.json"
+	if err := c.AddResource(id, doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestPartialSchema: every partial the writer gives, exact or sketched,
+// empty or with invalid traces only, is valid against the published
+// schema (and the refusals of TestReadPartialRefuses that a schema can
+// state are the schema's too).
+func TestPartialSchema(t *testing.T) {
+	s := partialSchema(t)
+	rng := rand.New(rand.NewPCG(11, 11))
+	for _, n := range []int{0, 1, 5, 600} {
+		for _, wide := range []bool{false, true} {
+			p := NewPartial()
+			for range n {
+				p.Add(randomReport(rng, wide))
+			}
+			p.AddInvalid()
+			v, err := jsonschema.UnmarshalJSON(strings.NewReader(mustJSON(t, p)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Validate(v); err != nil {
+				t.Errorf("%d traces (wide %v): %v", n, wide, err)
+			}
+		}
 	}
 }
 
