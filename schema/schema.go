@@ -5,9 +5,10 @@
 // (masrl.schema.json), one row of papers.csv (paper.schema.json,
 // generated from data/vocab.yaml) and the partial trace summary that
 // masrl trace stats --partial writes (partial.schema.json, written by
-// hand; package trace's tests hold its writer and reader to it). The site publishes them under schema/,
-// at the addresses their $id names, so that editors (VS Code's YAML
-// extension, check-jsonschema) can validate the files against them.
+// hand; package trace/partial's tests hold its writer and reader to it).
+// The site publishes them under schema/, at the addresses their $id
+// names, so that editors (VS Code's YAML extension, check-jsonschema) can
+// validate the files against them.
 package schema
 
 //go:generate go run ./internal/genschemas

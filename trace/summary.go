@@ -3,7 +3,7 @@ package trace
 // Summary is the distribution of the Table 14 measures over many traces
 // (masrl trace stats on a batch, masrl trace merge): for each measure its
 // median, 90th percentile and maximum, over all traces and by topology.
-// It is computed from a Partial.
+// It is computed from a partial (package trace/partial).
 type Summary struct {
 	Traces     int            `json:"traces"`
 	Overall    Distribution   `json:"overall"`
@@ -26,8 +26,8 @@ type Distribution struct {
 // Percentiles are nearest-rank: values that occur in the data, not
 // interpolations. N, Min, Max and Sum are exact (Sum is the exact sum
 // rounded once to a float64). The percentiles are exact too unless
-// Approximate is set: the measure had more than ExactValues distinct
-// values, and each percentile q̂ was read from a DDSketch, within the
+// Approximate is set: the measure had more than partial.ExactValues
+// distinct values, and each percentile q̂ was read from a DDSketch, within the
 // Summary's RelativeAccuracy α of the nearest-rank percentile q:
 // |q̂ − q| ≤ α·|q|.
 type Spread struct {
@@ -44,12 +44,12 @@ type Spread struct {
 // NoTopology is the group of traces that state no topology.
 const NoTopology = "(not given)"
 
-// measure is one summarised measure: its name, the JSON path of the Report
-// member it reads (see IsMeasure), and how to read it; ok is false when
-// the trace does not define it.
-type measure struct {
-	name string
-	get  func(r *Report) (v float64, ok bool)
+// SummaryMeasure is one summarised measure: its Name, the JSON path of the
+// Report member it reads (see IsMeasure), and Value, which reads it; ok is
+// false when the trace does not define it.
+type SummaryMeasure struct {
+	Name  string
+	Value func(r *Report) (v float64, ok bool)
 }
 
 func always(f func(r *Report) float64) func(*Report) (float64, bool) {
@@ -65,10 +65,11 @@ func optional(f func(r *Report) *float64) func(*Report) (float64, bool) {
 	}
 }
 
-// summaryMeasures are the numeric measures of Table 14 and the graph, in
-// the order trace stats prints a single trace's.
-func summaryMeasures() []measure {
-	return []measure{
+// SummaryMeasures are the numeric measures of Table 14 and the graph, in
+// the order trace stats prints a single trace's: the measures a Summary
+// and a partial (package trace/partial) hold.
+func SummaryMeasures() []SummaryMeasure {
+	return []SummaryMeasure{
 		{"spawns", always(func(r *Report) float64 { return float64(r.Spawns) })},
 		{"despawns", always(func(r *Report) float64 { return float64(r.Despawns) })},
 		{"sub_agents", always(func(r *Report) float64 { return float64(r.SubAgents) })},
@@ -93,13 +94,3 @@ func summaryMeasures() []measure {
 		{"derived.untrusted_reach", optional(func(r *Report) *float64 { return r.Derived.UntrustedReach })},
 	}
 }
-
-// Summarizer collects reports, one at a time, into a Summary. It is a
-// Partial: the batch report of trace stats is computed from the same
-// mergeable summary that trace stats --partial writes, so a report over
-// all traces and the merge of partials of any split of them cannot drift
-// apart.
-type Summarizer = Partial
-
-// NewSummarizer returns an empty Summarizer.
-func NewSummarizer() *Summarizer { return NewPartial() }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/masrl/masrl/trace"
+	"github.com/masrl/masrl/trace/partial"
 )
 
 // traceMerge is "masrl trace merge": it reads partials (trace stats
@@ -21,7 +22,7 @@ func traceMerge(_ context.Context, args []string, stdout, stderr io.Writer, tio 
 	fs := newFlagSet("trace merge", "trace merge [--format text|json] [--partial] PARTIAL|DIR...", stderr)
 	format := &formatFlag{value: "text", choices: []string{"text", "json"}}
 	fs.Var(format, "format", "output `format` of the report: text or json")
-	partial := fs.Bool("partial", false, "write the merged partial instead of the report, to merge it again later")
+	asPartial := fs.Bool("partial", false, "write the merged partial instead of the report, to merge it again later")
 	files, code, ok := parseInterspersed(fs, args)
 	if !ok {
 		return code
@@ -31,7 +32,7 @@ func traceMerge(_ context.Context, args []string, stdout, stderr io.Writer, tio 
 		fs.Usage()
 		return exitUsage
 	}
-	if *partial && flagSet(fs, "format") {
+	if *asPartial && flagSet(fs, "format") {
 		fmt.Fprintln(stderr, "masrl trace merge: --partial writes a partial, not a report: leave out --format")
 		return exitUsage
 	}
@@ -42,7 +43,7 @@ func traceMerge(_ context.Context, args []string, stdout, stderr io.Writer, tio 
 	}
 	// Every partial is read and checked, and every refusal reported,
 	// before any is merged: a bad shard is named, never half counted.
-	var total *trace.Partial
+	var total *partial.Partial
 	first, failed := "", false
 	for _, name := range names {
 		p, err := readPartialFile(name, tio)
@@ -63,7 +64,7 @@ func traceMerge(_ context.Context, args []string, stdout, stderr io.Writer, tio 
 	if failed {
 		return exitUsage
 	}
-	if *partial {
+	if *asPartial {
 		b, err := total.MarshalJSON()
 		if err == nil {
 			_, err = fmt.Fprintf(stdout, "%s\n", b)
@@ -128,7 +129,7 @@ func partialFiles(args []string, tio traceIO) ([]string, error) {
 
 // readPartialFile reads one partial; its errors start with the file's
 // name, then the line and column or the JSON Pointer at fault.
-func readPartialFile(name string, tio traceIO) (*trace.Partial, error) {
+func readPartialFile(name string, tio traceIO) (*partial.Partial, error) {
 	var r io.Reader = tio.stdin
 	if name != "-" {
 		f, err := tio.open(name)
@@ -138,7 +139,7 @@ func readPartialFile(name string, tio traceIO) (*trace.Partial, error) {
 		defer f.Close()
 		r = f
 	}
-	p, err := trace.ReadPartial(r)
+	p, err := partial.Read(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%w", displayName(name), prefixColon(err))
 	}
@@ -148,7 +149,7 @@ func readPartialFile(name string, tio traceIO) (*trace.Partial, error) {
 // prefixColon makes "FILE:" + err read "FILE:1:2: ..." for a positioned
 // error and "FILE: /ptr: ..." otherwise.
 func prefixColon(err error) error {
-	var pe *trace.PartialError
+	var pe *partial.Error
 	if errors.As(err, &pe) && pe.Line > 0 {
 		return err
 	}
@@ -166,7 +167,7 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 // partial (--partial), which replaces the report, and each trace's
 // findings as JSON Lines (--findings-jsonl), written as the traces come.
 type statsOutputs struct {
-	partial  *trace.Partial
+	partial  *partial.Partial
 	file     *os.File
 	findings *bufio.Writer
 	name     string
@@ -174,14 +175,14 @@ type statsOutputs struct {
 }
 
 // openStatsOutputs checks the flags and creates the findings file.
-func openStatsOutputs(fs *flag.FlagSet, partial bool, findingsTo string, stderr io.Writer) (*statsOutputs, int, bool) {
+func openStatsOutputs(fs *flag.FlagSet, asPartial bool, findingsTo string, stderr io.Writer) (*statsOutputs, int, bool) {
 	out := &statsOutputs{}
-	if partial {
+	if asPartial {
 		if flagSet(fs, "format") {
 			fmt.Fprintln(stderr, "masrl trace stats: --partial writes a partial, not a report: leave out --format")
 			return nil, exitUsage, false
 		}
-		out.partial = trace.NewPartial()
+		out.partial = partial.New()
 	}
 	switch findingsTo {
 	case "":

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/masrl/masrl/trace"
+	"github.com/masrl/masrl/trace/partial"
 )
 
 func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, tio traceIO) int {
@@ -17,7 +18,7 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 	format := &formatFlag{value: "text", choices: []string{"text", "json"}}
 	fs.Var(format, "format", "output `format`: text or json")
 	jsonl := fs.Bool("jsonl", false, "read every file, standard input included, as JSON Lines (one trace per line); .jsonl and .ndjson files always are")
-	partial := fs.Bool("partial", false, "write the partial summary of the traces (schema/partial.schema.json) instead of the report, for masrl trace merge")
+	asPartial := fs.Bool("partial", false, "write the partial summary of the traces (schema/partial.schema.json) instead of the report, for masrl trace merge")
 	findingsTo := fs.String("findings-jsonl", "", "also write each trace that has findings to `FILE` as one JSON object per line (file, line, trace_id, findings)")
 	files, code, ok := parseInterspersed(fs, args)
 	if !ok {
@@ -30,7 +31,7 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 	}
 	// --partial and --findings-jsonl: a shard's partial for trace merge,
 	// and its findings by trace id, written as they come.
-	out, code, ok := openStatsOutputs(fs, *partial, *findingsTo, stderr)
+	out, code, ok := openStatsOutputs(fs, *asPartial, *findingsTo, stderr)
 	if !ok {
 		return code
 	}
@@ -39,7 +40,7 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 	// over its valid traces. Findings go to stderr so that stdout stays
 	// the report.
 	var first *trace.BatchResult
-	var sum *trace.Summarizer
+	var sum *partial.Partial
 	traces, invalid, ioErrs := 0, 0, 0
 	trace.ValidateBatch(ctx, files, trace.BatchOptions{JSONLines: *jsonl}, tio.batch(), func(r *trace.BatchResult) {
 		out.add(r)
@@ -62,7 +63,7 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 		case traces == 1:
 			first = r
 		case traces == 2:
-			sum = trace.NewSummarizer()
+			sum = partial.New()
 			if first.Result.Valid() {
 				sum.Add(&first.Result.Report)
 			}

@@ -1,4 +1,4 @@
-package trace
+package partial
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/schema"
+	"github.com/masrl/masrl/trace"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -20,9 +21,9 @@ import (
 // mix small integer ranges (few distinct values: kept exactly), wide ones
 // and floats over many orders of magnitude (many distinct values: kept in
 // a sketch), zeros, a few negative values and undefined Derived members.
-func randomReport(rng *rand.Rand, wide bool) *Report {
-	topos := append(Topologies(), "")
-	r := &Report{Topology: topos[rng.IntN(len(topos))]}
+func randomReport(rng *rand.Rand, wide bool) *trace.Report {
+	topos := append(trace.Topologies(), "")
+	r := &trace.Report{Topology: topos[rng.IntN(len(topos))]}
 	small := func(n int) int { return rng.IntN(n) }
 	big := func() int {
 		if wide {
@@ -49,9 +50,9 @@ func randomReport(rng *rand.Rand, wide bool) *Report {
 	if rng.IntN(8) == 0 {
 		r.Costs.Tokens = 0
 	}
-	r.Safety = Safety{UntrustedToolResults: small(4), UntrustedMessages: small(3), SafetyEvents: small(2), HumanInterventions: small(2), SafetyFlowEdges: small(5)}
-	r.Graph = Graph{CriticalPath: big(), MaxWidth: small(30), SpawnDepth: small(5), StructuralParallelism: logUniform(1, 50)}
-	r.Derived = Derived{
+	r.Safety = trace.Safety{UntrustedToolResults: small(4), UntrustedMessages: small(3), SafetyEvents: small(2), HumanInterventions: small(2), SafetyFlowEdges: small(5)}
+	r.Graph = trace.Graph{CriticalPath: big(), MaxWidth: small(30), SpawnDepth: small(5), StructuralParallelism: logUniform(1, 50)}
+	r.Derived = trace.Derived{
 		UsefulAgentUtilization: opt(rng.Float64()),
 		ExactDuplicateMessages: opt(float64(small(10)) / 10),
 		UntrustedReach:         opt(logUniform(1e-6, 1e3)),
@@ -67,7 +68,7 @@ func roundTrip(t *testing.T, p *Partial) *Partial {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := ReadPartial(bytes.NewReader(b))
+	q, err := Read(bytes.NewReader(b))
 	if err != nil {
 		t.Fatalf("reading a written partial: %v", err)
 	}
@@ -95,12 +96,12 @@ func TestPartialMergeProperty(t *testing.T) {
 				n = rng.IntN(4)
 			}
 			wide := seed%2 == 0
-			reports := make([]*Report, n)
+			reports := make([]*trace.Report, n)
 			for i := range reports {
 				reports[i] = randomReport(rng, wide)
 			}
 			invalid := rng.IntN(5)
-			whole := NewPartial()
+			whole := New()
 			for _, r := range reports {
 				whole.Add(r)
 			}
@@ -110,7 +111,7 @@ func TestPartialMergeProperty(t *testing.T) {
 
 			shards := make([]*Partial, 1+rng.IntN(12))
 			for i := range shards {
-				shards[i] = NewPartial()
+				shards[i] = New()
 			}
 			for _, r := range reports {
 				shards[rng.IntN(len(shards))].Add(r)
@@ -151,9 +152,9 @@ func TestPartialMergeProperty(t *testing.T) {
 			}
 			checkAgainstValues(t, "all", sum.Overall, reports, sum.RelativeAccuracy)
 			for _, d := range sum.ByTopology {
-				var in []*Report
+				var in []*trace.Report
 				for _, r := range reports {
-					if r.Topology == d.Topology || r.Topology == "" && d.Topology == NoTopology {
+					if r.Topology == d.Topology || r.Topology == "" && d.Topology == trace.NoTopology {
 						in = append(in, r)
 					}
 				}
@@ -174,24 +175,24 @@ func mustJSON(t *testing.T, p *Partial) string {
 
 // checkAgainstValues holds one group's distribution to the values of its
 // reports, computed here without the partial.
-func checkAgainstValues(t *testing.T, group string, d Distribution, reports []*Report, alpha float64) {
+func checkAgainstValues(t *testing.T, group string, d trace.Distribution, reports []*trace.Report, alpha float64) {
 	t.Helper()
 	if d.Traces != len(reports) {
 		t.Errorf("%s: %d traces, want %d", group, d.Traces, len(reports))
 	}
 	approximated := 0
-	for i, m := range summaryMeasures() {
+	for i, m := range trace.SummaryMeasures() {
 		var vs []float64
 		exact := new(big.Rat)
 		for _, r := range reports {
-			if v, ok := m.get(r); ok {
+			if v, ok := m.Value(r); ok {
 				vs = append(vs, v)
 				exact.Add(exact, new(big.Rat).SetFloat64(v))
 			}
 		}
 		s := d.Measures[i]
-		if s.Name != m.name || s.N != len(vs) {
-			t.Errorf("%s %s: n %d, want %d", group, m.name, s.N, len(vs))
+		if s.Name != m.Name || s.N != len(vs) {
+			t.Errorf("%s %s: n %d, want %d", group, m.Name, s.N, len(vs))
 			continue
 		}
 		if len(vs) == 0 {
@@ -200,11 +201,11 @@ func checkAgainstValues(t *testing.T, group string, d Distribution, reports []*R
 		slices.Sort(vs)
 		wantSum, _ := exact.Float64()
 		if s.Min != vs[0] || s.Max != vs[len(vs)-1] || s.Sum != wantSum {
-			t.Errorf("%s %s: min %v max %v sum %v, want %v %v %v", group, m.name, s.Min, s.Max, s.Sum, vs[0], vs[len(vs)-1], wantSum)
+			t.Errorf("%s %s: min %v max %v sum %v, want %v %v %v", group, m.Name, s.Min, s.Max, s.Sum, vs[0], vs[len(vs)-1], wantSum)
 		}
 		distinct := len(slices.Compact(slices.Clone(vs)))
 		if s.Approximate != (distinct > ExactValues) {
-			t.Errorf("%s %s: approximate %v with %d distinct values (exact up to %d)", group, m.name, s.Approximate, distinct, ExactValues)
+			t.Errorf("%s %s: approximate %v with %d distinct values (exact up to %d)", group, m.Name, s.Approximate, distinct, ExactValues)
 		}
 		for _, q := range []struct {
 			pct float64
@@ -213,9 +214,9 @@ func checkAgainstValues(t *testing.T, group string, d Distribution, reports []*R
 			want := nearestRank(vs, q.pct)
 			switch {
 			case !s.Approximate && q.got != want:
-				t.Errorf("%s %s: p%v %v, want exactly %v", group, m.name, q.pct, q.got, want)
+				t.Errorf("%s %s: p%v %v, want exactly %v", group, m.Name, q.pct, q.got, want)
 			case math.Abs(q.got-want) > alpha*math.Abs(want)*(1+1e-9):
-				t.Errorf("%s %s: p%v %v, more than %v from %v", group, m.name, q.pct, q.got, alpha, want)
+				t.Errorf("%s %s: p%v %v, more than %v from %v", group, m.Name, q.pct, q.got, alpha, want)
 			}
 		}
 		if s.Approximate {
@@ -230,7 +231,7 @@ func checkAgainstValues(t *testing.T, group string, d Distribution, reports []*R
 // values, and the report says so.
 func TestPartialSketchIsUsed(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	p := NewPartial()
+	p := New()
 	for range 1000 {
 		p.Add(randomReport(rng, true))
 	}
@@ -251,11 +252,11 @@ func TestPartialSketchIsUsed(t *testing.T) {
 // whatever order they are added in.
 func TestPartialDeterministic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	var reports []*Report
+	var reports []*trace.Report
 	for range 700 {
 		reports = append(reports, randomReport(rng, true))
 	}
-	a, b := NewPartial(), NewPartial()
+	a, b := New(), New()
 	for _, r := range reports {
 		a.Add(r)
 	}
@@ -270,14 +271,14 @@ func TestPartialDeterministic(t *testing.T) {
 // TestPartialMergeRefusesOtherParams: sketches of another accuracy, or
 // another exact-values limit, do not merge.
 func TestPartialMergeRefusesOtherParams(t *testing.T) {
-	other, err := NewPartialWith(SketchParams{RelativeAccuracy: 0.02, ExactValues: ExactValues})
+	other, err := NewWith(Params{RelativeAccuracy: 0.02, ExactValues: ExactValues})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := NewPartial().Merge(other); err == nil || !strings.Contains(err.Error(), "relative accuracy 0.01") {
+	if err := New().Merge(other); err == nil || !strings.Contains(err.Error(), "relative accuracy 0.01") {
 		t.Errorf("merge of 1%% and 2%% sketches: %v", err)
 	}
-	if _, err := NewPartialWith(SketchParams{RelativeAccuracy: 1}); err == nil {
+	if _, err := NewWith(Params{RelativeAccuracy: 1}); err == nil {
 		t.Error("relative accuracy 1 accepted")
 	}
 }
@@ -286,7 +287,7 @@ func TestPartialMergeRefusesOtherParams(t *testing.T) {
 // a sketched one, decoded as a generic JSON value to be broken.
 func validPartial(t *testing.T) map[string]any {
 	t.Helper()
-	p := NewPartial()
+	p := New()
 	rng := rand.New(rand.NewPCG(3, 3))
 	for range 300 {
 		r := randomReport(rng, true)
@@ -307,7 +308,7 @@ func TestReadPartialRefuses(t *testing.T) {
 		return doc["topologies"].([]any)[0].(map[string]any)["measures"].([]any)[i].(map[string]any)
 	}
 	bins := func(doc map[string]any) map[string]any {
-		for i := range summaryMeasures() {
+		for i := range trace.SummaryMeasures() {
 			if b, ok := measure(doc, i)["bins"].(map[string]any); ok {
 				return b
 			}
@@ -356,10 +357,10 @@ func TestReadPartialRefuses(t *testing.T) {
 					t.Errorf("partial.schema.json accepts it")
 				}
 			}
-			_, err := ReadPartial(bytes.NewReader(b))
-			pe, ok := err.(*PartialError)
+			_, err := Read(bytes.NewReader(b))
+			pe, ok := err.(*Error)
 			if !ok {
-				t.Fatalf("error %v (%T), want a *PartialError", err, err)
+				t.Fatalf("error %v (%T), want a *Error", err, err)
 			}
 			if pe.Pointer != c.pointer || !strings.Contains(pe.Msg, c.msg) {
 				t.Errorf("got %v\nwant %s: ...%s...", err, c.pointer, c.msg)
@@ -368,7 +369,7 @@ func TestReadPartialRefuses(t *testing.T) {
 	}
 	// The unbroken document reads.
 	b, _ := json.Marshal(validPartial(t))
-	if _, err := ReadPartial(bytes.NewReader(b)); err != nil {
+	if _, err := Read(bytes.NewReader(b)); err != nil {
 		t.Fatalf("valid partial: %v", err)
 	}
 }
@@ -401,7 +402,7 @@ func TestPartialSchema(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 11))
 	for _, n := range []int{0, 1, 5, 600} {
 		for _, wide := range []bool{false, true} {
-			p := NewPartial()
+			p := New()
 			for range n {
 				p.Add(randomReport(rng, wide))
 			}
@@ -425,7 +426,7 @@ func TestReadPartialSyntax(t *testing.T) {
 		{`{"kind":`, "1:9: "},
 		{`{"version": "1"}`, "1:13: /version: a JSON string: want a whole number"},
 	} {
-		_, err := ReadPartial(strings.NewReader(c.in))
+		_, err := Read(strings.NewReader(c.in))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%q: %v, want %s...", c.in, err, c.want)
 		}
@@ -437,7 +438,7 @@ func TestReadPartialSyntax(t *testing.T) {
 func FuzzReadPartial(f *testing.F) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	for _, n := range []int{0, 1, 3, 400} {
-		p := NewPartial()
+		p := New()
 		for range n {
 			p.Add(randomReport(rng, true))
 		}
@@ -446,10 +447,10 @@ func FuzzReadPartial(f *testing.F) {
 	}
 	f.Add([]byte(`{"kind":"masrl-trace-partial","version":1}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := ReadPartial(bytes.NewReader(data))
+		p, err := Read(bytes.NewReader(data))
 		if err != nil {
-			if _, ok := err.(*PartialError); !ok {
-				t.Fatalf("error %v (%T), want a *PartialError", err, err)
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("error %v (%T), want a *Error", err, err)
 			}
 			return
 		}
@@ -458,7 +459,7 @@ func FuzzReadPartial(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		q, err := ReadPartial(bytes.NewReader(b))
+		q, err := Read(bytes.NewReader(b))
 		if err != nil {
 			t.Fatalf("re-reading the canonical form: %v\n%s", err, b)
 		}
@@ -479,7 +480,7 @@ func BenchmarkPartialMerge(b *testing.B) {
 	shards := make([]*Partial, 16)
 	var docs [][]byte
 	for i := range shards {
-		shards[i] = NewPartial()
+		shards[i] = New()
 		for range 1000 {
 			shards[i].Add(randomReport(rng, true))
 		}
@@ -487,7 +488,7 @@ func BenchmarkPartialMerge(b *testing.B) {
 		docs = append(docs, d)
 	}
 	b.Run("merge", func(b *testing.B) {
-		total := NewPartial()
+		total := New()
 		for i := 0; b.Loop(); i++ {
 			if err := total.Merge(shards[i%len(shards)]); err != nil {
 				b.Fatal(err)
@@ -495,10 +496,10 @@ func BenchmarkPartialMerge(b *testing.B) {
 		}
 	})
 	b.Run("read+merge", func(b *testing.B) {
-		total := NewPartial()
+		total := New()
 		b.SetBytes(int64(len(docs[0])))
 		for i := 0; b.Loop(); i++ {
-			p, err := ReadPartial(bytes.NewReader(docs[i%len(docs)]))
+			p, err := Read(bytes.NewReader(docs[i%len(docs)]))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -508,8 +509,8 @@ func BenchmarkPartialMerge(b *testing.B) {
 		}
 	})
 	b.Run("add", func(b *testing.B) {
-		p := NewPartial()
-		rs := make([]*Report, 1000)
+		p := New()
+		rs := make([]*trace.Report, 1000)
 		for i := range rs {
 			rs[i] = randomReport(rng, true)
 		}
@@ -517,4 +518,67 @@ func BenchmarkPartialMerge(b *testing.B) {
 			p.Add(rs[i%len(rs)])
 		}
 	})
+}
+
+// nearestRank returns the p-th percentile of sorted vs by the nearest-rank
+// method: the smallest value with at least p% of the values at or below
+// it. It is the oracle the partials' percentiles are held to.
+func nearestRank(vs []float64, p float64) float64 {
+	k := int(math.Ceil(p / 100 * float64(len(vs))))
+	return vs[max(k, 1)-1]
+}
+
+func TestNearestRank(t *testing.T) {
+	vs := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	for _, c := range []struct{ p, want float64 }{{50, 5}, {90, 9}, {100, 10}, {1, 1}, {0, 1}} {
+		if got := nearestRank(vs, c.p); got != c.want {
+			t.Errorf("p%v = %v, want %v", c.p, got, c.want)
+		}
+	}
+	if got := nearestRank([]float64{7}, 90); got != 7 {
+		t.Errorf("one value: p90 = %v", got)
+	}
+}
+
+// TestSummary: the batch report of a few traces, exact, by topology in
+// the schema's order, an undefined measure left out of n.
+func TestSummary(t *testing.T) {
+	s := New()
+	u := 0.5
+	for i, topo := range []string{"debate", "", "debate", "centralized"} {
+		r := &trace.Report{Topology: topo, Events: 10 * (i + 1)}
+		if i == 0 {
+			r.Derived.UntrustedReach = &u
+		}
+		s.Add(r)
+	}
+	sum := s.Summary()
+	if sum.Traces != 4 || sum.Overall.Traces != 4 {
+		t.Fatalf("traces %d / %d, want 4", sum.Traces, sum.Overall.Traces)
+	}
+	get := func(d trace.Distribution, name string) trace.Spread {
+		for _, q := range d.Measures {
+			if q.Name == name {
+				return q
+			}
+		}
+		t.Fatalf("no measure %s", name)
+		return trace.Spread{}
+	}
+	if q := get(sum.Overall, "events"); q.N != 4 || q.Median != 20 || q.P90 != 40 || q.Max != 40 || q.Min != 10 || q.Sum != 100 || q.Approximate {
+		t.Errorf("events %+v", q)
+	}
+	if q := get(sum.Overall, "derived.untrusted_reach"); q.N != 1 || q.Max != 0.5 {
+		t.Errorf("untrusted reach %+v, want one value", q)
+	}
+	var order []string
+	for _, d := range sum.ByTopology {
+		order = append(order, d.Topology)
+	}
+	if len(order) != 3 || order[0] != "centralized" || order[1] != "debate" || order[2] != trace.NoTopology {
+		t.Errorf("topology order %q", order)
+	}
+	if q := get(sum.ByTopology[1], "events"); q.N != 2 || q.Median != 10 || q.Max != 30 {
+		t.Errorf("debate events %+v", q)
+	}
 }

@@ -1,4 +1,22 @@
-package trace
+// Package partial is the mergeable summary of a set of orchestration
+// traces, a partial: what masrl trace stats --partial writes where the
+// traces are, and masrl trace merge combines, in any grouping and order,
+// into the report trace stats gives over all the traces at once. The batch report of trace stats is itself
+// computed from one partial, so the two cannot drift apart.
+//
+// Per group (topology) and measure a partial keeps exact parts, the count,
+// minimum, maximum and sum, which merge exactly, and the distribution for
+// the percentiles: the exact multiset of values while the measure has at
+// most ExactValues distinct values, else a DDSketch (DataDog's
+// sketches-go, logarithmic mapping) whose bins merge by adding integer
+// counts. Whether a measure is exact is therefore a function of the
+// traces alone (their distinct values), never of how they were split or
+// merged, and a merged partial equals the partial of all traces.
+//
+// It is a package of its own, apart from trace, so that the WebAssembly
+// validator (cmd/masrl-wasm), which imports trace, does not carry the
+// sketch library and the protocol buffers it registers.
+package partial
 
 import (
 	"cmp"
@@ -10,30 +28,15 @@ import (
 	"github.com/DataDog/sketches-go/ddsketch"
 	"github.com/DataDog/sketches-go/ddsketch/mapping"
 	"github.com/DataDog/sketches-go/ddsketch/store"
+	"github.com/masrl/masrl/trace"
 )
 
-// A partial is the mergeable summary of a set of traces: what masrl trace
-// stats --partial writes where the traces are, and masrl trace merge
-// combines, in any grouping and order, into the report trace stats gives
-// over all the traces at once. The batch report of trace stats is itself
-// computed from one partial (Summarizer is a Partial), so the two cannot
-// drift apart.
-//
-// Per group (topology) and measure a partial keeps exact parts, the count,
-// minimum, maximum and sum, which merge exactly, and the distribution for
-// the percentiles: the exact multiset of values while the measure has at
-// most ExactValues distinct values, else a DDSketch (DataDog's
-// sketches-go, logarithmic mapping) whose bins merge by adding integer
-// counts. Whether a measure is exact is therefore a function of the
-// traces alone (their distinct values), never of how they were split or
-// merged, and a merged partial equals the partial of all traces.
-
 const (
-	// PartialKind is the "kind" member of every partial.
-	PartialKind = "masrl-trace-partial"
-	// PartialVersion is the version of the partial format this masrl
+	// Kind is the "kind" member of every partial.
+	Kind = "masrl-trace-partial"
+	// Version is the version of the partial format this masrl
 	// writes and the only one it reads.
-	PartialVersion = 1
+	Version = 1
 	// RelativeAccuracy is the sketch's relative accuracy α: a percentile
 	// read from a sketch, q̂, is within α of the nearest-rank percentile q
 	// of the same values, |q̂ − q| ≤ α·|q|. One percent keeps a sketch of
@@ -55,26 +58,26 @@ const (
 	maxExactValues = 1 << 16
 )
 
-// SketchParams are the parameters every partial of a merge must share.
-type SketchParams struct {
+// Params are the parameters every partial of a merge must share.
+type Params struct {
 	RelativeAccuracy float64
 	ExactValues      int
 }
 
-// DefaultSketchParams are the parameters masrl trace stats writes.
-func DefaultSketchParams() SketchParams {
-	return SketchParams{RelativeAccuracy: RelativeAccuracy, ExactValues: ExactValues}
+// DefaultParams are the parameters masrl trace stats writes.
+func DefaultParams() Params {
+	return Params{RelativeAccuracy: RelativeAccuracy, ExactValues: ExactValues}
 }
 
 // Partial is a mergeable summary of traces; see the comment at the top of
-// this file. The zero value is not usable: use NewPartial.
+// this file. The zero value is not usable: use New.
 type Partial struct {
-	params  SketchParams
+	params  Params
 	mapping *mapping.LogarithmicMapping
 	// invalid counts traces with errors, which are left out of the
 	// measures.
 	invalid int
-	groups  map[string]*partialGroup // by topology; NoTopology for none
+	groups  map[string]*partialGroup // by topology; trace.NoTopology for none
 	// scratch converts a value for an exact sum without allocating.
 	scratch big.Float
 }
@@ -96,14 +99,14 @@ type accumulator struct {
 	sketch   *ddsketch.DDSketch
 }
 
-// NewPartial returns an empty partial with the default parameters.
-func NewPartial() *Partial {
-	p, _ := NewPartialWith(DefaultSketchParams()) // the defaults are valid
+// New returns an empty partial with the default parameters.
+func New() *Partial {
+	p, _ := NewWith(DefaultParams()) // the defaults are valid
 	return p
 }
 
-// NewPartialWith returns an empty partial with the given parameters.
-func NewPartialWith(sp SketchParams) (*Partial, error) {
+// NewWith returns an empty partial with the given parameters.
+func NewWith(sp Params) (*Partial, error) {
 	if !(sp.RelativeAccuracy > 0 && sp.RelativeAccuracy < 1) {
 		return nil, fmt.Errorf("relative accuracy %v: want a number between 0 and 1", sp.RelativeAccuracy)
 	}
@@ -118,7 +121,7 @@ func NewPartialWith(sp SketchParams) (*Partial, error) {
 }
 
 // Params returns the partial's sketch parameters.
-func (p *Partial) Params() SketchParams { return p.params }
+func (p *Partial) Params() Params { return p.params }
 
 // Traces returns the number of valid traces summarised.
 func (p *Partial) Traces() int {
@@ -144,7 +147,7 @@ func (p *Partial) newAccumulator() *accumulator {
 func (p *Partial) group(topo string) *partialGroup {
 	g := p.groups[topo]
 	if g == nil {
-		g = &partialGroup{measures: make([]*accumulator, len(summaryMeasures()))}
+		g = &partialGroup{measures: make([]*accumulator, len(trace.SummaryMeasures()))}
 		for i := range g.measures {
 			g.measures[i] = p.newAccumulator()
 		}
@@ -156,15 +159,15 @@ func (p *Partial) group(topo string) *partialGroup {
 // Add adds one valid trace's report. A measure the trace does not define
 // (a nil Derived member), or whose value is not finite, is left out of
 // that measure's n.
-func (p *Partial) Add(r *Report) {
+func (p *Partial) Add(r *trace.Report) {
 	topo := r.Topology
 	if topo == "" {
-		topo = NoTopology
+		topo = trace.NoTopology
 	}
 	g := p.group(topo)
 	g.traces++
-	for i, m := range summaryMeasures() {
-		if v, ok := m.get(r); ok && !math.IsInf(v, 0) && !math.IsNaN(v) {
+	for i, m := range trace.SummaryMeasures() {
+		if v, ok := m.Value(r); ok && !math.IsInf(v, 0) && !math.IsNaN(v) {
 			p.add(g.measures[i], v)
 		}
 	}
@@ -282,7 +285,7 @@ func (p *Partial) clone(a *accumulator) *accumulator {
 
 // overall returns the group of all traces: the merge of every topology's.
 func (p *Partial) overall() *partialGroup {
-	all := &partialGroup{measures: make([]*accumulator, len(summaryMeasures()))}
+	all := &partialGroup{measures: make([]*accumulator, len(trace.SummaryMeasures()))}
 	for i := range all.measures {
 		all.measures[i] = p.newAccumulator()
 	}
@@ -297,9 +300,9 @@ func (p *Partial) overall() *partialGroup {
 }
 
 // topologies returns the partial's groups in the schema's order of
-// topologies, then NoTopology, then any other name in lexical order.
+// topologies, then trace.NoTopology, then any other name in lexical order.
 func (p *Partial) topologies() []string {
-	order := append(Topologies(), NoTopology)
+	order := append(trace.Topologies(), trace.NoTopology)
 	rank := func(t string) int {
 		if i := slices.Index(order, t); i >= 0 {
 			return i
@@ -321,8 +324,8 @@ func (p *Partial) topologies() []string {
 
 // Summary returns the report of the partial's traces: the distribution of
 // every measure over all of them and by topology.
-func (p *Partial) Summary() Summary {
-	out := Summary{ByTopology: []Distribution{}, RelativeAccuracy: p.params.RelativeAccuracy}
+func (p *Partial) Summary() trace.Summary {
+	out := trace.Summary{ByTopology: []trace.Distribution{}, RelativeAccuracy: p.params.RelativeAccuracy}
 	all := p.overall()
 	out.Traces = all.traces
 	out.Overall = p.distribution("", all)
@@ -332,11 +335,11 @@ func (p *Partial) Summary() Summary {
 	return out
 }
 
-func (p *Partial) distribution(topo string, g *partialGroup) Distribution {
-	d := Distribution{Topology: topo, Traces: g.traces, Measures: []Spread{}}
-	for i, m := range summaryMeasures() {
+func (p *Partial) distribution(topo string, g *partialGroup) trace.Distribution {
+	d := trace.Distribution{Topology: topo, Traces: g.traces, Measures: []trace.Spread{}}
+	for i, m := range trace.SummaryMeasures() {
 		a := g.measures[i]
-		s := Spread{Name: m.name, N: int(a.n)}
+		s := trace.Spread{Name: m.Name, N: int(a.n)}
 		if a.n > 0 {
 			s.Min, s.Max = a.min, a.max
 			s.Sum, _ = a.sum.Float64()

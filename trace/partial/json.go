@@ -1,4 +1,4 @@
-package trace
+package partial
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/masrl/masrl/trace"
 )
 
 // This file writes and reads the partial format, version 1, described by
@@ -73,7 +74,7 @@ type binsDoc struct {
 // schema's order, measures in the report's, values and bins ascending.
 func (p *Partial) MarshalJSON() ([]byte, error) {
 	doc := partialDoc{
-		Kind: PartialKind, Version: PartialVersion,
+		Kind: Kind, Version: Version,
 		Sketch:     sketchDoc{Name: sketchName, Mapping: sketchMapping, RelativeAccuracy: p.params.RelativeAccuracy, ExactValues: int64(p.params.ExactValues)},
 		Traces:     int64(p.Traces()),
 		Invalid:    int64(p.invalid),
@@ -82,8 +83,8 @@ func (p *Partial) MarshalJSON() ([]byte, error) {
 	for _, topo := range p.topologies() {
 		g := p.groups[topo]
 		gd := groupDoc{Topology: topo, Traces: int64(g.traces), Measures: []measureDoc{}}
-		for i, m := range summaryMeasures() {
-			gd.Measures = append(gd.Measures, measureDocOf(m.name, g.measures[i]))
+		for i, m := range trace.SummaryMeasures() {
+			gd.Measures = append(gd.Measures, measureDocOf(m.Name, g.measures[i]))
 		}
 		doc.Topologies = append(doc.Topologies, gd)
 	}
@@ -155,16 +156,16 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-// PartialError is a partial the reader refuses: where (the JSON Pointer
+// Error is a partial the reader refuses: where (the JSON Pointer
 // of the failing value, and the line and column when the JSON itself is
 // at fault) and what would be right.
-type PartialError struct {
+type Error struct {
 	Pointer   string
 	Line, Col int // 0 when only the pointer is known
 	Msg       string
 }
 
-func (e *PartialError) Error() string {
+func (e *Error) Error() string {
 	p := e.Pointer
 	if p == "" {
 		p = "(root)"
@@ -179,11 +180,11 @@ func (e *PartialError) Error() string {
 // bin count, and the sums of counts, would no longer be exact.
 const maxCount = 1 << 53
 
-// ReadPartial reads and checks one partial. It refuses an unknown kind or
+// Read reads and checks one partial. It refuses an unknown kind or
 // version, unknown or duplicate members, negative or fractional counts,
 // counts that do not add up, values out of order, and sketch parameters
 // other than a relative accuracy in (0, 1) with the logarithmic mapping.
-func ReadPartial(r io.Reader) (*Partial, error) {
+func Read(r io.Reader) (*Partial, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
@@ -195,7 +196,7 @@ func ReadPartial(r io.Reader) (*Partial, error) {
 	return doc.partial()
 }
 
-// decodeError turns a JSON decoding error into a PartialError with the
+// decodeError turns a JSON decoding error into a Error with the
 // pointer, line and column of the value at fault.
 func decodeError(data []byte, err error) error {
 	var se *jsonv2.SemanticError
@@ -208,7 +209,7 @@ func decodeError(data []byte, err error) error {
 		ptr, off = string(se.JSONPointer), se.ByteOffset
 		switch {
 		case se.Err != nil && strings.Contains(se.Err.Error(), "unknown object member"):
-			msg = fmt.Sprintf("unknown member: version %d of the partial format has no such member", PartialVersion)
+			msg = fmt.Sprintf("unknown member: version %d of the partial format has no such member", Version)
 		case se.Err != nil && strings.Contains(se.Err.Error(), "array elements"):
 			msg = se.Err.Error() + ": want [value, count] or [index, count]"
 		case len(se.JSONValue) > 0:
@@ -220,10 +221,10 @@ func decodeError(data []byte, err error) error {
 		ptr, off = string(sy.JSONPointer), sy.ByteOffset
 		msg = "malformed JSON: " + sy.Err.Error()
 	default:
-		return &PartialError{Msg: err.Error()}
+		return &Error{Msg: err.Error()}
 	}
 	line, col := lineCol(data, off)
-	return &PartialError{Pointer: ptr, Line: line, Col: col, Msg: msg}
+	return &Error{Pointer: ptr, Line: line, Col: col, Msg: msg}
 }
 
 func kindWord(k jsontext.Kind) string {
@@ -276,13 +277,13 @@ func lineCol(data []byte, off int64) (int, int) {
 // partial checks a decoded document and builds the partial it describes.
 func (doc *partialDoc) partial() (*Partial, error) {
 	bad := func(ptr, format string, args ...any) error {
-		return &PartialError{Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
+		return &Error{Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
 	}
-	if doc.Kind != PartialKind {
-		return nil, bad("/kind", "%q is not a partial: want %q (masrl trace stats --partial writes one)", doc.Kind, PartialKind)
+	if doc.Kind != Kind {
+		return nil, bad("/kind", "%q is not a partial: want %q (masrl trace stats --partial writes one)", doc.Kind, Kind)
 	}
-	if doc.Version != PartialVersion {
-		return nil, bad("/version", "version %d is unknown: this masrl reads version %d", doc.Version, PartialVersion)
+	if doc.Version != Version {
+		return nil, bad("/version", "version %d is unknown: this masrl reads version %d", doc.Version, Version)
 	}
 	sk := doc.Sketch
 	if sk.Name != sketchName {
@@ -297,7 +298,7 @@ func (doc *partialDoc) partial() (*Partial, error) {
 	if sk.ExactValues < 0 || sk.ExactValues > maxExactValues {
 		return nil, bad("/sketch/exact_values", "%d: want 0 to %d", sk.ExactValues, maxExactValues)
 	}
-	p, err := NewPartialWith(SketchParams{RelativeAccuracy: sk.RelativeAccuracy, ExactValues: int(sk.ExactValues)})
+	p, err := NewWith(Params{RelativeAccuracy: sk.RelativeAccuracy, ExactValues: int(sk.ExactValues)})
 	if err != nil {
 		return nil, bad("/sketch", "%v", err)
 	}
@@ -308,7 +309,7 @@ func (doc *partialDoc) partial() (*Partial, error) {
 		return nil, bad("/invalid", "%d: want a count, 0 or more", doc.Invalid)
 	}
 	p.invalid = int(doc.Invalid)
-	order := append(Topologies(), NoTopology)
+	order := append(trace.Topologies(), trace.NoTopology)
 	last := -1
 	traces := int64(0)
 	for gi, gd := range doc.Topologies {
@@ -327,14 +328,14 @@ func (doc *partialDoc) partial() (*Partial, error) {
 		traces += gd.Traces
 		g := p.group(gd.Topology)
 		g.traces = int(gd.Traces)
-		names := summaryMeasures()
+		names := trace.SummaryMeasures()
 		if len(gd.Measures) != len(names) {
-			return nil, bad(gp+"/measures", "%d measures: want the %d of version %d, in order (%s first)", len(gd.Measures), len(names), PartialVersion, names[0].name)
+			return nil, bad(gp+"/measures", "%d measures: want the %d of version %d, in order (%s first)", len(gd.Measures), len(names), Version, names[0].Name)
 		}
 		for mi, md := range gd.Measures {
 			mp := fmt.Sprintf("%s/measures/%d", gp, mi)
-			if md.Name != names[mi].name {
-				return nil, bad(mp+"/name", "%q: want %q, measure %d of version %d", md.Name, names[mi].name, mi, PartialVersion)
+			if md.Name != names[mi].Name {
+				return nil, bad(mp+"/name", "%q: want %q, measure %d of version %d", md.Name, names[mi].Name, mi, Version)
 			}
 			if md.N > gd.Traces {
 				return nil, bad(mp+"/n", "%d is more than the group's %d traces", md.N, gd.Traces)
@@ -361,7 +362,7 @@ func quoteAll(ss []string) string {
 // readMeasure checks md and fills a from it.
 func (p *Partial) readMeasure(mp string, md *measureDoc, a *accumulator) error {
 	bad := func(ptr, format string, args ...any) error {
-		return &PartialError{Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
+		return &Error{Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
 	}
 	if md.N < 0 {
 		return bad(mp+"/n", "%d: want a count, 0 or more", md.N)
@@ -414,7 +415,7 @@ func countOK(c float64) bool { return c >= 1 && c <= maxCount && c == math.Trunc
 
 func (p *Partial) readValues(vp string, md *measureDoc, a *accumulator) error {
 	bad := func(ptr, format string, args ...any) error {
-		return &PartialError{Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
+		return &Error{Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
 	}
 	if len(md.Values) > p.params.ExactValues {
 		return bad(vp, "%d distinct values, more than exact_values %d: the writer keeps a sketch (bins) instead", len(md.Values), p.params.ExactValues)
@@ -450,7 +451,7 @@ func (p *Partial) readValues(vp string, md *measureDoc, a *accumulator) error {
 
 func (p *Partial) readBins(bp string, md *measureDoc, a *accumulator) error {
 	bad := func(ptr, format string, args ...any) error {
-		return &PartialError{Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
+		return &Error{Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
 	}
 	b := md.Bins
 	if b.Zero < 0 || b.Zero > maxCount {
