@@ -292,8 +292,8 @@ func (doc *partialDoc) partial() (*Partial, error) {
 	if sk.Mapping != sketchMapping {
 		return nil, bad("/sketch/mapping", "%q: want %q", sk.Mapping, sketchMapping)
 	}
-	if !(sk.RelativeAccuracy > 0 && sk.RelativeAccuracy < 1) {
-		return nil, bad("/sketch/relative_accuracy", "%v: want a number between 0 and 1 (exclusive)", sk.RelativeAccuracy)
+	if !(sk.RelativeAccuracy >= minAccuracy && sk.RelativeAccuracy <= maxAccuracy) {
+		return nil, bad("/sketch/relative_accuracy", "%v: want a number from %v to %v (masrl writes %v)", sk.RelativeAccuracy, minAccuracy, maxAccuracy, RelativeAccuracy)
 	}
 	if sk.ExactValues < 0 || sk.ExactValues > maxExactValues {
 		return nil, bad("/sketch/exact_values", "%d: want 0 to %d", sk.ExactValues, maxExactValues)
@@ -367,9 +367,9 @@ func (p *Partial) readMeasure(mp string, md *measureDoc, a *accumulator) error {
 	if md.N < 0 {
 		return bad(mp+"/n", "%d: want a count, 0 or more", md.N)
 	}
-	sum, _, err := big.ParseFloat(md.Sum, 10, sumPrec, big.ToNearestEven)
-	if err != nil || sum.IsInf() || !validDecimal(md.Sum) {
-		return bad(mp+"/sum", "%q: want the exact sum as a decimal string, such as \"12.5\"", md.Sum)
+	sum, ok := parseSum(md.Sum, md.N)
+	if !ok {
+		return bad(mp+"/sum", "%q: want the exact sum of n float64 values as a decimal string, such as \"12.5\"", md.Sum)
 	}
 	if md.N == 0 {
 		switch {
@@ -404,10 +404,36 @@ func (p *Partial) readMeasure(mp string, md *measureDoc, a *accumulator) error {
 	return p.readBins(mp+"/bins", md, a)
 }
 
-// validDecimal reports whether s is a JSON number, the form the writer
-// gives sums in (big.ParseFloat also takes "inf", hex and underscores).
-func validDecimal(s string) bool {
-	return s != "" && jsontext.Value(s).Kind() == '0' && json.Valid([]byte(s))
+// maxSumLen bounds a sum's decimal: the exact decimal of a sum of float64s
+// has at most 1,074 digits after the point and 325 before it.
+const maxSumLen = 1500
+
+// parseSum reads an exact sum of n float64 values. It must be a JSON
+// number (big.ParseFloat also takes "inf", hex and underscores) no longer
+// than maxSumLen, with an exponent of at most 4 digits (so that parsing
+// stays cheap), whose value a sum of n float64s can have: a binary
+// fraction of at most 1,074 fractional bits, and of magnitude at most
+// n times the largest float64.
+func parseSum(s string, n int64) (*big.Float, bool) {
+	if s == "" || len(s) > maxSumLen || !json.Valid([]byte(s)) || jsontext.Value(s).Kind() != '0' {
+		return nil, false
+	}
+	if i := strings.IndexAny(s, "eE"); i >= 0 && len(strings.TrimLeft(s[i+1:], "+-")) > 4 {
+		return nil, false
+	}
+	sum, _, err := big.ParseFloat(s, 10, sumPrec, big.ToNearestEven)
+	if err != nil || sum.IsInf() || sum.Acc() != big.Exact {
+		return nil, false
+	}
+	if sum.Sign() == 0 {
+		return sum, true
+	}
+	if int(sum.MinPrec())-sum.MantExp(nil) > 1074 {
+		return nil, false
+	}
+	limit := new(big.Float).SetFloat64(math.MaxFloat64)
+	limit.Mul(limit, new(big.Float).SetInt64(max(n, 1)))
+	return sum, new(big.Float).Abs(sum).Cmp(limit) <= 0
 }
 
 // count checks that c is a whole count from 1 to maxCount.

@@ -56,6 +56,13 @@ const (
 	sketchMapping = "logarithmic"
 	// maxExactValues bounds the exact_values a partial may ask for.
 	maxExactValues = 1 << 16
+	// minAccuracy and maxAccuracy bound the relative accuracy a partial
+	// may ask for. Below 10⁻⁴ the sketch's bin indexes of large values
+	// approach the int32 range the library keeps them in (and below about
+	// 10⁻¹⁶ its mapping cannot be built at all); above 0.5 a bin spans a
+	// factor of 3 and the percentiles say little.
+	minAccuracy = 1e-4
+	maxAccuracy = 0.5
 )
 
 // Params are the parameters every partial of a merge must share.
@@ -107,15 +114,15 @@ func New() *Partial {
 
 // NewWith returns an empty partial with the given parameters.
 func NewWith(sp Params) (*Partial, error) {
-	if !(sp.RelativeAccuracy > 0 && sp.RelativeAccuracy < 1) {
-		return nil, fmt.Errorf("relative accuracy %v: want a number between 0 and 1", sp.RelativeAccuracy)
+	if !(sp.RelativeAccuracy >= minAccuracy && sp.RelativeAccuracy <= maxAccuracy) {
+		return nil, fmt.Errorf("relative accuracy %v: want a number from %v to %v", sp.RelativeAccuracy, minAccuracy, maxAccuracy)
 	}
 	if sp.ExactValues < 0 || sp.ExactValues > maxExactValues {
 		return nil, fmt.Errorf("exact values %d: want 0 to %d", sp.ExactValues, maxExactValues)
 	}
 	m, err := mapping.NewLogarithmicMapping(sp.RelativeAccuracy)
-	if err != nil {
-		return nil, err
+	if err != nil || m == nil {
+		return nil, fmt.Errorf("relative accuracy %v: %v", sp.RelativeAccuracy, err)
 	}
 	return &Partial{params: sp, mapping: m, groups: map[string]*partialGroup{}}, nil
 }

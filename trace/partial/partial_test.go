@@ -278,8 +278,10 @@ func TestPartialMergeRefusesOtherParams(t *testing.T) {
 	if err := New().Merge(other); err == nil || !strings.Contains(err.Error(), "relative accuracy 0.01") {
 		t.Errorf("merge of 1%% and 2%% sketches: %v", err)
 	}
-	if _, err := NewWith(Params{RelativeAccuracy: 1}); err == nil {
-		t.Error("relative accuracy 1 accepted")
+	for _, a := range []float64{0, 1e-17, 1e-5, 0.6, 1} {
+		if _, err := NewWith(Params{RelativeAccuracy: a}); err == nil {
+			t.Errorf("relative accuracy %v accepted", a)
+		}
 	}
 }
 
@@ -338,7 +340,7 @@ func TestReadPartialRefuses(t *testing.T) {
 			ps[0], ps[1] = ps[1], ps[0]
 		}, false},
 		{"other mapping", "/sketch/mapping", `want "logarithmic"`, func(d map[string]any) { d["sketch"].(map[string]any)["mapping"] = "cubic" }, true},
-		{"accuracy out of range", "/sketch/relative_accuracy", "between 0 and 1", func(d map[string]any) { d["sketch"].(map[string]any)["relative_accuracy"] = 1.5 }, true},
+		{"accuracy out of range", "/sketch/relative_accuracy", "want a number from 0.0001 to 0.5", func(d map[string]any) { d["sketch"].(map[string]any)["relative_accuracy"] = 1e-17 }, true},
 		{"unknown member", "/extra", "unknown member", func(d map[string]any) { d["extra"] = true }, true},
 		{"traces do not add up", "/traces", "the topologies hold 300", func(d map[string]any) { d["traces"] = 301 }, false},
 		{"unknown topology", "/topologies/0/topology", "not a topology", func(d map[string]any) { d["topologies"].([]any)[0].(map[string]any)["topology"] = "star" }, true},
@@ -437,9 +439,11 @@ func TestReadPartialSyntax(t *testing.T) {
 // writes in a canonical form that reads back to the same bytes.
 func FuzzReadPartial(f *testing.F) {
 	rng := rand.New(rand.NewPCG(5, 5))
-	for _, n := range []int{0, 1, 3, 400} {
-		p := New()
-		for range n {
+	for _, c := range []struct{ n, exact int }{{0, ExactValues}, {1, ExactValues}, {3, ExactValues}, {4, 0}} {
+		// exact_values 0 keeps every measure in bins: a sketched seed
+		// small enough for the fuzzer to mutate quickly.
+		p, _ := NewWith(Params{RelativeAccuracy: RelativeAccuracy, ExactValues: c.exact})
+		for range c.n {
 			p.Add(randomReport(rng, true))
 		}
 		b, _ := p.MarshalJSON()
