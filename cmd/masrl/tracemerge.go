@@ -41,8 +41,9 @@ func traceMerge(_ context.Context, args []string, stdout, stderr io.Writer, tio 
 		fmt.Fprintf(stderr, "masrl trace merge: %v\n", err)
 		return exitUsage
 	}
-	// Every partial is read and checked, and every refusal reported,
-	// before any is merged: a bad shard is named, never half counted.
+	// Every partial is read and checked and every refusal reported; if
+	// any is refused, nothing is printed: a bad shard is named, never
+	// silently left out of the figures.
 	var total *partial.Partial
 	first, failed := "", false
 	for _, name := range names {
