@@ -2,10 +2,13 @@
 // package data carries the vocabularies and templates the page templates:
 // the orchestration trace (trace.schema.json, which package trace
 // validates and generates its tables from), masrl.yaml
-// (masrl.schema.json) and one row of papers.csv (paper.schema.json,
-// generated from data/vocab.yaml). The site publishes them under schema/,
-// at the addresses their $id names, so that editors (VS Code's YAML
-// extension, check-jsonschema) can validate the files against them.
+// (masrl.schema.json), one row of papers.csv (paper.schema.json,
+// generated from data/vocab.yaml) and the partial trace summary that
+// masrl trace stats --partial writes (partial.schema.json, written by
+// hand; package trace/partial's tests hold its writer and reader to it).
+// The site publishes them under schema/, at the addresses their $id
+// names, so that editors (VS Code's YAML extension, check-jsonschema) can
+// validate the files against them.
 package schema
 
 //go:generate go run ./internal/genschemas
@@ -24,12 +27,19 @@ var files embed.FS
 //go:embed trace.schema.json
 var trace []byte
 
+//go:embed partial.schema.json
+var partial []byte
+
 // FS returns the schemas, one NAME.schema.json each.
 func FS() fs.FS { return files }
 
 // Trace returns trace.schema.json. The bytes are shared: callers must not
 // change them.
 func Trace() []byte { return trace }
+
+// Partial returns partial.schema.json. The bytes are shared: callers
+// must not change them.
+func Partial() []byte { return partial }
 
 // ID returns the $id of the generated schema called name: the address the
 // trace schema's $id names, with name in place of trace.schema.json. The

@@ -24,8 +24,8 @@ func compile(t *testing.T) map[string]*jsonschema.Schema {
 	t.Helper()
 	c := jsonschema.NewCompiler()
 	names, err := fs.Glob(schema.FS(), "*.schema.json")
-	if err != nil || len(names) != 3 {
-		t.Fatalf("schemas %v (%v), want trace, masrl and paper", names, err)
+	if err != nil || len(names) != 4 {
+		t.Fatalf("schemas %v (%v), want trace, masrl, paper and partial", names, err)
 	}
 	ids := map[string]string{}
 	for _, name := range names {

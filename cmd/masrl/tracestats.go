@@ -10,13 +10,16 @@ import (
 	"text/tabwriter"
 
 	"github.com/masrl/masrl/trace"
+	"github.com/masrl/masrl/trace/partial"
 )
 
 func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, tio traceIO) int {
-	fs := newFlagSet("trace stats", "trace stats [--format text|json] [--jsonl] FILE|DIR...", stderr)
+	fs := newFlagSet("trace stats", "trace stats [--format text|json] [--jsonl] [--partial] [--findings-jsonl FILE] FILE|DIR...", stderr)
 	format := &formatFlag{value: "text", choices: []string{"text", "json"}}
 	fs.Var(format, "format", "output `format`: text or json")
 	jsonl := fs.Bool("jsonl", false, "read every file, standard input included, as JSON Lines (one trace per line); .jsonl and .ndjson files always are")
+	asPartial := fs.Bool("partial", false, "write the partial summary of the traces (schema/partial.schema.json) instead of the report, for masrl trace merge")
+	findingsTo := fs.String("findings-jsonl", "", "also write each trace that has findings to `FILE` as one JSON object per line (file, line, trace_id, findings)")
 	files, code, ok := parseInterspersed(fs, args)
 	if !ok {
 		return code
@@ -26,13 +29,21 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 		fs.Usage()
 		return exitUsage
 	}
+	// --partial and --findings-jsonl: a shard's partial for trace merge,
+	// and its findings by trace id, written as they come.
+	out, code, ok := openStatsOutputs(fs, *asPartial, *findingsTo, stderr)
+	if !ok {
+		return code
+	}
+	defer out.close()
 	// One trace gets its report; a batch the distribution of the measures
 	// over its valid traces. Findings go to stderr so that stdout stays
 	// the report.
 	var first *trace.BatchResult
-	var sum *trace.Summarizer
+	var sum *partial.Partial
 	traces, invalid, ioErrs := 0, 0, 0
 	trace.ValidateBatch(ctx, files, trace.BatchOptions{JSONLines: *jsonl}, tio.batch(), func(r *trace.BatchResult) {
+		out.add(r)
 		if r.Err != nil {
 			ioErrs++
 			fmt.Fprintf(stderr, "masrl trace stats: %s: %v\n", unitName(r), r.Err)
@@ -45,11 +56,14 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 		if !r.Result.Valid() {
 			invalid++
 		}
+		if out.partial != nil {
+			return
+		}
 		switch {
 		case traces == 1:
 			first = r
 		case traces == 2:
-			sum = trace.NewSummarizer()
+			sum = partial.New()
 			if first.Result.Valid() {
 				sum.Add(&first.Result.Report)
 			}
@@ -60,8 +74,19 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 			}
 		}
 	})
+	if err := out.finish(stdout, ioErrs == 0); err != nil {
+		fmt.Fprintf(stderr, "masrl trace stats: %v\n", err)
+		return exitUsage
+	}
 	if ioErrs > 0 {
 		return exitUsage
+	}
+	if out.partial != nil {
+		if invalid > 0 {
+			fmt.Fprintf(stderr, "masrl trace stats: %d of %s have errors and are counted in the partial but left out of its measures\n", invalid, count(traces, "trace"))
+			return exitFindings
+		}
+		return exitOK
 	}
 	if traces == 0 {
 		fmt.Fprintln(stderr, "masrl trace stats: no traces")
@@ -119,20 +144,41 @@ func writeSummaryText(w io.Writer, s trace.Summary, invalid int) error {
 				fmt.Fprintf(tw, "  %s\t0\tn/a\tn/a\tn/a\n", m.Name)
 				continue
 			}
-			fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\n", m.Name, m.N, num(m.Median), num(m.P90), num(m.Max))
+			pct := num
+			if m.Approximate {
+				pct = func(x float64) string { return "~" + num(x) }
+			}
+			fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\n", m.Name, m.N, pct(m.Median), pct(m.P90), num(m.Max))
 		}
 	}
 	fmt.Fprintf(w, "Traces: %d valid", s.Traces)
 	if invalid > 0 {
 		fmt.Fprintf(w, ", %d with errors left out", invalid)
 	}
-	fmt.Fprintf(w, "\nPercentiles are nearest-rank; n counts the traces that define a measure.\n\n")
+	fmt.Fprintf(w, "\nPercentiles are nearest-rank; n counts the traces that define a measure.\n")
+	if approximate(s) {
+		fmt.Fprintf(w, "~ marks a percentile read from a quantile sketch (DDSketch), within %s of the nearest-rank value.\n",
+			strconv.FormatFloat(100*s.RelativeAccuracy, 'g', -1, 64)+"%")
+	}
+	fmt.Fprintln(w)
 	group("All traces", s.Overall)
 	for _, d := range s.ByTopology {
 		fmt.Fprintf(tw, "\n")
 		group("Topology "+d.Topology, d)
 	}
 	return tw.Flush()
+}
+
+// approximate reports whether any percentile of s comes from a sketch.
+func approximate(s trace.Summary) bool {
+	for _, d := range append([]trace.Distribution{s.Overall}, s.ByTopology...) {
+		for _, m := range d.Measures {
+			if m.Approximate {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // writeStatsText prints the report in the order of the survey's Table 14.
