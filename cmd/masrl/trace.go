@@ -132,3 +132,40 @@ func displayName(name string) string {
 	}
 	return name
 }
+
+// sizeFlag is a --max-* value: a size in bytes, as trace.ParseSize reads
+// it ("64MiB").
+type sizeFlag struct{ n *int64 }
+
+func (f sizeFlag) String() string {
+	if f.n == nil || *f.n == 0 {
+		return ""
+	}
+	return trace.FormatSize(*f.n)
+}
+
+func (f sizeFlag) Set(s string) error {
+	n, err := trace.ParseSize(s)
+	if err == nil {
+		*f.n = n
+	}
+	return err
+}
+
+// limitFlags registers on fs the flags that raise the readers' limits
+// (trace.Limits) a command meets: "line", "record", "document",
+// "decompressed".
+func limitFlags(fs *flag.FlagSet, l *trace.Limits, which ...string) {
+	for _, w := range which {
+		switch w {
+		case "line":
+			fs.Var(sizeFlag{&l.MaxLine}, "max-line", "the longest line of JSON Lines read, in `bytes` (KiB, MiB, GiB allowed; default "+trace.FormatSize(trace.DefaultMaxLine)+")")
+		case "record":
+			fs.Var(sizeFlag{&l.MaxRecord}, "max-record", "the longest OTLP protobuf request read, decompressed, in `bytes` (default "+trace.FormatSize(trace.DefaultMaxRecord)+")")
+		case "document":
+			fs.Var(sizeFlag{&l.MaxDocument}, "max-document", "the most `bytes` read whole that are not one line (a multi-line OTLP/JSON document; what trace view embeds; default "+trace.FormatSize(trace.DefaultMaxDocument)+")")
+		case "decompressed":
+			fs.Var(sizeFlag{&l.MaxDecompressed}, "max-decompressed", "the most `bytes` a compressed input may expand to (default "+trace.FormatSize(trace.DefaultMaxDecompressed)+")")
+		}
+	}
+}

@@ -13,10 +13,12 @@ import (
 )
 
 func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, tio traceIO) int {
-	fs := newFlagSet("trace stats", "trace stats [--format text|json] [--jsonl] FILE|DIR...", stderr)
+	fs := newFlagSet("trace stats", "trace stats [--format text|json] [--jsonl] [--max-line BYTES] FILE|DIR...", stderr)
 	format := &formatFlag{value: "text", choices: []string{"text", "json"}}
 	fs.Var(format, "format", "output `format`: text or json")
 	jsonl := fs.Bool("jsonl", false, "read every file, standard input included, as JSON Lines (one trace per line); .jsonl and .ndjson files always are")
+	var limits trace.Limits
+	limitFlags(fs, &limits, "line")
 	files, code, ok := parseInterspersed(fs, args)
 	if !ok {
 		return code
@@ -32,7 +34,7 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 	var first *trace.BatchResult
 	var sum *trace.Summarizer
 	traces, invalid, ioErrs := 0, 0, 0
-	trace.ValidateBatch(ctx, files, trace.BatchOptions{JSONLines: *jsonl}, tio.batch(), func(r *trace.BatchResult) {
+	trace.ValidateBatch(ctx, files, trace.BatchOptions{JSONLines: *jsonl, Limits: limits}, tio.batch(), func(r *trace.BatchResult) {
 		if r.Err != nil {
 			ioErrs++
 			fmt.Fprintf(stderr, "masrl trace stats: %s: %v\n", unitName(r), r.Err)
