@@ -3,6 +3,8 @@ package trace
 import (
 	"errors"
 	"fmt"
+	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -168,4 +170,61 @@ func ParseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("size %q is too large", s)
 	}
 	return n << shift, nil
+}
+
+// ReadAtMost reads r to its end, or returns ErrLimit once it has more than
+// max bytes. Its buffer doubles as bytes arrive but never beyond max+1,
+// so reading to the limit costs about twice the limit, and a size the
+// input merely announces is never allocated.
+func ReadAtMost(r io.Reader, max int64) ([]byte, error) {
+	buf := make([]byte, 0, min(max+1, 64<<10))
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > max {
+				return nil, ErrLimit
+			}
+			buf = slices.Grow(buf, int(min(int64(len(buf)), max+1-int64(len(buf)))))
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			if int64(len(buf)) > max {
+				return nil, ErrLimit
+			}
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// LimitedReader reads R until it has delivered Max bytes, and then fails
+// with a LimitError of What and Flag: it bounds what a decompressor may
+// expand to without holding any of it.
+type LimitedReader struct {
+	R         io.Reader
+	Max       int64
+	What      string
+	Flag      string
+	delivered int64
+}
+
+func (l *LimitedReader) Read(p []byte) (int, error) {
+	if l.delivered >= l.Max {
+		// One byte more tells an input of exactly Max bytes from a
+		// longer one.
+		var one [1]byte
+		n, err := l.R.Read(one[:])
+		if n == 0 {
+			return 0, err
+		}
+		return 0, &LimitError{What: l.What, Limit: l.Max, Flag: l.Flag}
+	}
+	if rem := l.Max - l.delivered; int64(len(p)) > rem {
+		p = p[:rem]
+	}
+	n, err := l.R.Read(p)
+	l.delivered += int64(n)
+	return n, err
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/masrl/masrl/trace"
 )
 
 // Format is the format of an input.
@@ -83,8 +85,14 @@ const minChunk = 64 << 10
 // stops when send returns false. A length cut short, or one that runs
 // past the end of the input, is reported as an error of that record; all
 // records before it are read.
-func splitRecords(br *bufio.Reader, name string, auto bool, send func(*unit) bool) error {
+//
+// A record longer than lim.MaxRecord, or a compressed input that expands
+// beyond lim.MaxDecompressed, ends the input with an error of that record.
+// A record's bytes are read as they arrive: the length is a promise, and
+// the buffer grows only with the bytes that keep it.
+func splitRecords(br *bufio.Reader, name string, auto bool, lim trace.Limits, send func(*unit) bool) error {
 	var off int64
+	var le *trace.LimitError // out of the loop: errors.As makes it escape
 	for rec := 1; ; rec++ {
 		fail := func(format string, args ...any) error {
 			msg := fmt.Sprintf(format, args...)
@@ -102,10 +110,15 @@ func splitRecords(br *bufio.Reader, name string, auto bool, send func(*unit) boo
 			return nil
 		case errors.Is(err, io.ErrUnexpectedEOF):
 			return fail("the input ends %d bytes into the record's 4-byte length", n)
+		case errors.As(err, &le):
+			return fail("%v", le)
 		case err != nil:
 			return err
 		}
 		size := int64(binary.BigEndian.Uint32(hdr[:]))
+		if size > lim.MaxRecord {
+			return fail("the record's length is %d bytes, more than %s, the most masrl reads of a record (raise it with --max-record)", size, trace.FormatSize(lim.MaxRecord))
+		}
 		data := make([]byte, 0, min(size, int64(max(br.Buffered(), minChunk))))
 		for int64(len(data)) < size {
 			if len(data) == cap(data) {
@@ -115,6 +128,9 @@ func splitRecords(br *bufio.Reader, name string, auto bool, send func(*unit) boo
 			data = data[:len(data)+n]
 			if err == io.EOF {
 				return fail("the record's length is %d bytes, but the input ends %d bytes after it", size, len(data))
+			}
+			if errors.As(err, &le) {
+				return fail("%v", le)
 			}
 			if err != nil {
 				return err

@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/masrl/masrl/trace"
 )
 
 // parser reads ExportTraceServiceRequest values token by token. It decodes
@@ -32,6 +33,10 @@ type parser struct {
 	// allocated once per worker, not once per span.
 	names map[string]string
 	b64   [24]byte
+	// limits are the importer's, with defaults filled in; zstd decodes
+	// compressed protobuf records.
+	limits trace.Limits
+	zstd   recordDecoder
 }
 
 // intern returns b as a string, shared with earlier equal strings.

@@ -185,7 +185,7 @@ func TestProtoBadInput(t *testing.T) {
 			[]string{"f:record 1 (byte 0): error: malformed protobuf: the record is not an ExportTraceServiceRequest (string field contains invalid UTF-8)"}},
 		{"empty records", slices.Concat(frame(nil), good, frame(nil)), FormatProto, 1, nil},
 		{"text is neither", []byte("hello\n"), FormatAuto, 0, []string{
-			"f:record 1 (byte 0): error: the record's length is 1751477356 bytes, but the input ends 2 bytes after it" + detectedProto}},
+			"f:record 1 (byte 0): error: the record's length is 1751477356 bytes, more than 64 MiB, the most masrl reads of a record (raise it with --max-record)" + detectedProto}},
 		{"bad first record, detected", slices.Concat(frame([]byte{0xff}), good), FormatAuto, 1, []string{
 			"f:record 1 (byte 0): error: malformed protobuf: the record is not an ExportTraceServiceRequest (cannot parse invalid wire-format data)" + detectedProto}},
 	}

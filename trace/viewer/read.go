@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/masrl/masrl/trace"
 )
@@ -25,7 +24,7 @@ func Read(r io.Reader, name string, lines bool, opts trace.Options, lim trace.Li
 		return Unit{Name: name, Line: line, JSON: b, Report: NewReport(res, err)}
 	}
 	if !lines {
-		b, err := readAtMost(r, lim.MaxDocument)
+		b, err := trace.ReadAtMost(r, lim.MaxDocument)
 		if errors.Is(err, trace.ErrLimit) {
 			return nil, fmt.Errorf("%s: %w", name, &trace.LimitError{What: "the trace", Limit: lim.MaxDocument, Flag: "--max-document"})
 		}
@@ -62,30 +61,4 @@ func Read(r io.Reader, name string, lines bool, opts trace.Options, lim trace.Li
 		return nil, fmt.Errorf("%s: no traces (every line is blank)", name)
 	}
 	return units, nil
-}
-
-// readAtMost reads r to its end, or returns trace.ErrLimit once it has
-// more than max bytes; its buffer doubles as bytes arrive but never
-// beyond max+1, so reading to the limit costs about twice the limit.
-func readAtMost(r io.Reader, max int64) ([]byte, error) {
-	buf := make([]byte, 0, min(max+1, 64<<10))
-	for {
-		if len(buf) == cap(buf) {
-			if int64(len(buf)) > max {
-				return nil, trace.ErrLimit
-			}
-			buf = slices.Grow(buf, int(min(int64(len(buf)), max+1-int64(len(buf)))))
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			if int64(len(buf)) > max {
-				return nil, trace.ErrLimit
-			}
-			return buf, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
 }
