@@ -111,15 +111,16 @@ func (p *parser) parseRecord(data []byte, rec int, off int64) bool {
 		for j, ss := range rs.GetScopeSpans() {
 			for k, ps := range ss.GetSpans() {
 				ptr := fmt.Sprintf("/resourceSpans/%d/scopeSpans/%d/spans/%d", i, j, k)
-				p.protoSpan(ps, service, rec, off, func(format string, args ...any) { fail(ptr, format, args...) })
+				p.protoSpan(ps, service, rec, off, func(at, format string, args ...any) { fail(ptr+at, format, args...) })
 			}
 		}
 	}
 	return true
 }
 
-// protoSpan maps one span; fail reports what makes it unusable.
-func (p *parser) protoSpan(ps *tracepb.Span, service string, rec int, off int64, fail func(string, ...any)) {
+// protoSpan maps one span; fail reports what makes it unusable, at the
+// span's pointer followed by at.
+func (p *parser) protoSpan(ps *tracepb.Span, service string, rec int, off int64, fail func(at, format string, args ...any)) {
 	s := span{name: p.internString(ps.GetName()), start: ps.GetStartTimeUnixNano(), end: ps.GetEndTimeUnixNano(),
 		service: service, file: p.file, line: int32(min(rec, 1<<31-1)), off: off}
 	bad, badLink := false, false
@@ -131,7 +132,7 @@ func (p *parser) protoSpan(ps *tracepb.Span, service string, rec int, off int64,
 			copy(dst, src)
 			return true
 		}
-		fail("%s is %d bytes, not %d", what, len(src), len(dst))
+		fail("", "%s is %d bytes, not %d", what, len(src), len(dst))
 		*bad = true
 		return false
 	}
@@ -144,7 +145,11 @@ func (p *parser) protoSpan(ps *tracepb.Span, service string, rec int, off int64,
 			s.setAttr(p.internString(key), p.protoAttr(kv.GetValue()), &al)
 		}
 	}
-	for _, e := range ps.GetEvents() {
+	for k, e := range ps.GetEvents() {
+		if t := e.GetTimeUnixNano(); t > maxPlausibleNanos {
+			fail(fmt.Sprintf("/events/%d/timeUnixNano", k), "%s", implausibleTime("timeUnixNano", t))
+			continue
+		}
 		var attrs eventAttrs
 		for _, kv := range e.GetAttributes() {
 			if wantEventAttr(kv.GetKey()) {
@@ -162,9 +167,18 @@ func (p *parser) protoSpan(ps *tracepb.Span, service string, rec int, off int64,
 	}
 	if !haveTrace || !haveID {
 		if !bad {
-			fail("%s", missingID(s.name, haveTrace))
+			fail("", "%s", missingID(s.name, haveTrace))
 		}
 		return
+	}
+	for _, t := range []struct {
+		name string
+		ns   uint64
+	}{{"startTimeUnixNano", s.start}, {"endTimeUnixNano", s.end}} {
+		if t.ns > maxPlausibleNanos {
+			fail("/"+t.name, "%s", implausibleTime(t.name, t.ns))
+			bad = true
+		}
 	}
 	if bad {
 		return

@@ -255,3 +255,28 @@ func FuzzImportProto(f *testing.F) {
 	f.Add(slices.Concat(zstdRecord(f, good[4:]), good))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzImport(t, data, FormatProto) })
 }
+
+// TestProtoImplausibleTimes: the protobuf reader reports a time after 2200
+// as the JSON reader does, at the record and the span's pointer.
+func TestProtoImplausibleTimes(t *testing.T) {
+	var req tracepb.TracesData
+	if err := proto.Unmarshal(protoRecord(t, agentSpan(tA, 1, 0, "boss", 0, 100), toolSpan(tA, 2, 1, "late", 10, 20), toolSpan(tA, 3, 1, "ok", 10, 20))[4:], &req); err != nil {
+		t.Fatal(err)
+	}
+	late := req.ResourceSpans[0].ScopeSpans[0].Spans[1]
+	late.StartTimeUnixNano, late.EndTimeUnixNano = 1<<64-1, 1<<64-1
+	rec := marshalRecord(t, &req)
+	traces, _, diags := importAll(t, "f", rec, Options{Format: FormatProto})
+	mustValidate(t, traces)
+	want := []string{
+		"f:record 1 (byte 0): error: /resourceSpans/0/scopeSpans/0/spans/1/startTimeUnixNano: startTimeUnixNano 18446744073709551615 is not a plausible time in Unix nanoseconds: it is after 2200-01-01 (7258118400000000000); the span is left out",
+		"f:record 1 (byte 0): error: /resourceSpans/0/scopeSpans/0/spans/1/endTimeUnixNano: endTimeUnixNano 18446744073709551615 is not a plausible time in Unix nanoseconds: it is after 2200-01-01 (7258118400000000000); the span is left out",
+	}
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.String())
+	}
+	if !slices.Equal(got, want) || len(traces) != 1 || traces[tA].Stats.WallClockS > 1 {
+		t.Errorf("%d traces, diagnostics:\n%s\nwant:\n%s", len(traces), strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
