@@ -146,3 +146,6 @@ func splitRecords(br *bufio.Reader, name string, auto bool, lim trace.Limits, se
 // zstdMagic starts every zstd frame: a whole compressed file, or a record
 // of the collector's file exporter with compression: zstd.
 const zstdMagic = "\x28\xb5\x2f\xfd"
+
+// gzipMagic starts every gzip member.
+const gzipMagic = "\x1f\x8b"

@@ -222,9 +222,6 @@ func protoValue(v *commonpb.AnyValue) attrValue {
 // is an error, not a gigabyte of history.
 const maxZstdWindow = 128 << 20
 
-// gzipMagic starts every gzip member.
-const gzipMagic = "\x1f\x8b"
-
 // decompressed reads a zstd- or gzip-compressed input (a whole file
 // compressed, of any form) through a decoder that stops after
 // lim.MaxDecompressed bytes; other input is returned as it is. compressed
@@ -234,7 +231,9 @@ func decompressed(br *bufio.Reader, lim trace.Limits) (out *bufio.Reader, c io.C
 	var r io.Reader
 	switch {
 	case bytes.HasPrefix(head, []byte(zstdMagic)):
-		dec, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxZstdWindow), zstd.WithDecoderMaxMemory(maxZstdWindow))
+		// No window need be larger than all the input may expand to.
+		window := uint64(min(max(lim.MaxDecompressed, 1<<10), maxZstdWindow))
+		dec, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(window), zstd.WithDecoderMaxMemory(window))
 		if err != nil {
 			return nil, nil, "", fmt.Errorf("zstd: %w", err)
 		}

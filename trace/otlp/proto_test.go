@@ -253,6 +253,9 @@ func FuzzImportProto(f *testing.F) {
 	f.Add(slices.Concat(frame([]byte{0x0a, 0x05, 0x01}), good))
 	f.Add(slices.Concat(frame(nil), good))
 	f.Add(slices.Concat(zstdRecord(f, good[4:]), good))
+	// A record whose zstd frame announces 1 GiB, and a length of 4 GiB.
+	f.Add(slices.Concat(good, frame(append([]byte(zstdMagic), 0xa0, 0, 0, 0, 0x40, 0x09, 0, 0, 'x'))))
+	f.Add(slices.Concat(good, []byte{0xff, 0xff, 0xff, 0xff}, good))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzImport(t, data, FormatProto) })
 }
 

@@ -76,3 +76,31 @@ func TestReadLimits(t *testing.T) {
 		t.Fatalf("%d units, error %v", len(units), err)
 	}
 }
+
+// FuzzRead: no input makes Read panic; an input within the limits gives
+// one unit per non-blank line (or one for the whole input), one beyond
+// them a LimitError; and reading allocates a bounded multiple of the
+// limits, whatever the input.
+func FuzzRead(f *testing.F) {
+	f.Add([]byte(`{"trace_id":"t","events":[]}`+"\n\n"+`{"trace_id":"u"`), true)
+	f.Add([]byte(strings.Repeat(" ", 5000)), true)
+	f.Add([]byte(strings.Repeat("[", 20000)), false)
+	lim := trace.Limits{MaxLine: 4 << 10, MaxDocument: 16 << 10}
+	f.Fuzz(func(t *testing.T, data []byte, lines bool) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		units, err := Read(strings.NewReader(string(data)), "f", lines, trace.Options{}, lim)
+		runtime.ReadMemStats(&after)
+		if err != nil && len(units) > 0 {
+			t.Fatalf("units and an error: %v", err)
+		}
+		if !lines && err == nil && int64(len(data)) > lim.MaxDocument {
+			t.Fatalf("%d bytes read whole, beyond the limit of %d", len(data), lim.MaxDocument)
+		}
+		// The read buffer, the traces kept (at most MaxDocument) and
+		// their reports, and the validator's working memory per trace.
+		if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
+			t.Fatalf("reading %d bytes allocated %d MB", len(data), got>>20)
+		}
+	})
+}
