@@ -165,20 +165,24 @@ func (im *Importer) Read(name string, r io.Reader) error {
 	if im.err != nil {
 		return im.err
 	}
-	br, zc, _, err := decompressed(bufio.NewReaderSize(r, 1<<20), im.opts.Limits)
+	br, zc, compressed, err := decompressed(bufio.NewReaderSize(r, 1<<20), im.opts.Limits)
 	if err != nil {
 		return err
 	}
 	defer zc.Close()
 	format, auto := im.opts.Format, im.opts.Format == FormatAuto
+	note := "" // added to the first error of an input whose form was guessed
 	if auto {
 		if format, err = detect(br); err != nil {
 			return err
 		}
+		head, _ := br.Peek(16)
+		note = formsTried(head, format, compressed)
 	}
+	isProto := format == FormatProto || format == FormatProtoBody
 	file := int32(len(im.files))
-	im.files = append(im.files, source{name: name, proto: format == FormatProto})
-	if format == FormatProto && !protoBuild {
+	im.files = append(im.files, source{name: name, proto: isProto})
+	if isProto && !protoBuild {
 		msg := errNoProto
 		if auto {
 			msg = "the input does not start with '{': " + msg
@@ -210,8 +214,8 @@ func (im *Importer) Read(name string, r io.Reader) error {
 						p.parseUnit(u.data, func(off int64) (int, int) { return u.line, int(off) + 1 })
 					}
 					u.spans, u.diags = p.spans, p.diags
-					if auto && u.line == 1 && !decoded {
-						u.diags[0].Message += detectedProto
+					if u.line == 1 && !decoded {
+						u.diags[0].Message += note
 					}
 				}
 				u.data = nil
@@ -235,9 +239,12 @@ func (im *Importer) Read(name string, r io.Reader) error {
 			units <- u
 			return true
 		}
-		if format == FormatProto {
-			readErr = splitRecords(br, name, auto, im.opts.Limits, send)
-		} else {
+		switch format {
+		case FormatProto:
+			readErr = splitRecords(br, name, note, im.opts.Limits, send)
+		case FormatProtoBody:
+			readErr = readBody(br, name, note, im.opts.Limits, send)
+		default:
 			readErr = split(br, name, im.opts.Limits, send)
 		}
 		close(units)
