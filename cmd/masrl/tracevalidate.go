@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -42,7 +43,14 @@ func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer,
 	trace.ValidateBatch(ctx, files, trace.BatchOptions{Check: trace.Options{Strict: *strict, FindingsOnly: true}, JSONLines: *jsonl, Limits: limits}, tio.batch(), func(r *trace.BatchResult) {
 		batch = batch || r.Line > 0
 		if r.Err != nil {
-			ioErrs++
+			// Input beyond a limit is a finding about the input (exit
+			// 1), as in trace import; an input that cannot be read is
+			// not (exit 2).
+			if errors.Is(r.Err, trace.ErrLimit) {
+				errs++
+			} else {
+				ioErrs++
+			}
 			fmt.Fprintf(stderr, "masrl trace validate: %s: %v\n", unitName(r), r.Err)
 		} else {
 			traces++
