@@ -20,8 +20,8 @@ import (
 //
 // Memory bound. With the defaults, a reader holds at most
 //   - validate and stats: per worker (GOMAXPROCS of them), one line of at
-//     most MaxLine bytes (its buffer grows with the bytes read, to at most
-//     MaxLine plus a read chunk) or a file of at most 16 MiB read whole;
+//     most MaxLine bytes (its buffer grows with the bytes read, to less
+//     than twice MaxLine) or a file of at most 16 MiB read whole;
 //     a larger file is streamed through a 64 KiB buffer (2 MiB of
 //     readahead). Beyond the input's bytes, the validator keeps what the
 //     graph checks need of each event and edge (their ids, times and
@@ -29,16 +29,17 @@ import (
 //   - view: the traces it embeds, MaxDocument bytes in all, a line of at
 //     most MaxLine bytes each;
 //   - import: per worker, one line of OTLP/JSON of at most MaxLine bytes
-//     or one protobuf record of at most MaxRecord bytes (after its zstd
-//     frame, if any, is expanded), twice as many queued, or one OTLP/JSON
-//     document of at most MaxDocument bytes; plus the spans of the traces
-//     still open (Options.Window). A compressed input is expanded as a
-//     stream, through a zstd window of at most 128 MiB, and stops after
-//     MaxDecompressed bytes.
+//     or one protobuf request of at most MaxRecord bytes (a framed record,
+//     a bare body, or what a record's zstd frame expands to), twice as
+//     many queued, or one OTLP/JSON document of at most MaxDocument
+//     bytes; plus the spans of the traces still open (Options.Window). A
+//     compressed input is expanded as a stream, through a zstd window of
+//     at most 128 MiB (and at most MaxDecompressed, or MaxRecord for a
+//     record's frame), and stops after MaxDecompressed bytes.
 //
-// FuzzValidate, FuzzLineReader and otlp's FuzzImport and FuzzImportProto
-// hold every input to a bound derived from these limits (see `make
-// fuzz-traces` in DEVELOPERS.md).
+// FuzzValidate, FuzzLineReader, otlp's FuzzImport and FuzzImportProto and
+// viewer's FuzzRead hold every input to an allocation bound derived from
+// these limits (see `make fuzz-traces` in DEVELOPERS.md).
 
 // MaxDepth is the deepest nesting of arrays and objects the validator reads.
 // A trace needs four levels; the limit exists so that a hostile document of
