@@ -177,6 +177,32 @@ LIGHTHOUSE_RUNS ?= 5
 bench-lighthouse: site debian node_modules
 	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 MASRL_LIGHTHOUSE_RUNS=$(LIGHTHOUSE_RUNS) $(GO) test -count=1 -timeout 60m -v -run '^TestLighthousePerformance$$' ./browsertest/
 
+# fuzz-traces runs each trace reader's fuzz target for FUZZTIME under a
+# memory limit, one after the other: GOMEMLIMIT holds the Go heap of the
+# fuzzing processes near FUZZ_MEMLIMIT, and ulimit -v caps each process's
+# address space at FUZZ_VMEM_KB (no cgroup needed; the Go runtime reserves
+# about 1 GB of address space beyond its heap, hence 3 GB). An input that
+# makes a reader allocate past its bound fails the target (each checks
+# runtime.MemStats against a bound from trace.Limits), and one that takes
+# the process past the limits dies with "out of memory": both leave the
+# input in the package's testdata/fuzz for go test to replay. make test
+# runs the seeds only. FUZZ_PARALLEL workers share the machine's cores.
+FUZZTIME      ?= 60s
+FUZZ_MEMLIMIT ?= 1GiB
+FUZZ_VMEM_KB  ?= 3000000
+FUZZ_PARALLEL ?= 1
+FUZZ_TRACE_TARGETS := ./trace/:FuzzLineReader ./trace/:FuzzValidate ./trace/:FuzzDifferential \
+	./trace/otlp/:FuzzImport ./trace/otlp/:FuzzImportProto ./trace/viewer/:FuzzRead
+
+.PHONY: fuzz-traces
+fuzz-traces:
+	@set -e; for t in $(FUZZ_TRACE_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz $$name in $$pkg for $(FUZZTIME) (GOMEMLIMIT=$(FUZZ_MEMLIMIT), ulimit -v $(FUZZ_VMEM_KB))"; \
+		( ulimit -v $(FUZZ_VMEM_KB) && GOMEMLIMIT=$(FUZZ_MEMLIMIT) MASRL_CORPUS=$(abspath $(CORPUS)) \
+			$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) -parallel $(FUZZ_PARALLEL) $$pkg ); \
+	done
+
 clean:
 	rm -rf bin public .public.masrl-buffer browsertest/testdata/screenshots
 

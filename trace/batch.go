@@ -74,6 +74,9 @@ type BatchResult struct {
 type BatchOptions struct {
 	Check     Options
 	JSONLines bool // every file, stdin included, is JSON Lines
+	// Limits bound a line of JSON Lines (MaxLine); zero fields are the
+	// defaults.
+	Limits Limits
 }
 
 // BatchInput is where a batch reads files and standard input from.
@@ -114,7 +117,7 @@ func ValidateBatch(ctx context.Context, names []string, bo BatchOptions, tio Bat
 	defer cancel()
 	workers := runtime.GOMAXPROCS(0)
 	v := NewValidator()
-	src := &unitSource{ctx: ctx, names: names, jsonl: bo.JSONLines, tio: tio}
+	src := &unitSource{ctx: ctx, names: names, jsonl: bo.JSONLines, tio: tio, maxLine: bo.Limits.OrDefault().MaxLine}
 	out := &inOrder{emit: emit, pending: map[int]*BatchResult{}}
 	// A slot is taken before a trace is read and given back once its
 	// result is emitted, which bounds the results waiting for a slow one.
@@ -177,6 +180,7 @@ type unitSource struct {
 	files     []string // files of the current argument not yet listed
 	lines     *lineReader
 	jsonl     bool // every file, stdin included, is JSON Lines
+	maxLine   int64
 	tio       BatchInput
 	stdinUsed bool
 	seq       int
@@ -211,7 +215,7 @@ func (s *unitSource) next(buf []byte) (u BatchTrace, seq int, ok bool) {
 			if !(s.jsonl || IsJSONLines(f)) {
 				return s.number(BatchTrace{File: f})
 			}
-			lr, err := openLines(s.ctx, f, s.tio)
+			lr, err := openLines(s.ctx, f, s.tio, s.maxLine)
 			if err != nil {
 				return s.number(BatchTrace{File: f, Err: err})
 			}
@@ -256,19 +260,23 @@ func (s *unitSource) close() {
 	}
 }
 
-// lineReader reads the non-blank lines of a JSON Lines file. A line may
-// be of any length; it is read whole, as its trace is checked from
-// memory.
+// lineReader reads the non-blank lines of a JSON Lines file. A line is
+// read whole, as its trace is checked from memory, so it may be at most
+// max bytes long: a longer one ends the file with a LimitError (an
+// endless line would otherwise take all memory).
 type lineReader struct {
 	name string
 	br   *bufio.Reader
 	c    io.Closer // nil for standard input
 	line int
+	off  int64 // byte offset of the next line
+	max  int64
 }
 
-// openLines opens the JSON Lines file name ("-" is standard input).
-func openLines(ctx context.Context, name string, tio BatchInput) (*lineReader, error) {
-	lr := &lineReader{name: name}
+// openLines opens the JSON Lines file name ("-" is standard input); its
+// lines may be max bytes long.
+func openLines(ctx context.Context, name string, tio BatchInput, max int64) (*lineReader, error) {
+	lr := &lineReader{name: name, max: max}
 	var r io.Reader = tio.Stdin
 	if name != "-" {
 		f, err := tio.Open(name)
@@ -286,8 +294,13 @@ func openLines(ctx context.Context, name string, tio BatchInput) (*lineReader, e
 func (lr *lineReader) next(buf []byte) (u BatchTrace, ok bool) {
 	for lr.br != nil {
 		lr.line++
-		data, err := readLine(lr.br, buf)
+		data, n, err := ReadLine(lr.br, buf, lr.max)
 		buf = data
+		if errors.Is(err, ErrLimit) {
+			lr.br = nil
+			return BatchTrace{File: lr.name, Line: lr.line, Err: &LimitError{What: fmt.Sprintf("line %d", lr.line), Limit: lr.max, Flag: "--max-line", Byte: lr.off}}, true
+		}
+		lr.off += n
 		if err != nil && err != io.EOF {
 			lr.br = nil
 			return BatchTrace{File: lr.name, Line: lr.line, Err: fmt.Errorf("line %d: %w", lr.line, err)}, true
@@ -309,20 +322,39 @@ func (lr *lineReader) close() {
 	}
 }
 
-// readLine appends the next line, without its end, to out[:0].
-func readLine(br *bufio.Reader, out []byte) ([]byte, error) {
+// ReadLine appends the next line, without its end ("\n" or "\r\n"), to
+// out[:0], and returns it and the bytes consumed. A line longer than max
+// bytes is not read further: ReadLine returns an error wrapping ErrLimit
+// once it has seen max+1 bytes of it, having grown out by no more than
+// the bytes that arrived (at most max plus the reader's buffer).
+func ReadLine(br *bufio.Reader, out []byte, max int64) ([]byte, int64, error) {
 	out = out[:0]
+	var n int64
 	for {
 		chunk, err := br.ReadSlice('\n')
+		n += int64(len(chunk))
+		body := n
+		if errors.Is(err, bufio.ErrBufferFull) && chunk[len(chunk)-1] == '\r' {
+			body-- // perhaps the start of "\r\n"
+		}
+		if err == nil {
+			body-- // the newline
+			if len(chunk) > 1 && chunk[len(chunk)-2] == '\r' || len(chunk) == 1 && len(out) > 0 && out[len(out)-1] == '\r' {
+				body--
+			}
+		}
+		if body > max {
+			return out, n, ErrLimit
+		}
 		out = append(out, chunk...)
 		switch {
 		case err == nil:
 			out = out[:len(out)-1]
-			return bytes.TrimSuffix(out, []byte("\r")), nil
+			return bytes.TrimSuffix(out, []byte("\r")), n, nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		default: // the last line, without an end
-			return bytes.TrimSuffix(out, []byte("\r")), err
+			return bytes.TrimSuffix(out, []byte("\r")), n, err
 		}
 	}
 }

@@ -315,8 +315,16 @@ func FuzzDifferential(f *testing.F) {
 	})
 }
 
-// FuzzValidate requires Validate never to panic, to report findings in
-// order, and to treat every input as JSON or report why not; and to give
+// fuzzValidateBase and fuzzValidatePerByte bound what FuzzValidate lets
+// one validation allocate: a fixed part and a part per input byte.
+const (
+	fuzzValidateBase    = 16 << 20
+	fuzzValidatePerByte = 64
+)
+
+// FuzzValidate requires Validate never to panic, to stay within a memory
+// bound proportional to its input, to report findings in order, and to
+// treat every input as JSON or report why not; and to give
 // the same result whether it scans the input in memory or streams it
 // through the readahead's chunks, with or without the plain path, and the same findings when a Validator
 // scans it in place (as a line of a batch) and without measures.
@@ -325,9 +333,18 @@ func FuzzValidate(f *testing.F) {
 		f.Add(p)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
 		res, err := Validate(bytes.NewReader(data), Options{})
+		runtime.ReadMemStats(&after)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// The validator's memory is its buffers and tables, a string
+		// or number at most of its fixed limits (limits.go), and what it
+		// keeps of each event: bounded by the input, whatever it holds.
+		if got, bound := after.TotalAlloc-before.TotalAlloc, uint64(fuzzValidateBase+fuzzValidatePerByte*len(data)); got > bound {
+			t.Fatalf("validating %d bytes allocated %d bytes, more than the bound of %d", len(data), got, bound)
 		}
 		streamed, err := Validate(struct{ io.Reader }{bytes.NewReader(data)}, Options{})
 		if err != nil {

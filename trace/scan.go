@@ -13,18 +13,6 @@ import (
 	"unsafe"
 )
 
-// MaxDepth is the deepest nesting of arrays and objects the validator reads.
-// A trace needs four levels; the limit exists so that a hostile document of
-// a million '[' cannot exhaust the stack or the heap.
-const MaxDepth = 1000
-
-// maxNumberLen bounds a number token, which must fit in the buffer whole:
-// a stream of a billion digits is an error, not a billion-byte buffer.
-const maxNumberLen = 1 << 20
-
-// maxStringLen bounds a string, which is kept whole while it is checked.
-const maxStringLen = 64 << 20
-
 // scanBufSize is the read buffer of the scanner: one read per 64 KiB is
 // noise next to the scanning, and a larger buffer would cost its clearing
 // on every small trace (the tests validate thousands).

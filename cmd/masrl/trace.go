@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
 
+	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/trace"
 )
 
@@ -134,4 +136,89 @@ func displayName(name string) string {
 		return "<stdin>"
 	}
 	return name
+}
+
+// sizeFlag is a --max-* value: a size in bytes, as trace.ParseSize reads
+// it ("64MiB").
+type sizeFlag struct{ n *int64 }
+
+func (f sizeFlag) String() string {
+	if f.n == nil || *f.n == 0 {
+		return ""
+	}
+	return trace.FormatSize(*f.n)
+}
+
+func (f sizeFlag) Set(s string) error {
+	n, err := trace.ParseSize(s)
+	if err == nil {
+		*f.n = n
+	}
+	return err
+}
+
+// limitFlags registers on fs the flags that raise the readers' limits
+// (trace.Limits) a command meets: "line", "record", "document",
+// "decompressed".
+func limitFlags(fs *flag.FlagSet, l *trace.Limits, which ...string) {
+	for _, w := range which {
+		switch w {
+		case "line":
+			fs.Var(sizeFlag{&l.MaxLine}, "max-line", "the longest line of JSON Lines read, in `bytes` (KiB, MiB, GiB allowed; default "+trace.FormatSize(trace.DefaultMaxLine)+")")
+		case "record":
+			fs.Var(sizeFlag{&l.MaxRecord}, "max-record", "the longest OTLP protobuf request read, decompressed, in `bytes` (default "+trace.FormatSize(trace.DefaultMaxRecord)+")")
+		case "document":
+			fs.Var(sizeFlag{&l.MaxDocument}, "max-document", "the most `bytes` read whole that are not one line (a multi-line OTLP/JSON document; what trace view embeds; default "+trace.FormatSize(trace.DefaultMaxDocument)+")")
+		case "decompressed":
+			fs.Var(sizeFlag{&l.MaxDecompressed}, "max-decompressed", "the most `bytes` a compressed input may expand to (default "+trace.FormatSize(trace.DefaultMaxDecompressed)+")")
+		}
+	}
+}
+
+// inputFile is an input a command read, kept so that no output is written
+// over it.
+type inputFile struct {
+	name string
+	info os.FileInfo
+}
+
+// statInput returns the input r is (an *os.File, as tio.open and os.Stdin
+// give) with its name, or ok false when r is no file.
+func statInput(name string, r any) (in inputFile, ok bool) {
+	st, isFile := r.(interface{ Stat() (os.FileInfo, error) })
+	if !isFile {
+		return inputFile{}, false
+	}
+	fi, err := st.Stat()
+	if err != nil {
+		return inputFile{}, false
+	}
+	return inputFile{name: name, info: fi}, true
+}
+
+// notAnInput refuses to write out over one of the inputs: the files are
+// compared with os.SameFile, so another spelling of the path, a hard link
+// or a symbolic link to the input is refused as well. A path that does
+// not exist yet is no input.
+func notAnInput(out string, inputs []inputFile) error {
+	fi, err := os.Stat(out)
+	if err != nil {
+		return nil
+	}
+	for _, in := range inputs {
+		if os.SameFile(fi, in.info) {
+			return fmt.Errorf("the output %s is the input %s: writing it would destroy the input; name another output", out, displayName(in.name))
+		}
+	}
+	return nil
+}
+
+// writeOutput writes data to the file out atomically (corpus.WriteFiles:
+// a temporary file beside it, renamed over it), after checking that out is
+// none of the inputs.
+func writeOutput(out string, data []byte, inputs []inputFile) error {
+	if err := notAnInput(out, inputs); err != nil {
+		return err
+	}
+	return corpus.WriteFiles(filepath.Dir(out), map[string][]byte{filepath.Base(out): data})
 }

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -211,5 +212,33 @@ func TestTraceBatchManyLines(t *testing.T) {
 		if again, _, _ := runTraceCmd(t, "", "validate", path); again != first {
 			t.Fatal("output differs between runs")
 		}
+	}
+}
+
+// TestTraceLineLimit: a JSON Lines line beyond --max-line is reported at
+// its line, with the flag that raises it; for validate it is a finding
+// about the input (exit 1), and the lines before it are checked.
+func TestTraceLineLimit(t *testing.T) {
+	ex, err := os.ReadFile(filepath.Join(traceFixtures, "example.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := strings.Join(strings.Fields(string(ex)), " ")
+	in := one + "\n" + strings.Repeat("x", 2<<20) + "\n" + one + "\n"
+	_, stderr, code := runTraceCmd(t, in, "validate", "--jsonl", "--max-line", "1MiB", "-")
+	want := "masrl trace validate: <stdin>:2: line 2 (from byte " + strconv.Itoa(len(one)+1) + ") is longer than 1 MiB, the most masrl reads (raise it with --max-line)"
+	if code != exitFindings || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, %s\nwant exit 1 and %s", code, stderr, want)
+	}
+	// Raised, the line is read, and is malformed JSON, an error of its own.
+	if _, stderr, code := runTraceCmd(t, in, "validate", "--jsonl", "--max-line", "3MiB", "-"); code != exitFindings ||
+		strings.Contains(stderr, "--max-line") || !strings.Contains(stderr, "1 error, 0 warnings in 3 traces") {
+		t.Errorf("--max-line 3MiB: exit %d, %s", code, stderr)
+	}
+	if _, stderr, code := runTraceCmd(t, in, "stats", "--jsonl", "--max-line", "1MiB", "-"); code != exitUsage || !strings.Contains(stderr, "(raise it with --max-line)") {
+		t.Errorf("stats: exit %d, %s", code, stderr)
+	}
+	if _, stderr, code := runTraceCmd(t, in, "validate", "--jsonl", "--max-line", "lots", "-"); code != exitUsage || !strings.Contains(stderr, "want a positive number of bytes, like 64MiB") {
+		t.Errorf("--max-line lots: exit %d, %s", code, stderr)
 	}
 }

@@ -28,14 +28,17 @@ var errManyTraces = errors.New("the input holds more than one trace: use --out D
 // traceImport is "masrl trace import": OTLP/JSON or the collector's OTLP
 // protobuf records in, one orchestration trace per OTel trace id out.
 func traceImport(ctx context.Context, args []string, stdout, stderr io.Writer, iio importIO) int {
-	fs := newFlagSet("trace import", "trace import [--out DIR | --jsonl] [--format auto|json|proto] [--group-by trace|conversation] [--window SPANS] [--task ID] FILE...", stderr)
+	fs := newFlagSet("trace import", "trace import [--out DIR | --jsonl] [--format auto|json|proto|body] [--group-by trace|conversation] [--window SPANS] [--task ID] [--max-line|--max-record|--max-document|--max-decompressed BYTES] FILE...", stderr)
 	out := fs.String("out", "", "write each trace to `DIR`/TRACE_ID.json (default: the one trace to standard output)")
 	jsonl := fs.Bool("jsonl", false, "write every trace to standard output, one per line (JSON Lines)")
 	window := fs.Int("window", otlp.DefaultWindow, "`spans` read after a trace's root span before the trace is written (children exported late)")
 	task := fs.String("task", "", "task_id of every trace (default: the name of the trace's root span)")
 	formatName := fs.String("format", "auto", "input `format`: json (OTLP/JSON), proto (the collector's file exporter with format: proto: "+
-		"4-byte big-endian lengths, each followed by an ExportTraceServiceRequest), or auto: JSON when the first byte that is not blank is '{', else proto")
+		"4-byte big-endian lengths, each followed by an ExportTraceServiceRequest), body (one bare ExportTraceServiceRequest, as OTLP/HTTP posts it), "+
+		"or auto: JSON when the first byte that is not blank is '{', body when it is 0x0a, else proto; a gzip or zstd file is decompressed first")
 	groupBy := fs.String("group-by", "trace", "one orchestration trace per OTel `trace`, or per conversation (gen_ai.conversation.id or session.id; holds every trace until the input ends)")
+	var limits trace.Limits
+	limitFlags(fs, &limits, "line", "record", "document", "decompressed")
 	files, code, ok := parseInterspersed(fs, args)
 	if !ok {
 		return code
@@ -66,6 +69,22 @@ func traceImport(ctx context.Context, args []string, stdout, stderr io.Writer, i
 			return exitUsage
 		}
 	}
+	// The inputs, which no trace written to DIR may replace.
+	var inputs []inputFile
+	for _, name := range files {
+		if name == "-" {
+			if in, ok := statInput(name, iio.stdin); ok {
+				inputs = append(inputs, in)
+			}
+			continue
+		}
+		if f, err := iio.open(name); err == nil {
+			if in, ok := statInput(name, f); ok {
+				inputs = append(inputs, in)
+			}
+			f.Close()
+		}
+	}
 	w := bufio.NewWriterSize(stdout, 1<<16)
 	var held *otlp.Trace // the one trace bound for standard output
 	traces, spans, warnings := 0, 0, 0
@@ -79,7 +98,7 @@ func traceImport(ctx context.Context, args []string, stdout, stderr io.Writer, i
 			if err := otlp.ParseTraceID(t.ID); err != nil {
 				return fmt.Errorf("trace id %q: %w", t.ID, err)
 			}
-			return os.WriteFile(filepath.Join(iio.path(*out), t.ID+".json"), t.JSON, 0o644)
+			return writeOutput(filepath.Join(iio.path(*out), t.ID+".json"), t.JSON, inputs)
 		case *jsonl:
 			_, err := w.Write(t.JSON)
 			return err
@@ -96,7 +115,7 @@ func traceImport(ctx context.Context, args []string, stdout, stderr io.Writer, i
 		}
 		dw.WriteString(d.String() + "\n")
 	}
-	im := otlp.NewImporter(otlp.Options{Window: *window, Task: *task, Compact: *jsonl, Format: format, ByConversation: *groupBy == "conversation"}, emit, report)
+	im := otlp.NewImporter(otlp.Options{Window: *window, Task: *task, Compact: *jsonl, Format: format, ByConversation: *groupBy == "conversation", Limits: limits}, emit, report)
 	var failed error
 	stdinUsed := false
 	for _, name := range files {

@@ -87,3 +87,48 @@ func TestTraceImportDispatch(t *testing.T) {
 		t.Fatalf("exit %d, stdout %d lines, stderr:\n%s", code, strings.Count(out.String(), "\n"), errb.String())
 	}
 }
+
+// TestTraceImportNotOverInput: trace import --out DIR never writes a trace
+// over one of its inputs, even when an input lies in DIR under the name a
+// trace gets (TRACE_ID.json): the import stops there, with the input
+// intact and no temporary file left.
+func TestTraceImportNotOverInput(t *testing.T) {
+	in, err := os.ReadFile(filepath.Join(otlpFixtures, "genai.otlp.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	run := func(args ...string) (string, int) {
+		var stdout, stderr bytes.Buffer
+		code := traceImport(context.Background(), args, &stdout, &stderr, importIO{traceIO: osTraceIO(), path: func(n string) string { return n }})
+		return stderr.String(), code
+	}
+	if err := os.WriteFile("spans.jsonl", in, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if stderr, code := run("--out", "first", "spans.jsonl"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	written, _ := filepath.Glob(filepath.Join("first", "*.json"))
+	if len(written) < 2 {
+		t.Fatalf("%d traces written, want at least 2 for this test", len(written))
+	}
+	victim := filepath.Join("out", filepath.Base(written[0]))
+	if err := os.MkdirAll("out", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(victim, in, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stderr, code := run("--out", "out", victim)
+	if code != exitUsage || !strings.Contains(stderr, "writing it would destroy the input") {
+		t.Errorf("exit %d, %s; want a refusal", code, stderr)
+	}
+	if b, _ := os.ReadFile(victim); !bytes.Equal(b, in) {
+		t.Fatal("the input was overwritten")
+	}
+	left, _ := filepath.Glob(filepath.Join("out", ".*"))
+	if len(left) > 0 {
+		t.Errorf("temporary files left behind: %v", left)
+	}
+}

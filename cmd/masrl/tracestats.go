@@ -14,10 +14,12 @@ import (
 )
 
 func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, tio traceIO) int {
-	fs := newFlagSet("trace stats", "trace stats [--format text|json] [--jsonl] [--partial] [--findings-jsonl FILE] FILE|DIR...", stderr)
+	fs := newFlagSet("trace stats", "trace stats [--format text|json] [--jsonl] [--max-line BYTES] [--partial] [--findings-jsonl FILE] FILE|DIR...", stderr)
 	format := &formatFlag{value: "text", choices: []string{"text", "json"}}
 	fs.Var(format, "format", "output `format`: text or json")
 	jsonl := fs.Bool("jsonl", false, "read every file, standard input included, as JSON Lines (one trace per line); .jsonl and .ndjson files always are")
+	var limits trace.Limits
+	limitFlags(fs, &limits, "line")
 	asPartial := fs.Bool("partial", false, "write the partial summary of the traces (schema/partial.schema.json) instead of the report, for masrl trace merge")
 	findingsTo := fs.String("findings-jsonl", "", "also write each trace that has findings to `FILE` as one JSON object per line (file, line, trace_id, findings)")
 	files, code, ok := parseInterspersed(fs, args)
@@ -42,7 +44,7 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 	var first *trace.BatchResult
 	var sum *partial.Partial
 	traces, invalid, ioErrs := 0, 0, 0
-	trace.ValidateBatch(ctx, files, trace.BatchOptions{JSONLines: *jsonl}, tio.batch(), func(r *trace.BatchResult) {
+	trace.ValidateBatch(ctx, files, trace.BatchOptions{JSONLines: *jsonl, Limits: limits}, tio.batch(), func(r *trace.BatchResult) {
 		out.add(r)
 		if r.Err != nil {
 			ioErrs++

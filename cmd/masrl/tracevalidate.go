@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -11,11 +12,13 @@ import (
 )
 
 func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer, tio traceIO) int {
-	fs := newFlagSet("trace validate", "trace validate [--format text|json|github] [--strict] [--jsonl] FILE|DIR...", stderr)
+	fs := newFlagSet("trace validate", "trace validate [--format text|json|github] [--strict] [--jsonl] [--max-line BYTES] FILE|DIR...", stderr)
 	format := &formatFlag{value: "text", choices: []string{"text", "json", "github"}}
 	fs.Var(format, "format", "output `format`: text, json or github (workflow commands)")
 	strict := fs.Bool("strict", false, "treat warnings (edges back in time, cycles) as errors")
 	jsonl := fs.Bool("jsonl", false, "read every file, standard input included, as JSON Lines (one trace per line); .jsonl and .ndjson files always are")
+	var limits trace.Limits
+	limitFlags(fs, &limits, "line")
 	files, code, ok := parseInterspersed(fs, args)
 	if !ok {
 		return code
@@ -37,10 +40,17 @@ func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer,
 	}
 	var errs, warns, ioErrs, traces int
 	batch := false
-	trace.ValidateBatch(ctx, files, trace.BatchOptions{Check: trace.Options{Strict: *strict, FindingsOnly: true}, JSONLines: *jsonl}, tio.batch(), func(r *trace.BatchResult) {
+	trace.ValidateBatch(ctx, files, trace.BatchOptions{Check: trace.Options{Strict: *strict, FindingsOnly: true}, JSONLines: *jsonl, Limits: limits}, tio.batch(), func(r *trace.BatchResult) {
 		batch = batch || r.Line > 0
 		if r.Err != nil {
-			ioErrs++
+			// Input beyond a limit is a finding about the input (exit
+			// 1), as in trace import; an input that cannot be read is
+			// not (exit 2).
+			if errors.Is(r.Err, trace.ErrLimit) {
+				errs++
+			} else {
+				ioErrs++
+			}
 			fmt.Fprintf(stderr, "masrl trace validate: %s: %v\n", unitName(r), r.Err)
 		} else {
 			traces++

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -9,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -22,12 +20,14 @@ import (
 // traces of FILE (package trace/viewer), with the validator's findings and
 // measures, to attach to a pull request or a paper's artifact.
 func traceView(ctx context.Context, args []string, stdout, stderr io.Writer, tio traceIO) int {
-	fs := newFlagSet("trace view", "trace view [-o OUT.html] [--serve] [--addr 127.0.0.1:0] [--strict] [--jsonl] FILE", stderr)
+	fs := newFlagSet("trace view", "trace view [-o OUT.html] [--serve] [--addr 127.0.0.1:0] [--strict] [--jsonl] [--max-line BYTES] [--max-document BYTES] FILE", stderr)
 	out := fs.String("o", "", "write the HTML `file` here (- for standard output); default: FILE's name with .html, in the current directory")
 	serve := fs.Bool("serve", false, "serve the file on localhost instead of writing it, until interrupted")
 	addr := fs.String("addr", "127.0.0.1:0", "the `address` --serve listens on")
 	strict := fs.Bool("strict", false, "report edge-time and cycle warnings as errors")
 	jsonl := fs.Bool("jsonl", false, "read FILE as JSON Lines (one trace per line); .jsonl and .ndjson files always are")
+	var limits trace.Limits
+	limitFlags(fs, &limits, "line", "document")
 	files, code, ok := parseInterspersed(fs, args)
 	if !ok {
 		return code
@@ -38,7 +38,29 @@ func traceView(ctx context.Context, args []string, stdout, stderr io.Writer, tio
 		return exitUsage
 	}
 	name := files[0]
-	units, err := readViewUnits(ctx, name, *jsonl || trace.IsJSONLines(name), trace.Options{Strict: *strict}, tio)
+	r, inputs, closeInput, err := openViewInput(name, tio)
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl trace view: %v\n", err)
+		return exitUsage
+	}
+	defer closeInput()
+	dest := *out
+	if dest == "" && !*serve {
+		base := filepath.Base(displayName(name))
+		if name == "-" {
+			base = "stdin"
+		}
+		dest = strings.TrimSuffix(base, filepath.Ext(base)) + ".html"
+	}
+	// Refused before the input is read, not only when the page is
+	// written: an input that takes minutes to read is not read in vain.
+	if dest != "" && dest != "-" {
+		if err := notAnInput(dest, inputs); err != nil {
+			fmt.Fprintf(stderr, "masrl trace view: %v\n", err)
+			return exitUsage
+		}
+	}
+	units, err := viewer.Read(trace.ContextReader(ctx, r), displayName(name), *jsonl || trace.IsJSONLines(name), trace.Options{Strict: *strict}, limits)
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl trace view: %v\n", err)
 		return exitUsage
@@ -66,18 +88,10 @@ func traceView(ctx context.Context, args []string, stdout, stderr io.Writer, tio
 		}
 		return exitOK
 	}
-	dest := *out
-	if dest == "" {
-		base := filepath.Base(displayName(name))
-		if name == "-" {
-			base = "stdin"
-		}
-		dest = strings.TrimSuffix(base, filepath.Ext(base)) + ".html"
-	}
 	if dest == "-" {
 		_, err = stdout.Write(page.Bytes())
 	} else {
-		err = os.WriteFile(dest, page.Bytes(), 0o644)
+		err = writeOutput(dest, page.Bytes(), inputs)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl trace view: %v\n", err)
@@ -89,56 +103,26 @@ func traceView(ctx context.Context, args []string, stdout, stderr io.Writer, tio
 	return exitOK
 }
 
-// maxViewLine bounds one line of a JSON Lines file the viewer embeds.
-const maxViewLine = 1 << 30
-
-// readViewUnits reads and validates the traces of one file: the whole
-// file, or each non-blank line of a JSON Lines file. The viewer embeds
-// each trace's text, so unlike validate it holds them all.
-func readViewUnits(ctx context.Context, name string, lines bool, opts trace.Options, tio traceIO) ([]viewer.Unit, error) {
-	var r io.Reader
+// openViewInput opens FILE of trace view ("-" is standard input) and
+// returns it with what the output must not overwrite.
+func openViewInput(name string, tio traceIO) (r io.Reader, inputs []inputFile, closeInput func(), err error) {
 	if name == "-" {
-		r = tio.stdin
-	} else {
-		if _, isDir, err := tio.dir(name); err == nil && isDir {
-			return nil, fmt.Errorf("%s is a directory: trace view shows one file (a JSON Lines file holds a batch)", name)
+		if in, ok := statInput(name, tio.stdin); ok {
+			inputs = append(inputs, in)
 		}
-		f, err := tio.open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		r = f
+		return tio.stdin, inputs, func() {}, nil
 	}
-	r = trace.ContextReader(ctx, r)
-	check := func(b []byte, line int) viewer.Unit {
-		res, err := trace.Validate(bytes.NewReader(b), opts)
-		return viewer.Unit{Name: displayName(name), Line: line, JSON: b, Report: viewer.NewReport(res, err)}
+	if _, isDir, err := tio.dir(name); err == nil && isDir {
+		return nil, nil, nil, fmt.Errorf("%s is a directory: trace view shows one file (a JSON Lines file holds a batch)", name)
 	}
-	if !lines {
-		b, err := io.ReadAll(r)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", displayName(name), err)
-		}
-		return []viewer.Unit{check(b, 0)}, nil
+	f, err := tio.open(name)
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	var units []viewer.Unit
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<20), maxViewLine)
-	for line := 1; sc.Scan(); line++ {
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
-		units = append(units, check(bytes.Clone(b), line))
+	if in, ok := statInput(name, f); ok {
+		inputs = append(inputs, in)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", displayName(name), err)
-	}
-	if len(units) == 0 {
-		return nil, fmt.Errorf("%s: no traces (every line is blank)", displayName(name))
-	}
-	return units, nil
+	return f, inputs, func() { f.Close() }, nil
 }
 
 // serveView serves the page at / on addr until ctx ends, and says where.

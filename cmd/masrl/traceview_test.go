@@ -205,3 +205,57 @@ func TestTraceViewServe(t *testing.T) {
 		t.Errorf("exit %d after the interrupt", code)
 	}
 }
+
+// TestTraceViewNotOverInput: trace view never writes its page over its
+// input, whether -o names the input, the default output (the input's
+// base name with .html) is the input, or -o names it by a symbolic link;
+// the input is left as it was and nothing else is written. A page it may
+// write replaces the old one whole, leaving no temporary file.
+func TestTraceViewNotOverInput(t *testing.T) {
+	ex, err := os.ReadFile(filepath.Join(traceFixtures, "example.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	for _, n := range []string{"run.json", "export.html"} {
+		if err := os.WriteFile(n, ex, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("run.json", "link.html"); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"view", "-o", "run.json", "run.json"},
+		{"view", "-o", "./run.json", "run.json"},
+		{"view", "export.html"},
+		{"view", "-o", "link.html", "run.json"},
+	} {
+		_, stderr, code := runTraceCmd(t, "", args...)
+		if code != exitUsage || !strings.Contains(stderr, "writing it would destroy the input") {
+			t.Errorf("%q: exit %d, %s; want a refusal", args, code, stderr)
+		}
+		for _, n := range []string{"run.json", "export.html"} {
+			if b, _ := os.ReadFile(n); !bytes.Equal(b, ex) {
+				t.Fatalf("%q: %s was overwritten", args, n)
+			}
+		}
+	}
+	if err := os.WriteFile("run.html", []byte("an old page"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := runTraceCmd(t, "", "view", "run.json"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	ents, _ := os.ReadDir(".")
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if got := strings.Join(names, " "); got != "export.html link.html run.html run.json" {
+		t.Errorf("files %s, want the inputs, the link and run.html", got)
+	}
+	if b, _ := os.ReadFile("run.html"); !bytes.Contains(b, []byte("masrl-viewer-data")) {
+		t.Error("run.html is not the new page")
+	}
+}

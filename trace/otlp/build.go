@@ -191,7 +191,19 @@ func (b *builder) structure() {
 		switch {
 		case i == b.root:
 			b.parent[i] = -1
-			if s.hasParent {
+			switch {
+			case s.hasParent && ok:
+				// Every span has its parent in the input: the parents
+				// loop. Say so, and where, rather than blame a parent
+				// that is there.
+				b.warn(i, "every span has a parent, so the parent spans form a cycle (%s): this span, the earliest, is taken as the root",
+					b.cycleList(i, func(k int) int {
+						if p, ok := byID[b.spans[k].parent]; ok && b.spans[k].hasParent {
+							return p
+						}
+						return -1
+					}))
+			case s.hasParent:
 				b.warn(i, "parent span %s is not in the input: this span is taken as the root", hex.EncodeToString(s.parent[:]))
 			}
 		case s.hasParent && ok && p != i:
@@ -415,7 +427,8 @@ func (b *builder) cutCycles() {
 			j = b.parent[j]
 		}
 		if j >= 0 && state[j] == 1 {
-			b.warn(j, "its parent chain loops back to it: placed under the root span")
+			b.warn(j, "its parent chain loops back to it, the parent spans form a cycle (%s): placed under the root span %s",
+				b.cycleList(j, func(k int) int { return b.parent[k] }), b.spans[b.root].idHex())
 			b.parent[j] = b.root
 			if j == b.root {
 				b.parent[j] = -1
@@ -425,6 +438,29 @@ func (b *builder) cutCycles() {
 			state[k] = 2
 		}
 	}
+}
+
+// maxCycleList is how many spans of a parent cycle a diagnostic lists.
+const maxCycleList = 8
+
+// cycleList lists the span ids met following parentOf from span i, up to
+// the first span met twice ("a → b → a"), or, when the walk leaves the
+// spans first, up to there; at most maxCycleList ids, then how many more.
+func (b *builder) cycleList(i int, parentOf func(int) int) string {
+	var ids []string
+	seen := map[int]bool{}
+	j := i
+	for ; j >= 0 && !seen[j]; j = parentOf(j) {
+		seen[j] = true
+		ids = append(ids, b.spans[j].idHex())
+	}
+	if j >= 0 {
+		ids = append(ids, b.spans[j].idHex())
+	}
+	if len(ids) > maxCycleList+1 {
+		ids = append(ids[:maxCycleList], fmt.Sprintf("… (%d more)", len(ids)-maxCycleList))
+	}
+	return strings.Join(ids, " → ")
 }
 
 // inside reports whether span c lies in the subtree of span a.

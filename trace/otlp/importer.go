@@ -5,12 +5,14 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"sort"
 	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/masrl/masrl/trace"
 )
 
 // DefaultWindow is the default of Options.Window.
@@ -45,6 +47,10 @@ type Options struct {
 	// id of its first trace; traces without one stay as they are. Every
 	// trace is then held until Close: memory grows with the input.
 	ByConversation bool
+	// Limits bound a line of OTLP/JSON, a multi-line document, a protobuf
+	// record and what a compressed input expands to (trace.Limits); zero
+	// fields are the defaults.
+	Limits trace.Limits
 }
 
 // Trace is one imported orchestration trace.
@@ -123,6 +129,7 @@ func NewImporter(opts Options, emit func(*Trace) error, report func(Diagnostic))
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
+	opts.Limits = opts.Limits.OrDefault()
 	return &Importer{opts: opts, emit: emit, report: report, maxBuilds: 2 * opts.Workers,
 		open: map[[16]byte]*pending{}, written: map[[16]byte]struct{}{}}
 }
@@ -158,20 +165,24 @@ func (im *Importer) Read(name string, r io.Reader) error {
 	if im.err != nil {
 		return im.err
 	}
-	br, zc, err := decompressed(bufio.NewReaderSize(r, 1<<20))
+	br, zc, compressed, err := decompressed(bufio.NewReaderSize(r, 1<<20), im.opts.Limits)
 	if err != nil {
 		return err
 	}
 	defer zc.Close()
 	format, auto := im.opts.Format, im.opts.Format == FormatAuto
+	note := "" // added to the first error of an input whose form was guessed
 	if auto {
 		if format, err = detect(br); err != nil {
 			return err
 		}
+		head, _ := br.Peek(16)
+		note = formsTried(head, format, compressed)
 	}
+	isProto := format == FormatProto || format == FormatProtoBody
 	file := int32(len(im.files))
-	im.files = append(im.files, source{name: name, proto: format == FormatProto})
-	if format == FormatProto && !protoBuild {
+	im.files = append(im.files, source{name: name, proto: isProto})
+	if isProto && !protoBuild {
 		msg := errNoProto
 		if auto {
 			msg = "the input does not start with '{': " + msg
@@ -184,7 +195,8 @@ func (im *Importer) Read(name string, r io.Reader) error {
 	var wg sync.WaitGroup
 	for range im.opts.Workers {
 		wg.Go(func() {
-			var p parser
+			p := parser{limits: im.opts.Limits}
+			defer p.closeDecoders()
 			for u := range work {
 				p.file, p.name = file, name
 				if u.diags == nil { // else a framing error, found by the splitter
@@ -202,8 +214,8 @@ func (im *Importer) Read(name string, r io.Reader) error {
 						p.parseUnit(u.data, func(off int64) (int, int) { return u.line, int(off) + 1 })
 					}
 					u.spans, u.diags = p.spans, p.diags
-					if auto && u.line == 1 && !decoded {
-						u.diags[0].Message += detectedProto
+					if u.line == 1 && !decoded {
+						u.diags[0].Message += note
 					}
 				}
 				u.data = nil
@@ -227,10 +239,13 @@ func (im *Importer) Read(name string, r io.Reader) error {
 			units <- u
 			return true
 		}
-		if format == FormatProto {
-			readErr = splitRecords(br, name, auto, send)
-		} else {
-			readErr = split(br, send)
+		switch format {
+		case FormatProto:
+			readErr = splitRecords(br, name, note, im.opts.Limits, send)
+		case FormatProtoBody:
+			readErr = readBody(br, name, note, im.opts.Limits, send)
+		default:
+			readErr = split(br, name, im.opts.Limits, send)
 		}
 		close(units)
 		close(work)
@@ -255,48 +270,68 @@ func (im *Importer) Read(name string, r io.Reader) error {
 
 // split cuts the input into lines, or into one document when the first
 // non-blank line is not a JSON value by itself (a pretty-printed request),
-// and stops when send returns false.
-func split(br *bufio.Reader, send func(*unit) bool) error {
+// and stops when send returns false. A line longer than lim.MaxLine, a
+// document longer than lim.MaxDocument, or a compressed input that expands
+// beyond lim.MaxDecompressed ends the input with an error diagnostic at
+// that line; the lines before it are read.
+func split(br *bufio.Reader, name string, lim trace.Limits, send func(*unit) bool) error {
 	lineNo := 0
+	var off int64 // byte offset of the line
 	first := true
+	stop := func(le *trace.LimitError) error {
+		send(&unit{line: lineNo, diags: []Diagnostic{{Severity: Error, File: name, Line: lineNo, Message: le.Error()}}})
+		return nil
+	}
+	// Lines are read into scratch, and only a line that is not blank is
+	// copied out, at its size.
+	var scratch []byte
+	var le *trace.LimitError // out of the loop: errors.As makes it escape
 	for {
-		line, err := readLine(br)
-		if len(line) > 0 || err == nil {
+		line, n, err := trace.ReadLine(br, scratch, lim.MaxLine)
+		scratch = line
+		if n > 0 || err == nil {
 			lineNo++
 		}
+		switch {
+		case err == trace.ErrLimit:
+			return stop(&trace.LimitError{What: fmt.Sprintf("line %d", lineNo), Limit: lim.MaxLine, Flag: "--max-line", Byte: off})
+		case errors.As(err, &le):
+			if n == 0 {
+				lineNo++ // the line that was to start here
+			}
+			return stop(le)
+		}
 		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
+			line = bytes.Clone(line)
 			// A pretty-printed document's first line is an unfinished
 			// value ("{", or a member that opens an array); a damaged
 			// line of a JSON Lines file still ends in "}", and is
 			// reported on its own while the lines after it are read.
 			if first && !bytes.HasSuffix(trimmed, []byte("}")) && !jsontext.Value(trimmed).IsValid(decodeOptions()...) {
-				rest, rerr := io.ReadAll(br)
-				doc := append(line, rest...)
-				send(&unit{data: doc, line: lineNo, doc: true})
-				return rerr
+				line = append(line, '\n')
+				rest, rerr := trace.ReadAtMost(br, max(0, lim.MaxDocument-int64(len(line))))
+				switch {
+				case rerr == trace.ErrLimit:
+					return stop(&trace.LimitError{What: fmt.Sprintf("the document that starts at line %d", lineNo), Limit: lim.MaxDocument, Flag: "--max-document", Byte: off})
+				case errors.As(rerr, &le):
+					return stop(le)
+				case rerr != nil:
+					return rerr
+				}
+				send(&unit{data: append(line, rest...), line: lineNo, doc: true})
+				return nil
 			}
 			first = false
 			if !send(&unit{data: line, line: lineNo}) {
 				return nil
 			}
 		}
+		off += n
 		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
 			return err
-		}
-	}
-}
-
-// readLine returns the next line with its newline, in a slice of its own.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		line = append(line, chunk...)
-		if err != bufio.ErrBufferFull {
-			return line, err
 		}
 	}
 }

@@ -399,3 +399,57 @@ func TestNotJSONOnce(t *testing.T) {
 		t.Errorf("the lines around the bad one were not imported: %d traces", len(traces))
 	}
 }
+
+// TestParentCycle: spans whose parents loop are reported as a cycle that
+// lists its spans, not as a parent missing from the input: when every span
+// has a parent (no root), and when a loop hangs off a rooted trace.
+func TestParentCycle(t *testing.T) {
+	cases := []struct {
+		name  string
+		spans []sp
+		want  string
+	}{
+		{"no root", []sp{agentSpan(tA, 1, 3, "a", 0, 100), toolSpan(tA, 2, 1, "t", 10, 20), agentSpan(tA, 3, 2, "b", 30, 40)},
+			"every span has a parent, so the parent spans form a cycle (" + sid(1) + " → " + sid(3) + " → " + sid(2) + " → " + sid(1) + "): this span, the earliest, is taken as the root"},
+		{"beside a root", []sp{agentSpan(tA, 1, 0, "a", 0, 100), toolSpan(tA, 5, 6, "c1", 50, 60), toolSpan(tA, 6, 5, "c2", 55, 65)},
+			"the parent spans form a cycle (" + sid(5) + " → " + sid(6) + " → " + sid(5) + "): placed under the root span " + sid(1)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			traces, _, diags := importAll(t, "c.jsonl", []byte(line(c.spans...)), Options{})
+			mustValidate(t, traces)
+			found := false
+			for _, d := range diags {
+				if strings.Contains(d.Message, "not in the input") {
+					t.Errorf("a parent in the input reported missing: %s", d)
+				}
+				if strings.Contains(d.Message, c.want) && d.Line == 1 && d.SpanID != "" {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("no warning %q in %v", c.want, diags)
+			}
+		})
+	}
+}
+
+// TestImplausibleTimes: a span that starts or ends at 2^64-1 ns (or any
+// time after 2200) is an error at its JSON Pointer and left out, not a
+// run of 584 years; the trace is made of the other spans.
+func TestImplausibleTimes(t *testing.T) {
+	const never = "18446744073709551615"
+	in := strings.Replace(line(agentSpan(tA, 1, 0, "boss", 0, 100), toolSpan(tA, 2, 1, "late", 10, 777777), toolSpan(tA, 3, 1, "ok", 10, 20)),
+		`"777777000000"`, `"`+never+`"`, 1)
+	traces, _, diags := importAll(t, "f.jsonl", []byte(in), Options{})
+	mustValidate(t, traces)
+	want := "f.jsonl:1:" // then the column
+	wantRest := "error: /resourceSpans/0/scopeSpans/0/spans/1/endTimeUnixNano: endTimeUnixNano " + never +
+		" is not a plausible time in Unix nanoseconds: it is after 2200-01-01 (7258118400000000000); the span is left out"
+	if len(diags) != 1 || !strings.HasPrefix(diags[0].String(), want) || !strings.HasSuffix(diags[0].String(), wantRest) {
+		t.Fatalf("diagnostics %v\nwant %s…%s", diags, want, wantRest)
+	}
+	if tr := traces[tA]; tr == nil || tr.Stats.WallClockS > 1 || tr.Spans != 2 {
+		t.Fatalf("trace %+v: want the two plausible spans, 0.1 s", tr)
+	}
+}

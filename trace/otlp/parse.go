@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/masrl/masrl/trace"
 )
 
 // parser reads ExportTraceServiceRequest values token by token. It decodes
@@ -32,6 +33,10 @@ type parser struct {
 	// allocated once per worker, not once per span.
 	names map[string]string
 	b64   [24]byte
+	// limits are the importer's, with defaults filled in; zstd decodes
+	// compressed protobuf records.
+	limits trace.Limits
+	zstd   recordDecoder
 }
 
 // intern returns b as a string, shared with earlier equal strings.
@@ -257,18 +262,39 @@ func (p *parser) number(what string) (string, int64, bool, error) {
 	return "", off, false, p.dec.SkipValue()
 }
 
+// maxPlausibleNanos is the latest time a span may carry, 2200-01-01 in
+// Unix nanoseconds: a later one (2^64-1, a clock's garbage) is no time a
+// span ran at, and taken as read it would make a run of centuries.
+const maxPlausibleNanos = 7258118400 * 1e9
+
+// implausibleTime is the message of a time beyond maxPlausibleNanos.
+func implausibleTime(what string, n uint64) string {
+	left := "span"
+	if what == "timeUnixNano" {
+		left = "span event"
+	}
+	return fmt.Sprintf("%s %d is not a plausible time in Unix nanoseconds: it is after 2200-01-01 (%d); the %s is left out", what, n, uint64(maxPlausibleNanos), left)
+}
+
 // nanos reads a Unix time in nanoseconds.
 func (p *parser) nanos(what string, dst *uint64, bad *bool) error {
 	s, off, ok, err := p.number(what)
 	if err != nil || !ok {
 		return err
 	}
-	if n, err := strconv.ParseUint(s, 10, 64); err == nil {
-		*dst = n
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		if f, ferr := strconv.ParseFloat(s, 64); ferr == nil && f >= 0 && f < math.MaxUint64 {
+			n, err = uint64(f), nil
+		}
+	}
+	if err == nil && n > maxPlausibleNanos {
+		p.fail(off, "%s", implausibleTime(what, n))
+		*bad = true
 		return nil
 	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil && f >= 0 && f < math.MaxUint64 {
-		*dst = uint64(f)
+	if err == nil {
+		*dst = n
 		return nil
 	}
 	p.fail(off, "%s %q is not a time in Unix nanoseconds (a non-negative integer)", what, s)

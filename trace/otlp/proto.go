@@ -5,11 +5,14 @@ package otlp
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+	"github.com/masrl/masrl/trace"
 
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
@@ -22,6 +25,18 @@ import (
 
 // protoBuild says that this build reads OTLP protobuf.
 const protoBuild = true
+
+// recordDecoder is a parser's zstd decoder of records, made at the first
+// compressed record and reused for the next.
+type recordDecoder = *zstd.Decoder
+
+// closeDecoders releases the parser's zstd decoder.
+func (p *parser) closeDecoders() {
+	if p.zstd != nil {
+		p.zstd.Close()
+		p.zstd = nil
+	}
+}
 
 // parseRecord decodes one protobuf record (number rec, at byte off) into
 // the same spans the JSON reader makes, and reports whether the record was
@@ -38,13 +53,31 @@ func (p *parser) parseRecord(data []byte, rec int, off int64) bool {
 		// The collector's file exporter with `compression: zstd` writes
 		// each export as a record holding one zstd frame, of protobuf
 		// (format: proto) or of JSON (format: json).
-		dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
-		if err != nil {
-			fail("", "zstd: %v", err)
+		// It is read as a stream, into a buffer that grows as bytes come
+		// out, up to MaxRecord: DecodeAll would allocate the content size
+		// the frame announces, whatever follows.
+		if p.zstd == nil {
+			// The window is bounded by the record too: a frame in
+			// one segment has its content as its window, which the
+			// decoder allocates when the frame starts.
+			window := uint64(min(max(p.limits.MaxRecord, 1<<10), maxZstdWindow))
+			dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(window), zstd.WithDecoderMaxMemory(window))
+			if err != nil {
+				fail("", "zstd: %v", err)
+				return false
+			}
+			p.zstd = dec
+		}
+		if err := p.zstd.Reset(bytes.NewReader(data)); err != nil {
+			fail("", "the record starts as a zstd frame but does not decompress (%v)", err)
 			return false
 		}
-		data, err = dec.DecodeAll(data, nil)
-		dec.Close()
+		var err error
+		data, err = trace.ReadAtMost(p.zstd, p.limits.MaxRecord)
+		if errors.Is(err, trace.ErrLimit) || errors.Is(err, zstd.ErrWindowSizeExceeded) || errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+			fail("", "the record's zstd frame expands to more than %s, the most masrl reads of a record (raise it with --max-record)", trace.FormatSize(p.limits.MaxRecord))
+			return false
+		}
 		if err != nil {
 			fail("", "the record starts as a zstd frame but does not decompress (%v)", err)
 			return false
@@ -78,15 +111,16 @@ func (p *parser) parseRecord(data []byte, rec int, off int64) bool {
 		for j, ss := range rs.GetScopeSpans() {
 			for k, ps := range ss.GetSpans() {
 				ptr := fmt.Sprintf("/resourceSpans/%d/scopeSpans/%d/spans/%d", i, j, k)
-				p.protoSpan(ps, service, rec, off, func(format string, args ...any) { fail(ptr, format, args...) })
+				p.protoSpan(ps, service, rec, off, func(at, format string, args ...any) { fail(ptr+at, format, args...) })
 			}
 		}
 	}
 	return true
 }
 
-// protoSpan maps one span; fail reports what makes it unusable.
-func (p *parser) protoSpan(ps *tracepb.Span, service string, rec int, off int64, fail func(string, ...any)) {
+// protoSpan maps one span; fail reports what makes it unusable, at the
+// span's pointer followed by at.
+func (p *parser) protoSpan(ps *tracepb.Span, service string, rec int, off int64, fail func(at, format string, args ...any)) {
 	s := span{name: p.internString(ps.GetName()), start: ps.GetStartTimeUnixNano(), end: ps.GetEndTimeUnixNano(),
 		service: service, file: p.file, line: int32(min(rec, 1<<31-1)), off: off}
 	bad, badLink := false, false
@@ -98,7 +132,7 @@ func (p *parser) protoSpan(ps *tracepb.Span, service string, rec int, off int64,
 			copy(dst, src)
 			return true
 		}
-		fail("%s is %d bytes, not %d", what, len(src), len(dst))
+		fail("", "%s is %d bytes, not %d", what, len(src), len(dst))
 		*bad = true
 		return false
 	}
@@ -111,7 +145,11 @@ func (p *parser) protoSpan(ps *tracepb.Span, service string, rec int, off int64,
 			s.setAttr(p.internString(key), p.protoAttr(kv.GetValue()), &al)
 		}
 	}
-	for _, e := range ps.GetEvents() {
+	for k, e := range ps.GetEvents() {
+		if t := e.GetTimeUnixNano(); t > maxPlausibleNanos {
+			fail(fmt.Sprintf("/events/%d/timeUnixNano", k), "%s", implausibleTime("timeUnixNano", t))
+			continue
+		}
 		var attrs eventAttrs
 		for _, kv := range e.GetAttributes() {
 			if wantEventAttr(kv.GetKey()) {
@@ -129,9 +167,18 @@ func (p *parser) protoSpan(ps *tracepb.Span, service string, rec int, off int64,
 	}
 	if !haveTrace || !haveID {
 		if !bad {
-			fail("%s", missingID(s.name, haveTrace))
+			fail("", "%s", missingID(s.name, haveTrace))
 		}
 		return
+	}
+	for _, t := range []struct {
+		name string
+		ns   uint64
+	}{{"startTimeUnixNano", s.start}, {"endTimeUnixNano", s.end}} {
+		if t.ns > maxPlausibleNanos {
+			fail("/"+t.name, "%s", implausibleTime(t.name, t.ns))
+			bad = true
+		}
 	}
 	if bad {
 		return
@@ -170,19 +217,49 @@ func protoValue(v *commonpb.AnyValue) attrValue {
 	return attrValue{}
 }
 
-// decompressed reads a zstd-compressed input (a whole file compressed
-// with zstd, of either format) through a decoder; other input is returned
-// as it is.
-func decompressed(br *bufio.Reader) (*bufio.Reader, io.Closer, error) {
-	head, err := br.Peek(len(zstdMagic))
-	if err != nil || string(head) != zstdMagic {
-		return br, io.NopCloser(nil), nil
+// maxZstdWindow is the largest zstd window (the history a decoder keeps)
+// accepted, as the zstd command's default is: a frame that asks for more
+// is an error, not a gigabyte of history.
+const maxZstdWindow = 128 << 20
+
+// decompressed reads a zstd- or gzip-compressed input (a whole file
+// compressed, of any form) through a decoder that stops after
+// lim.MaxDecompressed bytes; other input is returned as it is. compressed
+// names the compression, "" for none.
+func decompressed(br *bufio.Reader, lim trace.Limits) (out *bufio.Reader, c io.Closer, compressed string, err error) {
+	head, _ := br.Peek(len(zstdMagic))
+	var r io.Reader
+	switch {
+	case bytes.HasPrefix(head, []byte(zstdMagic)):
+		// No window need be larger than all the input may expand to.
+		window := uint64(min(max(lim.MaxDecompressed, 1<<10), maxZstdWindow))
+		dec, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(window), zstd.WithDecoderMaxMemory(window))
+		if err != nil {
+			return nil, nil, "", fmt.Errorf("zstd: %w", err)
+		}
+		r, c, compressed = zstdReader{dec}, closer(dec.Close), "zstd"
+	case bytes.HasPrefix(head, []byte(gzipMagic)):
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, nil, "", fmt.Errorf("the input starts as gzip but does not decompress: %w", err)
+		}
+		r, c, compressed = gzipReader{gz}, gz, "gzip"
+	default:
+		return br, io.NopCloser(nil), "", nil
 	}
-	dec, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
-	if err != nil {
-		return nil, nil, fmt.Errorf("zstd: %w", err)
+	lr := &trace.LimitedReader{R: r, Max: lim.MaxDecompressed, What: "the decompressed " + compressed + " input", Flag: "--max-decompressed"}
+	return bufio.NewReaderSize(lr, 1<<20), c, compressed, nil
+}
+
+// gzipReader says, in its errors, that the input was gzip-compressed.
+type gzipReader struct{ gz *gzip.Reader }
+
+func (z gzipReader) Read(p []byte) (int, error) {
+	n, err := z.gz.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("the gzip-compressed input does not decompress: %w", err)
 	}
-	return bufio.NewReaderSize(zstdReader{dec}, 1<<20), closer(dec.Close), nil
+	return n, err
 }
 
 // zstdReader says, in its errors, that the input was zstd-compressed.

@@ -5,6 +5,8 @@ package otlp
 import (
 	"bufio"
 	"io"
+
+	"github.com/masrl/masrl/trace"
 )
 
 // The WebAssembly build leaves out the protobuf reader (proto.go): the
@@ -14,6 +16,11 @@ import (
 
 const protoBuild = false
 
+// recordDecoder is nothing here: records are not read.
+type recordDecoder = *struct{}
+
+func (p *parser) closeDecoders() {}
+
 func (p *parser) parseRecord([]byte, int, int64) bool {
 	p.spans = nil
 	p.diags = []Diagnostic{{Severity: Error, File: p.name, Message: errNoProto}}
@@ -22,6 +29,6 @@ func (p *parser) parseRecord([]byte, int, int64) bool {
 
 // decompressed leaves the input as it is: the WebAssembly build reads
 // OTLP/JSON text only.
-func decompressed(br *bufio.Reader) (*bufio.Reader, io.Closer, error) {
-	return br, io.NopCloser(nil), nil
+func decompressed(br *bufio.Reader, _ trace.Limits) (*bufio.Reader, io.Closer, string, error) {
+	return br, io.NopCloser(nil), "", nil
 }

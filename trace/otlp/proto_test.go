@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/masrl/masrl/trace"
 	"github.com/masrl/masrl/trace/otlp/internal/fixturegen"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
@@ -154,6 +157,9 @@ func TestProtoRecordPositions(t *testing.T) {
 	}
 }
 
+// noteMark, in a wanted diagnostic, stands for what formsTried adds.
+const noteMark = "{forms tried}"
+
 // TestProtoBadInput: each kind of damage gives its error at its record,
 // and every record that can be read is read.
 func TestProtoBadInput(t *testing.T) {
@@ -185,9 +191,9 @@ func TestProtoBadInput(t *testing.T) {
 			[]string{"f:record 1 (byte 0): error: malformed protobuf: the record is not an ExportTraceServiceRequest (string field contains invalid UTF-8)"}},
 		{"empty records", slices.Concat(frame(nil), good, frame(nil)), FormatProto, 1, nil},
 		{"text is neither", []byte("hello\n"), FormatAuto, 0, []string{
-			"f:record 1 (byte 0): error: the record's length is 1751477356 bytes, but the input ends 2 bytes after it" + detectedProto}},
+			"f:record 1 (byte 0): error: the record's length is 1751477356 bytes, more than 64 MiB, the most masrl reads of a record (raise it with --max-record)" + noteMark}},
 		{"bad first record, detected", slices.Concat(frame([]byte{0xff}), good), FormatAuto, 1, []string{
-			"f:record 1 (byte 0): error: malformed protobuf: the record is not an ExportTraceServiceRequest (cannot parse invalid wire-format data)" + detectedProto}},
+			"f:record 1 (byte 0): error: malformed protobuf: the record is not an ExportTraceServiceRequest (cannot parse invalid wire-format data)" + noteMark}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -196,6 +202,10 @@ func TestProtoBadInput(t *testing.T) {
 			var got []string
 			for _, d := range diags {
 				got = append(got, d.String())
+			}
+			// noteMark stands for formsTried of the input's head.
+			for i := range c.want {
+				c.want[i] = strings.Replace(c.want[i], noteMark, formsTried(c.in[:min(len(c.in), 16)], FormatProto, ""), 1)
 			}
 			if len(traces) != c.traces || !slices.Equal(got, c.want) {
 				t.Errorf("%d traces, diagnostics:\n%s\nwant %d traces and:\n%s", len(traces), strings.Join(got, "\n"), c.traces, strings.Join(c.want, "\n"))
@@ -221,7 +231,7 @@ func TestDetectFormat(t *testing.T) {
 		t.Errorf("protobuf read as JSON: %v", diags)
 	}
 	if _, _, diags := importAll(t, "f", []byte(json), Options{Format: FormatProto}); len(diags) != 1 || diags[0].Record != 1 ||
-		strings.Contains(diags[0].Message, detectedProto) {
+		strings.Contains(diags[0].Message, "masrl reads OTLP/JSON") {
 		t.Errorf("JSON read as protobuf: %v", diags)
 	}
 }
@@ -253,5 +263,99 @@ func FuzzImportProto(f *testing.F) {
 	f.Add(slices.Concat(frame([]byte{0x0a, 0x05, 0x01}), good))
 	f.Add(slices.Concat(frame(nil), good))
 	f.Add(slices.Concat(zstdRecord(f, good[4:]), good))
+	// A record whose zstd frame announces 1 GiB, and a length of 4 GiB.
+	f.Add(slices.Concat(good, frame(append([]byte(zstdMagic), 0xa0, 0, 0, 0, 0x40, 0x09, 0, 0, 'x'))))
+	f.Add(slices.Concat(good, []byte{0xff, 0xff, 0xff, 0xff}, good))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzImport(t, data, FormatProto) })
+}
+
+// TestProtoImplausibleTimes: the protobuf reader reports a time after 2200
+// as the JSON reader does, at the record and the span's pointer.
+func TestProtoImplausibleTimes(t *testing.T) {
+	var req tracepb.TracesData
+	if err := proto.Unmarshal(protoRecord(t, agentSpan(tA, 1, 0, "boss", 0, 100), toolSpan(tA, 2, 1, "late", 10, 20), toolSpan(tA, 3, 1, "ok", 10, 20))[4:], &req); err != nil {
+		t.Fatal(err)
+	}
+	late := req.ResourceSpans[0].ScopeSpans[0].Spans[1]
+	late.StartTimeUnixNano, late.EndTimeUnixNano = 1<<64-1, 1<<64-1
+	rec := marshalRecord(t, &req)
+	traces, _, diags := importAll(t, "f", rec, Options{Format: FormatProto})
+	mustValidate(t, traces)
+	want := []string{
+		"f:record 1 (byte 0): error: /resourceSpans/0/scopeSpans/0/spans/1/startTimeUnixNano: startTimeUnixNano 18446744073709551615 is not a plausible time in Unix nanoseconds: it is after 2200-01-01 (7258118400000000000); the span is left out",
+		"f:record 1 (byte 0): error: /resourceSpans/0/scopeSpans/0/spans/1/endTimeUnixNano: endTimeUnixNano 18446744073709551615 is not a plausible time in Unix nanoseconds: it is after 2200-01-01 (7258118400000000000); the span is left out",
+	}
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.String())
+	}
+	if !slices.Equal(got, want) || len(traces) != 1 || traces[tA].Stats.WallClockS > 1 {
+		t.Errorf("%d traces, diagnostics:\n%s\nwant:\n%s", len(traces), strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestEveryForm: every form an exporter writes is read, told by its
+// content, into the same trace as OTLP/JSON: a bare request (what every
+// OTLP/HTTP exporter posts, and what Python's
+// encode_spans(spans).SerializeToString() returns), the collector's
+// framed records, OTLP/JSON as one line or pretty-printed, each also
+// compressed whole with gzip or zstd.
+func TestEveryForm(t *testing.T) {
+	spans := []sp{agentSpan(tA, 1, 0, "boss", 0, 100), agentSpan(tA, 2, 1, "worker", 10, 90), toolSpan(tA, 3, 2, "search", 20, 30)}
+	js := []byte(line(spans...))
+	want, _, diags := importAll(t, "f", js, Options{})
+	if len(want) != 1 || len(diags) != 0 {
+		t.Fatalf("JSON: %d traces, %v", len(want), diags)
+	}
+	framed := protoRecord(t, spans...)
+	bare := framed[4:]
+	if bare[0] != 0x0a {
+		t.Fatalf("a request starts with %#x, not the tag of resourceSpans", bare[0])
+	}
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, bytes.TrimSpace(js), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	gz := func(b []byte) []byte {
+		var out bytes.Buffer
+		w := gzip.NewWriter(&out)
+		w.Write(b)
+		w.Close()
+		return out.Bytes()
+	}
+	forms := map[string][]byte{
+		"bare request": bare, "framed records": framed, "JSON line": js, "pretty JSON": pretty.Bytes(), "JSON after blank lines": append([]byte("\n\n"), js...),
+	}
+	for name, b := range maps.Clone(forms) {
+		forms[name+", gzip"] = gz(b)
+		forms[name+", zstd"] = zstdAll(t, b)
+	}
+	for name, in := range forms {
+		got, _, diags := importAll(t, "f", in, Options{})
+		if len(diags) != 0 || len(got) != 1 || got[tA] == nil || !bytes.Equal(got[tA].JSON, want[tA].JSON) {
+			t.Errorf("%s: %d traces, diagnostics %v; want the JSON form's trace", name, len(got), diags)
+		}
+	}
+	// Told apart from a framed record: a bare request is refused when
+	// read as one, and read when forced.
+	if got, _, _ := importAll(t, "f", bare, Options{Format: FormatProtoBody}); len(got) != 1 {
+		t.Error("--format body: no trace")
+	}
+}
+
+// TestUnreadableSaysWhatWasTried: an input that is no form masrl reads is
+// an error that lists the forms, how each is told, and shows the input's
+// first bytes.
+func TestUnreadableSaysWhatWasTried(t *testing.T) {
+	_, _, diags := importAll(t, "f", []byte("hello\n"), Options{})
+	if len(diags) != 1 {
+		t.Fatalf("diagnostics %v", diags)
+	}
+	msg := diags[0].Message
+	for _, want := range []string{"OTLP/JSON", "bare protobuf ExportTraceServiceRequest", "4-byte big-endian length", "gzip or zstd",
+		`The input starts with 68 65 6c 6c 6f 0a "hello.", so it was read as the collector's framed protobuf records`} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q does not say %q", msg, want)
+		}
+	}
 }
