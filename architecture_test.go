@@ -115,7 +115,7 @@ func allowedImports(t *testing.T, path string) map[string][]string {
 			t.Fatalf("%s:%d: %s has a second row", path, line, pkg)
 		}
 		rules[pkg] = []string{}
-		for _, imp := range strings.Split(cells[1], ",") {
+		for imp := range strings.SplitSeq(cells[1], ",") {
 			imp = strings.TrimSpace(imp)
 			if imp == "—" {
 				continue
@@ -139,7 +139,7 @@ func modulePath(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, line := range strings.Split(string(b), "\n") {
+	for line := range strings.SplitSeq(string(b), "\n") {
 		if rest, ok := strings.CutPrefix(line, "module "); ok {
 			return strings.TrimSpace(rest)
 		}

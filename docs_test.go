@@ -83,7 +83,7 @@ func headingAnchors(md string) map[string]bool {
 	out := map[string]bool{}
 	seen := map[string]int{}
 	fence := false
-	for _, line := range strings.Split(md, "\n") {
+	for line := range strings.SplitSeq(md, "\n") {
 		if strings.HasPrefix(line, "```") {
 			fence = !fence
 		}

@@ -132,8 +132,8 @@ func plainYAMLMessage(m string) string {
 func yamlKeys(v any) []string {
 	t := reflect.TypeOf(v)
 	var out []string
-	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+	for field := range t.Fields() {
+		name, _, _ := strings.Cut(field.Tag.Get("yaml"), ",")
 		if name != "" && name != "-" {
 			out = append(out, name)
 		}

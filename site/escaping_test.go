@@ -214,7 +214,7 @@ func TestFormulaRuleMatchesSearchJS(t *testing.T) {
 	if err != nil {
 		t.Fatalf("search.js's %s: %v", m[1], err)
 	}
-	for r := rune(0); r < 0x180; r++ {
+	for r := range rune(0x180) {
 		s := string(r) + "x"
 		if js, goRule := re.MatchString(s), corpus.FormulaLeading(s); js != goRule {
 			t.Errorf("%q: search.js defuses it: %v, corpus.FormulaLeading: %v", s, js, goRule)

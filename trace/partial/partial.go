@@ -21,6 +21,7 @@ package partial
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"slices"
@@ -281,9 +282,7 @@ func (p *Partial) clone(a *accumulator) *accumulator {
 	c := &accumulator{n: a.n, min: a.min, max: a.max, sum: new(big.Float).SetPrec(sumPrec).Set(a.sum)}
 	if a.values != nil {
 		c.values = make(map[float64]int64, len(a.values))
-		for v, n := range a.values {
-			c.values[v] = n
-		}
+		maps.Copy(c.values, a.values)
 	} else {
 		c.sketch = a.sketch.Copy()
 	}
