@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/masrl/masrl/internal/diag"
 )
 
 // Pos is a position in an input file. Line and Col are 1-based; Col counts
@@ -26,37 +28,25 @@ func (p Pos) String() string {
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 }
 
-// Severity tells whether a finding fails the check. Its zero value is
-// Error, as trace.Severity's and otlp.Severity's are: a finding whose
-// severity was never set fails rather than passes.
-type Severity int
-
+// Error and Warning are the severities of a diagnostic (diag.Severity,
+// shared with the trace validator and the OTLP importer): an error fails
+// the check.
 const (
-	Error Severity = iota
-	Warning
+	Error   = diag.Error
+	Warning = diag.Warning
 )
-
-func (s Severity) String() string {
-	if s == Warning {
-		return "warning"
-	}
-	return "error"
-}
-
-// MarshalText writes the severity as "error" or "warning".
-func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // Diagnostic is one finding about the corpus: where, what, and what would be
 // right.
 type Diagnostic struct {
-	Severity Severity `json:"severity"`
-	Pos      Pos      `json:"pos"`
-	Field    string   `json:"field,omitempty"`   // column or claim the finding is about
-	Value    string   `json:"value,omitempty"`   // the offending value, as read
-	Message  string   `json:"message"`           // what is wrong
-	Allowed  []string `json:"allowed,omitempty"` // what would be right
-	Nearest  string   `json:"nearest,omitempty"` // the allowed value a near miss probably meant
-	Keys     []string `json:"keys,omitempty"`    // entries involved, when the finding is about several
+	Severity diag.Severity `json:"severity"`
+	Pos      Pos           `json:"pos"`
+	Field    string        `json:"field,omitempty"`   // column or claim the finding is about
+	Value    string        `json:"value,omitempty"`   // the offending value, as read
+	Message  string        `json:"message"`           // what is wrong
+	Allowed  []string      `json:"allowed,omitempty"` // what would be right
+	Nearest  string        `json:"nearest,omitempty"` // the allowed value a near miss probably meant
+	Keys     []string      `json:"keys,omitempty"`    // entries involved, when the finding is about several
 }
 
 // String renders the diagnostic as one line: file:line:col: severity: field: message.
@@ -86,7 +76,7 @@ func (d Diagnostic) Detail() string {
 type Diagnostics []Diagnostic
 
 // add appends a finding.
-func (ds *Diagnostics) add(sev Severity, pos Pos, field, value, format string, args ...any) *Diagnostic {
+func (ds *Diagnostics) add(sev diag.Severity, pos Pos, field, value, format string, args ...any) *Diagnostic {
 	*ds = append(*ds, Diagnostic{Severity: sev, Pos: pos, Field: field, Value: value, Message: fmt.Sprintf(format, args...)})
 	return &(*ds)[len(*ds)-1]
 }
@@ -107,7 +97,7 @@ func (ds Diagnostics) Sort() {
 }
 
 // Count returns the number of findings of one severity.
-func (ds Diagnostics) Count(s Severity) int {
+func (ds Diagnostics) Count(s diag.Severity) int {
 	n := 0
 	for _, d := range ds {
 		if d.Severity == s {

@@ -21,6 +21,8 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/intake"
+
+	"github.com/masrl/masrl/internal/diag"
 )
 
 // Link is one URL at its position.
@@ -184,7 +186,7 @@ type Result struct {
 
 // verdict is what one URL check found.
 type verdict struct {
-	sev     corpus.Severity
+	sev     diag.Severity
 	message string
 	ok      bool
 }
@@ -386,7 +388,7 @@ func (ck *Checker) fetch(ctx context.Context, raw string, follow bool) outcome {
 	}
 	cur, permanent := raw, ""
 	answered := false
-	judge := func(sev corpus.Severity, format string, args ...any) outcome {
+	judge := func(sev diag.Severity, format string, args ...any) outcome {
 		return outcome{verdict: verdict{sev: sev, message: fmt.Sprintf(format, args...)}, answered: answered}
 	}
 	for hop := range 10 {

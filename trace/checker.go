@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+
+	"github.com/masrl/masrl/internal/diag"
 )
 
 // checker is the state of one fast-path validation.
@@ -140,7 +142,7 @@ func (c *checker) schemaf(at pos, format string, args ...any) {
 }
 
 // addAt records a finding, or counts it once the cap is reached.
-func (c *checker) addAt(at pos, ptr string, sev Severity, rule, msg string) {
+func (c *checker) addAt(at pos, ptr string, sev diag.Severity, rule, msg string) {
 	if sev == Warning && c.opts.Strict {
 		sev = Error
 	}

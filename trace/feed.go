@@ -1,6 +1,10 @@
 package trace
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/masrl/masrl/internal/diag"
+)
 
 // feedBatch is how many events or edges travel to the graph together: large
 // enough that the channel costs nothing per record, small enough that the
@@ -72,7 +76,7 @@ func startGraphFeed(g *graph, maxFindings int, sizeHint int64, pool *sync.Pool) 
 	if !f.inline {
 		f.in, f.free, f.done = make(chan *graphBatch, 2), make(chan *graphBatch, 3), make(chan struct{})
 	}
-	g.report = func(at pos, ptr string, sev Severity, rule, msg string) {
+	g.report = func(at pos, ptr string, sev diag.Severity, rule, msg string) {
 		if len(f.found) >= f.max {
 			f.dropped++
 			return

@@ -5,31 +5,19 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/masrl/masrl/internal/diag"
 )
 
-// Severity says whether a finding makes a trace invalid. Its zero value is
-// Error, as corpus.Severity's and otlp.Severity's are: a finding whose
-// severity was never set fails rather than passes.
-type Severity int
-
+// Error and Warning are the severities of a finding (diag.Severity,
+// shared with the corpus check and the OTLP importer). Error findings make
+// the trace invalid; Warning findings point at something suspicious that a
+// trace may still legitimately contain (an edge back in time, a cycle),
+// which Options.Strict turns into errors.
 const (
-	// Error findings make the trace invalid.
-	Error Severity = iota
-	// Warning findings point at something suspicious that a trace may still
-	// legitimately contain (an edge back in time, a cycle); Options.Strict
-	// turns them into errors.
-	Warning
+	Error   = diag.Error
+	Warning = diag.Warning
 )
-
-func (s Severity) String() string {
-	if s == Warning {
-		return "warning"
-	}
-	return "error"
-}
-
-// MarshalText makes a Severity read as "error" or "warning" in JSON reports.
-func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // Rules name the check behind a finding, so that tools can filter on them.
 const (
@@ -49,12 +37,12 @@ const (
 // failing value (RFC 6901; "" is the whole document) and by line and byte
 // column, both 1-based.
 type Finding struct {
-	Pointer  string   `json:"pointer"`
-	Line     int      `json:"line"`
-	Col      int      `json:"col"`
-	Severity Severity `json:"severity"`
-	Rule     string   `json:"rule"`
-	Message  string   `json:"message"`
+	Pointer  string        `json:"pointer"`
+	Line     int           `json:"line"`
+	Col      int           `json:"col"`
+	Severity diag.Severity `json:"severity"`
+	Rule     string        `json:"rule"`
+	Message  string        `json:"message"`
 }
 
 // String formats a finding the way the text report prints it after the
@@ -117,17 +105,4 @@ func quoteList(vals []string) string {
 		q[i] = strconv.Quote(v)
 	}
 	return "[" + strings.Join(q, ", ") + "]"
-}
-
-// UnmarshalText reads "error" or "warning", so that JSON reports round-trip.
-func (s *Severity) UnmarshalText(b []byte) error {
-	switch string(b) {
-	case "error":
-		*s = Error
-	case "warning":
-		*s = Warning
-	default:
-		return fmt.Errorf("unknown severity %q", b)
-	}
-	return nil
 }

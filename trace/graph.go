@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+
+	"github.com/masrl/masrl/internal/diag"
 )
 
 // chunkBits sizes the chunks of a column: 64 Ki entries.
@@ -279,7 +281,7 @@ type graph struct {
 
 	// report receives findings: while the graph is fed concurrently, a
 	// function that keeps them for the checker; in finish, the checker's.
-	report func(at pos, ptr string, sev Severity, rule, msg string)
+	report func(at pos, ptr string, sev diag.Severity, rule, msg string)
 
 	untrustedToolResults int
 	untrustedMessages    int

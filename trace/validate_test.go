@@ -15,6 +15,8 @@ import (
 	"github.com/masrl/masrl/internal/corpustest"
 
 	"github.com/masrl/masrl/internal/synth"
+
+	"github.com/masrl/masrl/internal/diag"
 )
 
 var update = flag.Bool("update", false, "rewrite the .golden files under testdata")
@@ -101,7 +103,7 @@ func TestInvalidFixtures(t *testing.T) {
 		rule     string
 		pointer  string
 		line     int
-		severity Severity
+		severity diag.Severity
 	}{
 		{"not-object", RuleSchema, "", 1, Error},
 		{"missing-required", RuleSchema, "", 1, Error},

@@ -1,12 +1,6 @@
 package main
 
-import (
-	"testing"
-
-	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/trace"
-	"github.com/masrl/masrl/trace/otlp"
-)
+import "testing"
 
 func TestAnnotation(t *testing.T) {
 	for _, tc := range []struct {
@@ -20,19 +14,5 @@ func TestAnnotation(t *testing.T) {
 		if got := tc.a.String(); got != tc.want {
 			t.Errorf("%+v:\n got %s\nwant %s", tc.a, got, tc.want)
 		}
-	}
-}
-
-// TestSeverityZeroValues: the three Severity types agree on their zero
-// value, Error, so that a finding whose severity was never set fails.
-func TestSeverityZeroValues(t *testing.T) {
-	var c corpus.Severity
-	var tr trace.Severity
-	var o otlp.Severity
-	if c != corpus.Error || tr != trace.Error || o != otlp.Error {
-		t.Errorf("zero values: corpus %v, trace %v, otlp %v; want error for all", c, tr, o)
-	}
-	if corpus.Warning.String() != "warning" || trace.Warning.String() != "warning" || otlp.Warning.String() != "warning" {
-		t.Error("a Warning does not print as warning")
 	}
 }

@@ -3,43 +3,35 @@ package otlp
 import (
 	"fmt"
 	"strings"
+
+	"github.com/masrl/masrl/internal/diag"
 )
 
-// Severity says whether a diagnostic made the importer drop input (an
-// error: malformed JSON, a bad id) or only left something out of a trace
-// that it still wrote (a warning: a span or link with no counterpart in the
-// orchestration trace). Its zero value is Error, as corpus.Severity's and
-// trace.Severity's are: a diagnostic whose severity was never set fails
-// rather than passes.
-type Severity int
-
+// Error and Warning are the severities of a diagnostic (diag.Severity,
+// shared with the corpus check and the trace validator): an error made
+// the importer drop input (malformed JSON, a bad id); a warning left
+// something out of a trace that it still wrote (a span or link with no
+// counterpart in the orchestration trace).
 const (
-	Error Severity = iota
-	Warning
+	Error   = diag.Error
+	Warning = diag.Warning
 )
-
-func (s Severity) String() string {
-	if s == Error {
-		return "error"
-	}
-	return "warning"
-}
 
 // Diagnostic is one problem, placed at the input line (and byte column,
 // when the JSON reader knows it) of OTLP/JSON, or at the record (and its
 // byte offset in the file) of OTLP protobuf, and, when it concerns a span,
 // that span's and trace's ids.
 type Diagnostic struct {
-	Severity Severity `json:"-"`
-	File     string   `json:"file"`
-	Line     int      `json:"line"`
-	Col      int      `json:"col,omitempty"`
-	Record   int      `json:"record,omitempty"`  // protobuf input: the record, from 1 (Line is then 0)
-	Byte     int64    `json:"byte,omitempty"`    // protobuf input: where the record's length starts
-	Pointer  string   `json:"pointer,omitempty"` // JSON Pointer inside the request, for reader errors
-	TraceID  string   `json:"trace_id,omitempty"`
-	SpanID   string   `json:"span_id,omitempty"`
-	Message  string   `json:"message"`
+	Severity diag.Severity `json:"-"`
+	File     string        `json:"file"`
+	Line     int           `json:"line"`
+	Col      int           `json:"col,omitempty"`
+	Record   int           `json:"record,omitempty"`  // protobuf input: the record, from 1 (Line is then 0)
+	Byte     int64         `json:"byte,omitempty"`    // protobuf input: where the record's length starts
+	Pointer  string        `json:"pointer,omitempty"` // JSON Pointer inside the request, for reader errors
+	TraceID  string        `json:"trace_id,omitempty"`
+	SpanID   string        `json:"span_id,omitempty"`
+	Message  string        `json:"message"`
 }
 
 // String formats d as "file:line:col: severity: span S: message", or
