@@ -2,7 +2,6 @@ package corpus
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,9 +11,9 @@ import (
 	"github.com/masrl/masrl/internal/corpustest"
 
 	"github.com/rogpeppe/go-internal/txtar"
-)
 
-var update = flag.Bool("update", false, "rewrite the want sections of golden files")
+	"github.com/masrl/masrl/internal/golden"
+)
 
 // checkDay fixes "today" so that year and date rules give the same answer
 // on every run: the corpus's own date, 2026-05-05.
@@ -60,7 +59,7 @@ func TestCheckRules(t *testing.T) {
 			if got == want {
 				return
 			}
-			if *update {
+			if golden.Update() {
 				setArchiveFile(ar, "want", got)
 				if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
 					t.Fatal(err)

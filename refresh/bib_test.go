@@ -3,7 +3,6 @@ package refresh
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/papers-refreshed.bib")
+	"github.com/masrl/masrl/internal/golden"
+)
 
 // TestApplyBib: the BibTeX entries of the refreshed rows cite the
 // published versions (venue in the field their type puts it, year, DOI,
@@ -61,19 +60,7 @@ func TestApplyBib(t *testing.T) {
 	if !slices.Equal(got, wantChanges) {
 		t.Errorf("changes (gamma's proposal is a notice alone):\n got %q\nwant %q", got, wantChanges)
 	}
-	golden := filepath.Join("testdata", "papers-refreshed.bib")
-	if *update {
-		if err := os.WriteFile(golden, newBib, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(newBib, want) {
-		t.Errorf("papers.bib after refresh differs from %s (go test -update to see):\n%s", golden, newBib)
-	}
+	golden.Check(t, filepath.Join("testdata", "papers-refreshed.bib"), newBib)
 	for _, key := range []string{"beta2025", "gamma2024", "zeta2025"} {
 		if e := entryText(bib, key); e == "" || !bytes.Contains(newBib, []byte(e)) {
 			t.Errorf("%s changed or is missing:\n%s", key, e)

@@ -3,7 +3,6 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,9 +16,9 @@ import (
 	"github.com/masrl/masrl/internal/synth"
 
 	"github.com/masrl/masrl/internal/diag"
-)
 
-var update = flag.Bool("update", false, "rewrite the .golden files under testdata")
+	"github.com/masrl/masrl/internal/golden"
+)
 
 // referenceDir is the upstream schema and example trace: the reference
 // directory of the real corpus (corpustest). The test fails when it is
@@ -168,7 +167,7 @@ func TestInvalidFixtures(t *testing.T) {
 					t.Error("--strict accepted a trace with a warning")
 				}
 			}
-			golden(t, filepath.Join("testdata", "invalid", c.file+".golden"), []byte(render(res)))
+			golden.Check(t, filepath.Join("testdata", "invalid", c.file+".golden"), []byte(render(res)))
 		})
 	}
 	all, _ := filepath.Glob(filepath.Join("testdata", "invalid", "*.json"))
@@ -185,28 +184,6 @@ func render(res *Result) string {
 		fmt.Fprintf(&b, "%s [%s]\n", f, f.Rule)
 	}
 	return b.String()
-}
-
-// golden compares got with the file at path, or rewrites it under -update.
-// It refuses to overwrite anything but a .golden file.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if filepath.Ext(path) != ".golden" {
-			t.Fatalf("refusing to overwrite input %s", path)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\n--- got\n%s--- want\n%s", path, got, want)
-	}
 }
 
 func TestPositions(t *testing.T) {
@@ -275,7 +252,7 @@ func TestMeasure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, filepath.Join("testdata", "example.stats.golden"), append(got, '\n'))
+	golden.Check(t, filepath.Join("testdata", "example.stats.golden"), append(got, '\n'))
 	// Spot checks that do not depend on the golden file.
 	if r.Events != 20 || r.Edges != 24 || r.Spawns != 3 || r.Despawns != 2 {
 		t.Errorf("events/edges/spawns/despawns = %d/%d/%d/%d", r.Events, r.Edges, r.Spawns, r.Despawns)

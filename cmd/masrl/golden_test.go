@@ -3,16 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/masrl/masrl/internal/corpustest"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+	"github.com/masrl/masrl/internal/golden"
+)
 
 // checkGolden compares got with testdata/golden/name, or rewrites the file
 // with -update. It refuses to write anywhere but testdata/golden, so that
@@ -23,19 +21,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 	if filepath.Dir(path) != filepath.Join("testdata", "golden") {
 		t.Fatalf("golden name %q leaves testdata/golden", name)
 	}
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n--- got\n%s", path, got)
-	}
+	golden.Check(t, path, got)
 }
 
 // runCmd runs masrl in-process and returns stdout, stderr and the exit code.

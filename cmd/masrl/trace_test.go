@@ -17,6 +17,8 @@ import (
 	"github.com/masrl/masrl/internal/synth"
 	"github.com/masrl/masrl/trace"
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/masrl/masrl/internal/golden"
 )
 
 const traceFixtures = "../../trace/testdata"
@@ -101,7 +103,7 @@ func TestTraceScripts(t *testing.T) {
 	}
 	testscript.Run(t, testscript.Params{
 		Files:         mustGlob(t, filepath.Join("testdata", "trace-script", "*.txtar")),
-		UpdateScripts: *update,
+		UpdateScripts: golden.Update(),
 		Setup: func(env *testscript.Env) error {
 			fixtures := mustGlob(t, filepath.Join(traceFixtures, "invalid", "*.json"))
 			fixtures = append(fixtures, filepath.Join(traceFixtures, "example.json"))

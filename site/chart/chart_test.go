@@ -3,7 +3,6 @@ package chart
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -11,7 +10,6 @@ import (
 	"html"
 	"html/template"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -22,9 +20,9 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/templates"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+	"github.com/masrl/masrl/internal/golden"
+)
 
 // sampleBars is a small field with a zero, so the zero marker is exercised.
 func sampleBars() BarSpec {
@@ -93,20 +91,7 @@ func TestGolden(t *testing.T) {
 			if got != second[name] {
 				t.Fatal("two renders differ")
 			}
-			path := filepath.Join("testdata", name+".golden.html")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("output differs from %s (run go test -update and review the diff)", path)
-			}
+			golden.Check(t, filepath.Join("testdata", name+".golden.html"), []byte(got))
 		})
 	}
 }

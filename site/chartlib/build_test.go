@@ -2,14 +2,13 @@ package chartlib
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite echarts.min.js from node_modules")
+	"github.com/masrl/masrl/internal/golden"
+)
 
 // esbuildArgs are the one definition of how echarts.min.js is built: the
 // entry bundled with its imports, minified, as a script that sets the
@@ -47,7 +46,7 @@ func TestBuild(t *testing.T) {
 	if err != nil {
 		t.Fatalf("esbuild: %v\n%s", err, stderr.Bytes())
 	}
-	if *update {
+	if golden.Update() {
 		if err := os.WriteFile("echarts.min.js", got, 0o644); err != nil {
 			t.Fatal(err)
 		}
