@@ -36,6 +36,18 @@ type Files struct {
 	// sweepErr set; nothing is written before.
 	swept    chan struct{}
 	sweepErr error
+	// sums are the size and CRC of every file the build wrote or kept,
+	// for the output's checksum (mark.go); oldSums those of the files dir
+	// held, when an earlier build's listing says (nil: read a kept file
+	// to sum it).
+	sums, oldSums map[string]fileSum
+}
+
+// summed records a file's sum.
+func (fs *Files) summed(name string, s fileSum) {
+	fs.mu.Lock()
+	fs.sums[name] = s
+	fs.mu.Unlock()
 }
 
 // waitSwept waits until the streaming directory may be written.
@@ -57,7 +69,7 @@ func Memory() *Files { return &Files{m: map[string][]byte{}} }
 // old is what dir holds already.
 func newDirFiles(dir string, old map[string]bool) *Files {
 	// dir exists (openBuffer made it): mkdir stops there.
-	return &Files{m: map[string][]byte{}, dir: dir, made: map[string]bool{filepath.Clean(dir): true}, old: old}
+	return &Files{m: map[string][]byte{}, dir: dir, made: map[string]bool{filepath.Clean(dir): true}, old: old, sums: map[string]fileSum{}}
 }
 
 // Add records a file. Two pages claiming the same path (two values whose
@@ -72,10 +84,13 @@ func (fs *Files) Add(name string, b []byte) error {
 
 // Claim reserves a name whose content Put supplies later (a queued page).
 // A name that is not a clean relative path inside the output directory
-// (CheckPath) is refused.
+// (CheckPath) is refused, and so is the name of the output's mark.
 func (fs *Files) Claim(name string) error {
 	if err := CheckPath(name); err != nil {
 		return err
+	}
+	if name == MarkName {
+		return fmt.Errorf("refusing output path %q: the name of masrl's mark of its output directories", name)
 	}
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
@@ -109,8 +124,9 @@ func (fs *Files) Put(name string, b []byte) error {
 
 // Create opens a claimed name of a streaming Files for writing, so that a
 // large page goes to the file as it is rendered instead of through a
-// buffer of its size. A file the buffer holds already is rewritten where
-// it differs (outFile), keeping its inode; a directory in its place is
+// buffer of its size. A file the buffer holds already is kept when its
+// bytes are the same and otherwise replaced by a new file (outFile),
+// never rewritten through its inode; a directory in its place is
 // removed.
 func (fs *Files) Create(name string) (io.WriteCloser, error) {
 	if err := fs.waitSwept(); err != nil {
@@ -127,7 +143,7 @@ func (fs *Files) Create(name string) (io.WriteCloser, error) {
 		}
 		exists = false
 	}
-	return openOut(p, exists)
+	return openOut(fs, name, p, exists)
 }
 
 // Keep keeps a claimed name's file as the buffer holds it, without
@@ -145,6 +161,16 @@ func (fs *Files) Keep(name string) (bool, error) {
 	if isDir, ok := fs.old[name]; !ok || isDir {
 		return false, nil
 	}
+	// The output's checksum needs its sum: from the listing of the build
+	// that wrote it, or read.
+	s, ok := fs.oldSums[name]
+	if !ok {
+		var err error
+		if s, err = sumFile(filepath.Join(fs.dir, filepath.FromSlash(name))); err != nil {
+			return false, nil
+		}
+	}
+	fs.summed(name, s)
 	// Its directories stay: removeStale keeps what the build made.
 	fs.mu.Lock()
 	for d := filepath.Dir(filepath.Join(fs.dir, filepath.FromSlash(name))); !fs.made[d]; d = filepath.Dir(d) {
