@@ -70,11 +70,11 @@ func TestRefusesForeignFolder(t *testing.T) {
 	root := t.TempDir()
 	docs := filepath.Join(root, "docs")
 	mine := map[string]string{
-		"index.html":        "<h1>my project</h1>",
-		"guide/install.md":  "# Install",
-		"assets/site.css":   "body{}",
-		".nojekyll":         "",
-		"CNAME":             "example.org",
+		"index.html":         "<h1>my project</h1>",
+		"guide/install.md":   "# Install",
+		"assets/site.css":    "body{}",
+		".nojekyll":          "",
+		"CNAME":              "example.org",
 		"deep/a/b/notes.txt": "keep me",
 	}
 	writeTree(t, docs, mine)

@@ -11,6 +11,7 @@ import (
 	iofs "io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -38,6 +39,10 @@ const markHead = "masrl output directory\n"
 // finds it.
 const markText = "masrl build wrote this directory and replaces all of it on its next build:\n" +
 	"keep nothing of your own here. A build refuses a non-empty directory without this file.\n"
+
+// markTemp is where writeMark writes a mark before renaming it into
+// place.
+const markTemp = MarkName + ".new"
 
 // markLimit bounds what is read of a file named MarkName: a mark is far
 // shorter.
@@ -85,7 +90,7 @@ func readMark(dir string) (string, error) {
 // may share), and never half-written, so that a build killed at any
 // moment leaves a mark the next build accepts.
 func writeMark(dir, mark string) error {
-	tmp := filepath.Join(dir, MarkName+".new")
+	tmp := filepath.Join(dir, markTemp)
 	f, err := createNew(tmp)
 	if err != nil {
 		return err
@@ -191,14 +196,18 @@ func checkMarked(dir, out string, buffer bool) error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", out, err)
 	}
-	names, err := f.Readdirnames(3)
+	names, err := f.Readdirnames(4)
 	f.Close()
+	if err != nil && err != io.EOF {
+		return fmt.Errorf("writing %s: %w", out, err)
+	}
+	// A mark half-written by a build killed in its first moments is
+	// masrl's own.
+	names = slices.DeleteFunc(names, func(n string) bool { return n == markTemp })
 	if len(names) == 0 {
-		if err != nil && err != io.EOF {
-			return fmt.Errorf("writing %s: %w", out, err)
-		}
 		return nil
 	}
+	names = names[:min(3, len(names))]
 	if buffer {
 		return fmt.Errorf("refusing to build into %s: its build buffer %s holds files (%s) but no %s, the mark masrl leaves in what it writes; "+
 			"a masrl older than the mark may have moved into it what %s held before its first build: look through it, keep what is yours, and remove it yourself",
