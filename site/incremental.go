@@ -47,8 +47,8 @@ import (
 // encoding, kept by the row's key, so that only the changed rows are
 // encoded again (rowPieces). The other such files
 // (the feeds, the sitemap, the CSV and stats downloads) and the copied
-// assets are always written; the output directory rewrites only bytes
-// that differ (outdir).
+// assets are always written; the output directory replaces only files
+// whose bytes differ (outdir).
 //
 // The key is computed from the data itself, not from a list of which rows
 // a page depends on, so that a page type added later cannot forget to

@@ -213,8 +213,12 @@ func checkMarked(dir, out string, buffer bool) error {
 			"a masrl older than the mark may have moved into it what %s held before its first build: look through it, keep what is yours, and remove it yourself",
 			out, dir, strings.Join(names, ", "), MarkName, out)
 	}
+	also := ""
+	if st, err := os.Lstat(BufferDir(out)); err == nil && st.IsDir() {
+		also = fmt.Sprintf(" (and the build buffer %s beside it: an older masrl's first build may have moved into it what %s held, so look through it first)", BufferDir(out), out)
+	}
 	return fmt.Errorf("refusing to replace %s: it holds files (%s) but no %s, the mark masrl leaves in every output it builds, so this masrl did not build it "+
 		"(a hand-written folder, a web root, or a site of a masrl older than the mark); "+
-		"choose an empty or new directory for --out, or remove %s yourself (and %s beside it, if there is one) if nothing in it is yours",
-		out, strings.Join(names, ", "), MarkName, out, BufferDir(out))
+		"choose an empty or new directory for --out, or remove %s yourself%s if nothing in it is yours",
+		out, strings.Join(names, ", "), MarkName, out, also)
 }
