@@ -220,3 +220,27 @@ func TestSymlinkOutRefused(t *testing.T) {
 		t.Error("a buffer was made beside the link")
 	}
 }
+
+// TestBufferNotADirectory: a file or a link in the buffer's place is
+// masrl's to replace (the name is its own); the link's target stays.
+func TestBufferNotADirectory(t *testing.T) {
+	root := t.TempDir()
+	out := filepath.Join(root, "public")
+	outside := filepath.Join(root, "outside")
+	writeTree(t, outside, map[string]string{"a": "keep"})
+	for _, put := range []func() error{
+		func() error { return os.WriteFile(BufferDir(out), []byte("x"), 0o644) },
+		func() error { return os.Symlink(outside, BufferDir(out)) },
+	} {
+		os.RemoveAll(BufferDir(out))
+		if err := put(); err != nil {
+			t.Fatal(err)
+		}
+		if err := buildContent(t, out, map[string]string{"index.html": "site"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := tree(t, outside); !maps.Equal(got, map[string]string{"a": "keep"}) {
+		t.Errorf("the link's target changed: %v", got)
+	}
+}

@@ -82,7 +82,7 @@ func Open(out, keep string, buffer *Listing) (*Output, error) {
 	o := &Output{out: out, files: newDirFiles(BufferDir(out), nil), unlock: unlock}
 	// Under the lock: a build that holds it changes the buffer.
 	err = checkOutDir(out)
-	if err == nil {
+	if st, serr := os.Lstat(o.files.dir); err == nil && serr == nil && st.IsDir() {
 		o.found, err = readMark(o.files.dir)
 	}
 	if err == nil {
