@@ -168,3 +168,40 @@ func TestConcurrentBuilds(t *testing.T) {
 	sameTree(t, "after concurrent builds", readTree(t, out), want)
 	sameTree(t, "their buffer", readTree(t, outdir.BufferDir(out)), want)
 }
+
+// TestCacheSeesHandEdits: masrl serve keeps a page its cache says the
+// buffer holds; after a hand edit of a page in the output (which the
+// next build makes the buffer), the build after must write the page
+// again, not keep the edit. So must it after a build of another process
+// into the same output.
+func TestCacheSeesHandEdits(t *testing.T) {
+	dir := corpusFromTxtar(t, "tiny.txtar")
+	want := freshTree(t, dir)
+	out := filepath.Join(t.TempDir(), "public")
+	cache := NewCache()
+	build := func() {
+		t.Helper()
+		if _, err := Build(openCorpus(t, dir, nil), Options{Config: siteconfig.Config{BaseURL: "https://example.org/"}, Out: out, Cache: cache}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 3 {
+		build()
+	}
+	page := filepath.Join(out, "papers", "alpha", "index.html")
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Same size, so that only the content differs.
+	if err := os.WriteFile(page, []byte(strings.Replace(string(b), "alpha", "ALPHA", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		build()
+		if cache.Reused == 0 {
+			t.Fatalf("build %d after the edit kept no page", i+1)
+		}
+		sameTree(t, "after a hand edit, build "+string(rune('1'+i)), readTree(t, out), want)
+	}
+}

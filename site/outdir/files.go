@@ -162,11 +162,19 @@ func (fs *Files) Keep(name string) (bool, error) {
 		return false, nil
 	}
 	// The output's checksum needs its sum: from the listing of the build
-	// that wrote it, or read.
+	// that wrote it, as long as nothing wrote the file since (a hand
+	// edit in the output, which is the buffer now), or read. A file
+	// written since is written again.
+	p := filepath.Join(fs.dir, filepath.FromSlash(name))
 	s, ok := fs.oldSums[name]
-	if !ok {
+	if ok {
+		fi, err := os.Lstat(p)
+		if err != nil || stampOf(fi) != s.stamp {
+			return false, nil
+		}
+	} else {
 		var err error
-		if s, err = sumFile(filepath.Join(fs.dir, filepath.FromSlash(name))); err != nil {
+		if s, err = sumFile(p); err != nil {
 			return false, nil
 		}
 	}

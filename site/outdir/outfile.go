@@ -107,9 +107,13 @@ func (o *outFile) Close() error {
 		var one [1]byte
 		n, _ := o.old.Read(one[:])
 		if n == 0 {
+			fi, err := o.old.Stat()
 			o.old.Close()
 			o.old = nil
-			o.files.summed(o.rel, fileSum{size: o.off, crc: o.crc})
+			if err != nil {
+				return err
+			}
+			o.files.summed(o.rel, fileSum{size: o.off, crc: o.crc, stamp: stampOf(fi)})
 			return nil
 		}
 		if err := o.diverge(); err != nil {
@@ -119,9 +123,13 @@ func (o *outFile) Close() error {
 			return err
 		}
 	}
-	if err := o.f.Close(); err != nil {
+	fi, err := o.f.Stat()
+	if cerr := o.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return err
 	}
-	o.files.summed(o.rel, fileSum{size: o.off, crc: o.crc})
+	o.files.summed(o.rel, fileSum{size: o.off, crc: o.crc, stamp: stampOf(fi)})
 	return nil
 }
