@@ -180,12 +180,13 @@ func (c *Cache) found(mark string) {
 
 // listed records what a build into a directory published: the output
 // becomes the next build's buffer, with its listing and mark. A build
-// that did not publish may have written into the buffer, whose listing
-// is then forgotten; its mark is the one that build left.
+// that did not publish may have written into the buffer: what it leaves
+// of the listing has no names (outdir.Output.Unfinished), and its mark
+// is the one that build wrote.
 func (c *Cache) listed(out *outdir.Output) {
 	published := out.Listing()
-	if out.Mark() == "" {
-		c.bufferListing, c.bufferMark = nil, out.Left()
+	if u := out.Unfinished(); u != nil {
+		c.bufferListing, c.bufferMark = u, u.Mark()
 		return
 	}
 	c.bufferListing, c.outputListing = c.outputListing, published

@@ -205,3 +205,54 @@ func TestCacheSeesHandEdits(t *testing.T) {
 		sameTree(t, "after a hand edit, build "+string(rune('1'+i)), readTree(t, out), want)
 	}
 }
+
+// TestCacheSeesHandEditsAfterFailure: a build the check stops leaves the
+// buffer's pages as they were, and the build after it keeps them; a page
+// edited by hand before must still be written again.
+func TestCacheSeesHandEditsAfterFailure(t *testing.T) {
+	dir := corpusFromTxtar(t, "tiny.txtar")
+	want := freshTree(t, dir)
+	out := filepath.Join(t.TempDir(), "public")
+	cache := NewCache()
+	build := func() error {
+		_, err := Build(openCorpus(t, dir, nil), Options{Config: siteconfig.Config{BaseURL: "https://example.org/"}, Out: out, Cache: cache})
+		return err
+	}
+	for range 3 {
+		if err := build(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page := filepath.Join(out, "papers", "alpha", "index.html")
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(page, []byte(strings.Replace(string(b), "alpha", "ALPHA", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := build(); err != nil { // the edited output is the buffer now
+		t.Fatal(err)
+	}
+	papers := filepath.Join(dir, "papers.csv")
+	good, err := os.ReadFile(papers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(papers, []byte(strings.Replace(string(good), ",shared,agent,centralized,", ",shared,agnt,centralized,", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := IsCheckError(build()); !ok {
+		t.Fatal("the bad edit passed the check")
+	}
+	if err := os.WriteFile(papers, good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := build(); err != nil {
+		t.Fatal(err)
+	}
+	if cache.Reused == 0 {
+		t.Fatal("the build after a failed one kept no page")
+	}
+	sameTree(t, "after a hand edit and a failed build", readTree(t, out), want)
+}

@@ -150,7 +150,9 @@ func (fs *Files) Create(name string) (io.WriteCloser, error) {
 // reading or writing it: an incremental build (site.Cache) knows the
 // buffer's copy has the bytes the build would write. It reports false,
 // and changes nothing, when the buffer holds no regular file of that
-// name; the caller then writes it. A Files in memory keeps nothing.
+// name, or one that something wrote since the build that left it there
+// (its stamp differs from that build's listing, or Open had no
+// listing); the caller then writes it. A Files in memory keeps nothing.
 func (fs *Files) Keep(name string) (bool, error) {
 	if fs.dir == "" {
 		return false, nil
@@ -161,22 +163,17 @@ func (fs *Files) Keep(name string) (bool, error) {
 	if isDir, ok := fs.old[name]; !ok || isDir {
 		return false, nil
 	}
-	// The output's checksum needs its sum: from the listing of the build
-	// that wrote it, as long as nothing wrote the file since (a hand
-	// edit in the output, which is the buffer now), or read. A file
-	// written since is written again.
-	p := filepath.Join(fs.dir, filepath.FromSlash(name))
+	// The file is kept only as the build that wrote it left it: its sum
+	// (for the output's checksum) and stamp are in that build's
+	// listing, and a file written since (a hand edit in the output,
+	// which is the buffer now) has another stamp. Without the listing
+	// nothing vouches for the file, and it is written again.
 	s, ok := fs.oldSums[name]
-	if ok {
-		fi, err := os.Lstat(p)
-		if err != nil || stampOf(fi) != s.stamp {
-			return false, nil
-		}
-	} else {
-		var err error
-		if s, err = sumFile(p); err != nil {
-			return false, nil
-		}
+	if !ok {
+		return false, nil
+	}
+	if fi, err := os.Lstat(filepath.Join(fs.dir, filepath.FromSlash(name))); err != nil || stampOf(fi) != s.stamp {
+		return false, nil
 	}
 	fs.summed(name, s)
 	// Its directories stay: removeStale keeps what the build made.

@@ -58,6 +58,9 @@ type Listing struct {
 	mark  string
 }
 
+// Mark is the mark the directory had when the listing was made.
+func (l *Listing) Mark() string { return l.mark }
+
 // Open refuses an output directory whose replacement would destroy
 // something that is not a site (checkOutDir; keep is a directory that must
 // not be inside it, the corpus), locks it and starts sweeping its buffer.
@@ -94,7 +97,11 @@ func Open(out, keep string, buffer *Listing) (*Output, error) {
 	}
 	files := o.files
 	if buffer != nil && o.found != "" && o.found == buffer.mark {
-		if st, err := os.Lstat(files.dir); err == nil && st.IsDir() && os.SameFile(st, buffer.dir) {
+		// The sums hold for the files no build wrote since (Keep
+		// checks their stamps); the names only when the buffer is the
+		// directory that was published.
+		files.oldSums = buffer.sums
+		if st, err := os.Lstat(files.dir); err == nil && st.IsDir() && buffer.names != nil && buffer.dir != nil && os.SameFile(st, buffer.dir) {
 			files.old, files.oldSums = buffer.names, buffer.sums
 			if err := writeMark(files.dir, o.pending); err != nil {
 				unlock()
@@ -118,14 +125,16 @@ func Open(out, keep string, buffer *Listing) (*Output, error) {
 // if this is the mark that build left (site.Cache).
 func (o *Output) Found() string { return o.found }
 
-// Left is the mark this build leaves in the buffer: the one it wrote
-// before anything else, or, once it published, "" (the buffer is then
-// the previous output, with the mark that output had).
-func (o *Output) Left() string {
+// Unfinished is what a build that did not publish leaves of what it
+// knew of the buffer, for the next Open: the mark it wrote there and the
+// files' sums it had from its own listing. It has no names: the build
+// may have written files the listing does not name, and the next build
+// sweeps. Nil after Publish.
+func (o *Output) Unfinished() *Listing {
 	if o.listing != nil {
-		return ""
+		return nil
 	}
-	return o.pending
+	return &Listing{sums: o.files.oldSums, mark: o.pending}
 }
 
 // Files is where the build writes: the buffer.
