@@ -72,8 +72,8 @@ func (l *Listing) Mark() string { return l.mark }
 // reading every directory of the buffer again (the sweep was about a
 // tenth of a one-row rebuild's CPU at 10,000 entries). A build of
 // another process into the same output rewrites the buffer's mark (and
-// exchanges the directories, possibly twice), which these checks see; a
-// write by anything but masrl is not seen.
+// exchanges the directories, possibly twice), which these checks see;
+// a file written by anything else is seen by its stamp (Files.Keep).
 func Open(out, keep string, buffer *Listing) (*Output, error) {
 	if err := checkOutPath(out, keep); err != nil {
 		return nil, err
