@@ -102,7 +102,7 @@ func Open(out, keep string, buffer *Listing) (*Output, error) {
 		// directory that was published.
 		files.oldSums = buffer.sums
 		if st, err := os.Lstat(files.dir); err == nil && st.IsDir() && buffer.names != nil && buffer.dir != nil && os.SameFile(st, buffer.dir) {
-			files.old, files.oldSums = buffer.names, buffer.sums
+			files.old = buffer.names
 			if err := writeMark(files.dir, o.pending); err != nil {
 				unlock()
 				return nil, fmt.Errorf("writing %s: %w", out, err)
