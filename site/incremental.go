@@ -70,9 +70,9 @@ import (
 // when Options.Out changes. Its keys of the buffer's pages hold only
 // while the buffer has the mark its build left there (outdir.MarkName):
 // a build of another process into the same output rewrites the mark,
-// and Build then renders every page again; a file written by anything
-// else since its build is written again (outdir.Files.Keep checks its
-// stamp). Use one Cache from one goroutine at a time.
+// and Build then renders every page again. A file written by anything
+// else is not seen (outdir.Files.Keep says why). Use one Cache from one
+// goroutine at a time.
 type Cache struct {
 	seed maphash.Seed
 	out  string // the output the keys describe; "" in memory

@@ -121,20 +121,10 @@ func createNew(name string) (*os.File, error) {
 
 // fileSum is what the output's checksum knows of one file: its size and
 // CRC-32C. It tells builds apart; it is no defence against someone who
-// can write the output anyway. stamp is the file's metadata when the
-// build wrote or kept it, by which a later build sees that something
-// else wrote it since (Files.Keep); zero when not known.
+// can write the output anyway.
 type fileSum struct {
-	size  int64
-	crc   uint32
-	stamp fileStamp
-}
-
-// fileStamp is a file's metadata (stampOf).
-type fileStamp struct {
-	ino          uint64
-	size         int64
-	mtime, ctime int64
+	size int64
+	crc  uint32
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -146,13 +136,9 @@ func sumFile(name string) (fileSum, error) {
 		return fileSum{}, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return fileSum{}, err
-	}
 	h := crc32.New(castagnoli)
 	n, err := io.Copy(h, f)
-	return fileSum{size: n, crc: h.Sum32(), stamp: stampOf(fi)}, err
+	return fileSum{size: n, crc: h.Sum32()}, err
 }
 
 // Mark returns the mark an output holding these files carries: a

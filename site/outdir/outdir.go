@@ -73,7 +73,7 @@ func (l *Listing) Mark() string { return l.mark }
 // tenth of a one-row rebuild's CPU at 10,000 entries). A build of
 // another process into the same output rewrites the buffer's mark (and
 // exchanges the directories, possibly twice), which these checks see;
-// a file written by anything else is seen by its stamp (Files.Keep).
+// a file written by anything else is not seen.
 func Open(out, keep string, buffer *Listing) (*Output, error) {
 	if err := checkOutPath(out, keep); err != nil {
 		return nil, err
@@ -97,9 +97,10 @@ func Open(out, keep string, buffer *Listing) (*Output, error) {
 	}
 	files := o.files
 	if buffer != nil && o.found != "" && o.found == buffer.mark {
-		// The sums hold for the files no build wrote since (Keep
-		// checks their stamps); the names only when the buffer is the
-		// directory that was published.
+		// The sums hold for the pages (a build that did not publish
+		// wrote none, or its cache forgets the buffer's pages); the
+		// names only when the buffer is the directory that was
+		// published.
 		files.oldSums = buffer.sums
 		if st, err := os.Lstat(files.dir); err == nil && st.IsDir() && buffer.names != nil && buffer.dir != nil && os.SameFile(st, buffer.dir) {
 			files.old = buffer.names

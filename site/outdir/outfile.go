@@ -107,13 +107,9 @@ func (o *outFile) Close() error {
 		var one [1]byte
 		n, _ := o.old.Read(one[:])
 		if n == 0 {
-			fi, err := o.old.Stat()
 			o.old.Close()
 			o.old = nil
-			if err != nil {
-				return err
-			}
-			o.files.summed(o.rel, fileSum{size: o.off, crc: o.crc, stamp: stampOf(fi)})
+			o.files.summed(o.rel, fileSum{size: o.off, crc: o.crc})
 			return nil
 		}
 		if err := o.diverge(); err != nil {
@@ -123,13 +119,9 @@ func (o *outFile) Close() error {
 			return err
 		}
 	}
-	fi, err := o.f.Stat()
-	if cerr := o.f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := o.f.Close(); err != nil {
 		return err
 	}
-	o.files.summed(o.rel, fileSum{size: o.off, crc: o.crc, stamp: stampOf(fi)})
+	o.files.summed(o.rel, fileSum{size: o.off, crc: o.crc})
 	return nil
 }
