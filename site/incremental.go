@@ -47,8 +47,8 @@ import (
 // encoding, kept by the row's key, so that only the changed rows are
 // encoded again (rowPieces). The other such files
 // (the feeds, the sitemap, the CSV and stats downloads) and the copied
-// assets are always written; the output directory rewrites only bytes
-// that differ (outdir).
+// assets are always written; the output directory replaces only files
+// whose bytes differ (outdir).
 //
 // The key is computed from the data itself, not from a list of which rows
 // a page depends on, so that a page type added later cannot forget to
@@ -67,9 +67,12 @@ import (
 // keeps the list items the last build used, by template, entry hash and
 // link.
 // A Cache serves one output (or memory) at a time: Build starts it afresh
-// when Options.Out changes. It trusts that nothing but Build writes the
-// output and its buffer while it is used, as masrl serve does. Use one
-// Cache from one goroutine at a time.
+// when Options.Out changes. Its keys of the buffer's pages hold only
+// while the buffer has the mark its build left there (outdir.MarkName):
+// a build of another process into the same output rewrites the mark,
+// and Build then renders every page again. A file written by anything
+// else is not seen (outdir.Files.Keep says why). Use one Cache from one
+// goroutine at a time.
 type Cache struct {
 	seed maphash.Seed
 	out  string // the output the keys describe; "" in memory
@@ -82,6 +85,11 @@ type Cache struct {
 	// known), so that a build need not read the buffer's every directory
 	// (outdir.Open).
 	outputListing, bufferListing *outdir.Listing
+	// outputMark and bufferMark are the marks the output and its buffer
+	// have as this cache's builds left them (outdir.MarkName): buffer's
+	// keys hold only while the buffer has bufferMark, which another
+	// process's build into the same output changes.
+	outputMark, bufferMark string
 	// items are the entry list items, full and brief, the last build
 	// used, rendered with the templates of tmplKey.
 	items   map[itemKey]template.HTML
@@ -132,6 +140,7 @@ func (c *Cache) startBuild(out string) {
 	}
 	if out != c.out {
 		c.keys, c.buffer, c.mem, c.outputListing, c.bufferListing = nil, nil, nil, nil, nil
+		c.outputMark, c.bufferMark = "", ""
 		c.out = out
 	}
 	c.Rendered, c.Reused, c.rendered = 0, 0, nil
@@ -161,16 +170,27 @@ func (c *Cache) finish(keys map[string]uint64, files *outdir.Files, published, t
 	}
 }
 
-// listed records what a build into a directory published (nil: it did
-// not publish): the output becomes the next build's buffer. A build that
-// did not publish may have written into the buffer, whose listing is
-// then forgotten.
-func (c *Cache) listed(published *outdir.Listing) {
-	if published == nil {
-		c.bufferListing = nil
+// found drops the keys of the buffer's pages unless the buffer has the
+// mark this cache's last build left in it (outdir.Output.Found).
+func (c *Cache) found(mark string) {
+	if mark == "" || mark != c.bufferMark {
+		c.buffer, c.bufferListing = nil, nil
+	}
+}
+
+// listed records what a build into a directory published: the output
+// becomes the next build's buffer, with its listing and mark. A build
+// that did not publish may have written into the buffer: what it leaves
+// of the listing has no names (outdir.Output.Unfinished), and its mark
+// is the one that build wrote.
+func (c *Cache) listed(out *outdir.Output) {
+	published := out.Listing()
+	if u := out.Unfinished(); u != nil {
+		c.bufferListing, c.bufferMark = u, u.Mark()
 		return
 	}
 	c.bufferListing, c.outputListing = c.outputListing, published
+	c.bufferMark, c.outputMark = c.outputMark, out.Mark()
 }
 
 // incremental is one build's part of a Cache: the keys it computes.

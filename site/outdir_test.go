@@ -47,8 +47,8 @@ func sameTree(t *testing.T, what string, got, want map[string]string) {
 
 // TestRebuildReusesBuffer builds three times into one output: each build
 // equals a build into an empty directory, the previous site becomes the
-// buffer, and the third build rewrites the first one's files in place
-// rather than creating new ones.
+// buffer, and the third build keeps the first one's files, whose bytes
+// it would write, rather than creating new ones.
 func TestRebuildReusesBuffer(t *testing.T) {
 	dir := corpusFromTxtar(t, "tiny.txtar")
 	want := freshTree(t, dir)

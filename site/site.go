@@ -152,13 +152,16 @@ func Build(ck *corpus.Checked, opt Options) (*Result, error) {
 		return nil, err
 	}
 	defer out.Close()
+	if opt.Cache != nil {
+		opt.Cache.found(out.Found())
+	}
 	res, r, err := build(ck, opt, out.Files())
 	if err == nil {
 		err = out.Publish()
 	}
 	finishCache(opt.Cache, r, out.Files(), err == nil)
 	if opt.Cache != nil {
-		opt.Cache.listed(out.Listing())
+		opt.Cache.listed(out)
 	}
 	return res, err
 }

@@ -394,7 +394,15 @@ var errorPage = template.Must(template.New("error").Parse(`<!DOCTYPE html>
 </main></body></html>
 `))
 
+// ServeHTTP serves the site to GET and HEAD only: serve is a file
+// server, and answering any other method with the page (as it once did)
+// would tell a client that a POST or DELETE took effect.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "masrl serve answers GET and HEAD only", http.StatusMethodNotAllowed)
+		return
+	}
 	switch r.URL.Path {
 	case liveScriptPath:
 		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")

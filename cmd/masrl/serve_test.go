@@ -363,3 +363,98 @@ func (l *lockedBuffer) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// TestServeOnlyGetAndHead: serve is a file server; any other method is
+// answered 405 with the methods it allows, never with the page.
+func TestServeOnlyGetAndHead(t *testing.T) {
+	_, ts := newTestServer(t, copyCorpus(t, realCorpusDir(t)))
+	for _, p := range []string{"/", "/papers/magrpo/", "/assets/style.css", liveScriptPath, "/no/such/page/"} {
+		for _, m := range []string{http.MethodOptions, http.MethodPost, http.MethodDelete, http.MethodPut, http.MethodPatch} {
+			req, _ := http.NewRequest(m, ts.URL+p, strings.NewReader("x"))
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" || bytes.Contains(b, []byte("<html")) {
+				t.Errorf("%s %s: %d, Allow %q, %.60q", m, p, resp.StatusCode, resp.Header.Get("Allow"), b)
+			}
+		}
+	}
+	resp, err := http.Head(ts.URL + "/papers/magrpo/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("HEAD: %d", resp.StatusCode)
+	}
+}
+
+// TestServeForeignBuilds: while serve runs, two masrl build runs of
+// another corpus write into its output (each exchanges the output with
+// the buffer, which puts the directories back where they were). Serve's
+// next rebuild must not keep any page of the other corpus: its output
+// equals a fresh build of its own corpus.
+func TestServeForeignBuilds(t *testing.T) {
+	dir := copyCorpus(t, realCorpusDir(t))
+	s, _ := newTestServer(t, dir)
+	s.rebuildQuietly()
+	other := copyCorpus(t, realCorpusDir(t))
+	papers := filepath.Join(other, corpus.PapersFile)
+	b, err := os.ReadFile(papers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = regexp.MustCompile(`(?m)^([a-z0-9-]+),([A-Z])`).ReplaceAll(b, []byte("${1},Other ${2}"))
+	if err := os.WriteFile(papers, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := *s.flags.out
+	flags := []string{"--out", out, "--base-url", "http://127.0.0.1/", "--echarts="}
+	for range 2 {
+		if _, errs, code := runCmd(t, append([]string{"build", "--corpus", other}, flags...)...); code != exitOK {
+			t.Fatalf("foreign build: %d %s", code, errs)
+		}
+	}
+	s.rebuild()
+	fresh := filepath.Join(t.TempDir(), "fresh")
+	if _, errs, code := runCmd(t, "build", "--corpus", dir, "--out", fresh, "--base-url", "http://127.0.0.1/", "--echarts="); code != exitOK {
+		t.Fatalf("fresh build: %d %s", code, errs)
+	}
+	want, got := readFiles(t, fresh), readFiles(t, out)
+	foreign := 0
+	for name, w := range want {
+		if got[name] != w {
+			foreign++
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("%s is left from the other corpus", name)
+		}
+	}
+	if foreign > 0 {
+		t.Errorf("after two foreign builds serve's rebuild kept %d files that differ from its own site", foreign)
+	}
+}
+
+// readFiles reads every regular file under dir, by slash-separated name.
+func readFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		m[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

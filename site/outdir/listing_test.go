@@ -87,3 +87,35 @@ func build(t *testing.T, out string, buffer *Listing, names []string) *Output {
 	}
 	return o
 }
+
+// TestListingAfterTwoForeignBuilds: two builds of another process
+// exchange the directories twice, which puts each back at its place: the
+// buffer is the same directory as the one listed, but holds the other
+// process's site. The mark it wrote tells them apart: the next Open
+// sweeps, and reports that the buffer is not the one its listing (and a
+// cache of page keys) describes.
+func TestListingAfterTwoForeignBuilds(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	var listings []*Listing
+	for range 2 {
+		o := build(t, out, nil, []string{"index.html", "a/index.html"})
+		listings = append(listings, o.Listing())
+		o.Close()
+	}
+	for _, names := range [][]string{{"index.html", "b/index.html"}, {"index.html", "c/index.html"}} {
+		if err := buildContent(t, out, map[string]string{names[0]: "other", names[1]: "other"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o, err := Open(out, "", listings[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	if o.files.swept == nil {
+		t.Fatal("a buffer two foreign builds wrote was taken from the listing, not swept")
+	}
+	if o.Found() == listings[0].mark {
+		t.Error("the buffer's mark is the listed one after two foreign builds")
+	}
+}

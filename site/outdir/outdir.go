@@ -22,12 +22,16 @@ import (
 // sibling that holds the site of the build before the previous one, and
 // then exchanges the two directories in one rename: the output is never
 // half-written, a failed build leaves it as it was, and the previous
-// output becomes the next build's buffer. The buffer's files are
-// rewritten in place, and only where their bytes differ (outFile, the
-// same inode), and only the files the new build no longer produces are
-// removed. Deleting the
-// previous 10,000-file tree on every build, then allocating as many new
-// inodes, was most of a rebuild's time on ext4 (BENCHMARKS.md says why).
+// output becomes the next build's buffer. A file of the buffer whose
+// bytes are the build's is left as it is; one that differs is replaced
+// by a new file (outFile), never rewritten through its inode, which a
+// hard-linked snapshot of the site may share; and only the files the
+// new build no longer produces are removed. Deleting the previous
+// 10,000-file tree on every build, then allocating as many new inodes,
+// was most of a rebuild's time on ext4 (BENCHMARKS.md says why).
+//
+// Both directories carry masrl's mark (mark.go), and a build replaces
+// only a directory that has it, or an empty or missing one.
 
 // Output is an output directory being replaced by a build: locked against
 // a concurrent build, its buffer swept in the background while the build
@@ -38,16 +42,24 @@ type Output struct {
 	files   *Files
 	unlock  func()
 	listing *Listing // after Publish
+	// found is the mark the buffer held when Open found it ("" none);
+	// pending the one this build writes into it before anything else.
+	found, pending string
 }
 
 // Listing is what a directory held when a build published it: its files
-// and directories by slash-separated name (true for a directory), and the
-// directory's identity (device and inode), which the exchange carries
-// with it from the output to the buffer.
+// and directories by slash-separated name (true for a directory), the
+// files' sums, the directory's identity (device and inode), which the
+// exchange carries with it from the output to the buffer, and its mark.
 type Listing struct {
 	names map[string]bool
+	sums  map[string]fileSum
 	dir   os.FileInfo
+	mark  string
 }
+
+// Mark is the mark the directory had when the listing was made.
+func (l *Listing) Mark() string { return l.mark }
 
 // Open refuses an output directory whose replacement would destroy
 // something that is not a site (checkOutDir; keep is a directory that must
@@ -55,25 +67,48 @@ type Listing struct {
 //
 // buffer, when not nil, is what the buffer holds, as an earlier build of
 // this process published it (Output.Listing of the build before the
-// last): when the directory at the buffer's path is still the one listed,
-// Open takes the listing instead of reading every directory of the
-// buffer again (the sweep was about a tenth of a one-row rebuild's CPU
-// at 10,000 entries). The caller vouches that nothing but its own builds
-// wrote the buffer since; a build of another process would have
-// exchanged it, which the identity check sees.
+// last): when the directory at the buffer's path is still the one listed
+// and still has the listed mark, Open takes the listing instead of
+// reading every directory of the buffer again (the sweep was about a
+// tenth of a one-row rebuild's CPU at 10,000 entries). A build of
+// another process into the same output rewrites the buffer's mark (and
+// exchanges the directories, possibly twice), which these checks see;
+// a file written by anything else is not seen.
 func Open(out, keep string, buffer *Listing) (*Output, error) {
-	if err := checkOutDir(out, keep); err != nil {
+	if err := checkOutPath(out, keep); err != nil {
 		return nil, err
 	}
 	unlock, err := lockOutput(out)
 	if err != nil {
 		return nil, fmt.Errorf("writing %s: %w", out, err)
 	}
-	files := newDirFiles(BufferDir(out), nil)
-	if buffer != nil {
-		if st, err := os.Lstat(files.dir); err == nil && st.IsDir() && os.SameFile(st, buffer.dir) {
+	o := &Output{out: out, files: newDirFiles(BufferDir(out), nil), unlock: unlock}
+	// Under the lock: a build that holds it changes the buffer.
+	err = checkOutDir(out)
+	if st, serr := os.Lstat(o.files.dir); err == nil && serr == nil && st.IsDir() {
+		o.found, err = readMark(o.files.dir)
+	}
+	if err == nil {
+		o.pending, err = pendingMark()
+	}
+	if err != nil {
+		unlock()
+		return nil, err
+	}
+	files := o.files
+	if buffer != nil && o.found != "" && o.found == buffer.mark {
+		// The sums hold for the pages (a build that did not publish
+		// wrote none, or its cache forgets the buffer's pages); the
+		// names only when the buffer is the directory that was
+		// published.
+		files.oldSums = buffer.sums
+		if st, err := os.Lstat(files.dir); err == nil && st.IsDir() && buffer.names != nil && buffer.dir != nil && os.SameFile(st, buffer.dir) {
 			files.old = buffer.names
-			return &Output{out: out, files: files, unlock: unlock}, nil
+			if err := writeMark(files.dir, o.pending); err != nil {
+				unlock()
+				return nil, fmt.Errorf("writing %s: %w", out, err)
+			}
+			return o, nil
 		}
 	}
 	// The buffer is swept while the build prepares; the first write waits
@@ -81,9 +116,26 @@ func Open(out, keep string, buffer *Listing) (*Output, error) {
 	files.swept = make(chan struct{})
 	go func() {
 		defer close(files.swept)
-		_, files.old, files.sweepErr = openBuffer(out)
+		_, files.old, files.sweepErr = openBuffer(out, o.pending)
 	}()
-	return &Output{out: out, files: files, unlock: unlock}, nil
+	return o, nil
+}
+
+// Found is the mark the buffer held when Open found it, "" when it had
+// none: a cache of what an earlier build left in the buffer is good only
+// if this is the mark that build left (site.Cache).
+func (o *Output) Found() string { return o.found }
+
+// Unfinished is what a build that did not publish leaves of what it
+// knew of the buffer, for the next Open: the mark it wrote there and the
+// files' sums it had from its own listing. It has no names: the build
+// may have written files the listing does not name, and the next build
+// sweeps. Nil after Publish.
+func (o *Output) Unfinished() *Listing {
+	if o.listing != nil {
+		return nil
+	}
+	return &Listing{sums: o.files.oldSums, mark: o.pending}
 }
 
 // Files is where the build writes: the buffer.
@@ -106,20 +158,41 @@ func (o *Output) Publish() error {
 			names[filepath.ToSlash(rel)] = true
 		}
 	}
+	mark, err := o.files.Mark()
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", o.out, err)
+	}
+	if err := writeMark(o.files.dir, mark); err != nil {
+		return fmt.Errorf("writing %s: %w", o.out, err)
+	}
 	if err := publish(o.files.dir, o.out); err != nil {
 		return fmt.Errorf("writing %s: %w", o.out, err)
 	}
 	o.files.dir = filepath.Clean(o.out)
+	o.listing = &Listing{names: names, sums: o.files.sums, mark: mark}
 	if st, err := os.Lstat(o.out); err == nil {
-		o.listing = &Listing{names: names, dir: st}
+		o.listing.dir = st
 	}
 	return nil
+}
+
+// Mark is the mark of the published output, "" before Publish.
+func (o *Output) Mark() string {
+	if o.listing == nil {
+		return ""
+	}
+	return o.listing.mark
 }
 
 // Listing is what the output holds after Publish, for the Open of the
 // build after next (whose buffer this output will then be); nil before
 // Publish.
-func (o *Output) Listing() *Listing { return o.listing }
+func (o *Output) Listing() *Listing {
+	if o.listing == nil || o.listing.dir == nil {
+		return nil
+	}
+	return o.listing
+}
 
 // Close waits for the sweep, so that it never outlives the lock, and
 // releases the lock.
@@ -130,12 +203,11 @@ func (o *Output) Close() {
 	o.unlock()
 }
 
-// checkOutDir refuses an output directory whose replacement would destroy
-// something that is not a site: the corpus or a folder above it, the
-// current directory or a file system root, or a non-empty directory without
-// the index.html an earlier build leaves. Build removes what it replaces,
-// so a mistyped --out must fail before anything moves.
-func checkOutDir(out, corpusDir string) error {
+// checkOutPath refuses an output whose replacement would destroy
+// the corpus or a folder above it, the current directory or a file
+// system root; checkOutDir then looks at what is there. Build removes
+// what it replaces, so a mistyped --out must fail before anything moves.
+func checkOutPath(out, corpusDir string) error {
 	abs, err := filepath.Abs(out)
 	if err != nil {
 		return err
@@ -151,22 +223,57 @@ func checkOutDir(out, corpusDir string) error {
 			return fmt.Errorf("refusing to replace %s: it holds the corpus %s", out, corpusDir)
 		}
 	}
-	entries, err := os.ReadDir(abs)
+	return nil
+}
+
+// checkOutDir refuses an output that is not a site masrl built: a
+// symbolic link, a file, or a non-empty directory without masrl's mark
+// (mark.go); and a build beside a build buffer without it. Call it
+// under the output's lock, as a build that holds it rewrites the mark.
+//
+// A symbolic link is refused rather than written through: the build
+// replaces its output by renaming the directory, which would replace
+// the link itself, and writing through it would put the buffer and the
+// lock beside a target the user never named (and hide that --out is the
+// corpus or the current directory). The message names the target to
+// build into instead.
+func checkOutDir(out string) error {
+	abs, err := filepath.Abs(out)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		if st, serr := os.Stat(abs); serr == nil && !st.IsDir() {
-			return fmt.Errorf("refusing to replace %s: not a directory", out)
-		}
 		return err
 	}
-	if len(entries) > 0 {
-		if _, err := os.Stat(filepath.Join(abs, "index.html")); err != nil {
-			return fmt.Errorf("refusing to replace %s: it is not empty and has no index.html from an earlier build", out)
+	st, err := os.Lstat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("writing %s: %w", out, err)
+	case st.Mode()&fs.ModeSymlink != 0:
+		target, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			link, _ := os.Readlink(abs)
+			return fmt.Errorf("refusing to replace %s: it is a symbolic link to %s, which cannot be followed (%v); give --out the directory to build into", out, link, err)
+		}
+		return fmt.Errorf("refusing to replace %s: it is a symbolic link (to %s), and a build replaces its output by renaming it, which would replace the link; "+
+			"to build into the directory it points to, give --out %s", out, target, target)
+	case !st.IsDir():
+		return fmt.Errorf("refusing to replace %s: it is a file, not a directory; choose an empty or new directory for --out", out)
+	default:
+		if err := checkMarked(abs, out, false); err != nil {
+			return err
 		}
 	}
-	return nil
+	return checkBuffer(out)
+}
+
+// checkBuffer refuses a build buffer that holds files without masrl's
+// mark (checkMarked). Something else in the buffer's place (a link, a
+// file) is masrl's to remove: the name is its own.
+func checkBuffer(out string) error {
+	buf := BufferDir(out)
+	if st, err := os.Lstat(buf); err != nil || !st.IsDir() {
+		return nil
+	}
+	return checkMarked(buf, out, true)
 }
 
 // within reports whether path is dir or inside it.
@@ -183,8 +290,19 @@ func BufferDir(out string) string {
 }
 
 // openBuffer makes the buffer of out ready to be written: created when
-// missing, and otherwise swept (sweep).
-func openBuffer(out string) (string, map[string]bool, error) {
+// missing, and otherwise swept (sweep); then marked with mark, before
+// anything else is written, so that a build killed at any moment leaves
+// a buffer the next build accepts.
+func openBuffer(out, mark string) (string, map[string]bool, error) {
+	buf, old, err := prepareBuffer(out)
+	if err == nil {
+		err = writeMark(buf, mark)
+	}
+	return buf, old, err
+}
+
+// prepareBuffer creates or sweeps the buffer of out.
+func prepareBuffer(out string) (string, map[string]bool, error) {
 	buf := BufferDir(out)
 	if err := os.MkdirAll(filepath.Dir(buf), 0o755); err != nil {
 		return "", nil, err
@@ -218,7 +336,7 @@ func openBuffer(out string) (string, map[string]bool, error) {
 // sweep lists what the directory root holds and removes symbolic links
 // and special files, so that no write can follow them out of it. It
 // returns the regular files and directories found, by slash-separated
-// name, true for a directory. The directories are read concurrently: a
+// name, true for a directory, but the mark at its top. The directories are read concurrently: a
 // site has one per entry, and reading them one after another was a tenth
 // of a rebuild.
 func sweep(root string) (map[string]bool, error) {
@@ -249,6 +367,9 @@ func sweep(root string) (map[string]bool, error) {
 		}
 		for _, e := range entries {
 			name := e.Name()
+			if rel == "" && name == MarkName {
+				continue // the buffer's mark: Open and Publish write it
+			}
 			if rel != "" {
 				name = rel + "/" + name
 			}
