@@ -43,9 +43,10 @@ class CountingIds(IdGenerator):
 class Fixture:
     """setup(name, service, prefix) registers the global tracer provider;
     finish() writes runs/NAME.otlp.jsonl and .otlp.binpb, `batch` spans
-    per export request, in the order the spans ended."""
+    per export request, in the order the spans ended. Without set_global only
+the instrumentations given the provider record."""
 
-    def __init__(self, name, service, prefix, batch=4):
+    def __init__(self, name, service, prefix, batch=4, set_global=True):
         self.name, self.batch = name, batch
         self.exporter = InMemorySpanExporter()
         self.provider = TracerProvider(
@@ -53,7 +54,8 @@ class Fixture:
             id_generator=CountingIds(prefix),
         )
         self.provider.add_span_processor(SimpleSpanProcessor(self.exporter))
-        trace.set_tracer_provider(self.provider)
+        if set_global:
+            trace.set_tracer_provider(self.provider)
 
     def finish(self):
         self.provider.force_flush()
