@@ -417,6 +417,11 @@ type expectedRun struct {
 	ToolCalls  []string       `json:"tool_calls"`  // "agent:tool", one per call, sorted
 	ModelCalls map[string]int `json:"model_calls"` // per agent
 	Tokens     int64          `json:"tokens"`      // input+output, each model call once
+	// ByConversation imports the run with --group-by conversation (the
+	// run's OTel traces are turns of one conversation).
+	ByConversation bool `json:"by_conversation,omitempty"`
+	// Note says what the instrumentation cannot show of the script.
+	Note string `json:"note,omitempty"`
 }
 
 // orchestrationOf derives the facts of expectedRun from an imported trace.
@@ -499,8 +504,9 @@ func TestFrameworkOrchestrations(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			traces, order, diags := importAll(t, base+".otlp.jsonl", js, Options{})
-			ptraces, porder, pdiags := importAll(t, base+".otlp.binpb", pb, Options{})
+			opts := Options{ByConversation: want.ByConversation}
+			traces, order, diags := importAll(t, base+".otlp.jsonl", js, opts)
+			ptraces, porder, pdiags := importAll(t, base+".otlp.binpb", pb, opts)
 			for _, d := range append(diags, pdiags...) {
 				t.Errorf("diagnostic: %s", d)
 			}
@@ -522,7 +528,7 @@ func TestFrameworkOrchestrations(t *testing.T) {
 				t.Errorf("finding: %s", f)
 			}
 			golden := filepath.Join("testdata", "frameworks", "golden", name+".json")
-			if *update {
+			if *update && !want.ByConversation { // TestFrameworksConversation writes that golden
 				if err := os.WriteFile(golden, tr.JSON, 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -531,7 +537,7 @@ func TestFrameworkOrchestrations(t *testing.T) {
 				t.Errorf("%s differs from the import (%v); run make otel-fixtures (or go test ./trace/otlp -run TestFrameworkOrchestrations -update) and review the diff", golden, err)
 			}
 			got := orchestrationOf(t, tr.JSON)
-			got.Script = want.Script
+			got.Script, got.ByConversation, got.Note = want.Script, want.ByConversation, want.Note
 			if want.ModelCalls == nil {
 				want.ModelCalls = map[string]int{}
 			}
