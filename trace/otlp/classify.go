@@ -196,7 +196,9 @@ func toolOrTransfer(s *span) kind {
 		return kHandoff
 	}
 	for _, prefix := range [...]string{"handoff to ", "handoff_to_", "transfer_to_"} {
-		if t, ok := strings.CutPrefix(name, prefix); ok && t != "" {
+		// handoff_to_agent and transfer_to_agent name no agent: their
+		// target is an argument (above); without one they are tool calls.
+		if t, ok := strings.CutPrefix(name, prefix); ok && t != "" && t != "agent" {
 			s.transfer = t
 			return kHandoff
 		}

@@ -549,3 +549,31 @@ func TestFrameworkOrchestrations(t *testing.T) {
 		})
 	}
 }
+
+// TestGenericHandoffTool: a handoff tool that names only itself
+// (handoff_to_agent, ADK's transfer_to_agent) hands off to the agent_name
+// of its arguments (gen_ai.tool.call.arguments here; Strands' event is in
+// the strands-swarm run), keeping none of the argument text; without
+// arguments it is a tool call, never a handoff to an agent named "agent".
+func TestGenericHandoffTool(t *testing.T) {
+	for _, tc := range []struct {
+		args, want string
+	}{
+		{`{"agent_name": "billing", "message": "SECRET-refund"}`, `"type":"message","agent":"boss","from":"boss","to":"billing"`},
+		{"", `"type":"tool_call","agent":"boss","tool":"transfer_to_agent"`},
+	} {
+		tool := toolSpan(tA, 2, 1, "transfer_to_agent", 10, 20)
+		if tc.args != "" {
+			tool.attrs["gen_ai.tool.call.arguments"] = tc.args
+		}
+		traces, _, diags := importAll(t, "h.jsonl", []byte(line(agentSpan(tA, 1, 0, "boss", 0, 100), tool)), Options{})
+		if len(diags) > 0 {
+			t.Errorf("diagnostics: %v", diags)
+		}
+		mustValidate(t, traces)
+		js := traces[tA].JSON
+		if !bytes.Contains(js, []byte(tc.want)) || bytes.Contains(js, []byte(`"to":"agent"`)) || bytes.Contains(js, []byte("SECRET-")) {
+			t.Errorf("arguments %q: want %s, no agent named \"agent\", no argument text, in\n%s", tc.args, tc.want, js)
+		}
+	}
+}
