@@ -259,7 +259,8 @@ echarts: node_modules
 
 # otel-fixtures reruns the agent frameworks of trace/otlp/testdata/frameworks
 # (the JavaScript ones pinned by its own package-lock.json, the Python ones
-# by python/requirements.lock with hashes, in a git-ignored venv; offline,
+# by python/requirements.lock and python/adk/requirements.lock with hashes,
+# in git-ignored venvs; offline,
 # with each library's mock or a scripted model) and rewrites their OTLP files
 # and the golden traces imported from them; TestFrameworks and
 # TestFrameworkOrchestrations fail until the goldens match the files again.
@@ -275,4 +276,7 @@ otel-fixtures:
 	cd $(OTEL_PY) && for s in pydantic_ai_run.py openai_agents_run.py strands_swarm.py smolagents_run.py \
 	    "autogen_swarm.py both" "autogen_swarm.py native" "autogen_swarm.py openinference"; do \
 	  .venv/bin/python $$s || exit 1; done
+	test -x $(OTEL_PY)/adk/.venv/bin/python || $(PYTHON) -m venv $(OTEL_PY)/adk/.venv
+	$(OTEL_PY)/adk/.venv/bin/pip install --quiet --require-hashes -r $(OTEL_PY)/adk/requirements.lock
+	$(OTEL_PY)/adk/.venv/bin/python $(OTEL_PY)/adk/adk_transfer.py
 	$(GO) test ./trace/otlp -count=1 -run 'TestFrameworks|TestFrameworkOrchestrations' -update

@@ -396,6 +396,7 @@ func (b *builder) callsAndMerges() {
 		return -1
 	}
 	b.sameSteps(mapped)
+	b.workflowAgent()
 	for i := range b.spans {
 		if i == b.root || b.kinds[i] != kAgent || b.parent[i] < 0 {
 			continue
@@ -484,6 +485,23 @@ func (b *builder) sameSteps(mapped func(int) int) {
 			b.kinds[a], outer.transfer = kHandoff, inner.transfer
 		}
 		b.kinds[i] = kContainer
+	}
+}
+
+// workflowAgent: a root workflow named after the agent it runs (Google
+// ADK's invoke_workflow NAME around its root agent's invoke_agent NAME)
+// is that agent's run, so the first such agent directly under the root
+// joins the root instead of being spawned by its own name.
+func (b *builder) workflowAgent() {
+	r := &b.spans[b.root]
+	if b.kinds[b.root] == kAgent || r.workflow == "" {
+		return
+	}
+	for i := range b.spans { // sorted by start: the first
+		if b.parent[i] == b.root && b.kinds[i] == kAgent && b.spans[i].agentName == r.workflow {
+			b.kinds[i] = kContainer
+			return
+		}
 	}
 }
 
