@@ -284,12 +284,25 @@ echarts: node_modules
 	$(GO) test ./site/chartlib -count=1 -run TestBuild -update
 
 # otel-fixtures reruns the agent frameworks of trace/otlp/testdata/frameworks
-# (pinned by its own package-lock.json, offline, with each library's mock or
-# fake model) and rewrites their OTLP files and the golden traces imported
-# from them; TestFrameworks fails until the goldens match the files again.
+# (the JavaScript ones pinned by its own package-lock.json, the Python ones
+# by python/requirements.lock and python/adk/requirements.lock with hashes,
+# in git-ignored venvs; offline,
+# with each library's mock or a scripted model) and rewrites their OTLP files
+# and the golden traces imported from them; TestFrameworks and
+# TestFrameworkOrchestrations fail until the goldens match the files again.
+PYTHON ?= python3.11
+OTEL_PY := trace/otlp/testdata/frameworks/python
 .PHONY: otel-fixtures
 otel-fixtures:
 	cd trace/otlp/testdata/frameworks && npm ci --no-audit --no-fund --silent && \
 	  node ai-sdk.mjs otel && node ai-sdk.mjs legacy && node openai-agents.mjs && \
 	  node langgraph.mjs && node langgraph-react.mjs && node langgraph-turns.mjs && node group-chat.mjs
-	$(GO) test ./trace/otlp -count=1 -run TestFrameworks -update
+	test -x $(OTEL_PY)/.venv/bin/python || $(PYTHON) -m venv $(OTEL_PY)/.venv
+	$(OTEL_PY)/.venv/bin/pip install --quiet --require-hashes -r $(OTEL_PY)/requirements.lock
+	cd $(OTEL_PY) && for s in pydantic_ai_run.py openai_agents_run.py strands_swarm.py smolagents_run.py \
+	    "autogen_swarm.py both" "autogen_swarm.py native" "autogen_swarm.py openinference"; do \
+	  .venv/bin/python $$s || exit 1; done
+	test -x $(OTEL_PY)/adk/.venv/bin/python || $(PYTHON) -m venv $(OTEL_PY)/adk/.venv
+	$(OTEL_PY)/adk/.venv/bin/pip install --quiet --require-hashes -r $(OTEL_PY)/adk/requirements.lock
+	$(OTEL_PY)/adk/.venv/bin/python $(OTEL_PY)/adk/adk_transfer.py
+	$(GO) test ./trace/otlp -count=1 -run 'TestFrameworks|TestFrameworkOrchestrations' -update

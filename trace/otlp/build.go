@@ -288,6 +288,22 @@ func (b *builder) structure() {
 			}
 		}
 	}
+	// A handoff gives control to the first invocation of its target that
+	// starts after it, not to the target's later turns (a group chat
+	// can give the same agent another turn without a handoff).
+	handedTo := map[int]int{}
+	for _, j := range handoffs {
+		for _, i := range named[b.spans[j].transfer] {
+			if i == b.root || b.kinds[i] != kAgent {
+				continue
+			}
+			if b.spans[j].start <= b.spans[i].start && b.spans[j].end < b.spans[i].end && !b.inside(j, i) && !b.inside(i, j) {
+				if k, ok := handedTo[j]; !ok || b.spans[i].start < b.spans[k].start {
+					handedTo[j] = i
+				}
+			}
+		}
+	}
 	b.pagent = make([]int, n)
 	b.handedFrom = make([]int, n)
 	for i := range b.spans {
@@ -299,10 +315,8 @@ func (b *builder) structure() {
 		// A handoff span naming this agent, ended before it started, by an
 		// agent outside it: that agent handed control over.
 		for _, j := range handoffs {
-			if b.spans[j].start <= b.spans[i].start && b.spans[j].end < b.spans[i].end && !b.inside(j, i) && !b.inside(i, j) {
-				if t := b.spans[j].transfer; t != "" && (t == b.spans[i].agentName || t == b.spans[i].nodeID) {
-					b.handedFrom[i] = b.owner[j]
-				}
+			if handedTo[j] == i {
+				b.handedFrom[i] = b.owner[j]
 			}
 		}
 		np := b.spans[i].nodeParent
@@ -393,6 +407,8 @@ func (b *builder) callsAndMerges() {
 		}
 		return -1
 	}
+	b.sameSteps(mapped)
+	b.workflowAgent()
 	for i := range b.spans {
 		if i == b.root || b.kinds[i] != kAgent || b.parent[i] < 0 {
 			continue
@@ -412,6 +428,106 @@ func (b *builder) callsAndMerges() {
 			}
 		}
 	}
+}
+
+// sameSteps merges what two instrumentations of one framework record of
+// the same step (AutoGen AgentChat's own GenAI spans and OpenInference's),
+// by span relations and tool call ids, never by name:
+//   - an agent span whose parent span is an agent span, that holds every
+//     mapped span under that parent and names no other agent (the relation
+//     decides; the names only rule out a parent spawning a different agent
+//     as its only step) is the same invocation: it becomes a
+//     container, and what it names that the outer one does not (agent
+//     name, graph node and its parent) goes to the outer one;
+//   - a tool or handoff span whose nearest mapped ancestor is a tool or
+//     handoff span with the same tool call id (or where either has none)
+//     is the same call: it becomes a container, and its call id and
+//     handoff target go to the outer one.
+func (b *builder) sameSteps(mapped func(int) int) {
+	n := len(b.spans)
+	// hasMapped: the span or a span under it is mapped to events.
+	hasMapped := make([]bool, n)
+	for i, k := range b.kinds {
+		if k == kContainer || k == kOther || k == kCreate || k == kReward {
+			continue
+		}
+		for j, steps := i, 0; j >= 0 && !hasMapped[j] && steps <= n; j, steps = b.parent[j], steps+1 {
+			hasMapped[j] = true
+		}
+	}
+	mappedKids := make([]int, n)
+	for i, p := range b.parent {
+		if p >= 0 && hasMapped[i] {
+			mappedKids[p]++
+		}
+	}
+	for i := range b.spans {
+		p := b.parent[i]
+		if p < 0 || b.kinds[i] != kAgent || b.kinds[p] != kAgent || mappedKids[p] != 1 {
+			continue
+		}
+		outer, inner := &b.spans[p], &b.spans[i]
+		if !sameAgent(outer, inner) {
+			continue // an agent spawning another as its only step
+		}
+		b.kinds[i] = kContainer
+		if outer.agentName == "" {
+			outer.agentName = inner.agentName
+		}
+		if outer.nodeID == "" {
+			outer.nodeID, outer.nodeParent = inner.nodeID, inner.nodeParent
+		}
+	}
+	for i := range b.spans {
+		if k := b.kinds[i]; (k != kTool && k != kHandoff) || b.parent[i] < 0 {
+			continue
+		}
+		a := mapped(b.parent[i])
+		if a < 0 || (b.kinds[a] != kTool && b.kinds[a] != kHandoff) {
+			continue
+		}
+		outer, inner := &b.spans[a], &b.spans[i]
+		if outer.toolCallID != "" && inner.toolCallID != "" && outer.toolCallID != inner.toolCallID {
+			continue // a tool that calls another tool
+		}
+		if outer.toolCallID == "" {
+			outer.toolCallID = inner.toolCallID
+		}
+		if b.kinds[i] == kHandoff && b.kinds[a] == kTool {
+			b.kinds[a], outer.transfer = kHandoff, inner.transfer
+		}
+		b.kinds[i] = kContainer
+	}
+}
+
+// workflowAgent: a root workflow named after the agent it runs (Google
+// ADK's invoke_workflow NAME around its root agent's invoke_agent NAME)
+// is that agent's run, so the first such agent directly under the root
+// joins the root instead of being spawned by its own name.
+func (b *builder) workflowAgent() {
+	r := &b.spans[b.root]
+	if b.kinds[b.root] == kAgent || r.workflow == "" {
+		return
+	}
+	for i := range b.spans { // sorted by start: the first
+		if b.parent[i] == b.root && b.kinds[i] == kAgent && b.spans[i].agentName == r.workflow {
+			b.kinds[i] = kContainer
+			return
+		}
+	}
+}
+
+// sameAgent reports whether an agent span directly under another names no
+// other agent: each name it has (agent name, graph node id) is one of the
+// outer span's names, or the outer span has none of that kind.
+func sameAgent(outer, inner *span) bool {
+	names := []string{outer.agentName, outer.nodeID}
+	for _, n := range []string{inner.agentName, inner.nodeID} {
+		if n != "" && !slices.Contains(names, n) && (outer.agentName != "" || outer.nodeID != "") {
+			return false
+		}
+	}
+	return true
 }
 
 // cutCycles breaks parent loops (possible only in malformed input) by
@@ -721,6 +837,7 @@ func (b *builder) tokens() {
 		}
 	}
 	below := make([]bool, n) // some descendant reports tokens
+	own := make([]int64, n)  // tokens counted in the subtree, outside agent spans below it
 	// Iterative post-order over the forest.
 	type frame struct{ i, k int }
 	for _, r := range roots {
@@ -736,8 +853,18 @@ func (b *builder) tokens() {
 			i := f.i
 			stack = stack[:len(stack)-1]
 			s := &b.spans[i]
-			if s.hasTokens && (!below[i] || b.kinds[i] == kModel) {
+			switch {
+			case s.hasTokens && s.ownUsage && b.kinds[i] == kAgent:
+				// smolagents: the agent's own steps, without its managed
+				// agents'; what its own model spans counted is not added
+				// again.
+				if extra := s.in + s.out - own[i]; extra > 0 {
+					b.stats.Tokens += extra
+					own[i] += extra
+				}
+			case s.hasTokens && (!below[i] || b.kinds[i] == kModel):
 				b.stats.Tokens += s.in + s.out
+				own[i] += s.in + s.out
 				b.cacheRead += s.cacheRead
 				b.cacheWrite += s.cacheWrite
 				b.reasoning += s.reasoning
@@ -745,6 +872,9 @@ func (b *builder) tokens() {
 			}
 			if p := b.parent[i]; p >= 0 && (s.hasTokens || below[i]) {
 				below[p] = true
+			}
+			if p := b.parent[i]; p >= 0 && b.kinds[i] != kAgent {
+				own[p] += own[i]
 			}
 		}
 	}
@@ -1004,6 +1134,11 @@ func (b *builder) links() {
 			}
 			dst, _ := b.spanEvents(i)
 			jf, jl := b.spanEvents(j)
+			if (dst < 0 || jf < 0) && (s.messaging || b.spans[j].messaging) {
+				// A message-passing runtime links its send and process
+				// spans (AutoGen): delivery, not a step of the run.
+				continue
+			}
 			if dst < 0 || jf < 0 {
 				b.warn(i, "link to span %x: one of the two spans has no event: not mapped", l.span)
 				continue

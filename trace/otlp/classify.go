@@ -52,9 +52,20 @@ func classify(s *span) kind {
 		return kDecision
 	case "invoke_workflow", "agent_step":
 		return kContainer
+	case "execute_event_loop_cycle", "invoke_swarm", "invoke_graph":
+		// Strands: one turn of an agent's loop (its model call and tools
+		// are spans of their own), and a multi-agent Swarm or Graph run,
+		// which is a workflow. Neither is a model call, though they
+		// carry gen_ai.system.
+		return kContainer
 	}
 	switch s.oiKind {
 	case "AGENT":
+		if s.ownUsage && s.agentName == "" {
+			// smolagents names its agent span NAME.run after the agent's
+			// name and sets no name attribute.
+			s.agentName = strings.TrimSuffix(s.name, ".run")
+		}
 		return kAgent
 	case "TOOL", "RETRIEVER", "RERANKER":
 		return toolOrTransfer(s)
@@ -99,6 +110,11 @@ func classify(s *span) kind {
 		return kContainer
 	}
 	switch {
+	case s.messaging && s.op == "" && s.system == "" && !s.hasTokens && s.toolName == "" && s.agentName == "":
+		// A message-passing runtime's span (AutoGen's create, send,
+		// publish, process and ack of agent messages): delivery, not an
+		// orchestration step; the agents' own spans are under it.
+		return kContainer
 	case s.name == "agentlightning.annotation" || s.name == "agentlightning.reward" || len(s.rewards) > 0:
 		return kReward
 	case s.transfer != "":
@@ -173,8 +189,16 @@ func toolOrTransfer(s *span) kind {
 	if name == "" {
 		name = strings.TrimPrefix(s.name, "execute_tool ")
 	}
+	if s.argTarget != "" && (strings.HasPrefix(name, "handoff") || strings.HasPrefix(name, "transfer")) {
+		// A handoff tool that names only itself (Strands' handoff_to_agent,
+		// ADK's transfer_to_agent): the target is its agent_name argument.
+		s.transfer = s.argTarget
+		return kHandoff
+	}
 	for _, prefix := range [...]string{"handoff to ", "handoff_to_", "transfer_to_"} {
-		if t, ok := strings.CutPrefix(name, prefix); ok && t != "" {
+		// handoff_to_agent and transfer_to_agent name no agent: their
+		// target is an argument (above); without one they are tool calls.
+		if t, ok := strings.CutPrefix(name, prefix); ok && t != "" && t != "agent" {
 			s.transfer = t
 			return kHandoff
 		}

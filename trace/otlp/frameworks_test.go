@@ -404,3 +404,176 @@ func TestMemoryAndPromptSpans(t *testing.T) {
 		t.Errorf("a memory store's creation became an event:\n%s", tr.JSON)
 	}
 }
+
+// expectedRun is testdata/frameworks/expected/NAME.json: the orchestration
+// a fixture's script performs, written from the script (not from an
+// import), so that a mapping change that loses an agent, a spawn, a
+// handoff, a tool call or a model call fails here.
+type expectedRun struct {
+	Script     string         `json:"script"`      // the script that writes the run
+	Agents     []string       `json:"agents"`      // every agent, sorted
+	Spawns     []string       `json:"spawns"`      // "parent>child", sorted
+	Handoffs   []string       `json:"handoffs"`    // "from>to", sorted
+	ToolCalls  []string       `json:"tool_calls"`  // "agent:tool", one per call, sorted
+	ModelCalls map[string]int `json:"model_calls"` // per agent
+	Tokens     int64          `json:"tokens"`      // input+output, each model call once
+	// ByConversation imports the run with --group-by conversation (the
+	// run's OTel traces are turns of one conversation).
+	ByConversation bool `json:"by_conversation,omitempty"`
+	// Note says what the instrumentation cannot show of the script.
+	Note string `json:"note,omitempty"`
+}
+
+// orchestrationOf derives the facts of expectedRun from an imported trace.
+func orchestrationOf(t *testing.T, js []byte) expectedRun {
+	t.Helper()
+	var doc struct {
+		Events []struct {
+			ID, Type, Agent, To, Tool string
+		} `json:"events"`
+		Costs struct {
+			Tokens int64 `json:"tokens"`
+		} `json:"costs"`
+	}
+	if err := json.Unmarshal(js, &doc); err != nil {
+		t.Fatal(err)
+	}
+	got := expectedRun{Agents: []string{}, Spawns: []string{}, Handoffs: []string{}, ToolCalls: []string{},
+		ModelCalls: map[string]int{}, Tokens: doc.Costs.Tokens}
+	agents := map[string]bool{}
+	for _, e := range doc.Events {
+		switch e.Type {
+		case "spawn":
+			got.Spawns = append(got.Spawns, e.Agent+">"+e.To)
+			agents[e.Agent], agents[e.To] = true, true
+		case "return":
+			agents[e.Agent] = true
+		case "message":
+			agents[e.Agent] = true
+			if strings.HasSuffix(e.ID, "/handoff") {
+				got.Handoffs = append(got.Handoffs, e.Agent+">"+e.To)
+				agents[e.To] = true
+			} else {
+				got.ModelCalls[e.Agent]++
+			}
+		case "tool_call":
+			agents[e.Agent] = true
+			got.ToolCalls = append(got.ToolCalls, e.Agent+":"+e.Tool)
+		}
+	}
+	got.Agents = slices.Sorted(maps.Keys(agents))
+	slices.Sort(got.Spawns)
+	slices.Sort(got.Handoffs)
+	slices.Sort(got.ToolCalls)
+	return got
+}
+
+// TestFrameworkOrchestrations imports every run of testdata/frameworks
+// that names its expected orchestration (the JavaScript and the Python
+// frameworks): JSON and protobuf give the same trace, with no diagnostic,
+// valid under --strict, equal to its golden file, and with exactly the
+// agents, spawns, handoffs, tool calls by agent, model calls per agent
+// and tokens of expected/NAME.json.
+func TestFrameworkOrchestrations(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "frameworks", "expected", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no expected orchestrations: %v", err)
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".json")
+		t.Run(name, func(t *testing.T) {
+			raw, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want expectedRun
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&want); err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			if _, err := os.Stat(filepath.Join("testdata", "frameworks", want.Script)); err != nil {
+				t.Errorf("%s: script %q: %v", file, want.Script, err)
+			}
+			base := filepath.Join("testdata", "frameworks", "runs", name)
+			js, err := os.ReadFile(base + ".otlp.jsonl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			pb, err := os.ReadFile(base + ".otlp.binpb")
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := Options{ByConversation: want.ByConversation}
+			traces, order, diags := importAll(t, base+".otlp.jsonl", js, opts)
+			ptraces, porder, pdiags := importAll(t, base+".otlp.binpb", pb, opts)
+			for _, d := range append(diags, pdiags...) {
+				t.Errorf("diagnostic: %s", d)
+			}
+			if len(order) != 1 || !slices.Equal(order, porder) {
+				t.Fatalf("traces %v from JSON, %v from protobuf; want one, the same", order, porder)
+			}
+			tr := traces[order[0]]
+			if !bytes.Equal(tr.JSON, ptraces[order[0]].JSON) {
+				t.Errorf("JSON and protobuf give different traces:\n%s\n%s", tr.JSON, ptraces[order[0]].JSON)
+			}
+			if bytes.Contains(tr.JSON, []byte("SECRET-")) {
+				t.Errorf("the trace carries prompt, completion or tool text:\n%s", tr.JSON)
+			}
+			res, err := trace.Validate(bytes.NewReader(tr.JSON), trace.Options{Strict: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range res.Findings {
+				t.Errorf("finding: %s", f)
+			}
+			golden := filepath.Join("testdata", "frameworks", "golden", name+".json")
+			if *update && !want.ByConversation { // TestFrameworksConversation writes that golden
+				if err := os.WriteFile(golden, tr.JSON, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if g, err := os.ReadFile(golden); err != nil || !bytes.Equal(tr.JSON, g) {
+				t.Errorf("%s differs from the import (%v); run make otel-fixtures (or go test ./trace/otlp -run TestFrameworkOrchestrations -update) and review the diff", golden, err)
+			}
+			got := orchestrationOf(t, tr.JSON)
+			got.Script, got.ByConversation, got.Note = want.Script, want.ByConversation, want.Note
+			if want.ModelCalls == nil {
+				want.ModelCalls = map[string]int{}
+			}
+			gj, _ := json.MarshalIndent(got, "", "  ")
+			wj, _ := json.MarshalIndent(want, "", "  ")
+			if !bytes.Equal(gj, wj) {
+				t.Errorf("the import is not the scenario's orchestration:\ngot  %s\nwant %s", gj, wj)
+			}
+		})
+	}
+}
+
+// TestGenericHandoffTool: a handoff tool that names only itself
+// (handoff_to_agent, ADK's transfer_to_agent) hands off to the agent_name
+// of its arguments (gen_ai.tool.call.arguments here; Strands' event is in
+// the strands-swarm run), keeping none of the argument text; without
+// arguments it is a tool call, never a handoff to an agent named "agent".
+func TestGenericHandoffTool(t *testing.T) {
+	for _, tc := range []struct {
+		args, want string
+	}{
+		{`{"agent_name": "billing", "message": "SECRET-refund"}`, `"type":"message","agent":"boss","from":"boss","to":"billing"`},
+		{"", `"type":"tool_call","agent":"boss","tool":"transfer_to_agent"`},
+	} {
+		tool := toolSpan(tA, 2, 1, "transfer_to_agent", 10, 20)
+		if tc.args != "" {
+			tool.attrs["gen_ai.tool.call.arguments"] = tc.args
+		}
+		traces, _, diags := importAll(t, "h.jsonl", []byte(line(agentSpan(tA, 1, 0, "boss", 0, 100), tool)), Options{})
+		if len(diags) > 0 {
+			t.Errorf("diagnostics: %v", diags)
+		}
+		mustValidate(t, traces)
+		js := traces[tA].JSON
+		if !bytes.Contains(js, []byte(tc.want)) || bytes.Contains(js, []byte(`"to":"agent"`)) || bytes.Contains(js, []byte("SECRET-")) {
+			t.Errorf("arguments %q: want %s, no agent named \"agent\", no argument text, in\n%s", tc.args, tc.want, js)
+		}
+	}
+}

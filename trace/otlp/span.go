@@ -25,6 +25,17 @@ type span struct {
 	agentName, agentID string
 	toolName, model    string
 	transfer           string // gen_ai.transfer.target.name: a handoff
+	// argTarget is the agent_name argument of a tool call (Strands'
+	// handoff_to_agent, ADK's transfer_to_agent), read from the call's
+	// arguments; nothing else of the arguments is kept.
+	argTarget string
+	// messaging is set by messaging.operation: a message-passing runtime's
+	// send, publish or process span (AutoGen's agent runtime).
+	messaging bool
+	// ownUsage is set on smolagents' agent spans (OpenInference, marked by
+	// smolagents.max_steps): their token counts are the agent's own steps,
+	// without its managed agents'.
+	ownUsage           bool
 	workflow           string
 	nodeID, nodeParent string // OpenInference graph.node.id / parent_id
 	in, out            int64
@@ -124,7 +135,8 @@ func wantAttr(key string) bool {
 		"ai.usage.inputTokenDetails.cacheReadTokens", "ai.usage.inputTokenDetails.cacheWriteTokens", "ai.usage.outputTokenDetails.reasoningTokens",
 		"ai.operationId", "ai.telemetry.functionId", "ai.toolCall.name", "ai.toolCall.id", "ai.model.id",
 		"gen_ai.tool.call.id", "tool_call.id", "gen_ai.conversation.id", "session.id",
-		"gen_ai.transfer.mode", "error.type", "metadata":
+		"gen_ai.transfer.mode", "error.type", "metadata",
+		"gen_ai.tool.call.arguments", "tool.parameters", "messaging.operation", "smolagents.max_steps":
 		return true
 	}
 	return strings.HasPrefix(key, rewardPrefix)
@@ -196,6 +208,14 @@ func (s *span) setAttr(key string, v attrValue, al *alRewards) {
 				s.graphNode = m.Node
 			}
 		}
+	case "gen_ai.tool.call.arguments", "tool.parameters":
+		if t := agentNameArg(v); t != "" {
+			s.argTarget = t
+		}
+	case "messaging.operation":
+		s.messaging = true
+	case "smolagents.max_steps":
+		s.ownUsage = true
 	case "gen_ai.operation.name":
 		str(&s.op)
 	case "openinference.span.kind":
@@ -314,7 +334,24 @@ func (a *alRewards) scores(at uint64) []score {
 
 // wantEventAttr reports whether the mapping reads a span event attribute.
 func wantEventAttr(key string) bool {
-	return key == "gen_ai.evaluation.name" || key == "gen_ai.evaluation.score.value" || key == "exception.type"
+	return key == "gen_ai.evaluation.name" || key == "gen_ai.evaluation.score.value" || key == "exception.type" ||
+		key == "content"
+}
+
+// agentNameArg is the agent_name of a tool call's arguments (a JSON
+// object in a string), or "": the target of a handoff tool that names
+// only itself (Strands' handoff_to_agent). The arguments are not kept.
+func agentNameArg(v attrValue) string {
+	if v.kind != 's' || !strings.Contains(v.s, `"agent_name"`) {
+		return ""
+	}
+	var args struct {
+		Name string `json:"agent_name"`
+	}
+	if json.Unmarshal([]byte(v.s), &args) != nil {
+		return ""
+	}
+	return truncate(args.Name, 200)
 }
 
 // eventAttrs are the attributes of one span event the mapping reads.
@@ -322,6 +359,7 @@ type eventAttrs struct {
 	evalName string
 	score    attrValue
 	excType  string // exception.type of an exception event
+	target   string // the agent_name argument in a gen_ai.tool.message's content
 }
 
 func (e *eventAttrs) set(key string, v attrValue) {
@@ -331,6 +369,8 @@ func (e *eventAttrs) set(key string, v attrValue) {
 		e.score = v
 	} else if key == "exception.type" && v.kind == 's' {
 		e.excType = v.s
+	} else if key == "content" {
+		e.target = agentNameArg(v)
 	}
 }
 
@@ -358,6 +398,11 @@ func (s *span) addEvent(name string, at uint64, e eventAttrs) {
 			e.evalName = "evaluation"
 		}
 		s.evals = append(s.evals, score{name: e.evalName, value: f, at: at})
+	case name == "gen_ai.tool.message":
+		// The call's arguments (Strands): only a handoff target is read.
+		if e.target != "" && s.argTarget == "" {
+			s.argTarget = e.target
+		}
 	case contentEvent(name):
 	case strings.HasPrefix(name, "ai.stream."):
 		// The AI SDK's streaming time marks (ai.stream.firstChunk,
