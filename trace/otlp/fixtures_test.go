@@ -3,7 +3,6 @@ package otlp
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"io"
 	"math"
 	"os"
@@ -15,9 +14,9 @@ import (
 
 	"github.com/masrl/masrl/trace"
 	"github.com/masrl/masrl/trace/otlp/internal/fixturegen"
-)
 
-var update = flag.Bool("update", false, "rewrite the fixtures and golden traces")
+	"github.com/masrl/masrl/internal/golden"
+)
 
 // importAll imports data and returns the traces by id and every diagnostic.
 func importAll(t testing.TB, name string, data []byte, opts Options) (map[string]*Trace, []string, []Diagnostic) {
@@ -62,7 +61,7 @@ func checkFixture(t *testing.T, path, d string, write func(io.Writer, string) er
 	if err := write(&b, d); err != nil {
 		t.Fatal(err)
 	}
-	if *update {
+	if golden.Update() {
 		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -274,23 +273,7 @@ func TestImportFixtures(t *testing.T) {
 						t.Errorf("%s: reward %s = %v, spans say %v", id, k, got[k], v)
 					}
 				}
-				golden := filepath.Join("testdata", "golden", d, id+".json")
-				if *update {
-					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(golden, tr.JSON, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				g, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(g, tr.JSON) {
-					t.Errorf("%s differs from the import; run go test ./trace/otlp -update and review the diff", golden)
-				}
+				golden.Check(t, filepath.Join("testdata", "golden", d, id+".json"), tr.JSON)
 			}
 			// The HTTP span no convention describes is reported, with its
 			// position, not dropped silently.

@@ -17,6 +17,8 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/trace"
+
+	"github.com/masrl/masrl/internal/golden"
 )
 
 // frameworkRuns are the runs of testdata/frameworks (make otel-fixtures)
@@ -96,21 +98,21 @@ func TestFrameworks(t *testing.T) {
 			for _, f := range res.Findings {
 				t.Errorf("finding: %s", f)
 			}
-			golden := filepath.Join("testdata", "frameworks", "golden", run.name+".json")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+			goldenPath := filepath.Join("testdata", "frameworks", "golden", run.name+".json")
+			if golden.Update() {
+				if err := os.MkdirAll(filepath.Dir(goldenPath), 0o755); err != nil {
 					t.Fatal(err)
 				}
-				if err := os.WriteFile(golden, tr.JSON, 0o644); err != nil {
+				if err := os.WriteFile(goldenPath, tr.JSON, 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
-			want, err := os.ReadFile(golden)
+			want, err := os.ReadFile(goldenPath)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(tr.JSON, want) {
-				t.Errorf("%s differs from the import; run make otel-fixtures (or go test ./trace/otlp -run TestFrameworks -update) and review the diff", golden)
+				t.Errorf("%s differs from the import; run make otel-fixtures (or go test ./trace/otlp -run TestFrameworks -update) and review the diff", goldenPath)
 			}
 
 			var doc struct {
@@ -358,18 +360,18 @@ func TestFrameworksConversation(t *testing.T) {
 	if bytes.Contains(tr.JSON, []byte("SECRET-")) {
 		t.Errorf("the trace carries prompt, completion or tool text")
 	}
-	golden := filepath.Join("testdata", "frameworks", "golden", "langgraph-turns.json")
-	if *update {
-		if err := os.WriteFile(golden, tr.JSON, 0o644); err != nil {
+	goldenPath := filepath.Join("testdata", "frameworks", "golden", "langgraph-turns.json")
+	if golden.Update() {
+		if err := os.WriteFile(goldenPath, tr.JSON, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	want, err := os.ReadFile(golden)
+	want, err := os.ReadFile(goldenPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(tr.JSON, want) {
-		t.Errorf("%s differs from the import; run make otel-fixtures and review the diff", golden)
+		t.Errorf("%s differs from the import; run make otel-fixtures and review the diff", goldenPath)
 	}
 }
 
@@ -527,14 +529,14 @@ func TestFrameworkOrchestrations(t *testing.T) {
 			for _, f := range res.Findings {
 				t.Errorf("finding: %s", f)
 			}
-			golden := filepath.Join("testdata", "frameworks", "golden", name+".json")
-			if *update && !want.ByConversation { // TestFrameworksConversation writes that golden
-				if err := os.WriteFile(golden, tr.JSON, 0o644); err != nil {
+			goldenPath := filepath.Join("testdata", "frameworks", "golden", name+".json")
+			if golden.Update() && !want.ByConversation { // TestFrameworksConversation writes that golden
+				if err := os.WriteFile(goldenPath, tr.JSON, 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if g, err := os.ReadFile(golden); err != nil || !bytes.Equal(tr.JSON, g) {
-				t.Errorf("%s differs from the import (%v); run make otel-fixtures (or go test ./trace/otlp -run TestFrameworkOrchestrations -update) and review the diff", golden, err)
+			if g, err := os.ReadFile(goldenPath); err != nil || !bytes.Equal(tr.JSON, g) {
+				t.Errorf("%s differs from the import (%v); run make otel-fixtures (or go test ./trace/otlp -run TestFrameworkOrchestrations -update) and review the diff", goldenPath, err)
 			}
 			got := orchestrationOf(t, tr.JSON)
 			got.Script, got.ByConversation, got.Note = want.Script, want.ByConversation, want.Note
