@@ -114,6 +114,12 @@ func checkDocLine(t *testing.T, file string, lineNo int, line string, use, flag 
 		if j+1 < len(locs) {
 			end = locs[j+1][0]
 		}
+		// Inside a code span, the command ends with the span.
+		if strings.Count(line[:loc[0]], "`")%2 == 1 {
+			if k := strings.IndexByte(line[loc[1]:], '`'); k >= 0 {
+				end = min(end, loc[1]+k)
+			}
+		}
 		for _, m := range flag.FindAllStringSubmatch(line[loc[1]:end], -1) {
 			if m[1] != "help" && !slices.Contains(flags, m[1]) {
 				t.Errorf("%s:%d: masrl %s --%s: masrl %s -h has no such flag (it has %s)", file, lineNo, name, m[1], name, strings.Join(flags, ", "))
