@@ -217,7 +217,7 @@ func TestThemeAssetsAndNav(t *testing.T) {
 
 	// A page the list does not have, and a file outside assets/.
 	for yaml, msg := range map[string]string{
-		"nav: [home, traces]\n":     "masrl.yaml: nav: the list has no traces page; its pages: home, papers, taxonomy, coverage, excluded",
+		"nav: [home, traces]\n":    "masrl.yaml: nav: the list has no traces page; its pages: home, papers, taxonomy, coverage, excluded",
 		"extra_css: missing.css\n": "masrl.yaml: extra_css: assets/missing.css: want a file inside the assets folder",
 		"logo: ../papers.csv\n":    `logo: "../papers.csv": want a relative path inside the folder`,
 	} {
