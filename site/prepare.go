@@ -258,6 +258,7 @@ func (r *renderer) prepareViews() error {
 				if corpus.IsArxivID(e.ArxivID) {
 					ev.ArxivURL = "https://arxiv.org/abs/" + e.ArxivID
 				}
+				ev.item.Links = itemLinks(ev)
 				if b := r.c.BibFor(e); b != nil {
 					ev.Bib = strings.TrimSpace(b.Raw) + "\n"
 					ev.bib = b
