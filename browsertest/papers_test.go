@@ -90,6 +90,7 @@ func TestPapersPageBounded(t *testing.T) {
 		if got.OneLiners == 0 || got.Links == 0 {
 			t.Errorf("%s: %d one-liners and %d links shown; want both", path, got.OneLiners, got.Links)
 		}
+		checkAxe(t, p, path+" on 390×844")
 		p.check(t, path)
 	}
 
@@ -135,6 +136,35 @@ func TestPapersPageBounded(t *testing.T) {
 		t.Errorf("after a reload of %s: %d entries without %s", loc, len(keys), last.Key)
 	}
 	p.check(t, "papers/ search")
+	if !testing.Short() {
+		checkPapersLighthouse(t, pub, pages)
+	}
+}
+
+// checkPapersLighthouse runs Lighthouse on the first, a middle and the
+// last page of the 10,000-entry papers list served compressed: the
+// accessibility, best-practices and SEO scores must be 100, and the
+// performance score, which moves with the machine's load, is logged only
+// (BENCHMARKS.md records it).
+func checkPapersLighthouse(t *testing.T, pub string, pages int) {
+	cli := filepath.Join(repoRoot(t), "node_modules", "lighthouse", "cli", "index.js")
+	_, err := os.Stat(cli)
+	need(t, err == nil, "lighthouse not installed: %v (run make node_modules)", err)
+	_, err = exec.LookPath("node")
+	need(t, err == nil, "node not found: %v", err)
+	base := gzipServer(t, pub)
+	for _, path := range []string{"papers/", fmt.Sprintf("papers/page/%d/", pages/2), fmt.Sprintf("papers/page/%d/", pages)} {
+		rep := runLighthouse(t, cli, base+path)
+		var row []string
+		for _, cat := range lighthouseFull {
+			got := rep.score(cat)
+			row = append(row, fmt.Sprintf("%s %.0f", cat, 100*got))
+			if got < 1 {
+				t.Errorf("%s of %d entries: %s %.0f, want 100; failing audits:\n\t%s", path, papersEntries, cat, 100*got, strings.Join(rep.failing(cat), "\n\t"))
+			}
+		}
+		t.Logf("Lighthouse %s of %d entries: %s (performance %.0f, not asserted)", path, papersEntries, strings.Join(row, ", "), 100*rep.score("performance"))
+	}
 }
 
 func contains(xs []string, x string) bool {
