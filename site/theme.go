@@ -49,8 +49,12 @@ func TemplateFS(dir string) fs.FS {
 	if dir == "" {
 		return templates.FS
 	}
-	return data.Overlay(os.DirFS(dir), templates.FS)
+	return TemplateOverlay(os.DirFS(dir))
 }
+
+// TemplateOverlay lays top over the embedded templates, as TemplateFS
+// does a directory: for a folder read through an os.Root.
+func TemplateOverlay(top fs.FS) fs.FS { return data.Overlay(top, templates.FS) }
 
 // assets publishes the site's static files under assets/: the built-in
 // ones, each replaced by a file of the same name in the templates

@@ -61,7 +61,9 @@ type Config struct {
 // sheet, logo and favicon from that folder, and the navigation's items.
 type Theme struct {
 	// Templates is a directory of templates laid over the embedded ones,
-	// relative to masrl.yaml (the flag: to the current directory).
+	// relative to masrl.yaml and inside its folder (the flag: any folder,
+	// relative to the current directory). Load returns it joined to the
+	// file's folder.
 	Templates string
 	// Assets is the folder beside the corpus published under assets/ as
 	// it is; default "assets" when the corpus directory has one.
@@ -180,7 +182,7 @@ func Keys() []Key {
 			func(c *Config) *string { return &c.License }, checkSPDX, ""},
 		{"traces", "traces", "true publishes the traces page (the orchestration-trace schema, its validator and downloads) with its navigation item and home-page section; false leaves it out; default: only with the survey profile",
 			func(c *Config) *string { return &c.Traces }, checkBool, "^(true|false)$"},
-		{"templates", "templates", "a directory of templates laid over the embedded ones (masrl templates export writes them all); a template it lacks is the embedded one; relative to masrl.yaml (the flag: to the current directory)",
+		{"templates", "templates", "a directory of templates laid over the embedded ones (masrl templates export writes them all); a template it lacks is the embedded one; in masrl.yaml a folder beside it (the flag: any folder, relative to the current directory)",
 			func(c *Config) *string { return &c.Templates }, nonEmpty, ""},
 		{"assets", "assets", "the folder inside the corpus directory published under assets/ as it is, for a style sheet, a logo, a favicon and other static files (default assets, when there is one); a file named as a built-in asset replaces it",
 			func(c *Config) *string { return &c.Assets }, checkRelPath, ""},
@@ -268,7 +270,13 @@ func Load(path string) (*Config, error) {
 	if c.Release.Sums != "" && !filepath.IsAbs(c.Release.Sums) {
 		c.Release.Sums = filepath.Join(filepath.Dir(path), c.Release.Sums)
 	}
-	if c.Templates != "" && !filepath.IsAbs(c.Templates) {
+	if c.Templates != "" {
+		// A masrl.yaml may come with a pull request: its templates folder
+		// is one beside it, never a path out of the repository (the
+		// flag names any folder).
+		if err := checkRelPath(filepath.ToSlash(c.Templates)); err != nil {
+			return nil, fmt.Errorf("%s: templates: %w; want a folder beside %s (--templates names any folder)", path, err, FileName)
+		}
 		c.Templates = filepath.Join(filepath.Dir(path), c.Templates)
 	}
 	return c, nil

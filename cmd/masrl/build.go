@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"time"
 
@@ -111,12 +112,14 @@ const noBaseURLNotice = "masrl build: note: no base URL (base_url in masrl.yaml,
 // given a value overrides its key.
 func (bf buildFlags) options() (site.Options, error) {
 	cfg := &siteconfig.Config{}
+	configDir := ""
 	if bf.config != nil {
 		path, err := siteconfig.Find(*bf.config, *bf.corpus)
 		if err != nil {
 			return site.Options{}, err
 		}
 		if path != "" {
+			configDir = filepath.Dir(path)
 			if cfg, err = siteconfig.Load(path); err != nil {
 				return site.Options{}, err
 			}
@@ -136,6 +139,14 @@ func (bf buildFlags) options() (site.Options, error) {
 		*k.Field(cfg) = *v
 	}
 	opt := site.Options{Config: *cfg, Out: *bf.out, Templates: site.TemplateFS(cfg.Templates)}
+	if bf.templates == nil || *bf.templates == "" {
+		// templates: in masrl.yaml is read inside the file's folder.
+		tfs, err := configTemplates(cfg.Templates, configDir)
+		if err != nil {
+			return site.Options{}, err
+		}
+		opt.Templates = tfs
+	}
 	assets, err := listAssets(*bf.corpus, cfg.Theme.Assets)
 	if err != nil {
 		return site.Options{}, err

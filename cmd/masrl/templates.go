@@ -177,3 +177,36 @@ func listAssets(dir, name string) (fs.FS, error) {
 	}
 	return sub, nil
 }
+
+// configTemplates opens the templates folder masrl.yaml names (dir, joined
+// to the file's folder configDir by siteconfig.Load) through an os.Root
+// of configDir: a folder that a symbolic link leads out of it is refused
+// with its name, and a link inside it cannot be followed out. "" : the
+// embedded templates.
+func configTemplates(dir, configDir string) (fs.FS, error) {
+	if dir == "" {
+		return site.TemplateFS(""), nil
+	}
+	rel, err := filepath.Rel(configDir, dir)
+	if err != nil || !fs.ValidPath(filepath.ToSlash(rel)) {
+		return nil, fmt.Errorf("masrl.yaml: templates: %s: want a folder beside masrl.yaml", dir)
+	}
+	rel = filepath.ToSlash(rel)
+	if err := corpus.CheckInside(configDir, rel); err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	root, err := os.OpenRoot(configDir)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := root.Stat(rel); err != nil || !st.IsDir() {
+		root.Close()
+		return nil, fmt.Errorf("masrl.yaml: templates: %s: want a folder beside masrl.yaml", dir)
+	}
+	sub, err := fs.Sub(root.FS(), rel)
+	if err != nil {
+		root.Close()
+		return nil, err
+	}
+	return site.TemplateOverlay(sub), nil
+}

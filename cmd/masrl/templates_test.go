@@ -276,3 +276,36 @@ func between(s, from, to string) string {
 	}
 	return s[i : i+j+len(to)]
 }
+
+// TestConfigTemplates: templates: in masrl.yaml names a folder beside the
+// file, read inside it; a path out of it, or a link out of it, is refused
+// with its name, and a subset of templates overrides as with the flag.
+func TestConfigTemplates(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "papers.html"), []byte(`{{define "content"}}stolen{{end}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := themeCorpus(t, map[string]string{
+		"theme/papers.html": `{{define "content"}}<h1>{{.Title}}</h1><p>From masrl.yaml.</p>{{end}}`,
+		"masrl.yaml":        "templates: theme\n",
+	})
+	if s := buildTree(t, dir)["papers/index.html"]; !strings.Contains(s, "<p>From masrl.yaml.</p>") {
+		t.Errorf("templates: theme not applied:\n%s", between(s, "<main", "</main>"))
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	for yaml, msg := range map[string]string{
+		"templates: ../theme\n": `templates: "../theme": want a relative path inside the folder`,
+		"templates: /etc\n":     `templates: "/etc": want a relative path inside the folder`,
+		"templates: out\n":      "out: a symbolic link to " + outside + " that leads out of the corpus directory",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, "masrl.yaml"), []byte(yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, stderr := runMasrl(t, "build", "--corpus", dir, "--out", filepath.Join(t.TempDir(), "x"), "--echarts=")
+		if code == exitOK || !strings.Contains(stderr, msg) {
+			t.Errorf("%q: exit %d, %s; want %s", yaml, code, stderr, msg)
+		}
+	}
+}
