@@ -51,6 +51,8 @@ func pageType(p string) string {
 		return "coverage"
 	case len(parts) == 2:
 		return parts[0] // papers, taxonomy, coverage, excluded, orchestration, about, ...
+	case parts[0] == "papers" && parts[1] == "page": // papers/page/N/
+		return "papers"
 	case parts[0] == "papers":
 		return "entry"
 	case parts[0] == "taxonomy" && len(parts) == 3:

@@ -308,6 +308,27 @@ type itemView struct {
 	Tags template.HTML
 	// New marks an entry added since the survey (EntryView.New).
 	New bool
+	// Links are the entry's own links the list item shows in one line
+	// (entry-links): its web URLs by host, then its arXiv abstract. Link
+	// columns a list declares (code, project) belong here too.
+	Links []Link
+}
+
+// itemLinks are the links an entry's list item shows: each web URL of
+// the row, named by its host, and the arXiv abstract by its id unless a
+// URL is that page already. Text that is not a web URL is left out: a
+// list item shows links only.
+func itemLinks(ev *EntryView) []Link {
+	var out []Link
+	for _, l := range ev.Links {
+		if l.Web && l.URL != ev.ArxivURL {
+			out = append(out, l)
+		}
+	}
+	if ev.ArxivURL != "" {
+		out = append(out, Link{Text: "arXiv:" + ev.ArxivID, URL: ev.ArxivURL, Web: true})
+	}
+	return out
 }
 
 // newItemView fills the fields of an entry's items that do not depend on

@@ -6,14 +6,14 @@ import (
 	"strings"
 )
 
-// papersPerPage is how many entries one page of the papers list holds. A
+// PapersPerPage is how many entries one page of the papers list holds. A
 // list item weighs about 1.5 KB, so a page stays near 400 KB whatever the
 // corpus' size (one page for all of 100,000 entries weighed 148 MB). The
 // first page is papers/, the others papers/page/N/: stable addresses, as
 // Hugo's pagination gives, so that readers without JavaScript (and
 // crawlers) reach every entry by following the page links. With
 // JavaScript, search.js searches the whole corpus from the index.
-const papersPerPage = 250
+const PapersPerPage = 50
 
 // Pager is the navigation between the pages of a list; nil or a Count of
 // one: a single page, no navigation.
@@ -27,6 +27,7 @@ type Pager struct {
 type pagerLink struct {
 	Href, Label string
 	Current     bool
+	Gap         bool // pages left out between two links
 }
 
 // listPageDir is the directory of page n (from 1) of the list at dir.
@@ -37,11 +38,24 @@ func listPageDir(dir string, n int) string {
 	return dir + "page/" + strconv.Itoa(n) + "/"
 }
 
+// pagerReach is how many pages on either side of the current one the
+// pager links by number, besides the first and the last: a list of 10,000
+// entries has 200 pages, and a pager naming each of them would be a
+// screen of links on a phone and weigh on every page.
+const pagerReach = 2
+
 // pager links page n of count pages of the list at dir from a page whose
-// root is root.
+// root is root: the first page, the pages within pagerReach of n, the
+// last, and a gap ("…", not a link) where pages are left out.
 func pager(dir, root string, n, count int) *Pager {
 	p := &Pager{Number: n, Count: count}
 	for i := 1; i <= count; i++ {
+		if i != 1 && i != count && (i < n-pagerReach || i > n+pagerReach) {
+			if k := len(p.Pages); k > 0 && !p.Pages[k-1].Gap {
+				p.Pages = append(p.Pages, pagerLink{Gap: true})
+			}
+			continue
+		}
 		p.Pages = append(p.Pages, pagerLink{Href: root + listPageDir(dir, i), Label: strconv.Itoa(i), Current: i == n})
 	}
 	if n > 1 {
@@ -60,7 +74,7 @@ type categoryLink struct {
 	Count       int
 }
 
-// papers renders the papers list, papersPerPage entries a page, grouped by
+// papers renders the papers list, PapersPerPage entries a page, grouped by
 // category in the list's order, newest first within a category.
 func (r *renderer) papers() error {
 	type span struct {
@@ -75,7 +89,7 @@ func (r *renderer) papers() error {
 		spans = append(spans, span{term: t, es: es, offset: total})
 		total += len(es)
 	}
-	count := max(1, (total+papersPerPage-1)/papersPerPage)
+	count := max(1, (total+PapersPerPage-1)/PapersPerPage)
 	for n := 1; n <= count; n++ {
 		dir := listPageDir("papers/", n)
 		title := "Papers"
@@ -89,12 +103,12 @@ func (r *renderer) papers() error {
 		pp.Scripts = []string{"assets/search.js"}
 		pp.Styles = []string{readerCSS}
 		pp.SearchIndex = pp.Root + SearchIndexFile
-		lo, hi := (n-1)*papersPerPage, min(n*papersPerPage, total)
+		lo, hi := (n-1)*PapersPerPage, min(n*PapersPerPage, total)
 		for _, s := range spans {
 			// The table of contents links each category where its first
 			// entry is: on this page, or on the page that holds it.
 			href := "#cat-" + s.term.Value
-			if first := s.offset/papersPerPage + 1; len(s.es) > 0 && first != n {
+			if first := s.offset/PapersPerPage + 1; len(s.es) > 0 && first != n {
 				href = pp.Root + listPageDir("papers/", first) + href
 			}
 			pp.Categories = append(pp.Categories, categoryLink{Href: href, Label: s.term.Label, Count: len(s.es)})

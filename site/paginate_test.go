@@ -89,8 +89,8 @@ func TestLargeCorpus(t *testing.T) {
 		}
 		page = filepath.Join(filepath.Dir(page), filepath.FromSlash(string(m[1])), "index.html")
 	}
-	if want := (largeEntries + papersPerPage - 1) / papersPerPage; hops+1 != want {
-		t.Errorf("the papers list has %d pages, want %d of %d entries", hops+1, want, papersPerPage)
+	if want := (largeEntries + PapersPerPage - 1) / PapersPerPage; hops+1 != want {
+		t.Errorf("the papers list has %d pages, want %d of %d entries", hops+1, want, PapersPerPage)
 	}
 	var keys []string
 	for i := range c.Papers {
@@ -100,5 +100,45 @@ func TestLargeCorpus(t *testing.T) {
 	slices.Sort(seen)
 	if !slices.Equal(seen, keys) {
 		t.Errorf("following the papers list's pages reaches %d entries (%d distinct), want all %d", len(seen), len(slices.Compact(slices.Clone(seen))), len(keys))
+	}
+}
+
+// TestPagerWindow: a list of many pages links the first, the last and
+// the pages near the current one, with one gap for each run left out, so
+// that the pager of 200 pages stays a line on a phone.
+func TestPagerWindow(t *testing.T) {
+	label := func(p *Pager) string {
+		var s []string
+		for _, l := range p.Pages {
+			switch {
+			case l.Gap:
+				s = append(s, "…")
+			case l.Current:
+				s = append(s, "["+l.Label+"]")
+			default:
+				s = append(s, l.Label)
+			}
+		}
+		return strings.Join(s, " ")
+	}
+	for _, tc := range []struct {
+		n, count int
+		want     string
+	}{
+		{1, 1, "[1]"},
+		{1, 5, "[1] 2 3 … 5"},
+		{3, 5, "1 2 [3] 4 5"},
+		{1, 200, "[1] 2 3 … 200"},
+		{100, 200, "1 … 98 99 [100] 101 102 … 200"},
+		{200, 200, "1 … 198 199 [200]"},
+		{4, 200, "1 2 3 [4] 5 6 … 200"},
+	} {
+		p := pager("papers/", "../", tc.n, tc.count)
+		if got := label(p); got != tc.want {
+			t.Errorf("page %d of %d: %s, want %s", tc.n, tc.count, got, tc.want)
+		}
+	}
+	if p := pager("papers/", "../", 100, 200); p.Prev != "../papers/page/99/" || p.Next != "../papers/page/101/" || p.Pages[0].Href != "../papers/" {
+		t.Errorf("page 100: prev %s, next %s, first %s", p.Prev, p.Next, p.Pages[0].Href)
 	}
 }

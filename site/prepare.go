@@ -70,6 +70,12 @@ func (r *renderer) prepare() error {
 			return err
 		}
 	}
+	if err := r.selectNav(); err != nil {
+		return err
+	}
+	if err := r.prepareTheme(); err != nil {
+		return err
+	}
 
 	return r.prepareRest()
 }
@@ -252,6 +258,7 @@ func (r *renderer) prepareViews() error {
 				if corpus.IsArxivID(e.ArxivID) {
 					ev.ArxivURL = "https://arxiv.org/abs/" + e.ArxivID
 				}
+				ev.item.Links = itemLinks(ev)
 				if b := r.c.BibFor(e); b != nil {
 					ev.Bib = strings.TrimSpace(b.Raw) + "\n"
 					ev.bib = b
@@ -440,4 +447,32 @@ func (r *renderer) categoryGroups() []*TermView {
 		}
 	}
 	return out
+}
+
+// selectNav keeps the navigation items masrl.yaml's nav names, in its
+// order; without nav every page the list publishes keeps its item. The
+// items stay data (NavItem), so that each page still marks its own with
+// aria-current. A name the list has no page for is an error that lists
+// the pages it has.
+func (r *renderer) selectNav() error {
+	names := r.opt.NavNames()
+	if len(names) == 0 {
+		return nil
+	}
+	have := make(map[string]NavItem, len(r.site.Nav))
+	var known []string
+	for _, it := range r.site.Nav {
+		have[it.Section] = it
+		known = append(known, it.Section)
+	}
+	nav := make([]NavItem, 0, len(names))
+	for _, n := range names {
+		it, ok := have[n]
+		if !ok {
+			return fmt.Errorf("masrl.yaml: nav: the list has no %s page; its pages: %s", n, strings.Join(known, ", "))
+		}
+		nav = append(nav, it)
+	}
+	r.site.Nav = nav
+	return nil
 }

@@ -24,19 +24,6 @@ import (
 //go:embed assets
 var assetFS embed.FS
 
-func (r *renderer) assets() error {
-	return fs.WalkDir(assetFS, "assets", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := assetFS.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return r.files.Add(p, b)
-	})
-}
-
 // schemas publishes the project's JSON Schemas (package schema) under
 // schema/, the path their $id names below the site's address, so that an
 // editor can validate a trace, masrl.yaml or a row against them. The row's

@@ -43,14 +43,11 @@ import (
 	"io/fs"
 	"maps"
 	"net/url"
-	"os"
 	"strings"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/site/outdir"
 	"github.com/masrl/masrl/siteconfig"
-	"github.com/masrl/masrl/templates"
 )
 
 // Options configure a build.
@@ -75,8 +72,14 @@ type Options struct {
 	// every page succeeded (outdir.go); empty keeps the site in memory
 	// (Result.Files) and writes nothing.
 	Out string
-	// Templates overrides the embedded templates; nil uses them as built in.
+	// Templates overrides the embedded templates (TemplateFS); nil uses
+	// them as built in. Its assets/ folder replaces built-in assets.
 	Templates fs.FS
+	// AssetFiles is the list's assets folder (masrl.yaml's assets),
+	// published under assets/ as it is; nil: none. The caller opens it
+	// inside the corpus directory (corpus.CheckInside), for the site reads
+	// nothing from disk itself.
+	AssetFiles fs.FS
 	// ECharts is the chart library: DefaultECharts for the one masrl
 	// embeds, or the path of an echarts.min.js to publish instead. The site
 	// draws charts on the pages that have them; empty means no charts (the
@@ -239,14 +242,4 @@ func parseBaseURL(s string) (*url.URL, error) {
 	}
 	u.RawPath = ""
 	return u, nil
-}
-
-// TemplateFS returns the embedded templates with the files of dir laid
-// over them: a file in dir replaces the embedded one of the same name, and
-// templates dir does not have are taken from the binary.
-func TemplateFS(dir string) fs.FS {
-	if dir == "" {
-		return templates.FS
-	}
-	return data.Overlay(os.DirFS(dir), templates.FS)
 }

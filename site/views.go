@@ -58,7 +58,16 @@ type SiteInfo struct {
 	// Repo is the repository the list is kept in (masrl.yaml's
 	// repository.url); "" when not configured.
 	Repo string
-	Nav  []NavItem
+	// Nav is the main navigation's items (masrl.yaml's nav, or every page
+	// the list has); a template may range over it, and NavItems is it
+	// rendered with nav-item.
+	Nav []NavItem
+	// ExtraCSS and Logo are paths from the root of the list's own style
+	// sheet and logo (masrl.yaml's extra_css and logo), "" for none;
+	// Favicon is the icon's path, FaviconType its link's type attribute
+	// (type="image/png"), from a fixed table, or "".
+	ExtraCSS, Logo, Favicon string
+	FaviconType             template.HTMLAttr
 	// Survey is true for the survey's own list (the survey profile): the
 	// pages then speak of the survey, its claims, pool, orchestration
 	// sub-decisions and prose pages. A list of one's own gets none of it.

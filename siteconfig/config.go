@@ -12,6 +12,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -46,10 +47,45 @@ type Config struct {
 	// Traces is "true" to publish the traces page on a list without the
 	// survey profile, "false" to leave it out of the survey's list; ""
 	// publishes it with the survey profile only.
-	Traces     string
+	Traces string
+	// Theme is how the site looks: templates, files of its own and the
+	// navigation (docs/publish.md, "Bring your list").
+	Theme
 	Repository Repository
 	Release    Release
 	Citation   Citation
+}
+
+// Theme is how a list's site looks beyond its words: templates laid over
+// the embedded ones, a folder of files published as they are, a style
+// sheet, logo and favicon from that folder, and the navigation's items.
+type Theme struct {
+	// Templates is a directory of templates laid over the embedded ones,
+	// relative to masrl.yaml and inside its folder (the flag: any folder,
+	// relative to the current directory). Load returns it joined to the
+	// file's folder.
+	Templates string
+	// Assets is the folder beside the corpus published under assets/ as
+	// it is; default "assets" when the corpus directory has one.
+	Assets string
+	// ExtraCSS, Logo and Favicon are files inside Assets: a style sheet
+	// every page links after the site's own, an image beside the title,
+	// and the icon that replaces the built-in one.
+	ExtraCSS, Logo, Favicon string
+	// Nav lists the navigation's items by page name, comma-separated
+	// (a YAML list is accepted too); empty: every page the list has.
+	Nav string
+}
+
+// NavNames splits Nav into page names, each trimmed.
+func (t Theme) NavNames() []string {
+	var out []string
+	for n := range strings.SplitSeq(t.Nav, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Citation is how the list asks to be cited: masrl cite writes
@@ -146,6 +182,18 @@ func Keys() []Key {
 			func(c *Config) *string { return &c.License }, checkSPDX, ""},
 		{"traces", "traces", "true publishes the traces page (the orchestration-trace schema, its validator and downloads) with its navigation item and home-page section; false leaves it out; default: only with the survey profile",
 			func(c *Config) *string { return &c.Traces }, checkBool, "^(true|false)$"},
+		{"templates", "templates", "a directory of templates laid over the embedded ones (masrl templates export writes them all); a template it lacks is the embedded one; in masrl.yaml a folder beside it (the flag: any folder, relative to the current directory)",
+			func(c *Config) *string { return &c.Templates }, nonEmpty, ""},
+		{"assets", "assets", "the folder inside the corpus directory published under assets/ as it is, for a style sheet, a logo, a favicon and other static files (default assets, when there is one); a file named as a built-in asset replaces it",
+			func(c *Config) *string { return &c.Assets }, checkRelPath, ""},
+		{"extra_css", "extra-css", "a style sheet inside the assets folder, e.g. theme.css, that every page links after the site's own",
+			func(c *Config) *string { return &c.ExtraCSS }, checkRelPath, ""},
+		{"logo", "logo", "an image inside the assets folder, e.g. logo.svg, shown before the site's title on every page",
+			func(c *Config) *string { return &c.Logo }, checkRelPath, ""},
+		{"favicon", "favicon", "an icon inside the assets folder, e.g. favicon.png, that every page names instead of the built-in one",
+			func(c *Config) *string { return &c.Favicon }, checkRelPath, ""},
+		{"nav", "nav", "the navigation's items, in order, by page: a list or comma-separated names of home, papers, taxonomy, orchestration, coverage, excluded, claims, traces and the survey's pages; a page the list does not publish is an error; default: every page the list has",
+			func(c *Config) *string { return &c.Nav }, checkNav, ""},
 		{"profile", "profile", "the list's profile: survey applies the claims, pinned pool, orchestration sub-decisions and pages of the survey this repository publishes; none without it",
 			func(c *Config) *string { return &c.Profile }, data.CheckProfile, "^(" + strings.Join(data.Profiles(), "|") + ")$"},
 	}
@@ -221,6 +269,15 @@ func Load(path string) (*Config, error) {
 	}
 	if c.Release.Sums != "" && !filepath.IsAbs(c.Release.Sums) {
 		c.Release.Sums = filepath.Join(filepath.Dir(path), c.Release.Sums)
+	}
+	if c.Templates != "" {
+		// A masrl.yaml may come with a pull request: its templates folder
+		// is one beside it, never a path out of the repository (the
+		// flag names any folder).
+		if err := checkRelPath(filepath.ToSlash(c.Templates)); err != nil {
+			return nil, fmt.Errorf("%s: templates: %w; want a folder beside %s (--templates names any folder)", path, err, FileName)
+		}
+		c.Templates = filepath.Join(filepath.Dir(path), c.Templates)
 	}
 	return c, nil
 }
@@ -311,6 +368,12 @@ func (p *parser) mapping(n *yaml.Node, prefix string, c *Config) {
 			p.mapping(vn, name+".", c)
 			continue
 		}
+		if vn.Kind == yaml.SequenceNode && name == "nav" {
+			vn = p.joinSequence(vn, name)
+			if vn == nil {
+				continue
+			}
+		}
 		if vn.Kind != yaml.ScalarNode || vn.Tag == "!!null" {
 			p.errorf(vn, "%s: want a string", name)
 			continue
@@ -323,6 +386,56 @@ func (p *parser) mapping(n *yaml.Node, prefix string, c *Config) {
 		*k.field(c) = v
 	}
 }
+
+// joinSequence turns a list of names (nav:) into the one comma-separated
+// scalar the key holds; nil after reporting an item that is not a name.
+func (p *parser) joinSequence(n *yaml.Node, name string) *yaml.Node {
+	var names []string
+	for _, it := range n.Content {
+		if it.Kind != yaml.ScalarNode || it.Tag == "!!null" || strings.Contains(it.Value, ",") {
+			p.errorf(it, "%s: want a page name", name)
+			return nil
+		}
+		names = append(names, strings.TrimSpace(it.Value))
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Value: strings.Join(names, ", "), Line: n.Line, Column: n.Column}
+}
+
+// checkRelPath accepts a slash-separated path that stays inside its
+// folder: no absolute path, no .. and no backslash, so that a published
+// asset's name cannot leave the output directory.
+func checkRelPath(v string) error {
+	if v == "" {
+		return errors.New("want a path")
+	}
+	if strings.Contains(v, `\`) || !fs.ValidPath(v) || v == "." {
+		return fmt.Errorf("%q: want a relative path inside the folder, with / and without . or .. parts", v)
+	}
+	return nil
+}
+
+// checkNav accepts comma-separated page names: lower-case slugs, each once.
+// Whether the list publishes each page is known only when it is built.
+func checkNav(v string) error {
+	seen := map[string]bool{}
+	names := Theme{Nav: v}.NavNames()
+	if len(names) == 0 {
+		return errors.New("want at least one page name")
+	}
+	for _, n := range names {
+		if !navName.MatchString(n) {
+			return fmt.Errorf("%q: want a page name such as papers or coverage", n)
+		}
+		if seen[n] {
+			return fmt.Errorf("%s is listed twice", n)
+		}
+		seen[n] = true
+	}
+	return nil
+}
+
+// navName is what a page name in nav looks like.
+var navName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
 // Check validates a value given by flag for the key.
 func (k Key) Check(v string) error {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -28,6 +29,12 @@ citation:
   license: CC-BY-4.0
   doi: 10.5281/zenodo.1003150
 profile: survey
+templates: theme
+assets: static
+extra_css: theme.css
+logo: img/logo.svg
+favicon: icon.png
+nav: [home, papers, coverage]
 `
 	c, err := Parse("masrl.yaml", []byte(src))
 	if err != nil {
@@ -40,6 +47,8 @@ profile: survey
 		Citation:   Citation{Authors: "Zhang, Chenchen; Example Lab", License: "CC-BY-4.0", DOI: "10.5281/zenodo.1003150"},
 		Profile:    "survey",
 		License:    "CC0-1.0", Traces: "false",
+		Theme: Theme{Templates: "theme", Assets: "static", ExtraCSS: "theme.css", Logo: "img/logo.svg",
+			Favicon: "icon.png", Nav: "home, papers, coverage"},
 	}
 	if *c != want {
 		t.Errorf("got %+v\nwant %+v", *c, want)
@@ -49,6 +58,33 @@ profile: survey
 	for _, k := range Keys() {
 		if *k.Field(c) == "" {
 			t.Errorf("key %s: not set by the test document", k.Name)
+		}
+	}
+}
+
+// TestParseTheme checks the theme keys' values: nav as a list or a
+// string, each page once; files inside their folder, never out of it.
+func TestParseTheme(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"nav: home, papers\n", ""},
+		{"nav:\n  - home\n  - papers\n", ""},
+		{"nav: [home, home]\n", "masrl.yaml:1:6: nav: home is listed twice"},
+		{"nav: [home, {a: b}]\n", "masrl.yaml:1:13: nav: want a page name"},
+		{"nav: Papers!\n", `masrl.yaml:1:6: nav: "Papers!": want a page name such as papers or coverage`},
+		{"extra_css: ../theme.css\n", `masrl.yaml:1:12: extra_css: "../theme.css": want a relative path inside the folder, with / and without . or .. parts`},
+		{"logo: /etc/logo.svg\n", `masrl.yaml:1:7: logo: "/etc/logo.svg": want a relative path inside the folder, with / and without . or .. parts`},
+		{"assets: a\\b\n", `masrl.yaml:1:9: assets: "a\\b": want a relative path inside the folder, with / and without . or .. parts`},
+	} {
+		c, err := Parse("masrl.yaml", []byte(tc.src))
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%q: got error %q, want %q", tc.src, got, tc.want)
+		}
+		if err == nil && !slices.Equal(c.NavNames(), []string{"home", "papers"}) {
+			t.Errorf("%q: nav %q, want home, papers", tc.src, c.NavNames())
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"time"
 
@@ -51,13 +52,12 @@ const buildUsage = "[--corpus DIR] [--config FILE] [--out DIR] [--base-url URL] 
 // says what --base-url defaults to for the command.
 func addBuildFlags(fs *flag.FlagSet, baseURLUsage string) buildFlags {
 	bf := buildFlags{
-		corpus:    corpusFlag(fs),
-		config:    fs.String("config", "", "`file` masrl.yaml with the site's settings (default: masrl.yaml in the corpus directory, if there is one)"),
-		out:       fs.String("out", defaultOut, "output `directory`; replaced only when the build succeeds"),
-		templates: fs.String("templates", "", "`directory` of templates overriding the embedded ones"),
-		data:      dataFlag(fs),
-		echarts:   fs.String("echarts", site.DefaultECharts, "`file` echarts.min.js to publish for the charts; empty: no charts"),
-		site:      map[string]*string{},
+		corpus:  corpusFlag(fs),
+		config:  fs.String("config", "", "`file` masrl.yaml with the site's settings (default: masrl.yaml in the corpus directory, if there is one)"),
+		out:     fs.String("out", defaultOut, "output `directory`; replaced only when the build succeeds"),
+		data:    dataFlag(fs),
+		echarts: fs.String("echarts", site.DefaultECharts, "`file` echarts.min.js to publish for the charts; empty: no charts"),
+		site:    map[string]*string{},
 	}
 	for _, k := range siteconfig.Keys() {
 		usage := k.Usage + " (masrl.yaml: " + k.Name + ")"
@@ -67,6 +67,7 @@ func addBuildFlags(fs *flag.FlagSet, baseURLUsage string) buildFlags {
 		bf.site[k.Name] = fs.String(k.Flag, "", usage)
 	}
 	bf.baseURL = bf.site["base_url"]
+	bf.templates = bf.site["templates"]
 	bf.traceExample = fs.String("trace-example", "", "`file` example orchestration trace the traces page offers (must be valid); default: the example built into masrl")
 	bf.downloads = fs.String("downloads", "", "`directory` with the WebAssembly validator (masrl.wasm, wasm_exec.js, validator.js; make site fills bin/validator) and, optionally, the masrl-OS-ARCH binaries (make dist fills bin/dist); empty: no in-browser validator, and binaries only as links to release.url")
 	return bf
@@ -111,12 +112,14 @@ const noBaseURLNotice = "masrl build: note: no base URL (base_url in masrl.yaml,
 // given a value overrides its key.
 func (bf buildFlags) options() (site.Options, error) {
 	cfg := &siteconfig.Config{}
+	configDir := ""
 	if bf.config != nil {
 		path, err := siteconfig.Find(*bf.config, *bf.corpus)
 		if err != nil {
 			return site.Options{}, err
 		}
 		if path != "" {
+			configDir = filepath.Dir(path)
 			if cfg, err = siteconfig.Load(path); err != nil {
 				return site.Options{}, err
 			}
@@ -135,7 +138,20 @@ func (bf buildFlags) options() (site.Options, error) {
 		}
 		*k.Field(cfg) = *v
 	}
-	opt := site.Options{Config: *cfg, Out: *bf.out, Templates: site.TemplateFS(*bf.templates)}
+	opt := site.Options{Config: *cfg, Out: *bf.out, Templates: site.TemplateFS(cfg.Templates)}
+	if bf.templates == nil || *bf.templates == "" {
+		// templates: in masrl.yaml is read inside the file's folder.
+		tfs, err := configTemplates(cfg.Templates, configDir)
+		if err != nil {
+			return site.Options{}, err
+		}
+		opt.Templates = tfs
+	}
+	assets, err := listAssets(*bf.corpus, cfg.Theme.Assets)
+	if err != nil {
+		return site.Options{}, err
+	}
+	opt.AssetFiles = assets
 	if bf.echarts != nil { // nil: a caller without the flag builds without charts
 		opt.ECharts = *bf.echarts
 	}

@@ -49,6 +49,7 @@ func commands() map[string]command {
 		"cite":       citeCommand(),
 		"watch":      watchCommand(),
 		"recover":    recoverCommand(),
+		"templates":  templatesCommand(),
 	}
 }
 

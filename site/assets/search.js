@@ -209,10 +209,11 @@
   });
   qbox.addEventListener("compositionend", changed);
 
-  // resultLimit is how many results are drawn at once: the list of a
-  // 100,000-entry corpus is never put into the page whole. "Show more"
-  // draws the next ones.
-  var resultLimit = 200;
+  // resultLimit is how many results are drawn at once, as many as a page
+  // of the list holds (site.PapersPerPage): the list of a 100,000-entry
+  // corpus is never put into the page whole, and a phone scrolls no
+  // further than through a page. "Show more" draws the next ones.
+  var resultLimit = 50;
 
   function start(index) {
     loaded = index;
@@ -273,7 +274,8 @@
     }
 
     // item draws one result as the page's own list does: title linked to
-    // the entry's page, then year, venue and authors. Text only.
+    // the entry's page, then year, venue and authors, and the one-liner.
+    // Text only.
     function item(e) {
       var li = el("li", { "class": "entry", "data-key": e.key });
       var h = el("h3", { "class": "entry-title" });
@@ -282,6 +284,9 @@
       h.appendChild(a);
       li.appendChild(h);
       li.appendChild(el("p", { "class": "meta" }, [e.year || "", e.venue, e.authors].filter(function (x) { return x !== ""; }).join(" · ")));
+      if (e.one_liner) {
+        li.appendChild(el("p", { "class": "one-liner" }, e.one_liner));
+      }
       return li;
     }
 
