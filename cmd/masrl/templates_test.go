@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/internal/corpustest"
+
+	"github.com/masrl/masrl/site/outdir"
 )
 
 // themeCorpus copies the real corpus' files into a new directory, with
@@ -133,6 +135,9 @@ func TestTemplatesExportOverride(t *testing.T) {
 		t.Fatal("the changed papers.html changed nothing")
 	}
 	for _, p := range d {
+		if p == outdir.MarkName {
+			continue // the output's mark sums the whole site, so it follows any change
+		}
 		if !strings.HasPrefix(p, "papers/index.html") && !strings.HasPrefix(p, "papers/page/") {
 			t.Errorf("%s changed; only the papers list should", p)
 			continue
