@@ -95,8 +95,12 @@ serve: $(BIN) $(VALIDATOR_FILES) node_modules
 # files built only there (trace/otlp/proto_js.go) are tested only there.
 # The native go test skips its own vet pass: make lint has just run all
 # of go vet (for the host; the wasm run keeps it, for the js-only files).
+# -timeout 30m: go test's default of 10 minutes per package is a time
+# limit that a busy machine can reach in browsertest (Lighthouse, a
+# 10,000-entry papers site, the million-event viewer); the tests assert no
+# time, so neither may their harness.
 test: site debian node_modules lint actionlint
-	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test -vet=off ./...
+	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test -vet=off -timeout 30m ./...
 	MASRL_CORPUS=$(abspath $(CORPUS)) GOOS=js GOARCH=wasm $(GO) test -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./trace/... ./cmd/masrl-wasm
 	$(GO) run ./cmd/masrl readme README.md --check --corpus $(CORPUS) $(if $(PROFILE),--profile $(PROFILE))
 
@@ -165,7 +169,7 @@ debian:
 
 # browsertest runs only the browser tests, verbosely, on a fresh build.
 browsertest: site debian node_modules
-	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test -count=1 -v ./browsertest/
+	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test -count=1 -timeout 30m -v ./browsertest/
 
 # bench-lighthouse measures the Lighthouse performance score (and total
 # blocking time, largest contentful paint) of the audited pages
