@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 from pathlib import Path
 from typing import Iterator, List
 
@@ -38,12 +39,38 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         _temp_dir=str(tmp),
         configure_logging=False,
     )
+    # The check below would be empty if the cluster's processes did not
+    # name the folder: they do.
+    assert processes_naming(str(tmp)), "no process names the Ray session folder"
     ctx = ray.data.DataContext.get_current()
     ctx.enable_progress_bars = False
     try:
         yield
     finally:
         ray.shutdown()
+    # Every process of the cluster names its session folder, under tmp, on
+    # its command line: none may be left once ray.shutdown has returned
+    # and its processes have been reaped.
+    deadline = time.monotonic() + 60
+    while (left := processes_naming(str(tmp))) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not left, f"Ray processes outlive the test: {left}"
+
+
+def processes_naming(text: str) -> List[str]:
+    """The command lines of this machine's processes that contain text."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:
+            continue
+        if text in cmd:
+            found.append(f"{entry}: {cmd[:200]}")
+    return found
 
 
 @pytest.fixture(scope="module")
