@@ -19,9 +19,9 @@ all: site
 # templates, data, assets and the example trace), so that make rebuilds
 # bin/masrl and the WebAssembly validator only when one of them changed;
 # a second make site is then the site build alone.
-# Every top-level directory counts but those that are output, tests or
-# benchmarks, so a new package needs no edit here.
-GO_SRC := go.mod go.sum $(shell find $(filter-out bench/ bin/ browsertest/ node_modules/ public/,$(wildcard */)) -type f -not -name '*_test.go')
+# Every top-level directory counts but those that are output, tests,
+# benchmarks or the Python package, so a new package needs no edit here.
+GO_SRC := go.mod go.sum $(shell find $(filter-out bench/ bin/ browsertest/ dist/ node_modules/ public/ python/,$(wildcard */)) -type f -not -name '*_test.go')
 
 # The WebAssembly validator the traces page runs: the module, Go's loader
 # for it (from the Go that built it) and the page's script, side by side.
@@ -93,13 +93,14 @@ serve: $(BIN) $(VALIDATOR_FILES) node_modules
 # The packages the page's WebAssembly module is built from are tested again
 # as that build (GOOS=js, run by Node through Go's go_js_wasm_exec), since
 # files built only there (trace/otlp/proto_js.go) are tested only there.
+# python-test runs the Python package's tests on its freshly built wheel.
 # The native go test skips its own vet pass: make lint has just run all
 # of go vet (for the host; the wasm run keeps it, for the js-only files).
 # -timeout 30m: go test's default of 10 minutes per package is a time
 # limit that a busy machine can reach in browsertest (Lighthouse, a
 # 10,000-entry papers site, the million-event viewer); the tests assert no
 # time, so neither may their harness.
-test: site debian node_modules lint actionlint
+test: site debian node_modules lint actionlint python-test
 	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test -vet=off -timeout 30m ./...
 	MASRL_CORPUS=$(abspath $(CORPUS)) GOOS=js GOARCH=wasm $(GO) test -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./trace/... ./cmd/masrl-wasm
 	$(GO) run ./cmd/masrl readme README.md --check --corpus $(CORPUS) $(if $(PROFILE),--profile $(PROFILE))
@@ -208,12 +209,12 @@ fuzz-traces:
 	done
 
 clean:
-	rm -rf bin public .public.masrl-buffer browsertest/testdata/screenshots
+	rm -rf bin public .public.masrl-buffer browsertest/testdata/screenshots dist python/.venv python/build python/src/masrl/bin
 
 # make bench measures masrl against the tools users would pick instead and
 # rewrites the tables in BENCHMARKS.md; make bench-quick runs smaller sizes
 # and fewer runs and only prints. Neither is part of make test.
-bench: bench-peers
+bench: bench-peers bench-python
 	$(GO) run ./bench/cmd/benchrun -corpus $(CORPUS) -hugo-newest $(HUGO_NEWEST_BIN) -md BENCHMARKS.md
 
 bench-quick: bench-peers
@@ -310,3 +311,62 @@ otel-fixtures:
 	$(OTEL_PY)/adk/.venv/bin/pip install --quiet --require-hashes -r $(OTEL_PY)/adk/requirements.lock
 	$(OTEL_PY)/adk/.venv/bin/python $(OTEL_PY)/adk/adk_transfer.py
 	$(GO) test ./trace/otlp -count=1 -run 'TestFrameworks|TestFrameworkOrchestrations' -update
+
+# The Python package (python/): the masrl binary inside a wheel, and the
+# masrl and masrl.ray modules that talk to it (docs/traces.md, "Traces at
+# scale"). PY_VENV holds the packages python/requirements.txt pins, by
+# hash: hatchling builds the wheel, pytest and ray[data] run the tests.
+PY_VENV := python/.venv
+
+$(PY_VENV)/.installed: python/requirements.txt
+	rm -rf $(PY_VENV)
+	$(PYTHON) -m venv $(PY_VENV)
+	$(PY_VENV)/bin/pip install --quiet --require-hashes -r python/requirements.txt
+	@touch $@
+
+# make wheel writes dist/masrl-VERSION-py3-none-PLATFORM.whl for this
+# machine: the binary built as make dist builds it (CGO off, -trimpath, no
+# symbol tables, no VCS stamp) into python/src/masrl/bin/, then the wheel,
+# tagged by python/hatch_build.py for WHEEL_GOOS/WHEEL_GOARCH. Another
+# platform: make wheel WHEEL_GOOS=darwin WHEEL_GOARCH=arm64 (one of
+# $(PLATFORMS)). MASRL_VERSION is the wheel's version (the release sets
+# it from the tag).
+WHEEL_GOOS    ?= $(shell $(GO) env GOOS)
+WHEEL_GOARCH  ?= $(shell $(GO) env GOARCH)
+MASRL_VERSION ?= 0.0.0.dev0
+WHEEL_BUILD   := python/build/wheel
+
+.PHONY: wheel python-test
+wheel: $(PY_VENV)/.installed
+	rm -rf python/src/masrl/bin $(WHEEL_BUILD)
+	@mkdir -p python/src/masrl/bin dist
+	CGO_ENABLED=0 GOOS=$(WHEEL_GOOS) GOARCH=$(WHEEL_GOARCH) $(GO) build -trimpath -buildvcs=false -ldflags='-s -w' \
+	  -o python/src/masrl/bin/masrl$(if $(filter windows,$(WHEEL_GOOS)),.exe) ./cmd/masrl
+	MASRL_GOOS=$(WHEEL_GOOS) MASRL_GOARCH=$(WHEEL_GOARCH) MASRL_VERSION=$(MASRL_VERSION) \
+	  $(PY_VENV)/bin/python -m pip wheel --quiet --no-deps --no-build-isolation --wheel-dir $(WHEEL_BUILD) ./python
+	cp $(WHEEL_BUILD)/*.whl dist/
+	@ls $(WHEEL_BUILD)/*.whl
+
+# python-test installs the wheel just built into PY_VENV and runs the
+# package's tests with pytest against it (not the source tree), with
+# cmd/synth for their synthetic traces: the API against the CLI, the wheel
+# in a fresh virtual environment without Go, and masrl.ray on a local Ray
+# cluster of 2 CPUs over 100,000 traces, shut down by the test.
+python-test: wheel
+	$(GO) build -o bin/synth ./cmd/synth
+	$(PY_VENV)/bin/python -m pip install --quiet --no-deps --force-reinstall $(WHEEL_BUILD)/*.whl
+	cd python && RAY_USAGE_STATS_ENABLED=0 MASRL_SYNTH=$(abspath bin/synth) MASRL_WHEEL=$$(ls $(abspath $(WHEEL_BUILD))/*.whl) \
+	  ../$(PY_VENV)/bin/python -m pytest -p no:cacheprovider -q tests
+
+# bench-python measures the Python package at scale (python/bench/scale.py):
+# masrl trace stats --partial in one process, masrl.ray.stats on 2 local
+# Ray workers and the merge of the partials, over BENCH_TRACES synthetic
+# traces; it prints, and BENCHMARKS.md's "Traces at scale" records the
+# figures by hand with the load.
+BENCH_TRACES ?= 1000000
+
+.PHONY: bench-python
+bench-python: wheel
+	$(GO) build -o bin/synth ./cmd/synth
+	$(PY_VENV)/bin/python -m pip install --quiet --no-deps --force-reinstall $(WHEEL_BUILD)/*.whl
+	RAY_USAGE_STATS_ENABLED=0 $(PY_VENV)/bin/python python/bench/scale.py --synth bin/synth --work bench/_work/python --traces $(BENCH_TRACES)
