@@ -20,7 +20,14 @@ import (
 type section struct {
 	label   string
 	entries []*corpus.Entry
+	// also are the entries filed under the section's value besides their
+	// first one (a multi-valued field): the list names them here with a
+	// link to the section that lists them.
+	also []*corpus.Entry
 }
+
+// size is the number of papers a section holds, listed or linked.
+func (s section) size() int { return len(s.entries) + len(s.also) }
 
 // sections groups the retained entries by the list's field (the survey's
 // category) in the list's order (corpus.ListGroups,
@@ -41,14 +48,51 @@ func sections(c *corpus.Corpus, v *corpus.Vocabulary) []section {
 	for _, value := range corpus.ListGroups(v) {
 		s := section{label: f.Term(value).Label}
 		for i := range c.Papers {
-			if c.Papers[i].Value(f.Name) == value {
+			vals := c.Papers[i].Values(f)
+			switch {
+			case len(vals) > 0 && vals[0] == value:
 				s.entries = append(s.entries, &c.Papers[i])
+			case slices.Contains(vals, value):
+				s.also = append(s.also, &c.Papers[i])
 			}
 		}
 		slices.SortFunc(s.entries, corpus.CompareForList)
+		slices.SortFunc(s.also, corpus.CompareForList)
 		out = append(out, s)
 	}
 	return out
+}
+
+// listedUnder is the label of the section that lists e: its first value's.
+func listedUnder(f *corpus.Field, e *corpus.Entry) string {
+	if f == nil {
+		return "Papers"
+	}
+	vals := e.Values(f)
+	if len(vals) == 0 {
+		return ""
+	}
+	if t := f.Term(vals[0]); t != nil {
+		return t.Label
+	}
+	return vals[0]
+}
+
+// writeAlso writes the paragraph that names a section's cross-listed
+// papers and the heading that lists each. It is text, not links:
+// awesome-lint counts a second link to a heading as a duplicate.
+func writeAlso(b *bytes.Buffer, f *corpus.Field, s section) {
+	if len(s.also) == 0 {
+		return
+	}
+	if len(s.entries) > 0 {
+		b.WriteByte('\n')
+	}
+	names := make([]string, len(s.also))
+	for i, e := range s.also {
+		names[i] = fmt.Sprintf("*%s* (under %s)", markdownText(e.Title), markdownText(listedUnder(f, e)))
+	}
+	fmt.Fprintf(b, "Also here: %s.\n", strings.Join(names, ", "))
 }
 
 // groupedBy names what the sections are, as markdown: "grouped by
@@ -81,11 +125,14 @@ func List(c *corpus.Corpus, v *corpus.Vocabulary, pool *corpus.Pool) []byte {
 	}
 	ss := sections(c, v)
 	for _, s := range ss {
-		fmt.Fprintf(&b, "- [%s](#%s) (%d)\n", markdownText(s.label), headingSlug(s.label), len(s.entries))
+		fmt.Fprintf(&b, "- [%s](#%s) (%d)\n", markdownText(s.label), headingSlug(s.label), s.size())
 	}
 	for _, s := range ss {
 		fmt.Fprintf(&b, "\n### %s\n\n", markdownText(s.label))
-		writeItems(&b, s.entries, pool)
+		if len(s.entries) > 0 || len(s.also) == 0 {
+			writeListed(&b, v.ListField(), s.entries, pool)
+		}
+		writeAlso(&b, v.ListField(), s)
 	}
 	return b.Bytes()
 }
@@ -117,16 +164,19 @@ func Standalone(c *corpus.Corpus, v *corpus.Vocabulary, m Meta, pool *corpus.Poo
 	b.WriteString("## Contents\n\n")
 	ss := sections(c, v)
 	for _, s := range ss {
-		if len(s.entries) > 0 {
+		if s.size() > 0 {
 			fmt.Fprintf(&b, "- [%s](#%s)\n", markdownText(s.label), headingSlug(s.label))
 		}
 	}
 	for _, s := range ss {
-		if len(s.entries) == 0 {
+		if s.size() == 0 {
 			continue // an empty section is an error to awesome-lint
 		}
 		fmt.Fprintf(&b, "\n## %s\n\n", markdownText(s.label))
-		writeItems(&b, s.entries, pool)
+		if len(s.entries) > 0 {
+			writeListed(&b, v.ListField(), s.entries, pool)
+		}
+		writeAlso(&b, v.ListField(), s)
 	}
 	b.WriteString("\n## Contributing\n\n" + m.Contributing + "\n")
 	if m.Licence != "" {
@@ -170,7 +220,27 @@ func writeItems(b *bytes.Buffer, es []*corpus.Entry, pool *corpus.Pool) {
 		return
 	}
 	for _, e := range es {
-		writeItem(b, e, pool != nil && !pool.HasKey(e.Key))
+		writeItem(b, e, pool != nil && !pool.HasKey(e.Key), nil)
+	}
+}
+
+// writeListed writes the items of a section of the list's field f: each
+// item of a multi-valued field links to the other headings it is under.
+func writeListed(b *bytes.Buffer, f *corpus.Field, es []*corpus.Entry, pool *corpus.Pool) {
+	if len(es) == 0 || f == nil || !f.Multiple {
+		writeItems(b, es, pool)
+		return
+	}
+	for _, e := range es {
+		var others []string
+		for _, val := range e.Values(f)[1:] {
+			label := val
+			if t := f.Term(val); t != nil {
+				label = t.Label
+			}
+			others = append(others, markdownText(label))
+		}
+		writeItem(b, e, pool != nil && !pool.HasKey(e.Key), others)
 	}
 }
 
@@ -178,7 +248,11 @@ func writeItems(b *bytes.Buffer, es []*corpus.Entry, pool *corpus.Pool) {
 // first web URL (its arXiv abstract when it has none but an arXiv id); the
 // description is the one-liner with a full stop, or the venue and year
 // when the row has no one-liner.
-func writeItem(b *bytes.Buffer, e *corpus.Entry, added bool) {
+//
+// also are the other headings the entry is under (a multi-valued field),
+// written after the description as "Also under A, B." in text:
+// awesome-lint counts a second link to a heading as a duplicate.
+func writeItem(b *bytes.Buffer, e *corpus.Entry, added bool, also []string) {
 	title := markdownText(e.Title)
 	if u := itemURL(e); u != "" {
 		fmt.Fprintf(b, "- [%s](%s)", title, u)
@@ -192,6 +266,9 @@ func writeItem(b *bytes.Buffer, e *corpus.Entry, added bool) {
 	}
 	desc = capitalise(desc)
 	fmt.Fprintf(b, " - %s%s", markdownText(desc), stop(desc))
+	if len(also) > 0 {
+		fmt.Fprintf(b, " Also under %s.", strings.Join(also, ", "))
+	}
 	if added {
 		b.WriteString(" " + NewMark)
 	}

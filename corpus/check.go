@@ -232,6 +232,48 @@ func (ck *checker) notInVocabulary(pos Pos, f *Field, value string) {
 	}
 }
 
+// multiValues checks the cell of a multi-valued field: at least one
+// value, each in the vocabulary, none empty between separators and none
+// twice. Each finding is at its value's place in the cell.
+func (ck *checker) multiValues(e *Entry, f *Field, cell string) {
+	start := e.Pos(f.Name)
+	if strings.TrimSpace(cell) == "" {
+		ck.notInVocabulary(start, f, "")
+		return
+	}
+	seen := make(map[string]bool, 2)
+	off := 0
+	for _, raw := range strings.Split(cell, ValueSeparator) {
+		val := strings.TrimSpace(raw)
+		p := start
+		p.Col += off + strings.Index(raw, val)
+		if val == "" {
+			p.Col = start.Col + off
+		}
+		off += len(raw) + len(ValueSeparator)
+		switch {
+		case val == "":
+			ck.ds.add(Error, p, f.Name, cell, "an empty value between ';' separators; write the values as %q", f.Join(nonEmpty(f.Split(cell))))
+		case seen[val]:
+			ck.ds.add(Error, p, f.Name, val, "%q repeated in the cell; each value once", val)
+		case f.Term(val) == nil:
+			ck.notInVocabulary(p, f, val)
+		}
+		seen[val] = true
+	}
+}
+
+// nonEmpty returns vals without the empty ones.
+func nonEmpty(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		if v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // outerSpace reports whether a value has leading or trailing white
 // space, which makes two equal-looking values differ.
 func outerSpace(value string) bool { return value != strings.TrimSpace(value) }
@@ -365,9 +407,13 @@ func (ck *checker) papers() {
 			}
 		}
 		for j, f := range controlled {
-			if val := tags.value(e, j); f.Term(val) == nil {
-				ck.notInVocabulary(e.Pos(f.Name), f, val)
+			if !f.Multiple {
+				if val := tags.value(e, j); f.Term(val) == nil {
+					ck.notInVocabulary(e.Pos(f.Name), f, val)
+				}
+				continue
 			}
+			ck.multiValues(e, f, tags.value(e, j))
 		}
 		if e.Key != "" {
 			if !IsKey(e.Key) {

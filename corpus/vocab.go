@@ -47,6 +47,63 @@ type Field struct {
 	// field's values (category's); values it does not name follow in
 	// vocabulary order.
 	ListOrder []string `yaml:"list_order,omitempty" json:"list_order,omitempty"`
+	// Multiple lets a row hold several values of the field, separated by
+	// ';' in its cell: a paper an awesome list files under two headings
+	// keeps both. The survey's fields hold one value each.
+	Multiple bool `yaml:"multiple,omitempty" json:"multiple,omitempty"`
+}
+
+// ValueSeparator separates the values of a multi-valued field's cell.
+const ValueSeparator = ";"
+
+// Split returns the values a cell of the field holds, in cell order: the
+// cell itself for a single-valued field, its ';'-separated pieces, trimmed,
+// for a multi-valued one (an empty cell holds none). It is the one
+// definition of a cell's values that check, counts, the site, the README
+// and the search index share.
+func (f *Field) Split(cell string) []string {
+	if !f.Multiple {
+		return []string{cell}
+	}
+	if strings.TrimSpace(cell) == "" {
+		return nil
+	}
+	parts := strings.Split(cell, ValueSeparator)
+	for i, p := range parts {
+		parts[i] = strings.TrimSpace(p)
+	}
+	return parts
+}
+
+// Canonical returns a cell of a multi-valued field in canonical form:
+// its values in vocabulary order, values outside the vocabulary after
+// them in cell order, separated by "; ". Empty and repeated values stay
+// (check reports them; fmt does not guess); a single-valued field's cell
+// is returned as it is.
+func (f *Field) Canonical(cell string) string {
+	if !f.Multiple || strings.TrimSpace(cell) == "" {
+		return cell
+	}
+	vals := f.Split(cell)
+	slices.SortStableFunc(vals, func(a, b string) int {
+		i, j := f.Index(a), f.Index(b)
+		switch {
+		case i < 0 && j < 0:
+			return 0
+		case i < 0:
+			return 1
+		case j < 0:
+			return -1
+		}
+		return i - j
+	})
+	return f.Join(vals)
+}
+
+// Join writes values as a cell of the field: ';'-separated for a
+// multi-valued field (the canonical "a; b"), the one value otherwise.
+func (f *Field) Join(values []string) string {
+	return strings.Join(values, ValueSeparator+" ")
 }
 
 // Term is one allowed value of a controlled field.
@@ -92,7 +149,7 @@ func (e *VocabularyError) Error() string {
 // Keys a vocabulary file may use, by level.
 var (
 	vocabKeys = []string{"columns", "crosstabs", "fields"}
-	fieldKeys = []string{"name", "label", "file", "source", "definition", "values", "list_order"}
+	fieldKeys = []string{"name", "label", "file", "source", "definition", "values", "list_order", "multiple"}
 	termKeys  = []string{"value", "label", "id", "definition"}
 )
 
@@ -179,6 +236,9 @@ func ParseVocabulary(name string, b []byte) (*Vocabulary, error) {
 		seen[f.Name] = true
 		if f.File != PapersFile && f.File != ExcludedFile {
 			vp.add(vp.value(fn, "file"), "field %q: file %q; allowed: %s, %s", f.Name, f.File, PapersFile, ExcludedFile)
+		}
+		if f.Multiple && f.File != PapersFile {
+			vp.add(vp.value(fn, "multiple"), "field %q: multiple: only a field of %s may hold several values", f.Name, PapersFile)
 		}
 		if len(f.Values) == 0 {
 			vp.add(fn, "field %q needs values", f.Name)

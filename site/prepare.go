@@ -189,6 +189,7 @@ func (r *renderer) prepareTables(cv *CoverageView, c *corpus.Corpus) error {
 		tv := &TableView{
 			ID: id, Title: rows.Label + " × " + cols.Label, Rows: rows, Cols: cols, View: cv,
 			Href: cv.Href + id + "/", ColTotal: x.ColTotals, Total: x.Total, x: x,
+			Multiple: x.Multiple,
 		}
 		head := &TableHead{ID: tv.ID, Title: tv.Title, Rows: rows.ref, Cols: cols.ref, View: &cv.ViewRef}
 		for i, rt := range rows.Terms {
@@ -273,7 +274,9 @@ func (r *renderer) prepareViews() error {
 		}
 		for _, fv := range r.fields {
 			if fv.Entries {
-				ev.Tags = append(ev.Tags, r.tag(fv.Name, e.Value(fv.Name)))
+				for _, val := range e.Values(fv.Field) {
+					ev.Tags = append(ev.Tags, r.tag(fv.Name, val))
+				}
 			}
 		}
 		ev.New = r.pool != nil && !r.pool.HasKey(e.Key)

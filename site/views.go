@@ -242,7 +242,10 @@ type ViewRef struct {
 
 // TableView is one coverage cross-tab.
 type TableView struct {
-	ID       string // "reward_type-credit_granularity", the anchor on its view's page
+	ID string // "reward_type-credit_granularity", the anchor on its view's page
+	// Multiple is set when a field of the table is multi-valued: the
+	// page says an entry counts in each pair of its values.
+	Multiple bool
 	Title    string
 	Rows     *FieldView
 	Cols     *FieldView

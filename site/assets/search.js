@@ -219,6 +219,22 @@
     var entries = index.entries;
     var hay = entries.map(haystack);
     var fieldNames = index.fields.map(function (f) { return f.name; });
+    // A multi-valued field's tag is "a; b": the entry has each value.
+    var multiple = {};
+    index.fields.forEach(function (f) { multiple[f.name] = !!f.multiple; });
+    function valuesOf(e, f) {
+      var t = e.tags[f];
+      if (!multiple[f]) {
+        return [t];
+      }
+      return (t || "").split(";").map(function (s) { return s.trim(); }).filter(function (s) { return s !== ""; });
+    }
+    function wants(w, e, f) {
+      return valuesOf(e, f).some(function (v) { return w[v]; });
+    }
+    function tally(c, e, f) {
+      valuesOf(e, f).forEach(function (v) { c[v] = (c[v] || 0) + 1; });
+    }
     // Without a query or filter the page shows its own list, grouped by
     // category; with one, the entries that match are drawn from the index
     // into a results list in its place, in index (CSV) order.
@@ -334,7 +350,7 @@
         var failed = null;
         var nfail = 0;
         for (var j = 0; j < picked.length && nfail < 2; j++) {
-          if (!want[picked[j]][e.tags[picked[j]]]) {
+          if (!wants(want[picked[j]], e, picked[j])) {
             failed = picked[j];
             nfail++;
           }
@@ -342,12 +358,10 @@
         if (nfail === 0) {
           shown.push(e);
           for (var m = 0; m < fieldNames.length; m++) {
-            var c = counts[fieldNames[m]];
-            var v = e.tags[fieldNames[m]];
-            c[v] = (c[v] || 0) + 1;
+            tally(counts[fieldNames[m]], e, fieldNames[m]);
           }
         } else if (nfail === 1) {
-          counts[failed][e.tags[failed]] = (counts[failed][e.tags[failed]] || 0) + 1;
+          tally(counts[failed], e, failed);
         }
       }
       fieldNames.forEach(function (f) {

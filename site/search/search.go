@@ -35,6 +35,9 @@ type Field struct {
 	Name   string  `json:"name"`
 	Label  string  `json:"label"`
 	Values []Value `json:"values"`
+	// Multiple marks a multi-valued field: an entry's tag holds its
+	// values separated by ';', and a facet value matches any of them.
+	Multiple bool `json:"multiple,omitempty"`
 }
 
 // Value is one checkbox of a facet.
@@ -71,7 +74,7 @@ func Build(c *corpus.Corpus, v *corpus.Vocabulary, entryURL func(key string) str
 	ix := &Index{Entries: make([]Entry, 0, len(c.Papers))}
 	fields := v.FieldsOf(corpus.PapersFile)
 	for _, f := range fields {
-		fd := Field{Name: f.Name, Label: f.Label}
+		fd := Field{Name: f.Name, Label: f.Label, Multiple: f.Multiple}
 		for _, t := range f.Values {
 			label := t.Label
 			if label == "" {
@@ -99,7 +102,7 @@ func Build(c *corpus.Corpus, v *corpus.Vocabulary, entryURL func(key string) str
 			se.URL = entryURL(e.Key)
 		}
 		for _, f := range fields {
-			se.Tags[f.Name] = e.Value(f.Name)
+			se.Tags[f.Name] = f.Join(e.Values(f))
 		}
 		ix.Entries = append(ix.Entries, se)
 	}
