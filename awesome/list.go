@@ -18,7 +18,11 @@ import (
 
 // section is one category of the list with its entries in list order.
 type section struct {
-	label   string
+	label string
+	// depth is the section's value's number of ancestors (a nested
+	// field): its heading is that many levels below a root's.
+	depth   int
+	value   string
 	entries []*corpus.Entry
 	// also are the entries filed under the section's value besides their
 	// first one (a multi-valued field): the list names them here with a
@@ -46,7 +50,7 @@ func sections(c *corpus.Corpus, v *corpus.Vocabulary) []section {
 	}
 	var out []section
 	for _, value := range corpus.ListGroups(v) {
-		s := section{label: f.Term(value).Label}
+		s := section{label: f.Term(value).Label, depth: f.Depth(value), value: value}
 		for i := range c.Papers {
 			vals := c.Papers[i].Values(f)
 			switch {
@@ -61,6 +65,28 @@ func sections(c *corpus.Corpus, v *corpus.Vocabulary) []section {
 		out = append(out, s)
 	}
 	return out
+}
+
+// descendants returns the sections below s in a nested field: those
+// after it that are deeper, up to the next of its depth or less (ListGroups
+// keeps a tree's values in the vocabulary's order, children after their
+// parent).
+func descendants(ss []section, s section) []section {
+	i := slices.IndexFunc(ss, func(t section) bool { return t.value == s.value })
+	j := i + 1
+	for j < len(ss) && ss[j].depth > s.depth {
+		j++
+	}
+	return ss[i+1 : j]
+}
+
+// hasChildren reports whether a section has sections below it.
+func hasChildren(ss []section, s section) bool { return len(descendants(ss, s)) > 0 }
+
+// kept reports whether a standalone list shows a section: it or a
+// section below it lists a paper.
+func kept(ss []section, s section) bool {
+	return s.size() > 0 || slices.ContainsFunc(descendants(ss, s), func(t section) bool { return t.size() > 0 })
 }
 
 // listedUnder is the label of the section that lists e: its first value's.
@@ -125,12 +151,15 @@ func List(c *corpus.Corpus, v *corpus.Vocabulary, pool *corpus.Pool) []byte {
 	}
 	ss := sections(c, v)
 	for _, s := range ss {
-		fmt.Fprintf(&b, "- [%s](#%s) (%d)\n", markdownText(s.label), headingSlug(s.label), s.size())
+		fmt.Fprintf(&b, "%s- [%s](#%s) (%d)\n", strings.Repeat("  ", s.depth), markdownText(s.label), headingSlug(s.label), s.size())
 	}
 	for _, s := range ss {
-		fmt.Fprintf(&b, "\n### %s\n\n", markdownText(s.label))
+		fmt.Fprintf(&b, "\n###%s %s\n\n", strings.Repeat("#", s.depth), markdownText(s.label))
+		if len(s.entries) == 0 && len(s.also) == 0 && hasChildren(ss, s) {
+			continue
+		}
 		if len(s.entries) > 0 || len(s.also) == 0 {
-			writeListed(&b, v.ListField(), s.entries, pool)
+			writeListed(&b, v, s.entries, pool)
 		}
 		writeAlso(&b, v.ListField(), s)
 	}
@@ -164,17 +193,19 @@ func Standalone(c *corpus.Corpus, v *corpus.Vocabulary, m Meta, pool *corpus.Poo
 	b.WriteString("## Contents\n\n")
 	ss := sections(c, v)
 	for _, s := range ss {
-		if s.size() > 0 {
-			fmt.Fprintf(&b, "- [%s](#%s)\n", markdownText(s.label), headingSlug(s.label))
+		// awesome-lint allows two levels of contents; deeper headings
+		// are reached from their parent's section.
+		if kept(ss, s) && s.depth < 2 {
+			fmt.Fprintf(&b, "%s- [%s](#%s)\n", strings.Repeat("  ", s.depth), markdownText(s.label), headingSlug(s.label))
 		}
 	}
 	for _, s := range ss {
-		if s.size() == 0 {
+		if !kept(ss, s) {
 			continue // an empty section is an error to awesome-lint
 		}
-		fmt.Fprintf(&b, "\n## %s\n\n", markdownText(s.label))
+		fmt.Fprintf(&b, "\n##%s %s\n\n", strings.Repeat("#", s.depth), markdownText(s.label))
 		if len(s.entries) > 0 {
-			writeListed(&b, v.ListField(), s.entries, pool)
+			writeListed(&b, v, s.entries, pool)
 		}
 		writeAlso(&b, v.ListField(), s)
 	}
@@ -220,27 +251,39 @@ func writeItems(b *bytes.Buffer, es []*corpus.Entry, pool *corpus.Pool) {
 		return
 	}
 	for _, e := range es {
-		writeItem(b, e, pool != nil && !pool.HasKey(e.Key), nil)
+		writeItem(b, e, pool != nil && !pool.HasKey(e.Key), nil, nil)
 	}
 }
 
-// writeListed writes the items of a section of the list's field f: each
-// item of a multi-valued field links to the other headings it is under.
-func writeListed(b *bytes.Buffer, f *corpus.Field, es []*corpus.Entry, pool *corpus.Pool) {
-	if len(es) == 0 || f == nil || !f.Multiple {
+// writeListed writes the items of a section of the list's field: each
+// item of a multi-valued field names the other headings it is under, and
+// each item has the links of its row's link columns.
+func writeListed(b *bytes.Buffer, v *corpus.Vocabulary, es []*corpus.Entry, pool *corpus.Pool) {
+	f := v.ListField()
+	if len(es) == 0 || ((f == nil || !f.Multiple) && len(v.Links) == 0) {
 		writeItems(b, es, pool)
 		return
 	}
 	for _, e := range es {
 		var others []string
-		for _, val := range e.Values(f)[1:] {
+		var vals []string
+		if f != nil && f.Multiple {
+			vals = e.Values(f)
+		}
+		for _, val := range vals[min(1, len(vals)):] {
 			label := val
 			if t := f.Term(val); t != nil {
 				label = t.Label
 			}
 			others = append(others, markdownText(label))
 		}
-		writeItem(b, e, pool != nil && !pool.HasKey(e.Key), others)
+		var links []string
+		for _, l := range v.Links {
+			if u := e.Value(l.Name); corpus.IsWebURL(u) {
+				links = append(links, fmt.Sprintf("[%s](%s)", markdownText(l.Label), markdownURL(u)))
+			}
+		}
+		writeItem(b, e, pool != nil && !pool.HasKey(e.Key), others, links)
 	}
 }
 
@@ -252,7 +295,10 @@ func writeListed(b *bytes.Buffer, f *corpus.Field, es []*corpus.Entry, pool *cor
 // also are the other headings the entry is under (a multi-valued field),
 // written after the description as "Also under A, B." in text:
 // awesome-lint counts a second link to a heading as a duplicate.
-func writeItem(b *bytes.Buffer, e *corpus.Entry, added bool, also []string) {
+//
+// links are the row's link columns as markdown links ("[code](URL)"),
+// written last: "[code](URL), [project](URL)."
+func writeItem(b *bytes.Buffer, e *corpus.Entry, added bool, also, links []string) {
 	title := markdownText(e.Title)
 	if u := itemURL(e); u != "" {
 		fmt.Fprintf(b, "- [%s](%s)", title, u)
@@ -268,6 +314,9 @@ func writeItem(b *bytes.Buffer, e *corpus.Entry, added bool, also []string) {
 	fmt.Fprintf(b, " - %s%s", markdownText(desc), stop(desc))
 	if len(also) > 0 {
 		fmt.Fprintf(b, " Also under %s.", strings.Join(also, ", "))
+	}
+	if len(links) > 0 {
+		fmt.Fprintf(b, " %s.", strings.Join(links, ", "))
 	}
 	if added {
 		b.WriteString(" " + NewMark)

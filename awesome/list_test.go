@@ -163,7 +163,8 @@ func TestMultiValuedList(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"Stores verbal feedback on failed attempts in an episodic memory. Also under Memory.\n",
+		"Stores verbal feedback on failed attempts in an episodic memory. Also under Memory. [code](https://github.com/noahshinn/reflexion).\n",
+		"Self-hosted web sites on which agents carry out tasks. [code](https://github.com/web-arena-x/webarena), [project](https://webarena.dev/).\n",
 		"*Reflexion: Language Agents with Verbal Reinforcement Learning* (under Reflection)",
 	} {
 		if !strings.Contains(list, want) {

@@ -438,6 +438,13 @@ func (ck *checker) papers() {
 			ck.ds.add(Error, e.Pos("arxiv_id"), "arxiv_id", e.ArxivID, "%q is not a new-style arXiv id like 2508.04652 or 2508.04652v2; leave it empty for non-arXiv entries", e.ArxivID)
 		}
 		ck.urls(e)
+		for _, l := range ck.v.Links {
+			if s := e.Value(l.Name); s != "" {
+				if _, ok := webURL(s); !ok {
+					ck.ds.add(Error, e.Pos(l.Name), l.Name, s, "%s; a link column holds one http(s) URL or nothing", urlProblem(s))
+				}
+			}
+		}
 		if nt := normalizeTitle(e.Title); nt != "" {
 			if first, dup := titles[nt]; dup {
 				d := ck.ds.add(Warning, e.Pos("title"), "title", e.Title, "same title as %q on line %d", c.Papers[first].Key, c.Papers[first].Line)

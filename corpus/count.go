@@ -39,8 +39,9 @@ type Histogram struct {
 	// that passes Check.
 	Other []Cell `json:"other,omitempty"`
 	Total int    `json:"total"`
-	// Multiple says the field is multi-valued: an entry counts once under
-	// each of its values, so the cells may add up to more than Total.
+	// Multiple says the field is multi-valued or nested: an entry counts
+	// once under each of its values and their parents, so the cells may
+	// add up to more than Total.
 	Multiple bool `json:"multiple,omitempty"`
 
 	index map[string]int // value -> position in Cells, while counting
@@ -66,8 +67,8 @@ func (c *Corpus) Histogram(v *Vocabulary, field string) *Histogram {
 // filled row by row with add.
 func newHistogram(f *Field) *Histogram {
 	h := &Histogram{Field: f.Name, Cells: make([]Cell, len(f.Values)), index: valueIndex(f)}
-	if f.Multiple {
-		h.split, h.Multiple = f.Split, true
+	if f.countsMany() {
+		h.split, h.Multiple = f.CountedUnder, true
 	}
 	for i, t := range f.Values {
 		h.Cells[i] = Cell{Value: t.Value, Keys: []string{}}
@@ -149,7 +150,7 @@ func (h *Histogram) ByCount() []Cell {
 
 // MultipleNote is what a table or chart of a multi-valued field says
 // under it, so that no reader adds its cells up to the number of entries.
-const MultipleNote = "An entry with several values counts once under each of them, so the counts add up to more than the entries."
+const MultipleNote = "An entry counts once under each of its values and their parents, so the counts add up to more than the entries."
 
 // Cell returns the cell of a value, or nil.
 func (h *Histogram) Cell(value string) *Cell {
@@ -211,11 +212,11 @@ func newCrossTab(v *Vocabulary, rows, cols string) *CrossTab {
 		rowIndex:  valueIndex(rf),
 		colIndex:  valueIndex(cf),
 	}
-	if rf.Multiple {
-		x.rowSplit, x.Multiple = rf.Split, true
+	if rf.countsMany() {
+		x.rowSplit, x.Multiple = rf.CountedUnder, true
 	}
-	if cf.Multiple {
-		x.colSplit, x.Multiple = cf.Split, true
+	if cf.countsMany() {
+		x.colSplit, x.Multiple = cf.CountedUnder, true
 	}
 	for i := range x.Cells {
 		x.Cells[i] = make([]Cell, len(cf.Values))

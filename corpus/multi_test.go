@@ -125,3 +125,76 @@ func TestMultipleValuesFormat(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestLinkColumns checks the link columns a vocabulary declares: a cell
+// that is no http(s) URL is refused at its column, an empty one is fine,
+// and a link column may not take a name in use.
+func TestLinkColumns(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(agentsDir)); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, PapersFile)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(b), "https://github.com/noahshinn/reflexion", "github.com/noahshinn/reflexion", 1)
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, v := loadAgents(t, dir)
+	ds := Check(c, v, CheckOptions{Today: openToday})
+	var row, col int
+	for i, l := range strings.Split(s, "\n") {
+		if j := strings.Index(l, ",github.com/noahshinn"); j >= 0 {
+			row, col = i+1, j+2
+		}
+	}
+	want := p + ":" + itoa(row) + ":" + itoa(col) + `: error: code: "github.com/noahshinn/reflexion" is not an absolute http or https URL; a link column holds one http(s) URL or nothing`
+	if len(ds) != 1 || ds[0].String() != want {
+		t.Errorf("findings %v\nwant %s", ds, want)
+	}
+	_, err = ParseVocabulary("v.yaml", []byte("fields:\n  - name: topic\n    values: [{value: a}]\nlinks:\n  - name: topic\n    label: t\n  - name: Code\n    label: code\n  - name: slides\n"))
+	for _, w := range []string{
+		`v.yaml:5:11: error: link column "topic": the name of a controlled field, another link column or a column masrl reads; give it its own`,
+		`v.yaml:7:5: error: link column "Code": use lowercase letters, digits and _ (it is a column of papers.csv)`,
+		`v.yaml:9:5: error: link column "slides" needs a label, the link's text (code, project, ...)`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("vocabulary error %v\nlacks %s", err, w)
+		}
+	}
+}
+
+// TestNestedValues checks a field whose values form a tree
+// (testdata/lists/agents: multi-agent > role-play > software): a row
+// counts under each ancestor of its values once, and a vocabulary with an
+// unknown parent or a cycle is refused at the parent's position.
+func TestNestedValues(t *testing.T) {
+	c, v := loadAgents(t, agentsDir)
+	h := c.Histogram(v, "topic")
+	ma := h.Cell("multi-agent")
+	// chatdev (software) counts under role-play and multi-agent; metagpt
+	// (role-play; software) under multi-agent once.
+	for _, k := range []string{"chatdev", "metagpt", "camel", "autogen", "swe-agent"} {
+		if n := strings.Count(" "+strings.Join(ma.Keys, " ")+" ", " "+k+" "); n != 1 {
+			t.Errorf("multi-agent holds %s %d times, want once (keys %v)", k, n, ma.Keys)
+		}
+	}
+	if ma.Count != 5 {
+		t.Errorf("multi-agent counts %d, want 5", ma.Count)
+	}
+	if got := v.Field("topic").Ancestors("software"); !slices.Equal(got, []string{"role-play", "multi-agent"}) {
+		t.Errorf("ancestors of software: %v", got)
+	}
+	_, err := ParseVocabulary("v.yaml", []byte("fields:\n  - name: topic\n    values:\n      - {value: a, parent: c}\n      - {value: b, parent: a}\n      - {value: c, parent: b}\n      - {value: d, parent: x}\n"))
+	for _, w := range []string{
+		`v.yaml:4:28: error: field "topic": value "a": its parents lead back to it (a cycle); the values of a field form a tree`,
+		`v.yaml:7:28: error: field "topic": value "d": parent "x" is not a value of the field`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("vocabulary error %v\nlacks %s", err, w)
+		}
+	}
+}

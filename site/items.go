@@ -308,15 +308,33 @@ type itemView struct {
 	Tags template.HTML
 	// New marks an entry added since the survey (EntryView.New).
 	New bool
+	// Links are the row's link columns that hold a link (code,
+	// project, ...), in the vocabulary's order.
+	Links []ItemLink
+}
+
+// ItemLink is one labelled link of an entry (a link column).
+type ItemLink struct{ Label, URL string }
+
+// itemLinks are e's link columns that hold a web link, labelled.
+func itemLinks(e *corpus.Entry, cols []*corpus.LinkColumn) []ItemLink {
+	var out []ItemLink
+	for _, l := range cols {
+		if u := e.Value(l.Name); corpus.IsWebURL(u) {
+			out = append(out, ItemLink{Label: l.Label, URL: u})
+		}
+	}
+	return out
 }
 
 // newItemView fills the fields of an entry's items that do not depend on
 // the page listing it.
-func newItemView(e *corpus.Entry, fields []*corpus.Field) itemView {
+func newItemView(e *corpus.Entry, fields []*corpus.Field, links []*corpus.LinkColumn) itemView {
 	it := itemView{
 		Key: e.Key, Year: e.YearText,
 		Title: e.Title, OneLiner: e.OneLiner, Meta: itemMeta(e),
 		Fields: make([]itemField, len(fields)),
+		Links:  itemLinks(e, links),
 	}
 	for i, f := range fields {
 		it.Fields[i] = itemField{Name: template.HTMLAttr(f.Name), Value: e.Value(f.Name)}

@@ -229,6 +229,13 @@ func (r *renderer) prepareViews() error {
 			cell := h.Cells[i]
 			tv := &TermView{Term: t, Field: fv.ref, Href: fv.Href + segs[i] + "/", Count: cell.Count, keys: cell.Keys}
 			tv.ref = &TermRef{Value: t.Value, Label: t.Label, Href: tv.Href}
+			for _, a := range f.Ancestors(t.Value) {
+				label := a
+				if at := f.Term(a); at != nil && at.Label != "" {
+					label = at.Label
+				}
+				tv.Trail = label + " › " + tv.Trail
+			}
 			fv.Terms = append(fv.Terms, tv)
 			fv.IDs = fv.IDs || t.ID != ""
 		}
@@ -249,7 +256,7 @@ func (r *renderer) prepareViews() error {
 				e := &r.c.Papers[i]
 				ev := &views[i]
 				keys[i] = corpus.ListKeyOf(e)
-				*ev = EntryView{Entry: e, Href: "papers/" + e.Key + "/", Links: links(e.URLs), Date: entryDate(e), index: i, item: newItemView(e, listed)}
+				*ev = EntryView{Entry: e, Href: "papers/" + e.Key + "/", Links: links(e.URLs), Date: entryDate(e), index: i, item: newItemView(e, listed, r.v.Links)}
 				if corpus.IsArxivID(e.ArxivID) {
 					ev.ArxivURL = "https://arxiv.org/abs/" + e.ArxivID
 				}

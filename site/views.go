@@ -179,6 +179,10 @@ type TermView struct {
 	Field *FieldRef
 	Href  string // "taxonomy/FIELD/VALUE/"
 	Count int
+	// Trail names the value's ancestors in a nested field, root first
+	// ("Multi-agent › Role-playing › "): the field's table shows the
+	// tree, and Count rolls up the value's descendants. "" for a root.
+	Trail string
 	// keys are the entries with the value, which its pages list: the
 	// pages' data holds those entries themselves, so the keys are never
 	// printed.
@@ -389,7 +393,9 @@ type entryPage struct {
 
 // extraColumn is a free-text column of a list's papers.csv with the
 // entry's value.
-type extraColumn struct{ Label, Value string }
+// URL is set for a link column (corpus.LinkColumn): the value is then
+// shown as a link.
+type extraColumn struct{ Label, Value, URL string }
 
 // noticeView is one notice as the entry page shows it.
 type noticeView struct {

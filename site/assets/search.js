@@ -100,11 +100,13 @@
 
   function toCSV(list) {
     var fields = loaded.fields.map(function (f) { return f.name; });
-    var lines = [csvColumns.concat(fields).join(",")];
+    var linkCols = (loaded.links || []).map(function (l) { return l.name; });
+    var lines = [csvColumns.concat(fields, linkCols).join(",")];
     list.forEach(function (e) {
       var x = exported(e);
       lines.push(csvColumns.map(function (c) { return csvCell(x[c]); })
-        .concat(fields.map(function (f) { return csvCell(e.tags[f]); })).join(","));
+        .concat(fields.map(function (f) { return csvCell(e.tags[f]); }),
+          linkCols.map(function (l) { return csvCell((e.links || {})[l]); })).join(","));
     });
     return lines.join("\r\n") + "\r\n";
   }
@@ -298,6 +300,18 @@
       h.appendChild(a);
       li.appendChild(h);
       li.appendChild(el("p", { "class": "meta" }, [e.year || "", e.venue, e.authors].filter(function (x) { return x !== ""; }).join(" · ")));
+      // The list's link columns (code, project, ...): web links only.
+      var ls = (index.links || []).filter(function (l) { return e.links && /^https?:\/\//.test(e.links[l.name] || ""); });
+      if (ls.length > 0) {
+        var p = el("p", { "class": "item-links" });
+        ls.forEach(function (l, i) {
+          if (i > 0) {
+            p.appendChild(document.createTextNode(" · "));
+          }
+          p.appendChild(el("a", { href: e.links[l.name] }, l.label));
+        });
+        li.appendChild(p);
+      }
       return li;
     }
 

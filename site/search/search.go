@@ -28,6 +28,16 @@ type Index struct {
 	// each with its whole vocabulary: a facet lists values no entry has.
 	Fields  []Field `json:"fields"`
 	Entries []Entry `json:"entries"`
+	// Links are the list's link columns (corpus.LinkColumn), in order:
+	// the results show an entry's as labelled links, the CSV download
+	// has a column for each.
+	Links []LinkColumn `json:"links,omitempty"`
+}
+
+// LinkColumn is one link column of the list.
+type LinkColumn struct {
+	Name  string `json:"name"`
+	Label string `json:"label"`
 }
 
 // Field is one facet.
@@ -61,6 +71,9 @@ type Entry struct {
 	// Tags maps every controlled field to the entry's value. encoding/json
 	// writes map keys sorted, so the bytes stay deterministic.
 	Tags map[string]string `json:"tags"`
+	// Links maps a link column to the entry's web link; columns without
+	// one are left out.
+	Links map[string]string `json:"links,omitempty"`
 	// Survey is where the survey names the entry, for the survey's own
 	// list ("[43]; Table 10, R3; Figure 12; ..."): the site sets it from
 	// the survey's mentions; "" (and absent from the JSON) otherwise.
@@ -84,6 +97,9 @@ func Build(c *corpus.Corpus, v *corpus.Vocabulary, entryURL func(key string) str
 		}
 		ix.Fields = append(ix.Fields, fd)
 	}
+	for _, l := range v.Links {
+		ix.Links = append(ix.Links, LinkColumn{Name: l.Name, Label: l.Label})
+	}
 	for i := range c.Papers {
 		e := &c.Papers[i]
 		authors := e.FirstAuthor
@@ -103,6 +119,14 @@ func Build(c *corpus.Corpus, v *corpus.Vocabulary, entryURL func(key string) str
 		}
 		for _, f := range fields {
 			se.Tags[f.Name] = f.Join(e.Values(f))
+		}
+		for _, l := range v.Links {
+			if u := e.Value(l.Name); corpus.IsWebURL(u) {
+				if se.Links == nil {
+					se.Links = map[string]string{}
+				}
+				se.Links[l.Name] = u
+			}
 		}
 		ix.Entries = append(ix.Entries, se)
 	}
