@@ -434,6 +434,7 @@ func (ck *checker) papers() {
 				ck.ds.add(Error, e.Pos("year"), "year", e.YearText, "%q: a year must be four digits between 1950 and %d", e.YearText, nextYear)
 			}
 		}
+		ck.dates(e)
 		if e.ArxivID != "" && !IsArxivID(e.ArxivID) {
 			ck.ds.add(Error, e.Pos("arxiv_id"), "arxiv_id", e.ArxivID, "%q is not a new-style arXiv id like 2508.04652 or 2508.04652v2; leave it empty for non-arXiv entries", e.ArxivID)
 		}
@@ -452,6 +453,48 @@ func (ck *checker) papers() {
 			} else {
 				titles[nt] = i
 			}
+		}
+	}
+}
+
+// Date columns a list may have: date, when the work appeared (YYYY,
+// YYYY-MM or YYYY-MM-DD), which orders a year's entries; added, the day
+// the row joined the list (YYYY-MM-DD), which the feed dates it by.
+const (
+	DateColumn  = "date"
+	AddedColumn = "added"
+)
+
+// ParseDate reads a date column's value: YYYY, YYYY-MM or YYYY-MM-DD, a
+// real day of the calendar. It returns the first day of the period.
+func ParseDate(s string) (time.Time, bool) {
+	for _, layout := range []string{"2006-01-02", "2006-01", "2006"} {
+		if len(s) == len(layout) {
+			t, err := time.Parse(layout, s)
+			return t, err == nil
+		}
+	}
+	return time.Time{}, false
+}
+
+// dates checks the optional date and added columns of e: a date in one
+// of its forms whose year is the row's year, an added day that is not in
+// the future.
+func (ck *checker) dates(e *Entry) {
+	if d := e.Value(DateColumn); d != "" {
+		if _, ok := ParseDate(d); !ok {
+			ck.ds.add(Error, e.Pos(DateColumn), DateColumn, d, "%q: a date is YYYY, YYYY-MM or YYYY-MM-DD (2023-05), a real day", d)
+		} else if y := strings.TrimSpace(e.YearText); y != "" && !strings.HasPrefix(d, y) {
+			ck.ds.add(Error, e.Pos(DateColumn), DateColumn, d, "date %s is not in the row's year %s", d, y)
+		}
+	}
+	if a := e.Value(AddedColumn); a != "" {
+		t, ok := ParseDate(a)
+		switch {
+		case !ok || len(a) != len(time.DateOnly):
+			ck.ds.add(Error, e.Pos(AddedColumn), AddedColumn, a, "%q: added is the day the row joined the list, YYYY-MM-DD", a)
+		case t.After(ck.opt.Today):
+			ck.ds.add(Error, e.Pos(AddedColumn), AddedColumn, a, "added %s is after today (%s)", a, ck.opt.Today.Format(time.DateOnly))
 		}
 	}
 }

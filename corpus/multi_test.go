@@ -198,3 +198,47 @@ func TestNestedValues(t *testing.T) {
 		}
 	}
 }
+
+// TestDateColumns checks the optional date and added columns: a date in
+// one of its three forms within the row's year, an added day not after
+// today, each refused at its column; and the list order puts a year's
+// later month first.
+func TestDateColumns(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(agentsDir)); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, PapersFile)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(b), "2023,2023-02,2024-06-01,", "2023,2023-13,2099-01-01,", 1)
+	s = strings.Replace(s, "2022,2022-10,2024-06-01,", "2022,2021-10,2024-06,", 1)
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, v := loadAgents(t, dir)
+	var got []string
+	for _, d := range Check(c, v, CheckOptions{Today: openToday}) {
+		got = append(got, d.Message)
+	}
+	want := []string{
+		`"2024-06": added is the day the row joined the list, YYYY-MM-DD`,
+		`date 2021-10 is not in the row's year 2022`,
+		`"2023-13": a date is YYYY, YYYY-MM or YYYY-MM-DD (2023-05), a real day`,
+		`added 2099-01-01 is after today (` + openToday.Format("2006-01-02") + `)`,
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	c, _ = loadAgents(t, agentsDir)
+	e := func(k string) *Entry {
+		return &c.Papers[slices.IndexFunc(c.Papers, func(e Entry) bool { return e.Key == k })]
+	}
+	if CompareForList(e("tree-of-thoughts"), e("hugginggpt")) >= 0 {
+		t.Error("tree-of-thoughts (2023-05) does not come before hugginggpt (2023-03)")
+	}
+}

@@ -1,12 +1,15 @@
 package site
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/siteconfig"
 )
 
 // TestMultiValuedSite builds testdata/lists/agents, whose topic is
@@ -108,5 +111,64 @@ func TestNestedSite(t *testing.T) {
 	f, _ := res.Files.Get("taxonomy/topic/index.html")
 	if want := `<span class="trail">Multi-agent › Role-playing › </span><a href="../../taxonomy/topic/software/">`; !strings.Contains(string(f), want) {
 		t.Errorf("the topic page lacks %s", want)
+	}
+}
+
+// TestFeedAddedToday checks the feed of testdata/lists/agents with one
+// row added today: that row is the feed's first entry, though the paper
+// is from 2023 and the others were added earlier; and the papers list
+// orders a year's entries by month, newest first.
+func TestFeedAddedToday(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "lists", "agents", "corpus"))); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, corpus.PapersFile)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	today := time.Now().Format(time.DateOnly)
+	s := strings.Replace(string(b), "2023-02,2024-06-01,", "2023-02,"+today+",", 1)
+	if s == string(b) {
+		t.Fatal("toolformer's row not found")
+	}
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ck, err := corpus.Open(dir, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Build(ck, Options{Config: siteconfig.Config{BaseURL: "https://example.org/"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed, _ := res.Files.Get("feed.xml")
+	first := regexp.MustCompile(`(?s)<entry>.*?<title>([^<]*)</title>.*?<updated>([^<]*)</updated>`).FindStringSubmatch(string(feed))
+	if first == nil || !strings.HasPrefix(first[1], "Toolformer") || first[2] != today+"T00:00:00Z" {
+		t.Errorf("the feed's first entry: %q; want Toolformer, updated %s", first, today)
+	}
+	// The feed of a value: Toolformer is filed under tool-use.
+	vf, ok := res.Files.Get("taxonomy/topic/tool-use/feed.xml")
+	first = regexp.MustCompile(`(?s)<entry>.*?<title>([^<]*)</title>`).FindStringSubmatch(string(vf))
+	if !ok || first == nil || !strings.HasPrefix(first[1], "Toolformer") {
+		t.Errorf("tool-use's feed: first entry %q", first)
+	}
+	if tp, _ := res.Files.Get("taxonomy/topic/tool-use/index.html"); !strings.Contains(string(tp), `href="../../../taxonomy/topic/tool-use/feed.xml"`) {
+		t.Error("tool-use's page does not link its feed")
+	}
+	b, _ = res.Files.Get("papers/index.html")
+	papers := string(b)
+	// Planning, 2023: tree-of-thoughts (2023-05) before hugginggpt
+	// (2023-03), though the title comes later.
+	if iT, iH := strings.Index(papers, `id="entry-tree-of-thoughts"`), strings.Index(papers, `id="entry-hugginggpt"`); iT < 0 || iH < 0 || iT > iH {
+		t.Errorf("papers page order: tree-of-thoughts %d, hugginggpt %d; want newest month first", iT, iH)
+	}
+	// Each entry once, under its first topic.
+	for _, k := range []string{"metagpt", "reflexion", "tree-of-thoughts"} {
+		if n := strings.Count(papers, `id="entry-`+k+`"`); n != 1 {
+			t.Errorf("the papers page lists %s %d times, want once", k, n)
+		}
 	}
 }

@@ -382,12 +382,20 @@ func links(urls []string) []Link {
 // datePattern finds ISO dates in the notes column ("v7 2025-12-09").
 var datePattern = regexp.MustCompile(`\b[0-9]{4}-[0-9]{2}-[0-9]{2}\b`)
 
-// entryDate is the date the feed gives an entry: the latest valid ISO date
-// in its notes (the version date the curators recorded), else January 1 of
-// its year. A date the calendar lacks (2025-02-30) is not valid: the feed
+// entryDate is the date the feed gives an entry: the row's added day
+// when it has one, else the latest valid ISO date in its notes (the
+// version date the curators recorded), else its date column's first day,
+// else January 1 of its year. A date the calendar lacks (2025-02-30) is not valid: the feed
 // would carry it as an invalid Atom date. Using data rather than the build
 // time keeps the feed stable.
 func entryDate(e *corpus.Entry) string {
+	// The day the row joined the list, when it says: the feed tells
+	// what is new in the list.
+	if a := e.Value(corpus.AddedColumn); len(a) == len(time.DateOnly) {
+		if _, ok := corpus.ParseDate(a); ok {
+			return a
+		}
+	}
 	best := ""
 	for _, d := range datePattern.FindAllString(e.Notes, -1) {
 		if _, err := time.Parse(time.DateOnly, d); err == nil && d > best {
@@ -396,6 +404,9 @@ func entryDate(e *corpus.Entry) string {
 	}
 	if best != "" {
 		return best
+	}
+	if t, ok := corpus.ParseDate(e.Value(corpus.DateColumn)); ok {
+		return t.Format(time.DateOnly)
 	}
 	if e.Year > 0 && e.Year < 10000 {
 		return fmt.Sprintf("%04d-01-01", e.Year)
@@ -432,6 +443,22 @@ func (r *renderer) entriesOf(keys []string) []*EntryView {
 	}
 	sortEntries(out)
 	return out
+}
+
+// listedEntries are the entries the papers list shows under t, a value
+// of the list's field: those with the value. In a multi-valued or nested
+// field, only those whose first value it is, so that the list holds each
+// entry once (its taxonomy page lists them all).
+func (r *renderer) listedEntries(t *TermView) []*EntryView {
+	es := r.entriesOf(t.keys)
+	lf := r.v.ListField()
+	if lf == nil || (!lf.Multiple && !lf.Nested()) {
+		return es
+	}
+	return slices.DeleteFunc(es, func(e *EntryView) bool {
+		vals := e.Values(lf)
+		return len(vals) == 0 || vals[0] != t.Value
+	})
 }
 
 // categoryGroups returns the terms of the list's field (the survey's

@@ -450,6 +450,9 @@ type termPage struct {
 	List    EntryList // Entries as the page lists them
 	Records []*ExclusionView
 	Pager   *Pager // nil: all the term's entries are on one page
+	// Feed is the value's Atom feed, relative to the site root ("" for
+	// none: a site without a feed, or the survey's).
+	Feed string
 }
 
 type orchestrationPage struct {
