@@ -212,6 +212,13 @@ func (e *Entry) text() string {
 // Matches reports whether the entry matches the query and the selected
 // facet values (field name -> values).
 func (e *Entry) Matches(query string, facets map[string][]string) bool {
+	return e.matches(query, facets, nil)
+}
+
+// matches is Matches where the fields in multi are multi-valued: a facet
+// value matches any of the entry's ';'-separated values, as search.js
+// does.
+func (e *Entry) matches(query string, facets map[string][]string, multi map[string]bool) bool {
 	hay := e.text()
 	for _, t := range Terms(query) {
 		if !strings.Contains(hay, t) {
@@ -219,7 +226,17 @@ func (e *Entry) Matches(query string, facets map[string][]string) bool {
 		}
 	}
 	for field, values := range facets {
-		if len(values) > 0 && !slices.Contains(values, e.Tags[field]) {
+		if len(values) == 0 {
+			continue
+		}
+		have := []string{e.Tags[field]}
+		if multi[field] {
+			have = strings.Split(e.Tags[field], ";")
+			for i := range have {
+				have[i] = strings.TrimSpace(have[i])
+			}
+		}
+		if !slices.ContainsFunc(have, func(v string) bool { return slices.Contains(values, v) }) {
 			return false
 		}
 	}
@@ -229,8 +246,12 @@ func (e *Entry) Matches(query string, facets map[string][]string) bool {
 // Match returns the keys of the entries that match, in index order.
 func (ix *Index) Match(query string, facets map[string][]string) []string {
 	keys := []string{}
+	multi := map[string]bool{}
+	for _, f := range ix.Fields {
+		multi[f.Name] = f.Multiple
+	}
 	for i := range ix.Entries {
-		if ix.Entries[i].Matches(query, facets) {
+		if ix.Entries[i].matches(query, facets, multi) {
 			keys = append(keys, ix.Entries[i].Key)
 		}
 	}

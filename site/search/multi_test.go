@@ -1,0 +1,34 @@
+package search
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/masrl/masrl/corpus"
+)
+
+// TestMatchMultiple checks the facets of a multi-valued field
+// (testdata/lists/agents' topic): a value matches an entry that has it
+// among others, and the index says the field is multi-valued and carries
+// the link columns.
+func TestMatchMultiple(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "lists", "agents", "corpus")
+	c, err := corpus.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := corpus.ListVocabulary(dir)
+	if err != nil || v == nil {
+		t.Fatalf("vocabulary: %v", err)
+	}
+	ix := Build(c, v, nil)
+	got := ix.Match("", map[string][]string{"topic": {"memory"}})
+	slices.Sort(got)
+	if want := []string{"generative-agents", "reflexion", "voyager"}; !slices.Equal(got, want) {
+		t.Errorf("topic=memory matches %v, want %v", got, want)
+	}
+	if !ix.Fields[0].Multiple || len(ix.Links) != 2 || ix.Links[0].Name != "code" {
+		t.Errorf("fields[0].multiple %v, links %v", ix.Fields[0].Multiple, ix.Links)
+	}
+}
