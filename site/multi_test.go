@@ -2,6 +2,7 @@ package site
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -170,5 +171,66 @@ func TestFeedAddedToday(t *testing.T) {
 		if n := strings.Count(papers, `id="entry-`+k+`"`); n != 1 {
 			t.Errorf("the papers page lists %s %d times, want once", k, n)
 		}
+	}
+}
+
+// TestFeedAddedFromHistory checks a list without an added column in a git
+// repository: the feed dates each row by the first commit that holds its
+// key, so the row committed today leads the feed.
+func TestFeedAddedFromHistory(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "lists", "agents", "corpus"))); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, corpus.PapersFile)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Without the added column; toolformer's row comes in a later commit.
+	var all, before []string
+	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		line = regexp.MustCompile(`^([^,]*,[^,]*,[^,]*,[^,]*),[^,]*,`).ReplaceAllString(line, "$1,")
+		all = append(all, line)
+		if !strings.HasPrefix(line, "toolformer,") {
+			before = append(before, line)
+		}
+	}
+	git := func(date string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.org", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.org",
+			"GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date, "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("", "init", "-q", "-b", "main")
+	if err := os.WriteFile(p, []byte(strings.Join(before, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git("2024-01-02T12:00:00Z", "add", "-A")
+	git("2024-01-02T12:00:00Z", "commit", "-q", "-m", "list")
+	if err := os.WriteFile(p, []byte(strings.Join(all, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC()
+	git(now.Format(time.RFC3339), "commit", "-q", "-am", "add toolformer")
+	ck, err := corpus.Open(dir, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Build(ck, Options{Config: siteconfig.Config{BaseURL: "https://example.org/"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed, _ := res.Files.Get("feed.xml")
+	entries := regexp.MustCompile(`(?s)<entry>.*?<title>([^<]*)</title>.*?<updated>([^<]*)</updated>`).FindAllStringSubmatch(string(feed), 2)
+	if len(entries) < 2 || !strings.HasPrefix(entries[0][1], "Toolformer") || entries[0][2] != now.Format(time.DateOnly)+"T00:00:00Z" || entries[1][2] != "2024-01-02T00:00:00Z" {
+		t.Errorf("the feed's first entries: %q; want Toolformer today, then the rows of 2024-01-02", entries)
 	}
 }

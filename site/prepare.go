@@ -2,6 +2,7 @@ package site
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -292,6 +293,7 @@ func (r *renderer) prepareViews() error {
 		r.byKey[e.Key] = ev
 	}
 	rankEntries(r.entries, keys)
+	r.addedFromHistory()
 
 	return nil
 }
@@ -381,6 +383,26 @@ func links(urls []string) []Link {
 
 // datePattern finds ISO dates in the notes column ("v7 2025-12-09").
 var datePattern = regexp.MustCompile(`\b[0-9]{4}-[0-9]{2}-[0-9]{2}\b`)
+
+// addedFromHistory dates the entries of a list's own feed by the day they
+// joined the list, from the corpus's git history
+// (corpus.AddedFromHistory), when the rows have no added column: the
+// feed then says what is new in the list. The survey's site keeps its
+// dates; a corpus outside a repository keeps entryDate's.
+func (r *renderer) addedFromHistory() {
+	if r.site.Survey || !r.site.Feed || r.c.Dir == "" || len(r.entries) == 0 || slices.Contains(r.entries[0].Columns(), corpus.AddedColumn) {
+		return
+	}
+	added, err := corpus.AddedFromHistory(context.Background(), r.c.Dir, r.c.KeyColumn())
+	if err != nil || added == nil {
+		return
+	}
+	for _, ev := range r.entries {
+		if d, ok := added[ev.Key]; ok {
+			ev.Date = d
+		}
+	}
+}
 
 // entryDate is the date the feed gives an entry: the row's added day
 // when it has one, else the latest valid ISO date in its notes (the
