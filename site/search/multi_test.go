@@ -3,6 +3,7 @@ package search
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
@@ -30,5 +31,27 @@ func TestMatchMultiple(t *testing.T) {
 	}
 	if !ix.Fields[0].Multiple || len(ix.Links) != 2 || ix.Links[0].Name != "code" {
 		t.Errorf("fields[0].multiple %v, links %v", ix.Fields[0].Multiple, ix.Links)
+	}
+}
+
+// TestBibLinkFields checks that the BibTeX download of an entry with link
+// columns carries them as fields.
+func TestBibLinkFields(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "lists", "agents", "corpus")
+	c, err := corpus.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := corpus.ListVocabulary(dir)
+	if err != nil || v == nil {
+		t.Fatalf("vocabulary: %v", err)
+	}
+	b, err := Bib(c, v.Links...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `archiveprefix = {arXiv},\n  code = {https://github.com/web-arena-x/webarena},\n  project = {https://webarena.dev/},\n}`
+	if !strings.Contains(string(b), want) {
+		t.Errorf("search-bib.json lacks %s:\n%s", want, b)
 	}
 }

@@ -16,6 +16,8 @@ package search
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -266,12 +268,42 @@ const BibFile = "search-bib.json"
 // Bib encodes, for every retained entry with BibTeX, its key and the
 // entry's exact BibTeX source, trimmed. Like JSON, it is HTML-safe and
 // deterministic (encoding/json sorts map keys).
-func Bib(c *corpus.Corpus) ([]byte, error) {
+//
+// links are the list's link columns: an entry's web links are added to
+// its BibTeX as fields named after them (code = {URL}), so the download
+// keeps them.
+func Bib(c *corpus.Corpus, links ...*corpus.LinkColumn) ([]byte, error) {
 	m := map[string]string{}
 	for i := range c.Papers {
 		if b := c.BibFor(&c.Papers[i]); b != nil {
-			m[c.Papers[i].Key] = strings.TrimSpace(b.Raw)
+			m[c.Papers[i].Key] = withLinkFields(strings.TrimSpace(b.Raw), &c.Papers[i], links)
 		}
 	}
 	return embeddableJSON(m)
+}
+
+// withLinkFields adds e's link columns to the BibTeX entry raw as fields
+// before its closing brace; raw is returned as it is when e has none or
+// the entry already has such a field.
+func withLinkFields(raw string, e *corpus.Entry, links []*corpus.LinkColumn) string {
+	end := strings.LastIndex(raw, "}")
+	if end < 0 {
+		return raw
+	}
+	var add strings.Builder
+	for _, l := range links {
+		u := e.Value(l.Name)
+		if !corpus.IsWebURL(u) || strings.ContainsAny(u, "{}") || regexp.MustCompile(`(?im)^\s*`+regexp.QuoteMeta(l.Name)+`\s*=`).MatchString(raw) {
+			continue
+		}
+		fmt.Fprintf(&add, "  %s = {%s},\n", l.Name, u)
+	}
+	if add.Len() == 0 {
+		return raw
+	}
+	body := strings.TrimRight(raw[:end], " \t\n")
+	if !strings.HasSuffix(body, ",") {
+		body += ","
+	}
+	return body + "\n" + add.String() + raw[end:]
 }
