@@ -49,5 +49,12 @@ func TestAgentsListSite(t *testing.T) {
 	if got := p.visibleKeys(t); !slices.Contains(want, "reflexion") || !slices.Equal(got, want) {
 		t.Errorf("topic=memory leaves %v, want %v (reflexion among them)", got, want)
 	}
+	// A parent value stands for the values below it.
+	p.open(t, "papers/?topic=multi-agent")
+	p.waitFor(t, searchReadyJS)
+	want = sorted(ix.Match("", map[string][]string{"topic": {"multi-agent"}}))
+	if got := p.visibleKeys(t); !slices.Contains(want, "chatdev") || !slices.Equal(got, want) {
+		t.Errorf("topic=multi-agent leaves %v, want %v (chatdev, under software, among them)", got, want)
+	}
 	p.check(t, "papers/ facets")
 }

@@ -222,14 +222,20 @@
     var hay = entries.map(haystack);
     var fieldNames = index.fields.map(function (f) { return f.name; });
     // A multi-valued field's tag is "a; b": the entry has each value.
+    // A nested field's value stands for the values below it too.
     var multiple = {};
-    index.fields.forEach(function (f) { multiple[f.name] = !!f.multiple; });
+    var parents = {};
+    index.fields.forEach(function (f) { multiple[f.name] = !!f.multiple; parents[f.name] = f.parents || {}; });
     function valuesOf(e, f) {
       var t = e.tags[f];
-      if (!multiple[f]) {
-        return [t];
+      var vs = !multiple[f] ? [t] : (t || "").split(";").map(function (s) { return s.trim(); }).filter(function (s) { return s !== ""; });
+      for (var i = 0; i < vs.length; i++) {
+        var p = parents[f][vs[i]];
+        if (p !== undefined && vs.indexOf(p) < 0) {
+          vs.push(p);
+        }
       }
-      return (t || "").split(";").map(function (s) { return s.trim(); }).filter(function (s) { return s !== ""; });
+      return vs;
     }
     function wants(w, e, f) {
       return valuesOf(e, f).some(function (v) { return w[v]; });

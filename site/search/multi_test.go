@@ -29,6 +29,12 @@ func TestMatchMultiple(t *testing.T) {
 	if want := []string{"generative-agents", "reflexion", "voyager"}; !slices.Equal(got, want) {
 		t.Errorf("topic=memory matches %v, want %v", got, want)
 	}
+	// multi-agent stands for role-play and software below it.
+	got = ix.Match("", map[string][]string{"topic": {"multi-agent"}})
+	slices.Sort(got)
+	if want := []string{"autogen", "camel", "chatdev", "metagpt", "swe-agent"}; !slices.Equal(got, want) {
+		t.Errorf("topic=multi-agent matches %v, want %v", got, want)
+	}
 	if !ix.Fields[0].Multiple || len(ix.Links) != 2 || ix.Links[0].Name != "code" {
 		t.Errorf("fields[0].multiple %v, links %v", ix.Fields[0].Multiple, ix.Links)
 	}

@@ -50,6 +50,9 @@ type Field struct {
 	// Multiple marks a multi-valued field: an entry's tag holds its
 	// values separated by ';', and a facet value matches any of them.
 	Multiple bool `json:"multiple,omitempty"`
+	// Parents maps each value of a nested field to its parent: a facet
+	// value then matches the entries of the values below it too.
+	Parents map[string]string `json:"parents,omitempty"`
 }
 
 // Value is one checkbox of a facet.
@@ -90,6 +93,14 @@ func Build(c *corpus.Corpus, v *corpus.Vocabulary, entryURL func(key string) str
 	fields := v.FieldsOf(corpus.PapersFile)
 	for _, f := range fields {
 		fd := Field{Name: f.Name, Label: f.Label, Multiple: f.Multiple}
+		for _, t := range f.Values {
+			if t.Parent != "" {
+				if fd.Parents == nil {
+					fd.Parents = map[string]string{}
+				}
+				fd.Parents[t.Value] = t.Parent
+			}
+		}
 		for _, t := range f.Values {
 			label := t.Label
 			if label == "" {
@@ -219,8 +230,9 @@ func (e *Entry) Matches(query string, facets map[string][]string) bool {
 
 // matches is Matches where the fields in multi are multi-valued: a facet
 // value matches any of the entry's ';'-separated values, as search.js
-// does.
-func (e *Entry) matches(query string, facets map[string][]string, multi map[string]bool) bool {
+// does; parents holds the parents of a nested field's values, and a value
+// matches its descendants' entries.
+func (e *Entry) matches(query string, facets map[string][]string, multi map[string]bool, parents ...map[string]map[string]string) bool {
 	hay := e.text()
 	for _, t := range Terms(query) {
 		if !strings.Contains(hay, t) {
@@ -238,6 +250,14 @@ func (e *Entry) matches(query string, facets map[string][]string, multi map[stri
 				have[i] = strings.TrimSpace(have[i])
 			}
 		}
+		if len(parents) > 0 {
+			up := parents[0][field]
+			for i := 0; i < len(have); i++ {
+				if p, ok := up[have[i]]; ok && !slices.Contains(have, p) {
+					have = append(have, p)
+				}
+			}
+		}
 		if !slices.ContainsFunc(have, func(v string) bool { return slices.Contains(values, v) }) {
 			return false
 		}
@@ -249,11 +269,12 @@ func (e *Entry) matches(query string, facets map[string][]string, multi map[stri
 func (ix *Index) Match(query string, facets map[string][]string) []string {
 	keys := []string{}
 	multi := map[string]bool{}
+	parents := map[string]map[string]string{}
 	for _, f := range ix.Fields {
-		multi[f.Name] = f.Multiple
+		multi[f.Name], parents[f.Name] = f.Multiple, f.Parents
 	}
 	for i := range ix.Entries {
-		if ix.Entries[i].matches(query, facets, multi) {
+		if ix.Entries[i].matches(query, facets, multi, parents) {
 			keys = append(keys, ix.Entries[i].Key)
 		}
 	}
