@@ -18,9 +18,20 @@ import (
 
 // section is one category of the list with its entries in list order.
 type section struct {
-	label   string
+	label string
+	// depth is the section's value's number of ancestors (a nested
+	// field): its heading is that many levels below a root's.
+	depth   int
+	value   string
 	entries []*corpus.Entry
+	// also are the entries filed under the section's value besides their
+	// first one (a multi-valued field): the list names them here with a
+	// link to the section that lists them.
+	also []*corpus.Entry
 }
+
+// size is the number of papers a section holds, listed or linked.
+func (s section) size() int { return len(s.entries) + len(s.also) }
 
 // sections groups the retained entries by the list's field (the survey's
 // category) in the list's order (corpus.ListGroups,
@@ -39,16 +50,75 @@ func sections(c *corpus.Corpus, v *corpus.Vocabulary) []section {
 	}
 	var out []section
 	for _, value := range corpus.ListGroups(v) {
-		s := section{label: f.Term(value).Label}
+		s := section{label: f.Term(value).Label, depth: f.Depth(value), value: value}
 		for i := range c.Papers {
-			if c.Papers[i].Value(f.Name) == value {
+			vals := c.Papers[i].Values(f)
+			switch {
+			case len(vals) > 0 && vals[0] == value:
 				s.entries = append(s.entries, &c.Papers[i])
+			case slices.Contains(vals, value):
+				s.also = append(s.also, &c.Papers[i])
 			}
 		}
 		slices.SortFunc(s.entries, corpus.CompareForList)
+		slices.SortFunc(s.also, corpus.CompareForList)
 		out = append(out, s)
 	}
 	return out
+}
+
+// descendants returns the sections below s in a nested field: those
+// after it that are deeper, up to the next of its depth or less (ListGroups
+// keeps a tree's values in the vocabulary's order, children after their
+// parent).
+func descendants(ss []section, s section) []section {
+	i := slices.IndexFunc(ss, func(t section) bool { return t.value == s.value })
+	j := i + 1
+	for j < len(ss) && ss[j].depth > s.depth {
+		j++
+	}
+	return ss[i+1 : j]
+}
+
+// hasChildren reports whether a section has sections below it.
+func hasChildren(ss []section, s section) bool { return len(descendants(ss, s)) > 0 }
+
+// kept reports whether a standalone list shows a section: it or a
+// section below it lists a paper.
+func kept(ss []section, s section) bool {
+	return s.size() > 0 || slices.ContainsFunc(descendants(ss, s), func(t section) bool { return t.size() > 0 })
+}
+
+// listedUnder is the label of the section that lists e: its first value's.
+func listedUnder(f *corpus.Field, e *corpus.Entry) string {
+	if f == nil {
+		return "Papers"
+	}
+	vals := e.Values(f)
+	if len(vals) == 0 {
+		return ""
+	}
+	if t := f.Term(vals[0]); t != nil {
+		return t.Label
+	}
+	return vals[0]
+}
+
+// writeAlso writes the paragraph that names a section's cross-listed
+// papers and the heading that lists each. It is text, not links:
+// awesome-lint counts a second link to a heading as a duplicate.
+func writeAlso(b *bytes.Buffer, f *corpus.Field, s section) {
+	if len(s.also) == 0 {
+		return
+	}
+	if len(s.entries) > 0 {
+		b.WriteByte('\n')
+	}
+	names := make([]string, len(s.also))
+	for i, e := range s.also {
+		names[i] = fmt.Sprintf("*%s* (under %s)", markdownText(e.Title), markdownText(listedUnder(f, e)))
+	}
+	fmt.Fprintf(b, "Also here: %s.\n", strings.Join(names, ", "))
 }
 
 // groupedBy names what the sections are, as markdown: "grouped by
@@ -81,11 +151,17 @@ func List(c *corpus.Corpus, v *corpus.Vocabulary, pool *corpus.Pool) []byte {
 	}
 	ss := sections(c, v)
 	for _, s := range ss {
-		fmt.Fprintf(&b, "- [%s](#%s) (%d)\n", markdownText(s.label), headingSlug(s.label), len(s.entries))
+		fmt.Fprintf(&b, "%s- [%s](#%s) (%d)\n", strings.Repeat("  ", s.depth), markdownText(s.label), headingSlug(s.label), s.size())
 	}
 	for _, s := range ss {
-		fmt.Fprintf(&b, "\n### %s\n\n", markdownText(s.label))
-		writeItems(&b, s.entries, pool)
+		fmt.Fprintf(&b, "\n###%s %s\n\n", strings.Repeat("#", s.depth), markdownText(s.label))
+		if len(s.entries) == 0 && len(s.also) == 0 && hasChildren(ss, s) {
+			continue
+		}
+		if len(s.entries) > 0 || len(s.also) == 0 {
+			writeListed(&b, v, s.entries, pool)
+		}
+		writeAlso(&b, v.ListField(), s)
 	}
 	return b.Bytes()
 }
@@ -117,16 +193,21 @@ func Standalone(c *corpus.Corpus, v *corpus.Vocabulary, m Meta, pool *corpus.Poo
 	b.WriteString("## Contents\n\n")
 	ss := sections(c, v)
 	for _, s := range ss {
-		if len(s.entries) > 0 {
-			fmt.Fprintf(&b, "- [%s](#%s)\n", markdownText(s.label), headingSlug(s.label))
+		// awesome-lint allows two levels of contents; deeper headings
+		// are reached from their parent's section.
+		if kept(ss, s) && s.depth < 2 {
+			fmt.Fprintf(&b, "%s- [%s](#%s)\n", strings.Repeat("  ", s.depth), markdownText(s.label), headingSlug(s.label))
 		}
 	}
 	for _, s := range ss {
-		if len(s.entries) == 0 {
+		if !kept(ss, s) {
 			continue // an empty section is an error to awesome-lint
 		}
-		fmt.Fprintf(&b, "\n## %s\n\n", markdownText(s.label))
-		writeItems(&b, s.entries, pool)
+		fmt.Fprintf(&b, "\n##%s %s\n\n", strings.Repeat("#", s.depth), markdownText(s.label))
+		if len(s.entries) > 0 {
+			writeListed(&b, v, s.entries, pool)
+		}
+		writeAlso(&b, v.ListField(), s)
 	}
 	b.WriteString("\n## Contributing\n\n" + m.Contributing + "\n")
 	if m.Licence != "" {
@@ -170,7 +251,39 @@ func writeItems(b *bytes.Buffer, es []*corpus.Entry, pool *corpus.Pool) {
 		return
 	}
 	for _, e := range es {
-		writeItem(b, e, pool != nil && !pool.HasKey(e.Key))
+		writeItem(b, e, pool != nil && !pool.HasKey(e.Key), nil, nil)
+	}
+}
+
+// writeListed writes the items of a section of the list's field: each
+// item of a multi-valued field names the other headings it is under, and
+// each item has the links of its row's link columns.
+func writeListed(b *bytes.Buffer, v *corpus.Vocabulary, es []*corpus.Entry, pool *corpus.Pool) {
+	f := v.ListField()
+	if len(es) == 0 || ((f == nil || !f.Multiple) && len(v.Links) == 0) {
+		writeItems(b, es, pool)
+		return
+	}
+	for _, e := range es {
+		var others []string
+		var vals []string
+		if f != nil && f.Multiple {
+			vals = e.Values(f)
+		}
+		for _, val := range vals[min(1, len(vals)):] {
+			label := val
+			if t := f.Term(val); t != nil {
+				label = t.Label
+			}
+			others = append(others, markdownText(label))
+		}
+		var links []string
+		for _, l := range v.Links {
+			if u := e.Value(l.Name); corpus.IsWebURL(u) {
+				links = append(links, fmt.Sprintf("[%s](%s)", markdownText(l.Label), markdownURL(u)))
+			}
+		}
+		writeItem(b, e, pool != nil && !pool.HasKey(e.Key), others, links)
 	}
 }
 
@@ -178,7 +291,14 @@ func writeItems(b *bytes.Buffer, es []*corpus.Entry, pool *corpus.Pool) {
 // first web URL (its arXiv abstract when it has none but an arXiv id); the
 // description is the one-liner with a full stop, or the venue and year
 // when the row has no one-liner.
-func writeItem(b *bytes.Buffer, e *corpus.Entry, added bool) {
+//
+// also are the other headings the entry is under (a multi-valued field),
+// written after the description as "Also under A, B." in text:
+// awesome-lint counts a second link to a heading as a duplicate.
+//
+// links are the row's link columns as markdown links ("[code](URL)"),
+// written last: "[code](URL), [project](URL)."
+func writeItem(b *bytes.Buffer, e *corpus.Entry, added bool, also, links []string) {
 	title := markdownText(e.Title)
 	if u := itemURL(e); u != "" {
 		fmt.Fprintf(b, "- [%s](%s)", title, u)
@@ -192,6 +312,12 @@ func writeItem(b *bytes.Buffer, e *corpus.Entry, added bool) {
 	}
 	desc = capitalise(desc)
 	fmt.Fprintf(b, " - %s%s", markdownText(desc), stop(desc))
+	if len(also) > 0 {
+		fmt.Fprintf(b, " Also under %s.", strings.Join(also, ", "))
+	}
+	if len(links) > 0 {
+		fmt.Fprintf(b, " %s.", strings.Join(links, ", "))
+	}
 	if added {
 		b.WriteString(" " + NewMark)
 	}

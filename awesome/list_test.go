@@ -141,3 +141,35 @@ func TestAwesomeLint(t *testing.T) {
 	ownList := Standalone(oc, ov, ListMeta("Awesome GNN Explainability", "Methods that explain the predictions of graph neural networks."), nil)
 	t.Run("own list", func(t *testing.T) { awesomelint.Check(t, ownList) })
 }
+
+// TestMultiValuedList checks the list of testdata/lists/agents, whose
+// topic is multi-valued: every paper is listed once, under its first
+// topic, its item names its other topics, a heading lists the papers
+// filed under it besides, and awesome-lint finds nothing.
+func TestMultiValuedList(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "lists", "agents", "corpus")
+	c, err := corpus.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := corpus.ListVocabulary(dir)
+	if err != nil || v == nil {
+		t.Fatalf("the agents list's vocabulary: %v", err)
+	}
+	list := string(Standalone(c, v, ListMeta("Awesome LLM Agents", "Papers on agents built on large language models."), nil))
+	for _, e := range c.Papers {
+		if n := strings.Count(list, "["+e.Title+"](http"); n != 1 {
+			t.Errorf("%s listed %d times, want once", e.Key, n)
+		}
+	}
+	for _, want := range []string{
+		"Stores verbal feedback on failed attempts in an episodic memory. Also under Memory. [code](https://github.com/noahshinn/reflexion).\n",
+		"Self-hosted web sites on which agents carry out tasks. [code](https://github.com/web-arena-x/webarena), [project](https://webarena.dev/).\n",
+		"*Reflexion: Language Agents with Verbal Reinforcement Learning* (under Reflection)",
+	} {
+		if !strings.Contains(list, want) {
+			t.Errorf("the list lacks %q:\n%s", want, list)
+		}
+	}
+	awesomelint.Check(t, []byte(list))
+}

@@ -232,6 +232,48 @@ func (ck *checker) notInVocabulary(pos Pos, f *Field, value string) {
 	}
 }
 
+// multiValues checks the cell of a multi-valued field: at least one
+// value, each in the vocabulary, none empty between separators and none
+// twice. Each finding is at its value's place in the cell.
+func (ck *checker) multiValues(e *Entry, f *Field, cell string) {
+	start := e.Pos(f.Name)
+	if strings.TrimSpace(cell) == "" {
+		ck.notInVocabulary(start, f, "")
+		return
+	}
+	seen := make(map[string]bool, 2)
+	off := 0
+	for _, raw := range strings.Split(cell, ValueSeparator) {
+		val := strings.TrimSpace(raw)
+		p := start
+		p.Col += off + strings.Index(raw, val)
+		if val == "" {
+			p.Col = start.Col + off
+		}
+		off += len(raw) + len(ValueSeparator)
+		switch {
+		case val == "":
+			ck.ds.add(Error, p, f.Name, cell, "an empty value between ';' separators; write the values as %q", f.Join(nonEmpty(f.Split(cell))))
+		case seen[val]:
+			ck.ds.add(Error, p, f.Name, val, "%q repeated in the cell; each value once", val)
+		case f.Term(val) == nil:
+			ck.notInVocabulary(p, f, val)
+		}
+		seen[val] = true
+	}
+}
+
+// nonEmpty returns vals without the empty ones.
+func nonEmpty(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		if v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // outerSpace reports whether a value has leading or trailing white
 // space, which makes two equal-looking values differ.
 func outerSpace(value string) bool { return value != strings.TrimSpace(value) }
@@ -365,9 +407,13 @@ func (ck *checker) papers() {
 			}
 		}
 		for j, f := range controlled {
-			if val := tags.value(e, j); f.Term(val) == nil {
-				ck.notInVocabulary(e.Pos(f.Name), f, val)
+			if !f.Multiple {
+				if val := tags.value(e, j); f.Term(val) == nil {
+					ck.notInVocabulary(e.Pos(f.Name), f, val)
+				}
+				continue
 			}
+			ck.multiValues(e, f, tags.value(e, j))
 		}
 		if e.Key != "" {
 			if !IsKey(e.Key) {
@@ -388,10 +434,18 @@ func (ck *checker) papers() {
 				ck.ds.add(Error, e.Pos("year"), "year", e.YearText, "%q: a year must be four digits between 1950 and %d", e.YearText, nextYear)
 			}
 		}
+		ck.dates(e)
 		if e.ArxivID != "" && !IsArxivID(e.ArxivID) {
 			ck.ds.add(Error, e.Pos("arxiv_id"), "arxiv_id", e.ArxivID, "%q is not a new-style arXiv id like 2508.04652 or 2508.04652v2; leave it empty for non-arXiv entries", e.ArxivID)
 		}
 		ck.urls(e)
+		for _, l := range ck.v.Links {
+			if s := e.Value(l.Name); s != "" {
+				if _, ok := webURL(s); !ok {
+					ck.ds.add(Error, e.Pos(l.Name), l.Name, s, "%s; a link column holds one http(s) URL or nothing", urlProblem(s))
+				}
+			}
+		}
 		if nt := normalizeTitle(e.Title); nt != "" {
 			if first, dup := titles[nt]; dup {
 				d := ck.ds.add(Warning, e.Pos("title"), "title", e.Title, "same title as %q on line %d", c.Papers[first].Key, c.Papers[first].Line)
@@ -399,6 +453,48 @@ func (ck *checker) papers() {
 			} else {
 				titles[nt] = i
 			}
+		}
+	}
+}
+
+// Date columns a list may have: date, when the work appeared (YYYY,
+// YYYY-MM or YYYY-MM-DD), which orders a year's entries; added, the day
+// the row joined the list (YYYY-MM-DD), which the feed dates it by.
+const (
+	DateColumn  = "date"
+	AddedColumn = "added"
+)
+
+// ParseDate reads a date column's value: YYYY, YYYY-MM or YYYY-MM-DD, a
+// real day of the calendar. It returns the first day of the period.
+func ParseDate(s string) (time.Time, bool) {
+	for _, layout := range []string{"2006-01-02", "2006-01", "2006"} {
+		if len(s) == len(layout) {
+			t, err := time.Parse(layout, s)
+			return t, err == nil
+		}
+	}
+	return time.Time{}, false
+}
+
+// dates checks the optional date and added columns of e: a date in one
+// of its forms whose year is the row's year, an added day that is not in
+// the future.
+func (ck *checker) dates(e *Entry) {
+	if d := e.Value(DateColumn); d != "" {
+		if _, ok := ParseDate(d); !ok {
+			ck.ds.add(Error, e.Pos(DateColumn), DateColumn, d, "%q: a date is YYYY, YYYY-MM or YYYY-MM-DD (2023-05), a real day", d)
+		} else if y := strings.TrimSpace(e.YearText); y != "" && !strings.HasPrefix(d, y) {
+			ck.ds.add(Error, e.Pos(DateColumn), DateColumn, d, "date %s is not in the row's year %s", d, y)
+		}
+	}
+	if a := e.Value(AddedColumn); a != "" {
+		t, ok := ParseDate(a)
+		switch {
+		case !ok || len(a) != len(time.DateOnly):
+			ck.ds.add(Error, e.Pos(AddedColumn), AddedColumn, a, "%q: added is the day the row joined the list, YYYY-MM-DD", a)
+		case t.After(ck.opt.Today):
+			ck.ds.add(Error, e.Pos(AddedColumn), AddedColumn, a, "added %s is after today (%s)", a, ck.opt.Today.Format(time.DateOnly))
 		}
 	}
 }

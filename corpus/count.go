@@ -39,8 +39,15 @@ type Histogram struct {
 	// that passes Check.
 	Other []Cell `json:"other,omitempty"`
 	Total int    `json:"total"`
+	// Multiple says the field is multi-valued or nested: an entry counts
+	// once under each of its values and their parents, so the cells may
+	// add up to more than Total.
+	Multiple bool `json:"multiple,omitempty"`
 
 	index map[string]int // value -> position in Cells, while counting
+	// split, for a multi-valued field, turns a cell into its values
+	// (Field.Split); nil for a single-valued one.
+	split func(string) []string
 }
 
 // Histogram counts field over the rows of its file (papers.csv or
@@ -60,13 +67,34 @@ func (c *Corpus) Histogram(v *Vocabulary, field string) *Histogram {
 // filled row by row with add.
 func newHistogram(f *Field) *Histogram {
 	h := &Histogram{Field: f.Name, Cells: make([]Cell, len(f.Values)), index: valueIndex(f)}
+	if f.countsMany() {
+		h.split, h.Multiple = f.CountedUnder, true
+	}
 	for i, t := range f.Values {
 		h.Cells[i] = Cell{Value: t.Value, Keys: []string{}}
 	}
 	return h
 }
 
+// add counts one row whose cell of the field is value. A row of a
+// multi-valued field counts once under each of its values (and once in
+// Total), so the cells may add up to more than Total.
 func (h *Histogram) add(key, value string) {
+	if h.split != nil {
+		h.Total++
+		vals := h.split(value)
+		for k, val := range vals {
+			if slices.Contains(vals[:k], val) {
+				continue
+			}
+			if i, ok := h.index[val]; ok {
+				h.Cells[i].addKey(key)
+			} else {
+				h.Other = addOther(h.Other, val, key)
+			}
+		}
+		return
+	}
 	i, ok := h.index[value]
 	if !ok {
 		i = -1
@@ -86,7 +114,7 @@ func (h *Histogram) addAt(key string, i int, value string) {
 
 // emptyCopy returns a histogram of the same field with nothing counted.
 func (h *Histogram) emptyCopy() *Histogram {
-	out := &Histogram{Field: h.Field, Cells: make([]Cell, len(h.Cells)), index: h.index}
+	out := &Histogram{Field: h.Field, Cells: make([]Cell, len(h.Cells)), index: h.index, split: h.split, Multiple: h.Multiple}
 	for i, c := range h.Cells {
 		out.Cells[i] = Cell{Value: c.Value, Keys: []string{}}
 	}
@@ -120,6 +148,10 @@ func (h *Histogram) ByCount() []Cell {
 	return out
 }
 
+// MultipleNote is what a table or chart of a multi-valued field says
+// under it, so that no reader adds its cells up to the number of entries.
+const MultipleNote = "An entry counts once under each of its values and their parents, so the counts add up to more than the entries."
+
 // Cell returns the cell of a value, or nil.
 func (h *Histogram) Cell(value string) *Cell {
 	for i := range h.Cells {
@@ -144,8 +176,14 @@ type CrossTab struct {
 	// Outside counts rows whose value of either field is not in the
 	// vocabulary; they appear in no cell.
 	Outside []string `json:"outside,omitempty"`
+	// Multiple says a field is multi-valued: an entry counts once in each
+	// pair of its values, so cells may add up to more than the totals.
+	Multiple bool `json:"multiple,omitempty"`
 
 	rowIndex, colIndex map[string]int // value -> position, while counting
+	// rowSplit and colSplit split the cells of a multi-valued field
+	// (Field.Split); nil for a single-valued one.
+	rowSplit, colSplit func(string) []string
 }
 
 // CrossTab tabulates rows × cols over their whole vocabularies. It returns
@@ -174,6 +212,12 @@ func newCrossTab(v *Vocabulary, rows, cols string) *CrossTab {
 		rowIndex:  valueIndex(rf),
 		colIndex:  valueIndex(cf),
 	}
+	if rf.countsMany() {
+		x.rowSplit, x.Multiple = rf.CountedUnder, true
+	}
+	if cf.countsMany() {
+		x.colSplit, x.Multiple = cf.CountedUnder, true
+	}
 	for i := range x.Cells {
 		x.Cells[i] = make([]Cell, len(cf.Values))
 		for j := range x.Cells[i] {
@@ -183,13 +227,65 @@ func newCrossTab(v *Vocabulary, rows, cols string) *CrossTab {
 	return x
 }
 
+// add counts one row by its cells of the two fields. A row with several
+// values counts once in each pair of its values, once in the total of
+// each of its values and once in Total, so the cells of a multi-valued
+// field may add up to more than their totals.
 func (x *CrossTab) add(key, row, col string) {
+	if x.rowSplit != nil || x.colSplit != nil {
+		x.addMulti(key, row, col)
+		return
+	}
 	i, iok := x.rowIndex[row]
 	j, jok := x.colIndex[col]
 	if !iok || !jok {
 		i = -1
 	}
 	x.addAt(key, i, j)
+}
+
+// addMulti is add for a pair with a multi-valued field.
+func (x *CrossTab) addMulti(key, row, col string) {
+	rs, cs := []string{row}, []string{col}
+	if x.rowSplit != nil {
+		rs = x.rowSplit(row)
+	}
+	if x.colSplit != nil {
+		cs = x.colSplit(col)
+	}
+	is, ok1 := indexesOf(x.rowIndex, rs)
+	js, ok2 := indexesOf(x.colIndex, cs)
+	if !ok1 || !ok2 {
+		if key != "" {
+			x.Outside = append(x.Outside, key)
+		}
+		return
+	}
+	for _, i := range is {
+		x.RowTotals[i]++
+		for _, j := range js {
+			x.Cells[i][j].addKey(key)
+		}
+	}
+	for _, j := range js {
+		x.ColTotals[j]++
+	}
+	x.Total++
+}
+
+// indexesOf returns the distinct positions of vals in index, in cell
+// order; ok is false when a value is outside it or there is none.
+func indexesOf(index map[string]int, vals []string) (out []int, ok bool) {
+	for _, v := range vals {
+		i, in := index[v]
+		if !in {
+			return nil, false
+		}
+		if !slices.Contains(out, i) {
+			out = append(out, i)
+		}
+	}
+	return out, len(out) > 0
 }
 
 // addAt counts a row whose values are at i and j of the vocabularies (-1
@@ -213,7 +309,7 @@ func (x *CrossTab) emptyCopy() *CrossTab {
 		Cells:     make([][]Cell, len(x.Cells)),
 		RowTotals: make([]int, len(x.RowTotals)),
 		ColTotals: make([]int, len(x.ColTotals)),
-		rowIndex:  x.rowIndex, colIndex: x.colIndex}
+		rowIndex:  x.rowIndex, colIndex: x.colIndex, rowSplit: x.rowSplit, colSplit: x.colSplit, Multiple: x.Multiple}
 	for i, row := range x.Cells {
 		out.Cells[i] = make([]Cell, len(row))
 		for j, c := range row {

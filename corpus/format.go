@@ -39,16 +39,24 @@ func FormatFiles() []string { return formatFiles[:] }
 // name decides the format), in canonical form. A file that cannot be
 // parsed is returned unchanged with a *CheckError listing every syntax
 // error with its position: fmt never guesses.
-func Format(name string, src []byte) ([]byte, error) {
+func Format(name string, src []byte) ([]byte, error) { return FormatWith(name, src, nil) }
+
+// FormatWith is Format with a list's vocabulary, whose multi-valued fields
+// have a canonical order of their values (FormatCSVWith).
+func FormatWith(name string, src []byte, v *Vocabulary) ([]byte, error) {
 	if filepath.Base(name) == BibFile {
 		return FormatBib(name, src)
 	}
-	return FormatCSV(name, src)
+	return FormatCSVWith(name, src, v)
 }
 
 // FormatCSV returns a CSV file in canonical form: header, then records
 // sorted by their first field.
-func FormatCSV(name string, src []byte) ([]byte, error) {
+func FormatCSV(name string, src []byte) ([]byte, error) { return FormatCSVWith(name, src, nil) }
+
+// FormatCSVWith is FormatCSV that also writes the cells of v's
+// multi-valued fields of papers.csv in canonical form (Field.Canonical).
+func FormatCSVWith(name string, src []byte, v *Vocabulary) ([]byte, error) {
 	src = bytes.TrimPrefix(src, []byte(utf8BOM))
 	r := csv.NewReader(bytes.NewReader(src))
 	r.FieldsPerRecord = -1 // a short row is check's finding, not fmt's
@@ -71,6 +79,17 @@ func FormatCSV(name string, src []byte) ([]byte, error) {
 		}
 		body := rows[1:]
 		slices.SortStableFunc(body, func(a, b []string) int { return cmp.Compare(field(a, col), field(b, col)) })
+	}
+	if v != nil && len(rows) > 1 && filepath.Base(name) == PapersFile {
+		for _, f := range v.FieldsOf(PapersFile) {
+			if i := slices.Index(rows[0], f.Name); i >= 0 && f.Multiple {
+				for _, rec := range rows[1:] {
+					if i < len(rec) {
+						rec[i] = f.Canonical(rec[i])
+					}
+				}
+			}
+		}
 	}
 	var out bytes.Buffer
 	w := csv.NewWriter(&out)

@@ -42,23 +42,27 @@ func ListGroups(v *Vocabulary) []string {
 }
 
 // ListKey is what the paper list orders an entry by: newest year first,
-// then title ignoring case, then key. A caller that sorts many entries
+// then newest date (the optional date column: a month sorts before its
+// year alone), then title ignoring case, then key. A caller that sorts many entries
 // many times computes each key once (the lowercased title is the costly
 // part) and compares keys.
 type ListKey struct {
-	year  int
+	year int
+	// date is the row's date column (YYYY, YYYY-MM or YYYY-MM-DD),
+	// which orders a year's entries newest first; "" without one.
+	date  string
 	title string
 	key   string
 }
 
 // ListKeyOf returns e's position key in the paper list.
 func ListKeyOf(e *Entry) ListKey {
-	return ListKey{year: e.Year, title: strings.ToLower(e.Title), key: e.Key}
+	return ListKey{year: e.Year, date: e.Value(DateColumn), title: strings.ToLower(e.Title), key: e.Key}
 }
 
 // Compare orders k before l when k's entry comes first in the list.
 func (k ListKey) Compare(l ListKey) int {
-	return cmp.Or(cmp.Compare(l.year, k.year), cmp.Compare(k.title, l.title), cmp.Compare(k.key, l.key))
+	return cmp.Or(cmp.Compare(l.year, k.year), cmp.Compare(l.date, k.date), cmp.Compare(k.title, l.title), cmp.Compare(k.key, l.key))
 }
 
 // CompareForList orders entries as the paper list shows them (ListKey).

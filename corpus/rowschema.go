@@ -1,7 +1,9 @@
 package corpus
 
 import (
+	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/masrl/masrl/schema"
 )
@@ -37,6 +39,15 @@ func RowSchema(v *Vocabulary) schema.Node {
 	for _, col := range cols {
 		p := schema.Node{Type: "string"}
 		switch f := v.Field(col); {
+		case f != nil && f.File == PapersFile && f.Multiple:
+			// Several values separated by ';', each of the vocabulary.
+			p.Title, p.Description = f.Label, f.Definition+" One or more values separated by ';'."
+			one := make([]string, len(f.Values))
+			for i, t := range f.Values {
+				one[i] = regexp.QuoteMeta(t.Value)
+			}
+			alt := "(" + strings.Join(one, "|") + ")"
+			p.Pattern = `^\s*` + alt + `(\s*;\s*` + alt + `)*\s*$`
 		case f != nil && f.File == PapersFile:
 			p.Title, p.Description, p.Enum = f.Label, f.Definition, f.Allowed()
 		case col == "key":

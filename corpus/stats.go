@@ -280,10 +280,18 @@ func (rc *recordCounter) add(rec []string) {
 	}
 	for k, h := range t.hists {
 		f := t.histField[k]
+		if h.split != nil {
+			h.add(key, rc.vals[f])
+			continue
+		}
 		h.addAt(key, rc.idx[f], rc.vals[f])
 	}
 	for k, x := range t.xtabs {
 		f := t.xtabField[k]
+		if x.rowSplit != nil || x.colSplit != nil {
+			x.addMulti(key, rc.vals[f[0]], rc.vals[f[1]])
+			continue
+		}
 		x.addAt(key, rc.idx[f[0]], rc.idx[f[1]])
 	}
 }

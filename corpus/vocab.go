@@ -29,6 +29,10 @@ type Vocabulary struct {
 	// rows first.
 	CrossTabs [][2]string `yaml:"crosstabs,omitempty" json:"crosstabs,omitempty"`
 	Fields    []*Field    `yaml:"fields" json:"fields"`
+	// Links are the columns of papers.csv that hold one web link each,
+	// such as code and project: the README, the site and the search show
+	// them as labelled links, and masrl links checks them.
+	Links []*LinkColumn `yaml:"links,omitempty" json:"links,omitempty"`
 	// File is the file the vocabulary was read from, for positions.
 	File string `yaml:"-" json:"-"`
 }
@@ -47,6 +51,80 @@ type Field struct {
 	// field's values (category's); values it does not name follow in
 	// vocabulary order.
 	ListOrder []string `yaml:"list_order,omitempty" json:"list_order,omitempty"`
+	// Multiple lets a row hold several values of the field, separated by
+	// ';' in its cell: a paper an awesome list files under two headings
+	// keeps both. The survey's fields hold one value each.
+	Multiple bool `yaml:"multiple,omitempty" json:"multiple,omitempty"`
+}
+
+// ValueSeparator separates the values of a multi-valued field's cell.
+const ValueSeparator = ";"
+
+// Split returns the values a cell of the field holds, in cell order: the
+// cell itself for a single-valued field, its ';'-separated pieces, trimmed,
+// for a multi-valued one (an empty cell holds none). It is the one
+// definition of a cell's values that check, counts, the site, the README
+// and the search index share.
+func (f *Field) Split(cell string) []string {
+	if !f.Multiple {
+		return []string{cell}
+	}
+	if strings.TrimSpace(cell) == "" {
+		return nil
+	}
+	parts := strings.Split(cell, ValueSeparator)
+	for i, p := range parts {
+		parts[i] = strings.TrimSpace(p)
+	}
+	return parts
+}
+
+// Canonical returns a cell of a multi-valued field in canonical form:
+// its values in vocabulary order, values outside the vocabulary after
+// them in cell order, separated by "; ". Empty and repeated values stay
+// (check reports them; fmt does not guess); a single-valued field's cell
+// is returned as it is.
+func (f *Field) Canonical(cell string) string {
+	if !f.Multiple || strings.TrimSpace(cell) == "" {
+		return cell
+	}
+	vals := f.Split(cell)
+	slices.SortStableFunc(vals, func(a, b string) int {
+		i, j := f.Index(a), f.Index(b)
+		switch {
+		case i < 0 && j < 0:
+			return 0
+		case i < 0:
+			return 1
+		case j < 0:
+			return -1
+		}
+		return i - j
+	})
+	return f.Join(vals)
+}
+
+// Join writes values as a cell of the field: ';'-separated for a
+// multi-valued field (the canonical "a; b"), the one value otherwise.
+func (f *Field) Join(values []string) string {
+	return strings.Join(values, ValueSeparator+" ")
+}
+
+// LinkColumn is a column of papers.csv holding one http(s) link per row
+// (or none), shown as a link labelled Label.
+type LinkColumn struct {
+	Name  string `yaml:"name" json:"name"`
+	Label string `yaml:"label" json:"label"`
+}
+
+// LinkColumn returns the link column called name, or nil.
+func (v *Vocabulary) LinkColumn(name string) *LinkColumn {
+	for _, l := range v.Links {
+		if l.Name == name {
+			return l
+		}
+	}
+	return nil
 }
 
 // Term is one allowed value of a controlled field.
@@ -55,6 +133,61 @@ type Term struct {
 	Label      string `yaml:"label" json:"label"`
 	ID         string `yaml:"id,omitempty" json:"id,omitempty"` // the survey's ID, e.g. R7
 	Definition string `yaml:"definition" json:"definition"`
+	// Parent, when set, is another value of the same field that this one
+	// refines: a field's values form a tree of any depth, and a row
+	// tagged with a value counts under each of its ancestors once.
+	Parent string `yaml:"parent,omitempty" json:"parent,omitempty"`
+}
+
+// Nested reports whether a value of the field names a parent.
+func (f *Field) Nested() bool {
+	return slices.ContainsFunc(f.Values, func(t *Term) bool { return t.Parent != "" })
+}
+
+// Ancestors returns the parents of value, nearest first; nothing for a
+// root or an unknown value. ParseVocabulary refuses cycles, so the walk
+// ends; it stops at a repeat all the same.
+func (f *Field) Ancestors(value string) []string {
+	var out []string
+	for t := f.Term(value); t != nil && t.Parent != ""; t = f.Term(t.Parent) {
+		if t.Parent == value || slices.Contains(out, t.Parent) {
+			break
+		}
+		out = append(out, t.Parent)
+	}
+	return out
+}
+
+// CountedUnder returns the values a row whose cell of the field is cell
+// counts under: its values (Split) and, in a nested field, their
+// ancestors, each once.
+func (f *Field) CountedUnder(cell string) []string {
+	vals := f.Split(cell)
+	if f.Nested() {
+		return f.Rolled(vals)
+	}
+	return vals
+}
+
+// countsMany reports whether a row may count under several values of
+// the field: a multi-valued or a nested one.
+func (f *Field) countsMany() bool { return f.Multiple || f.Nested() }
+
+// Depth is the number of ancestors of value: 0 for a root.
+func (f *Field) Depth(value string) int { return len(f.Ancestors(value)) }
+
+// Rolled returns vals with each one's ancestors after it, every value
+// once: the values a row counts under in a nested field.
+func (f *Field) Rolled(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		for _, a := range append([]string{v}, f.Ancestors(v)...) {
+			if !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
 }
 
 // VocabFile is the name of a vocabulary, in a data directory or beside a
@@ -91,9 +224,10 @@ func (e *VocabularyError) Error() string {
 
 // Keys a vocabulary file may use, by level.
 var (
-	vocabKeys = []string{"columns", "crosstabs", "fields"}
-	fieldKeys = []string{"name", "label", "file", "source", "definition", "values", "list_order"}
-	termKeys  = []string{"value", "label", "id", "definition"}
+	vocabKeys = []string{"columns", "crosstabs", "fields", "links"}
+	linkKeys  = []string{"name", "label"}
+	fieldKeys = []string{"name", "label", "file", "source", "definition", "values", "list_order", "multiple"}
+	termKeys  = []string{"value", "label", "id", "definition", "parent"}
 )
 
 // requiredColumns are the columns of papers.csv masrl itself needs.
@@ -180,6 +314,9 @@ func ParseVocabulary(name string, b []byte) (*Vocabulary, error) {
 		if f.File != PapersFile && f.File != ExcludedFile {
 			vp.add(vp.value(fn, "file"), "field %q: file %q; allowed: %s, %s", f.Name, f.File, PapersFile, ExcludedFile)
 		}
+		if f.Multiple && f.File != PapersFile {
+			vp.add(vp.value(fn, "multiple"), "field %q: multiple: only a field of %s may hold several values", f.Name, PapersFile)
+		}
 		if len(f.Values) == 0 {
 			vp.add(fn, "field %q needs values", f.Name)
 		}
@@ -203,6 +340,31 @@ func ParseVocabulary(name string, b []byte) (*Vocabulary, error) {
 			}
 			vals[t.Value] = true
 		}
+		for j, t := range f.Values {
+			if t == nil || t.Parent == "" {
+				continue
+			}
+			tn := vp.item(valuesNode, j)
+			if !vals[t.Parent] {
+				d := vp.add(vp.value(tn, "parent"), "field %q: value %q: parent %q is not a value of the field", f.Name, t.Value, t.Parent)
+				d.Nearest = suggest.Nearest(t.Parent, f.Allowed())
+				continue
+			}
+			// A cycle: following parents from t comes back to t.
+			seenUp := map[string]bool{t.Value: true}
+			for p := f.Term(t.Parent); p != nil; p = f.Term(p.Parent) {
+				if seenUp[p.Value] {
+					if p.Value == t.Value {
+						vp.add(vp.value(tn, "parent"), "field %q: value %q: its parents lead back to it (a cycle); the values of a field form a tree", f.Name, t.Value)
+					}
+					break
+				}
+				seenUp[p.Value] = true
+				if p.Parent == "" {
+					break
+				}
+			}
+		}
 		listed := map[string]bool{}
 		lo := vp.value(fn, "list_order")
 		for j, val := range f.ListOrder {
@@ -214,6 +376,25 @@ func ParseVocabulary(name string, b []byte) (*Vocabulary, error) {
 			}
 			listed[val] = true
 		}
+	}
+	linksNode := vp.value(doc, "links")
+	for j, l := range v.Links {
+		ln := vp.item(linksNode, j)
+		if l == nil {
+			vp.add(ln, "links: an empty link column; give it a name and a label")
+			v.Links[j] = &LinkColumn{}
+			continue
+		}
+		vp.keys(ln, linkKeys, "link ")
+		switch {
+		case !fieldNamePattern.MatchString(l.Name):
+			vp.add(ln, "link column %q: use lowercase letters, digits and _ (it is a column of %s)", l.Name, PapersFile)
+		case seen[l.Name] || IsEntryColumn(l.Name):
+			vp.add(vp.value(ln, "name"), "link column %q: the name of a controlled field, another link column or a column masrl reads; give it its own", l.Name)
+		case l.Label == "":
+			vp.add(ln, "link column %q needs a label, the link's text (code, project, ...)", l.Name)
+		}
+		seen[l.Name] = true
 	}
 	cols := vp.value(doc, "columns")
 	if v.Columns != nil {

@@ -44,9 +44,9 @@ func TestParseVocabularyErrors(t *testing.T) {
 		want      []string
 	}{
 		{"unknown keys", "fields:\n  - name: topic\n    lable: Topic\n    values:\n      - value: a\n        defintion: x\ncolums: [key]\n", []string{
-			`v.yaml:3:5: error: unknown field key "lable"; allowed: name, label, file, source, definition, values, list_order; did you mean "label"?`,
-			`v.yaml:6:9: error: unknown value key "defintion"; allowed: value, label, id, definition; did you mean "definition"?`,
-			`v.yaml:7:1: error: unknown key "colums"; allowed: columns, crosstabs, fields; did you mean "columns"?`,
+			`v.yaml:3:5: error: unknown field key "lable"; allowed: name, label, file, source, definition, values, list_order, multiple; did you mean "label"?`,
+			`v.yaml:6:9: error: unknown value key "defintion"; allowed: value, label, id, definition, parent; did you mean "definition"?`,
+			`v.yaml:7:1: error: unknown key "colums"; allowed: columns, crosstabs, fields, links; did you mean "columns"?`,
 		}},
 		{"repeats and names", "fields:\n  - name: Topic\n    values: [{value: a}, {value: a}]\n  - name: year\n    values: [{value: b}]\n  - name: topic2\n    file: other.csv\n    values: []\n", []string{
 			`v.yaml:2:11: error: field name "Topic": use lowercase letters, digits and _ (it becomes a column and a URL path)`,

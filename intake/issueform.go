@@ -22,9 +22,11 @@ const SuggestionLabel = "paper-suggestion"
 // by the answer, for each question in order.
 type formField struct {
 	id, label, description, placeholder string
-	kind                                string // input, textarea or dropdown
+	kind                                string // input, textarea, dropdown or checkboxes
 	required                            bool
-	options                             []string // dropdown
+	options                             []string // dropdown, checkboxes
+	// field is the controlled field a dropdown or checkboxes answer.
+	field *corpus.Field
 }
 
 // formFields are the form's questions: the paper's id, one dropdown per
@@ -42,8 +44,14 @@ func formFields(v *corpus.Vocabulary) []formField {
 		for _, t := range f.Values {
 			fmt.Fprintf(&desc, "\n- `%s`: %s", t.Value, oneLine(t.Definition))
 		}
+		kind := "dropdown"
+		if f.Multiple {
+			// One box per value: a paper may sit under several.
+			kind = "checkboxes"
+			desc.WriteString("\n\nTick every value that applies, at least one.")
+		}
 		out = append(out, formField{
-			id: f.Name, kind: "dropdown", required: true,
+			id: f.Name, kind: kind, required: true, field: f,
 			label: f.Label + " (" + f.Name + ")", description: desc.String(), options: f.Allowed(),
 		})
 	}
@@ -64,11 +72,11 @@ func formFields(v *corpus.Vocabulary) []formField {
 // values. The committed file is compared with it by a test.
 func IssueForm(v *corpus.Vocabulary) ([]byte, error) {
 	type attrs struct {
-		Label       string   `yaml:"label,omitempty"`
-		Description string   `yaml:"description,omitempty"`
-		Placeholder string   `yaml:"placeholder,omitempty"`
-		Options     []string `yaml:"options,omitempty"`
-		Value       string   `yaml:"value,omitempty"`
+		Label       string `yaml:"label,omitempty"`
+		Description string `yaml:"description,omitempty"`
+		Placeholder string `yaml:"placeholder,omitempty"`
+		Options     any    `yaml:"options,omitempty"` // []string, or []checkbox for checkboxes
+		Value       string `yaml:"value,omitempty"`
 	}
 	type validations struct {
 		Required bool `yaml:"required"`
@@ -100,7 +108,21 @@ func IssueForm(v *corpus.Vocabulary) ([]byte, error) {
 	}
 	form.Body = append(form.Body, item{Type: "markdown", Attributes: attrs{Value: "Thank you for suggesting a paper. Pick each tag with its definition below; the definitions are those of " + source + ". A maintainer may adjust them before accepting."}})
 	for _, f := range formFields(v) {
-		it := item{Type: f.kind, ID: f.id, Attributes: attrs{Label: f.label, Description: f.description, Placeholder: f.placeholder, Options: f.options}}
+		it := item{Type: f.kind, ID: f.id, Attributes: attrs{Label: f.label, Description: f.description, Placeholder: f.placeholder}}
+		if f.options != nil {
+			it.Attributes.Options = f.options
+		}
+		if f.kind == "checkboxes" {
+			// A checkbox's options are objects, and GitHub knows no
+			// validations for the group: ParseIssue asks for one box.
+			boxes := make([]checkbox, len(f.options))
+			for i, o := range f.options {
+				boxes[i] = checkbox{Label: o}
+			}
+			it.Attributes.Options = boxes
+			form.Body = append(form.Body, it)
+			continue
+		}
 		if f.required {
 			it.Validations = &validations{Required: true}
 		}
@@ -117,6 +139,26 @@ func IssueForm(v *corpus.Vocabulary) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// checkbox is one option of an issue form's checkboxes.
+type checkbox struct {
+	Label string `yaml:"label"`
+}
+
+// checkedBoxes returns the labels GitHub wrote as ticked ("- [X] LABEL")
+// in the answer of a checkboxes question.
+func checkedBoxes(answer string) []string {
+	var out []string
+	for line := range strings.SplitSeq(answer, "\n") {
+		line = strings.TrimSpace(line)
+		for _, mark := range []string{"- [X] ", "- [x] "} {
+			if v, ok := strings.CutPrefix(line, mark); ok {
+				out = append(out, strings.TrimSpace(v))
+			}
+		}
+	}
+	return out
 }
 
 // Suggestion is a submitted suggestion form, read from the issue's body.
@@ -157,6 +199,26 @@ func ParseIssue(v *corpus.Vocabulary, body string) (*Suggestion, error) {
 		a, ok := answers[f.label]
 		if a == "_No response_" || (a == "None" && f.kind == "dropdown") {
 			a = ""
+		}
+		if f.kind == "checkboxes" {
+			ticked := checkedBoxes(a)
+			if len(ticked) == 0 {
+				a = ""
+			}
+			var bad []string
+			for _, t := range ticked {
+				if !slices.Contains(f.options, t) {
+					bad = append(bad, t)
+				}
+			}
+			if len(bad) > 0 {
+				errs = append(errs, fmt.Sprintf("%q: %q is not one of %s", f.label, strings.Join(bad, ", "), strings.Join(f.options, ", ")))
+				continue
+			}
+			if a != "" {
+				s.Tags[f.id] = f.field.Canonical(f.field.Join(ticked))
+				continue
+			}
 		}
 		if a == "" {
 			if f.required {

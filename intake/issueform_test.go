@@ -147,3 +147,32 @@ func FuzzParseIssue(f *testing.F) {
 		}
 	})
 }
+
+// TestIssueFormCheckboxes checks a multi-valued field (testdata/lists/
+// agents' topic): the form offers a box per value, and a submitted issue's
+// ticked boxes become the field's values in canonical order; an issue
+// with none ticked lacks the answer.
+func TestIssueFormCheckboxes(t *testing.T) {
+	v, err := corpus.ListVocabulary(filepath.Join("..", "testdata", "lists", "agents", "corpus"))
+	if err != nil || v == nil {
+		t.Fatalf("vocabulary: %v", err)
+	}
+	form, err := IssueForm(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(form), "  - type: checkboxes\n    id: topic\n") || !strings.Contains(string(form), "        - label: memory\n") {
+		t.Errorf("no checkboxes for topic:\n%s", form)
+	}
+	body := "### arXiv id, arXiv URL or DOI\n\n2303.11366\n\n### Topic (topic)\n\n- [X] memory\n- [ ] planning\n- [X] reflection\n\n### Kind (kind)\n\nmethod\n\n### One-liner\n\nStores feedback.\n"
+	s, err := ParseIssue(v, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Tags["topic"]; got != "reflection; memory" {
+		t.Errorf("topic = %q, want %q", got, "reflection; memory")
+	}
+	if _, err := ParseIssue(v, strings.ReplaceAll(body, "[X]", "[ ]")); err == nil || !strings.Contains(err.Error(), `"Topic (topic)" has no answer`) {
+		t.Errorf("no box ticked: %v", err)
+	}
+}

@@ -33,7 +33,10 @@ type Link struct {
 
 // Collect returns every http(s) URL of the corpus's three files, in file
 // order. Positions point at the URL itself, inside its field.
-func Collect(c *corpus.Corpus) ([]Link, error) {
+//
+// columns are the list's link columns of papers.csv (code, project, ...:
+// corpus.LinkColumn), whose links are collected after each row's url.
+func Collect(c *corpus.Corpus, columns ...string) ([]Link, error) {
 	var out []Link
 	lines := map[string][]string{}
 	source := func(file string) ([]string, error) {
@@ -74,6 +77,15 @@ func Collect(c *corpus.Corpus) ([]Link, error) {
 				return nil, err
 			}
 			out = append(out, Link{URL: u, Pos: p})
+		}
+		for _, col := range columns {
+			if u := strings.TrimSpace(e.Value(col)); u != "" {
+				p, err := inField(e.Pos(col), u)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, Link{URL: u, Pos: p})
+			}
 		}
 	}
 	for i := range c.Excluded {

@@ -185,6 +185,47 @@ func TestListRowSchema(t *testing.T) {
 	}
 }
 
+// TestListRowSchemaMultiple: a multi-valued field's column (testdata/
+// lists/agents' topic) takes one or more of its values separated by ';',
+// and refuses a value outside the vocabulary or an empty one.
+func TestListRowSchemaMultiple(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "lists", "agents", "corpus")
+	v, err := corpus.ListVocabulary(dir)
+	if err != nil || v == nil {
+		t.Fatalf("the example list's vocabulary: %v", err)
+	}
+	id, err := schema.ID("paper.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := schema.Document(id, corpus.RowSchema(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(id, doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := checkRows(t, s, dir, []rowCase{
+		{"topic", "memory; memroy", "/topic"},
+		{"topic", "memory;;web", "/topic"},
+		{"topic", "", "/topic"},
+	})
+	r := row()
+	r["topic"] = "web; memory"
+	if err := s.Validate(r); err != nil {
+		t.Errorf("two topics: %v", err)
+	}
+}
+
 // rowCase is one cell changed in a valid row, and where the schema's
 // error must point (any place when at is empty).
 type rowCase struct{ col, value, at string }

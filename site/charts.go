@@ -225,7 +225,7 @@ func (r *renderer) searchIndex() error {
 	}
 	// The BibTeX file reads each entry's key and source (EntryView.Bib).
 	return r.generateKeyed(search.BibFile, r.entriesInputs, func(w io.Writer) error {
-		b, err := search.Bib(r.c)
+		b, err := search.Bib(r.c, r.v.Links...)
 		if err != nil {
 			return err
 		}

@@ -304,10 +304,19 @@ func (r *renderer) extraColumns(e *corpus.Entry) []extraColumn {
 		}
 		if v := e.Value(col); v != "" {
 			label := strings.ReplaceAll(col, "_", " ")
+			var href string
+			if l := r.v.LinkColumn(col); l != nil {
+				// A link column: labelled by the vocabulary, a link when
+				// it is one (check refuses anything else).
+				label = l.Label
+				if corpus.IsWebURL(v) {
+					href = v
+				}
+			}
 			if first, size := utf8.DecodeRuneInString(label); size > 0 && first != utf8.RuneError {
 				label = string(unicode.ToUpper(first)) + label[size:]
 			}
-			out = append(out, extraColumn{Label: label, Value: v})
+			out = append(out, extraColumn{Label: label, Value: v, URL: href})
 		}
 	}
 	return out

@@ -309,8 +309,8 @@ type itemView struct {
 	// New marks an entry added since the survey (EntryView.New).
 	New bool
 	// Links are the entry's own links the list item shows in one line
-	// (entry-links): its web URLs by host, then its arXiv abstract. Link
-	// columns a list declares (code, project) belong here too.
+	// (entry-links): the list's link columns (code, project), labelled,
+	// then its web URLs by host and its arXiv abstract.
 	Links []Link
 }
 
@@ -331,13 +331,26 @@ func itemLinks(ev *EntryView) []Link {
 	return out
 }
 
+// linkColumnLinks are e's link columns that hold a web link, labelled,
+// in the vocabulary's order.
+func linkColumnLinks(e *corpus.Entry, cols []*corpus.LinkColumn) []Link {
+	var out []Link
+	for _, l := range cols {
+		if u := e.Value(l.Name); corpus.IsWebURL(u) {
+			out = append(out, Link{Text: l.Label, URL: u, Web: true})
+		}
+	}
+	return out
+}
+
 // newItemView fills the fields of an entry's items that do not depend on
 // the page listing it.
-func newItemView(e *corpus.Entry, fields []*corpus.Field) itemView {
+func newItemView(e *corpus.Entry, fields []*corpus.Field, links []*corpus.LinkColumn) itemView {
 	it := itemView{
 		Key: e.Key, Year: e.YearText,
 		Title: e.Title, OneLiner: e.OneLiner, Meta: itemMeta(e),
 		Fields: make([]itemField, len(fields)),
+		Links:  linkColumnLinks(e, links),
 	}
 	for i, f := range fields {
 		it.Fields[i] = itemField{Name: template.HTMLAttr(f.Name), Value: e.Value(f.Name)}

@@ -2,6 +2,7 @@ package site
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 
 	"github.com/masrl/masrl/corpus"
@@ -72,8 +73,21 @@ func (r *renderer) taxonomy() error {
 			title := fv.Label + ": " + tv.Label
 			if fv.Entries {
 				all := r.entriesOf(tv.keys)
+				// A list's value has a feed of its own: what is new under
+				// it. The survey's site keeps its one feed.
+				var feed string
+				if r.site.Feed && !r.site.Survey {
+					feed = tv.Href + "feed.xml"
+					tv, title := tv, r.site.Title+": "+title
+					err := r.generate(feed, func(w io.Writer) error {
+						return r.writeFeedOf(w, r.entriesOf(tv.keys), title, tv.Href+"feed.xml", tv.Href, false)
+					})
+					if err != nil {
+						return err
+					}
+				}
 				err := r.briefPages(tv.Href, title, "taxonomy", len(all), func(p Page, lo, hi int, pg *Pager) error {
-					tp := &termPage{Page: p, Term: tv, Entries: all[lo:hi], Pager: pg}
+					tp := &termPage{Page: p, Term: tv, Entries: all[lo:hi], Pager: pg, Feed: feed}
 					tp.List = r.briefList(tp.Root, tp.Entries)
 					return r.render("term", &tp.Page, tp)
 				})

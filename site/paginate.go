@@ -85,7 +85,7 @@ func (r *renderer) papers() error {
 	var spans []span
 	total := 0
 	for _, t := range r.categoryGroups() {
-		es := r.entriesOf(t.keys)
+		es := r.listedEntries(t)
 		spans = append(spans, span{term: t, es: es, offset: total})
 		total += len(es)
 	}

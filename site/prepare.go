@@ -2,6 +2,7 @@ package site
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -195,6 +196,7 @@ func (r *renderer) prepareTables(cv *CoverageView, c *corpus.Corpus) error {
 		tv := &TableView{
 			ID: id, Title: rows.Label + " × " + cols.Label, Rows: rows, Cols: cols, View: cv,
 			Href: cv.Href + id + "/", ColTotal: x.ColTotals, Total: x.Total, x: x,
+			Multiple: x.Multiple,
 		}
 		head := &TableHead{ID: tv.ID, Title: tv.Title, Rows: rows.ref, Cols: cols.ref, View: &cv.ViewRef}
 		for i, rt := range rows.Terms {
@@ -234,6 +236,13 @@ func (r *renderer) prepareViews() error {
 			cell := h.Cells[i]
 			tv := &TermView{Term: t, Field: fv.ref, Href: fv.Href + segs[i] + "/", Count: cell.Count, keys: cell.Keys}
 			tv.ref = &TermRef{Value: t.Value, Label: t.Label, Href: tv.Href}
+			for _, a := range f.Ancestors(t.Value) {
+				label := a
+				if at := f.Term(a); at != nil && at.Label != "" {
+					label = at.Label
+				}
+				tv.Trail = label + " › " + tv.Trail
+			}
 			fv.Terms = append(fv.Terms, tv)
 			fv.IDs = fv.IDs || t.ID != ""
 		}
@@ -254,11 +263,11 @@ func (r *renderer) prepareViews() error {
 				e := &r.c.Papers[i]
 				ev := &views[i]
 				keys[i] = corpus.ListKeyOf(e)
-				*ev = EntryView{Entry: e, Href: "papers/" + e.Key + "/", Links: links(e.URLs), Date: entryDate(e), index: i, item: newItemView(e, listed)}
+				*ev = EntryView{Entry: e, Href: "papers/" + e.Key + "/", Links: links(e.URLs), Date: entryDate(e), index: i, item: newItemView(e, listed, r.v.Links)}
 				if corpus.IsArxivID(e.ArxivID) {
 					ev.ArxivURL = "https://arxiv.org/abs/" + e.ArxivID
 				}
-				ev.item.Links = itemLinks(ev)
+				ev.item.Links = append(ev.item.Links, itemLinks(ev)...)
 				if b := r.c.BibFor(e); b != nil {
 					ev.Bib = strings.TrimSpace(b.Raw) + "\n"
 					ev.bib = b
@@ -280,7 +289,9 @@ func (r *renderer) prepareViews() error {
 		}
 		for _, fv := range r.fields {
 			if fv.Entries {
-				ev.Tags = append(ev.Tags, r.tag(fv.Name, e.Value(fv.Name)))
+				for _, val := range e.Values(fv.Field) {
+					ev.Tags = append(ev.Tags, r.tag(fv.Name, val))
+				}
 			}
 		}
 		ev.New = r.pool != nil && !r.pool.HasKey(e.Key)
@@ -289,6 +300,7 @@ func (r *renderer) prepareViews() error {
 		r.byKey[e.Key] = ev
 	}
 	rankEntries(r.entries, keys)
+	r.addedFromHistory()
 
 	return nil
 }
@@ -379,12 +391,40 @@ func links(urls []string) []Link {
 // datePattern finds ISO dates in the notes column ("v7 2025-12-09").
 var datePattern = regexp.MustCompile(`\b[0-9]{4}-[0-9]{2}-[0-9]{2}\b`)
 
-// entryDate is the date the feed gives an entry: the latest valid ISO date
-// in its notes (the version date the curators recorded), else January 1 of
-// its year. A date the calendar lacks (2025-02-30) is not valid: the feed
+// addedFromHistory dates the entries of a list's own feed by the day they
+// joined the list, from the corpus's git history
+// (corpus.AddedFromHistory), when the rows have no added column: the
+// feed then says what is new in the list. The survey's site keeps its
+// dates; a corpus outside a repository keeps entryDate's.
+func (r *renderer) addedFromHistory() {
+	if r.site.Survey || !r.site.Feed || r.c.Dir == "" || len(r.entries) == 0 || slices.Contains(r.entries[0].Columns(), corpus.AddedColumn) {
+		return
+	}
+	added, err := corpus.AddedFromHistory(context.Background(), r.c.Dir, r.c.KeyColumn())
+	if err != nil || added == nil {
+		return
+	}
+	for _, ev := range r.entries {
+		if d, ok := added[ev.Key]; ok {
+			ev.Date = d
+		}
+	}
+}
+
+// entryDate is the date the feed gives an entry: the row's added day
+// when it has one, else the latest valid ISO date in its notes (the
+// version date the curators recorded), else its date column's first day,
+// else January 1 of its year. A date the calendar lacks (2025-02-30) is not valid: the feed
 // would carry it as an invalid Atom date. Using data rather than the build
 // time keeps the feed stable.
 func entryDate(e *corpus.Entry) string {
+	// The day the row joined the list, when it says: the feed tells
+	// what is new in the list.
+	if a := e.Value(corpus.AddedColumn); len(a) == len(time.DateOnly) {
+		if _, ok := corpus.ParseDate(a); ok {
+			return a
+		}
+	}
 	best := ""
 	for _, d := range datePattern.FindAllString(e.Notes, -1) {
 		if _, err := time.Parse(time.DateOnly, d); err == nil && d > best {
@@ -393,6 +433,9 @@ func entryDate(e *corpus.Entry) string {
 	}
 	if best != "" {
 		return best
+	}
+	if t, ok := corpus.ParseDate(e.Value(corpus.DateColumn)); ok {
+		return t.Format(time.DateOnly)
 	}
 	if e.Year > 0 && e.Year < 10000 {
 		return fmt.Sprintf("%04d-01-01", e.Year)
@@ -429,6 +472,22 @@ func (r *renderer) entriesOf(keys []string) []*EntryView {
 	}
 	sortEntries(out)
 	return out
+}
+
+// listedEntries are the entries the papers list shows under t, a value
+// of the list's field: those with the value. In a multi-valued or nested
+// field, only those whose first value it is, so that the list holds each
+// entry once (its taxonomy page lists them all).
+func (r *renderer) listedEntries(t *TermView) []*EntryView {
+	es := r.entriesOf(t.keys)
+	lf := r.v.ListField()
+	if lf == nil || (!lf.Multiple && !lf.Nested()) {
+		return es
+	}
+	return slices.DeleteFunc(es, func(e *EntryView) bool {
+		vals := e.Values(lf)
+		return len(vals) == 0 || vals[0] != t.Value
+	})
 }
 
 // categoryGroups returns the terms of the list's field (the survey's

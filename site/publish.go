@@ -206,7 +206,14 @@ func (r *renderer) feed() error {
 }
 
 func (r *renderer) writeFeed(w io.Writer) error {
-	es := slices.Clone(r.entries)
+	return r.writeFeedOf(w, r.entries, r.site.Title, "feed.xml", "", true)
+}
+
+// writeFeedOf writes the Atom feed of es, newest first (EntryView.Date):
+// the site's feed (with the releases) or a field value's (page is the
+// value's page, self its feed.xml).
+func (r *renderer) writeFeedOf(w io.Writer, entries []*EntryView, title, self, page string, releases bool) error {
+	es := slices.Clone(entries)
 	slices.SortStableFunc(es, func(a, b *EntryView) int {
 		if c := strings.Compare(b.Date, a.Date); c != 0 {
 			return c
@@ -215,8 +222,8 @@ func (r *renderer) writeFeed(w io.Writer) error {
 	})
 	abs := r.absURL
 	f := atomFeed{
-		Title: r.site.Title, ID: abs(""), Author: atomPerson{Name: "masrl"},
-		Links: []atomLink{{Href: abs("feed.xml"), Rel: "self"}, {Href: abs("")}},
+		Title: title, ID: abs(page), Author: atomPerson{Name: "masrl"},
+		Links: []atomLink{{Href: abs(self), Rel: "self"}, {Href: abs(page)}},
 	}
 	for _, e := range es {
 		if e.Date == "" {
@@ -239,7 +246,10 @@ func (r *renderer) writeFeed(w io.Writer) error {
 		}
 		f.Entries = append(f.Entries, ae)
 	}
-	rels := r.releaseFeedEntries()
+	var rels []atomEntry
+	if releases {
+		rels = r.releaseFeedEntries()
+	}
 	for _, e := range rels {
 		f.Updated = max(f.Updated, e.Updated)
 	}

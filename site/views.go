@@ -188,6 +188,10 @@ type TermView struct {
 	Field *FieldRef
 	Href  string // "taxonomy/FIELD/VALUE/"
 	Count int
+	// Trail names the value's ancestors in a nested field, root first
+	// ("Multi-agent › Role-playing › "): the field's table shows the
+	// tree, and Count rolls up the value's descendants. "" for a root.
+	Trail string
 	// keys are the entries with the value, which its pages list: the
 	// pages' data holds those entries themselves, so the keys are never
 	// printed.
@@ -251,7 +255,10 @@ type ViewRef struct {
 
 // TableView is one coverage cross-tab.
 type TableView struct {
-	ID       string // "reward_type-credit_granularity", the anchor on its view's page
+	ID string // "reward_type-credit_granularity", the anchor on its view's page
+	// Multiple is set when a field of the table is multi-valued: the
+	// page says an entry counts in each pair of its values.
+	Multiple bool
 	Title    string
 	Rows     *FieldView
 	Cols     *FieldView
@@ -395,7 +402,9 @@ type entryPage struct {
 
 // extraColumn is a free-text column of a list's papers.csv with the
 // entry's value.
-type extraColumn struct{ Label, Value string }
+// URL is set for a link column (corpus.LinkColumn): the value is then
+// shown as a link.
+type extraColumn struct{ Label, Value, URL string }
 
 // noticeView is one notice as the entry page shows it.
 type noticeView struct {
@@ -450,6 +459,9 @@ type termPage struct {
 	List    EntryList // Entries as the page lists them
 	Records []*ExclusionView
 	Pager   *Pager // nil: all the term's entries are on one page
+	// Feed is the value's Atom feed, relative to the site root ("" for
+	// none: a site without a feed, or the survey's).
+	Feed string
 }
 
 type orchestrationPage struct {

@@ -286,13 +286,32 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 }
 
 // parseTags reads --tag FIELD=VALUE flags against the vocabulary of
-// papers.csv, reporting every bad one with the allowed values.
+// papers.csv, reporting every bad one with the allowed values. A
+// multi-valued field takes --tag once per value (or "V1; V2"); its cell
+// is written in canonical order (corpus.Field.Canonical).
 func parseTags(v *corpus.Vocabulary, flags []string) (map[string]string, []string) {
 	tags := map[string]string{}
 	var errs []string
 	for _, s := range flags {
 		name, val, ok := strings.Cut(s, "=")
 		f := v.Field(name)
+		if ok && f != nil && f.File == corpus.PapersFile && f.Multiple {
+			have := f.Split(tags[name])
+			for _, one := range f.Split(val) {
+				switch {
+				case f.Term(one) == nil:
+					msg := fmt.Sprintf("%q: %q is not a value of %s; allowed: %s", s, one, name, strings.Join(f.Allowed(), ", "))
+					if n := f.Nearest(one); n != "" {
+						msg += fmt.Sprintf("; did you mean %q?", n)
+					}
+					errs = append(errs, msg)
+				case !slices.Contains(have, one):
+					have = append(have, one)
+				}
+			}
+			tags[name] = f.Canonical(f.Join(have))
+			continue
+		}
 		switch {
 		case !ok:
 			errs = append(errs, fmt.Sprintf("%q: want FIELD=VALUE", s))

@@ -40,6 +40,9 @@ func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
+	// A list's own vocabulary orders the values of its multi-valued
+	// fields; one that does not parse is check's finding, not fmt's.
+	v, _ := corpus.ListVocabulary(*dir)
 	changed, failed := map[string][]byte{}, false
 	var order []string
 	for _, name := range corpus.FormatFiles() {
@@ -53,7 +56,7 @@ func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			failed = true
 			continue
 		}
-		out, err := corpus.Format(path, src)
+		out, err := corpus.FormatWith(path, src, v)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			failed = true

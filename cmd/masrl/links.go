@@ -55,7 +55,11 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return fail(exitUsage, "%v", err)
 	}
 	c := ck.Corpus
-	links, err := linkcheck.Collect(c)
+	var columns []string
+	for _, l := range ck.Vocabulary.Links {
+		columns = append(columns, l.Name)
+	}
+	links, err := linkcheck.Collect(c, columns...)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}

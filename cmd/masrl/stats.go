@@ -154,6 +154,9 @@ func statsMarkdown(s corpus.Stats, v *corpus.Vocabulary) string {
 		s.Retained, s.Excluded, s.Audited, s.SpotChecked)
 	for _, h := range s.Histograms {
 		writeHistogram(&b, heading(v, h.Field), h.Field, h.Cells, h.Other, h.Total)
+		if h.Multiple {
+			b.WriteString("\n" + corpus.MultipleNote + "\n")
+		}
 	}
 	for _, x := range s.CrossTabs {
 		writeCrossTab(&b, x)
@@ -212,6 +215,9 @@ func writeCrossTab(b *strings.Builder, x *corpus.CrossTab) {
 	fmt.Fprintf(b, " **%d** |\n", x.Total)
 	if len(x.Outside) > 0 {
 		fmt.Fprintf(b, "\n%d rows outside the vocabulary: %s\n", len(x.Outside), mdCell(strings.Join(x.Outside, ", ")))
+	}
+	if x.Multiple {
+		b.WriteString("\n" + corpus.MultipleNote + "\n")
 	}
 }
 

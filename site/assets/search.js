@@ -100,11 +100,13 @@
 
   function toCSV(list) {
     var fields = loaded.fields.map(function (f) { return f.name; });
-    var lines = [csvColumns.concat(fields).join(",")];
+    var linkCols = (loaded.links || []).map(function (l) { return l.name; });
+    var lines = [csvColumns.concat(fields, linkCols).join(",")];
     list.forEach(function (e) {
       var x = exported(e);
       lines.push(csvColumns.map(function (c) { return csvCell(x[c]); })
-        .concat(fields.map(function (f) { return csvCell(e.tags[f]); })).join(","));
+        .concat(fields.map(function (f) { return csvCell(e.tags[f]); }),
+          linkCols.map(function (l) { return csvCell((e.links || {})[l]); })).join(","));
     });
     return lines.join("\r\n") + "\r\n";
   }
@@ -220,6 +222,28 @@
     var entries = index.entries;
     var hay = entries.map(haystack);
     var fieldNames = index.fields.map(function (f) { return f.name; });
+    // A multi-valued field's tag is "a; b": the entry has each value.
+    // A nested field's value stands for the values below it too.
+    var multiple = {};
+    var parents = {};
+    index.fields.forEach(function (f) { multiple[f.name] = !!f.multiple; parents[f.name] = f.parents || {}; });
+    function valuesOf(e, f) {
+      var t = e.tags[f];
+      var vs = !multiple[f] ? [t] : (t || "").split(";").map(function (s) { return s.trim(); }).filter(function (s) { return s !== ""; });
+      for (var i = 0; i < vs.length; i++) {
+        var p = parents[f][vs[i]];
+        if (p !== undefined && vs.indexOf(p) < 0) {
+          vs.push(p);
+        }
+      }
+      return vs;
+    }
+    function wants(w, e, f) {
+      return valuesOf(e, f).some(function (v) { return w[v]; });
+    }
+    function tally(c, e, f) {
+      valuesOf(e, f).forEach(function (v) { c[v] = (c[v] || 0) + 1; });
+    }
     // Without a query or filter the page shows its own list, grouped by
     // category; with one, the entries that match are drawn from the index
     // into a results list in its place, in index (CSV) order.
@@ -287,6 +311,18 @@
       if (e.one_liner) {
         li.appendChild(el("p", { "class": "one-liner" }, e.one_liner));
       }
+      // The list's link columns (code, project, ...): web links only.
+      var ls = (index.links || []).filter(function (l) { return e.links && /^https?:\/\//.test(e.links[l.name] || ""); });
+      if (ls.length > 0) {
+        var p = el("p", { "class": "entry-links" });
+        ls.forEach(function (l, i) {
+          if (i > 0) {
+            p.appendChild(document.createTextNode(" · "));
+          }
+          p.appendChild(el("a", { href: e.links[l.name] }, l.label));
+        });
+        li.appendChild(p);
+      }
       return li;
     }
 
@@ -339,7 +375,7 @@
         var failed = null;
         var nfail = 0;
         for (var j = 0; j < picked.length && nfail < 2; j++) {
-          if (!want[picked[j]][e.tags[picked[j]]]) {
+          if (!wants(want[picked[j]], e, picked[j])) {
             failed = picked[j];
             nfail++;
           }
@@ -347,12 +383,10 @@
         if (nfail === 0) {
           shown.push(e);
           for (var m = 0; m < fieldNames.length; m++) {
-            var c = counts[fieldNames[m]];
-            var v = e.tags[fieldNames[m]];
-            c[v] = (c[v] || 0) + 1;
+            tally(counts[fieldNames[m]], e, fieldNames[m]);
           }
         } else if (nfail === 1) {
-          counts[failed][e.tags[failed]] = (counts[failed][e.tags[failed]] || 0) + 1;
+          tally(counts[failed], e, failed);
         }
       }
       fieldNames.forEach(function (f) {

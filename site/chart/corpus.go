@@ -22,6 +22,9 @@ func FieldBars(name string, f *corpus.Field, h *corpus.Histogram, link func(valu
 		XName:   f.Label, YName: "Entries",
 	}
 	s.Bars = histogramBars(f, h, link, false)
+	if h.Multiple {
+		s.Caption += " " + corpus.MultipleNote
+	}
 	return s
 }
 
@@ -63,6 +66,9 @@ func CrossTabHeatmap(name string, rows, cols *corpus.Field, x *corpus.CrossTab, 
 		Name: name, Title: rows.Label + " × " + cols.Label,
 		Caption: "Entries per pair of values; grey cells with 0 are combinations no entry covers. Click a cell (or use the links in the table) to list its entries.",
 		RowName: rows.Label, ColName: cols.Label,
+	}
+	if x.Multiple {
+		s.Caption += " " + corpus.MultipleNote
 	}
 	for _, v := range x.RowValues {
 		s.Rows = append(s.Rows, termLabel(rows, v))
@@ -129,7 +135,7 @@ func YearsByCategory(name string, c *corpus.Corpus, f *corpus.Field) StackedSpec
 	for _, t := range f.Values {
 		ser := Series{Name: termLabel(f, t.Value), Values: make([]float64, len(years))}
 		for _, e := range c.Papers {
-			if e.Value(f.Name) == t.Value {
+			if slices.Contains(e.Values(f), t.Value) {
 				ser.Values[slices.Index(years, e.Year)]++
 			}
 		}

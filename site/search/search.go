@@ -16,6 +16,8 @@ package search
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -28,6 +30,16 @@ type Index struct {
 	// each with its whole vocabulary: a facet lists values no entry has.
 	Fields  []Field `json:"fields"`
 	Entries []Entry `json:"entries"`
+	// Links are the list's link columns (corpus.LinkColumn), in order:
+	// the results show an entry's as labelled links, the CSV download
+	// has a column for each.
+	Links []LinkColumn `json:"links,omitempty"`
+}
+
+// LinkColumn is one link column of the list.
+type LinkColumn struct {
+	Name  string `json:"name"`
+	Label string `json:"label"`
 }
 
 // Field is one facet.
@@ -35,6 +47,12 @@ type Field struct {
 	Name   string  `json:"name"`
 	Label  string  `json:"label"`
 	Values []Value `json:"values"`
+	// Multiple marks a multi-valued field: an entry's tag holds its
+	// values separated by ';', and a facet value matches any of them.
+	Multiple bool `json:"multiple,omitempty"`
+	// Parents maps each value of a nested field to its parent: a facet
+	// value then matches the entries of the values below it too.
+	Parents map[string]string `json:"parents,omitempty"`
 }
 
 // Value is one checkbox of a facet.
@@ -58,6 +76,9 @@ type Entry struct {
 	// Tags maps every controlled field to the entry's value. encoding/json
 	// writes map keys sorted, so the bytes stay deterministic.
 	Tags map[string]string `json:"tags"`
+	// Links maps a link column to the entry's web link; columns without
+	// one are left out.
+	Links map[string]string `json:"links,omitempty"`
 	// Survey is where the survey names the entry, for the survey's own
 	// list ("[43]; Table 10, R3; Figure 12; ..."): the site sets it from
 	// the survey's mentions; "" (and absent from the JSON) otherwise.
@@ -71,7 +92,15 @@ func Build(c *corpus.Corpus, v *corpus.Vocabulary, entryURL func(key string) str
 	ix := &Index{Entries: make([]Entry, 0, len(c.Papers))}
 	fields := v.FieldsOf(corpus.PapersFile)
 	for _, f := range fields {
-		fd := Field{Name: f.Name, Label: f.Label}
+		fd := Field{Name: f.Name, Label: f.Label, Multiple: f.Multiple}
+		for _, t := range f.Values {
+			if t.Parent != "" {
+				if fd.Parents == nil {
+					fd.Parents = map[string]string{}
+				}
+				fd.Parents[t.Value] = t.Parent
+			}
+		}
 		for _, t := range f.Values {
 			label := t.Label
 			if label == "" {
@@ -80,6 +109,9 @@ func Build(c *corpus.Corpus, v *corpus.Vocabulary, entryURL func(key string) str
 			fd.Values = append(fd.Values, Value{Value: t.Value, Label: label})
 		}
 		ix.Fields = append(ix.Fields, fd)
+	}
+	for _, l := range v.Links {
+		ix.Links = append(ix.Links, LinkColumn{Name: l.Name, Label: l.Label})
 	}
 	for i := range c.Papers {
 		e := &c.Papers[i]
@@ -99,7 +131,15 @@ func Build(c *corpus.Corpus, v *corpus.Vocabulary, entryURL func(key string) str
 			se.URL = entryURL(e.Key)
 		}
 		for _, f := range fields {
-			se.Tags[f.Name] = e.Value(f.Name)
+			se.Tags[f.Name] = f.Join(e.Values(f))
+		}
+		for _, l := range v.Links {
+			if u := e.Value(l.Name); corpus.IsWebURL(u) {
+				if se.Links == nil {
+					se.Links = map[string]string{}
+				}
+				se.Links[l.Name] = u
+			}
 		}
 		ix.Entries = append(ix.Entries, se)
 	}
@@ -185,6 +225,14 @@ func (e *Entry) text() string {
 // Matches reports whether the entry matches the query and the selected
 // facet values (field name -> values).
 func (e *Entry) Matches(query string, facets map[string][]string) bool {
+	return e.matches(query, facets, nil)
+}
+
+// matches is Matches where the fields in multi are multi-valued: a facet
+// value matches any of the entry's ';'-separated values, as search.js
+// does; parents holds the parents of a nested field's values, and a value
+// matches its descendants' entries.
+func (e *Entry) matches(query string, facets map[string][]string, multi map[string]bool, parents ...map[string]map[string]string) bool {
 	hay := e.text()
 	for _, t := range Terms(query) {
 		if !strings.Contains(hay, t) {
@@ -192,7 +240,25 @@ func (e *Entry) Matches(query string, facets map[string][]string) bool {
 		}
 	}
 	for field, values := range facets {
-		if len(values) > 0 && !slices.Contains(values, e.Tags[field]) {
+		if len(values) == 0 {
+			continue
+		}
+		have := []string{e.Tags[field]}
+		if multi[field] {
+			have = strings.Split(e.Tags[field], ";")
+			for i := range have {
+				have[i] = strings.TrimSpace(have[i])
+			}
+		}
+		if len(parents) > 0 {
+			up := parents[0][field]
+			for i := 0; i < len(have); i++ {
+				if p, ok := up[have[i]]; ok && !slices.Contains(have, p) {
+					have = append(have, p)
+				}
+			}
+		}
+		if !slices.ContainsFunc(have, func(v string) bool { return slices.Contains(values, v) }) {
 			return false
 		}
 	}
@@ -202,8 +268,13 @@ func (e *Entry) Matches(query string, facets map[string][]string) bool {
 // Match returns the keys of the entries that match, in index order.
 func (ix *Index) Match(query string, facets map[string][]string) []string {
 	keys := []string{}
+	multi := map[string]bool{}
+	parents := map[string]map[string]string{}
+	for _, f := range ix.Fields {
+		multi[f.Name], parents[f.Name] = f.Multiple, f.Parents
+	}
 	for i := range ix.Entries {
-		if ix.Entries[i].Matches(query, facets) {
+		if ix.Entries[i].matches(query, facets, multi, parents) {
 			keys = append(keys, ix.Entries[i].Key)
 		}
 	}
@@ -218,12 +289,42 @@ const BibFile = "search-bib.json"
 // Bib encodes, for every retained entry with BibTeX, its key and the
 // entry's exact BibTeX source, trimmed. Like JSON, it is HTML-safe and
 // deterministic (encoding/json sorts map keys).
-func Bib(c *corpus.Corpus) ([]byte, error) {
+//
+// links are the list's link columns: an entry's web links are added to
+// its BibTeX as fields named after them (code = {URL}), so the download
+// keeps them.
+func Bib(c *corpus.Corpus, links ...*corpus.LinkColumn) ([]byte, error) {
 	m := map[string]string{}
 	for i := range c.Papers {
 		if b := c.BibFor(&c.Papers[i]); b != nil {
-			m[c.Papers[i].Key] = strings.TrimSpace(b.Raw)
+			m[c.Papers[i].Key] = withLinkFields(strings.TrimSpace(b.Raw), &c.Papers[i], links)
 		}
 	}
 	return embeddableJSON(m)
+}
+
+// withLinkFields adds e's link columns to the BibTeX entry raw as fields
+// before its closing brace; raw is returned as it is when e has none or
+// the entry already has such a field.
+func withLinkFields(raw string, e *corpus.Entry, links []*corpus.LinkColumn) string {
+	end := strings.LastIndex(raw, "}")
+	if end < 0 {
+		return raw
+	}
+	var add strings.Builder
+	for _, l := range links {
+		u := e.Value(l.Name)
+		if !corpus.IsWebURL(u) || strings.ContainsAny(u, "{}") || regexp.MustCompile(`(?im)^\s*`+regexp.QuoteMeta(l.Name)+`\s*=`).MatchString(raw) {
+			continue
+		}
+		fmt.Fprintf(&add, "  %s = {%s},\n", l.Name, u)
+	}
+	if add.Len() == 0 {
+		return raw
+	}
+	body := strings.TrimRight(raw[:end], " \t\n")
+	if !strings.HasSuffix(body, ",") {
+		body += ","
+	}
+	return body + "\n" + add.String() + raw[end:]
 }
