@@ -253,7 +253,7 @@ func (s *traceServer) receive(w http.ResponseWriter, r *http.Request) {
 				p = &pendingTrace{}
 				s.pending[sp.trace] = p
 			}
-			if k := len(s.reqs) - 1; !slices.Contains(p.reqs, k) {
+			if k, n := len(s.reqs)-1, len(p.reqs); n == 0 || p.reqs[n-1] != k {
 				p.reqs = append(p.reqs, k)
 			}
 			p.last, p.dirty = now, true
@@ -520,7 +520,7 @@ func (s *traceServer) pageHandler() http.Handler {
 	}))
 	mux.HandleFunc("/traces.json", get(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
-		b, _ := json.Marshal(s.traces)
+		b, _ := json.Marshal(append([]*servedTrace{}, s.traces...)) // [] before the first
 		s.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Cache-Control", "no-store")

@@ -240,16 +240,6 @@ func TestTraceServePage(t *testing.T) {
 	if got := event(); got != "event: version\ndata: 0\n" {
 		t.Fatalf("first event %q", got)
 	}
-	for _, b := range otlpBodies(t, filepath.Join(otlpFixtures, "frameworks", "runs", "langgraph.otlp.binpb")) {
-		if resp, answer := post(t, otlpSrv.URL+"/v1/traces", "application/x-protobuf", "", b); resp.StatusCode != http.StatusOK {
-			t.Fatalf("%s %s", resp.Status, answer)
-		}
-	}
-	s.flush(time.Now().Add(time.Hour), false)
-	if got := event(); got != "event: version\ndata: 1\n" {
-		t.Fatalf("event after a trace %q", got)
-	}
-	const id = "16a90000000000000000000000000001"
 	get := func(path, want string) *http.Response {
 		t.Helper()
 		resp, err := http.Get(page.URL + path)
@@ -263,6 +253,17 @@ func TestTraceServePage(t *testing.T) {
 		}
 		return resp
 	}
+	get("/traces.json", "[]")
+	for _, b := range otlpBodies(t, filepath.Join(otlpFixtures, "frameworks", "runs", "langgraph.otlp.binpb")) {
+		if resp, answer := post(t, otlpSrv.URL+"/v1/traces", "application/x-protobuf", "", b); resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s %s", resp.Status, answer)
+		}
+	}
+	s.flush(time.Now().Add(time.Hour), false)
+	if got := event(); got != "event: version\ndata: 1\n" {
+		t.Fatalf("event after a trace %q", got)
+	}
+	const id = "16a90000000000000000000000000001"
 	get("/", `<a href="/trace/`+id+`">`+id+`</a>`)
 	get("/traces.json", `"id":"`+id+`"`)
 	if resp := get("/trace/"+id, `<html`); resp.Header.Get("Content-Security-Policy") == "" {
