@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/masrl/masrl/trace/otlp"
 )
 
 // otlpBodies cuts a span fixture into the requests an exporter would
@@ -295,5 +297,71 @@ func TestTraceServeOutDir(t *testing.T) {
 		if _, err := newTraceServer(own, io.Discard); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestTraceServeWaitsForRoot writes a trace once its root span arrived
+// and, at the end, one whose root never came; span text reaches the page
+// escaped; a rejected span is answered in protobuf as in JSON.
+func TestTraceServeWaitsForRoot(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	s, err := newTraceServer(out, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(s.receive))
+	defer srv.Close()
+	page := httptest.NewServer(s.pageHandler())
+	defer page.Close()
+	bodies := otlpBodies(t, filepath.Join(otlpFixtures, "frameworks", "runs", "langgraph.otlp.jsonl"))
+	const id = "16a90000000000000000000000000001"
+	file := filepath.Join(out, id+".json")
+	// Every span but the root's, whose name is markup.
+	last := bytes.Replace(bodies[len(bodies)-1], []byte(`"name":"newsroom"`), []byte(`"name":"<img src=x onerror=alert(1)>"`), 1)
+	if bytes.Equal(last, bodies[len(bodies)-1]) {
+		t.Fatal("the fixture's root span is not named newsroom")
+	}
+	for _, b := range bodies[:len(bodies)-1] {
+		post(t, srv.URL+"/v1/traces", "application/json", "", b)
+	}
+	s.flush(time.Now().Add(time.Hour), false)
+	if _, err := os.Stat(file); err == nil {
+		t.Fatal("a trace was written before its root span arrived")
+	}
+	post(t, srv.URL+"/v1/traces", "application/json", "", last)
+	s.flush(time.Now().Add(time.Hour), false)
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("the trace is not written once its root arrived: %v", err)
+	}
+	resp, err := http.Get(page.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if bytes.Contains(html, []byte("<img")) || !bytes.Contains(html, []byte("&lt;img src=x onerror=alert(1)&gt;")) {
+		t.Errorf("the span's name is not escaped on the page:\n%s", html)
+	}
+
+	// A trace without its root is written at the end only.
+	other := bytes.ReplaceAll(bodies[0], []byte(id), []byte("16a90000000000000000000000000002"))
+	post(t, srv.URL+"/v1/traces", "application/json", "", other)
+	rootless := filepath.Join(out, "16a90000000000000000000000000002.json")
+	s.flush(time.Now().Add(time.Hour), false)
+	if _, err := os.Stat(rootless); err == nil {
+		t.Fatal("a rootless trace was written before the end")
+	}
+	s.flush(time.Now(), true)
+	if _, err := os.Stat(rootless); err != nil {
+		t.Fatalf("a rootless trace is not written at the end: %v", err)
+	}
+
+	// The protobuf answer: ExportTraceServiceResponse.partial_success
+	// (1) holding rejected_spans (1) and error_message (2).
+	rec := httptest.NewRecorder()
+	writeExportResponse(rec, otlp.FormatProtoBody, http.StatusOK, 2, "why")
+	want := []byte{0x0a, 7, 0x08, 2, 0x12, 3, 'w', 'h', 'y'}
+	if got := rec.Body.Bytes(); !bytes.Equal(got, want) || rec.Header().Get("Content-Type") != "application/x-protobuf" {
+		t.Errorf("protobuf partial success: % x (%s), want % x", got, rec.Header().Get("Content-Type"), want)
 	}
 }
