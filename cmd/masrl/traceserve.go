@@ -126,6 +126,7 @@ type traceServer struct {
 	dir    string
 	stderr io.Writer
 	quit   chan struct{}
+	list   *template.Template // listPage
 
 	mu      sync.Mutex
 	reqs    []otlpRequest            // every accepted request, in arrival order
@@ -182,7 +183,11 @@ func newTraceServer(dir string, stderr io.Writer) (*traceServer, error) {
 	if err := os.WriteFile(filepath.Join(dir, serveDirMark), []byte("traces written by masrl trace serve\n"), 0o644); err != nil {
 		return nil, err
 	}
-	return &traceServer{dir: dir, stderr: stderr, quit: make(chan struct{}), pending: map[string]*pendingTrace{}, byID: map[string]*servedTrace{}, changed: make(chan struct{})}, nil
+	list, err := template.New("list").Parse(listPage)
+	if err != nil {
+		return nil, err
+	}
+	return &traceServer{dir: dir, stderr: stderr, quit: make(chan struct{}), list: list, pending: map[string]*pendingTrace{}, byID: map[string]*servedTrace{}, changed: make(chan struct{})}, nil
 }
 
 // receive is POST /v1/traces: an ExportTraceServiceRequest in protobuf or
@@ -512,7 +517,7 @@ func (s *traceServer) pageHandler() http.Handler {
 		s.mu.Unlock()
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'")
-		listPage.Execute(w, rows)
+		s.list.Execute(w, rows)
 	}))
 	mux.HandleFunc("/list.js", get(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
@@ -576,15 +581,15 @@ func (s *traceServer) serveEvents(w http.ResponseWriter, r *http.Request) {
 }
 
 // listPage is the list of traces; html/template escapes what the spans
-// said.
-var listPage = template.Must(template.New("list").Parse(`<!DOCTYPE html>
+// said. It is parsed by newTraceServer, so the package holds no template.
+const listPage = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>masrl trace serve</title></head>
 <body><h1>Traces received</h1>
 <p>Point an OpenTelemetry exporter at this server's OTLP endpoint; each trace appears here once written.</p>
 <ul id="traces">{{range .}}<li data-id="{{.ID}}"><a href="/trace/{{.ID}}">{{.ID}}</a> {{.Task}}: {{.Spans}} spans, {{.Errors}} errors, {{.Warnings}} warnings{{range .Findings}}<br><code>{{.}}</code>{{end}}</li>{{end}}</ul>
 <script src="/list.js"></script>
 </body></html>
-`))
+`
 
 // listScript redraws the list from /traces.json whenever the server's
 // version changes, with text nodes only.
