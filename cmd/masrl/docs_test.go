@@ -18,7 +18,7 @@ func docCommands() [][]string {
 	var out [][]string
 	for name := range commands() {
 		if name == "trace" {
-			for _, sub := range []string{"validate", "stats", "merge", "import", "view"} {
+			for _, sub := range []string{"validate", "stats", "merge", "import", "view", "serve"} {
 				out = append(out, []string{"trace", sub})
 			}
 			continue

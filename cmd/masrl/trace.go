@@ -62,12 +62,13 @@ func runTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 func traceMain(ctx context.Context, args []string, stdout, stderr io.Writer, tio traceIO) int {
-	const usage = "usage: masrl trace <validate|stats|merge|import|view> [flags] FILE...\n\n" +
+	const usage = "usage: masrl trace <validate|stats|merge|import|view|serve> [flags] FILE...\n\n" +
 		"  validate  check traces against the orchestration-trace schema and the graph rules\n" +
 		"  stats     report a trace's reporting checklist (survey Table 14) and graph measures\n" +
 		"  merge     combine partials (trace stats --partial) into the report of all their traces\n" +
 		"  import    turn OpenTelemetry spans (OTLP) into orchestration traces\n" +
-		"  view      write one self-contained HTML file that draws a trace or a JSON Lines batch\n"
+		"  view      write one self-contained HTML file that draws a trace or a JSON Lines batch\n" +
+		"  serve     receive OTLP/HTTP spans, write each trace as it completes, show them live\n"
 	if len(args) == 0 {
 		io.WriteString(stderr, usage)
 		return exitUsage
@@ -83,6 +84,8 @@ func traceMain(ctx context.Context, args []string, stdout, stderr io.Writer, tio
 		return traceImport(ctx, args[1:], stdout, stderr, importIO{traceIO: tio, path: func(n string) string { return n }})
 	case "view":
 		return traceView(ctx, args[1:], stdout, stderr, tio)
+	case "serve":
+		return traceServe(ctx, args[1:], stderr)
 	case "-h", "-help", "--help", "help":
 		io.WriteString(stderr, usage)
 		return exitOK

@@ -31,6 +31,12 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 		fs.Usage()
 		return exitUsage
 	}
+	sf := &spanFiles{cmd: "trace stats", jsonl: *jsonl, stderr: stderr}
+	files, tio, err := sf.rewrite(ctx, files, tio)
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl trace stats: %v\n", err)
+		return exitUsage
+	}
 	// --partial and --findings-jsonl: a shard's partial for trace merge,
 	// and its findings by trace id, written as they come.
 	out, code, ok := openStatsOutputs(fs, *asPartial, *findingsTo, stderr)
@@ -83,7 +89,14 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 	if ioErrs > 0 {
 		return exitUsage
 	}
+	if sf.errors > 0 && out.partial == nil && traces == 0 {
+		fmt.Fprintln(stderr, "masrl trace stats: no traces")
+		return exitFindings
+	}
 	if out.partial != nil {
+		if sf.errors > 0 {
+			return exitFindings
+		}
 		if invalid > 0 {
 			fmt.Fprintf(stderr, "masrl trace stats: %d of %s have errors and are counted in the partial but left out of its measures\n", invalid, count(traces, "trace"))
 			return exitFindings
@@ -94,7 +107,6 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 		fmt.Fprintln(stderr, "masrl trace stats: no traces")
 		return exitUsage
 	}
-	var err error
 	switch {
 	case sum == nil && format.value == "json":
 		err = writeJSON(stdout, first.Result.Report)
@@ -115,6 +127,9 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 		} else {
 			fmt.Fprintf(stderr, "masrl trace stats: %d of %s have errors and are left out of the figures above\n", invalid, count(traces, "trace"))
 		}
+		return exitFindings
+	}
+	if sf.errors > 0 {
 		return exitFindings
 	}
 	return exitOK

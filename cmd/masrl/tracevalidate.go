@@ -28,6 +28,13 @@ func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer,
 		fs.Usage()
 		return exitUsage
 	}
+	args = files // counted in the summary as named
+	sf := &spanFiles{cmd: "trace validate", jsonl: *jsonl, stderr: stderr}
+	files, tio, err := sf.rewrite(ctx, files, tio)
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl trace validate: %v\n", err)
+		return exitUsage
+	}
 	bw := bufio.NewWriterSize(stdout, 64<<10)
 	var out validateWriter
 	switch format.value {
@@ -38,7 +45,7 @@ func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer,
 	default:
 		out = &validateText{w: bw}
 	}
-	var errs, warns, ioErrs, traces int
+	errs, warns, ioErrs, traces := sf.errors, 0, 0, 0
 	batch := false
 	trace.ValidateBatch(ctx, files, trace.BatchOptions{Check: trace.Options{Strict: *strict, FindingsOnly: true}, JSONLines: *jsonl, Limits: limits}, tio.batch(), func(r *trace.BatchResult) {
 		batch = batch || r.Line > 0
@@ -59,7 +66,7 @@ func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer,
 		}
 		out.add(r)
 	})
-	err := out.finish()
+	err = out.finish()
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
 	}
@@ -67,7 +74,7 @@ func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer,
 		if batch {
 			fmt.Fprintf(stderr, "%s, %s in %s\n", count(errs, "error"), count(warns, "warning"), count(traces, "trace"))
 		} else {
-			fmt.Fprintf(stderr, "%s, %s in %s\n", count(errs, "error"), count(warns, "warning"), count(len(files), "file"))
+			fmt.Fprintf(stderr, "%s, %s in %s\n", count(errs, "error"), count(warns, "warning"), count(len(args), "file"))
 		}
 	}
 	switch {

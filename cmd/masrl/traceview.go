@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/masrl/masrl/site"
 	"github.com/masrl/masrl/trace"
+	"github.com/masrl/masrl/trace/otlp"
 	"github.com/masrl/masrl/trace/viewer"
 )
 
@@ -60,7 +62,22 @@ func traceView(ctx context.Context, args []string, stdout, stderr io.Writer, tio
 			return exitUsage
 		}
 	}
-	units, err := viewer.Read(trace.ContextReader(ctx, r), displayName(name), *jsonl || trace.IsJSONLines(name), trace.Options{Strict: *strict}, limits)
+	// A span file is imported first, as trace import would.
+	sf := &spanFiles{cmd: "trace view", jsonl: *jsonl, stderr: stderr}
+	br := bufio.NewReaderSize(r, 1<<20)
+	r, readName := io.Reader(br), displayName(name)
+	if otlp.IsSpans(br) {
+		n, err := sf.importOne(ctx, name, br)
+		if err != nil {
+			fmt.Fprintf(stderr, "masrl trace view: %v\n", err)
+			return exitUsage
+		}
+		if n == "" {
+			return exitFindings
+		}
+		r, readName = bytes.NewReader(sf.imported[n]), n
+	}
+	units, err := viewer.Read(trace.ContextReader(ctx, r), readName, *jsonl || trace.IsJSONLines(readName), trace.Options{Strict: *strict}, limits)
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl trace view: %v\n", err)
 		return exitUsage
