@@ -243,7 +243,7 @@ func (ck *checker) multiValues(e *Entry, f *Field, cell string) {
 	}
 	seen := make(map[string]bool, 2)
 	off := 0
-	for _, raw := range strings.Split(cell, ValueSeparator) {
+	for raw := range strings.SplitSeq(cell, ValueSeparator) {
 		val := strings.TrimSpace(raw)
 		p := start
 		p.Col += off + strings.Index(raw, val)

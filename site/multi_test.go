@@ -192,7 +192,7 @@ func TestFeedAddedFromHistory(t *testing.T) {
 	}
 	// Without the added column; toolformer's row comes in a later commit.
 	var all, before []string
-	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+	for line := range strings.SplitSeq(strings.TrimSuffix(string(b), "\n"), "\n") {
 		line = regexp.MustCompile(`^([^,]*,[^,]*,[^,]*,[^,]*),[^,]*,`).ReplaceAllString(line, "$1,")
 		all = append(all, line)
 		if !strings.HasPrefix(line, "toolformer,") {
