@@ -1,9 +1,6 @@
 package awesome
 
 import (
-	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,9 +9,10 @@ import (
 	"github.com/masrl/masrl/internal/corpustest"
 
 	"github.com/masrl/masrl/corpus"
+
+	"github.com/masrl/masrl/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 func fixture(t *testing.T) (*corpus.Corpus, *corpus.Vocabulary) {
 	t.Helper()
@@ -46,20 +44,7 @@ func TestGolden(t *testing.T) {
 		"list-pool.md":  List(c, v, testPool),
 		"standalone.md": Standalone(c, v, testMeta, testPool),
 	} {
-		p := filepath.Join("testdata", "golden", name)
-		if *update {
-			if err := os.WriteFile(p, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s differs from the golden file (go test ./awesome -update):\n%s", name, got)
-		}
+		golden.Check(t, filepath.Join("testdata", "golden", name), got)
 	}
 }
 

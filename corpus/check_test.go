@@ -97,7 +97,7 @@ func TestBaseCorpusIsClean(t *testing.T) {
 
 // TestRealCorpus loads the survey's corpus and requires zero errors.
 func TestRealCorpus(t *testing.T) {
-	dir := realCorpus(t)
+	dir := corpustest.Dir(t)
 	c, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +124,7 @@ func TestRealCorpus(t *testing.T) {
 // line and column, naming the field (and, for a controlled field, every
 // allowed value).
 func TestEveryCellMutation(t *testing.T) {
-	dir := realCorpus(t)
+	dir := corpustest.Dir(t)
 	orig, err := os.ReadFile(filepath.Join(dir, PapersFile))
 	if err != nil {
 		t.Fatal(err)
@@ -196,11 +196,6 @@ func replaceAt(t *testing.T, file []byte, pos Pos, old, repl string) []byte {
 	out := append([]byte(nil), file[:start]...)
 	out = append(out, repl...)
 	return append(out, file[end:]...)
-}
-
-func realCorpus(t testing.TB) string {
-	t.Helper()
-	return corpustest.Dir(t)
 }
 
 func mustVocabulary(t testing.TB) *Vocabulary {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/masrl/masrl/internal/corpustest"
 )
 
 // statsExtra adds cross-tabs so that every controlled column of papers.csv
@@ -188,7 +190,7 @@ func TestStreamStatsChunkSizes(t *testing.T) {
 		}
 		return b
 	}
-	for _, dir := range []string{filepath.Join("testdata", "base"), realCorpus(t)} {
+	for _, dir := range []string{filepath.Join("testdata", "base"), corpustest.Dir(t)} {
 		for _, countsOnly := range []bool{false, true} {
 			opt := StatsOptions{Extra: statsExtra, CountsOnly: countsOnly}
 			want := report(dir, opt, 1<<30)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/masrl/masrl/internal/corpustest"
 )
 
 func loadFixtureClaims(t *testing.T, v *Vocabulary, name string) *Claims {
@@ -198,11 +200,11 @@ func TestClaimsHoldOnRealCorpus(t *testing.T) {
 	}
 }
 
-// loadRealWithClaims loads the real corpus (see realCorpus), the default
+// loadRealWithClaims loads the real corpus (corpustest.Dir), the default
 // vocabulary and the embedded claims.
 func loadRealWithClaims(t testing.TB) (*Corpus, *Vocabulary, *Claims) {
 	t.Helper()
-	c, err := Load(realCorpus(t))
+	c, err := Load(corpustest.Dir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/masrl/masrl/internal/corpustest"
 )
 
 // surveyText returns the lines of the survey's text extraction
@@ -18,7 +20,7 @@ func surveyText(t *testing.T) []string {
 	t.Helper()
 	p := os.Getenv("MASRL_PAPER")
 	if p == "" { // beside the corpus: ../shared/{corpus,paper}
-		p = filepath.Join(filepath.Dir(realCorpus(t)), "paper", "survey.txt")
+		p = filepath.Join(filepath.Dir(corpustest.Dir(t)), "paper", "survey.txt")
 	}
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -186,7 +188,7 @@ func TestRefreshListsMatchHistory(t *testing.T) {
 	for _, m := range regexp.MustCompile(`\[([0-9, ]+)\]`).FindAllStringSubmatch(secondText, -1) {
 		second = append(second, keysOf(m[1])...)
 	}
-	dir := filepath.Join(realCorpus(t), "history")
+	dir := filepath.Join(corpustest.Dir(t), "history")
 	snapshot := func(name string) map[string]bool {
 		c, err := LoadPapersFile(filepath.Join(dir, name))
 		if err != nil {

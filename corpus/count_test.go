@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/masrl/masrl/internal/corpustest"
 )
 
 const papersHeader = "key,title,first_author,affiliation,year,arxiv_id,venue,url,category,is_rl,reward_type,credit_granularity,orchestration_form,scenario,is_core,one_liner,verified,notes\n"
@@ -151,7 +153,7 @@ func TestHistogramUnusedAndUnknownValues(t *testing.T) {
 // TestStreamStatsMatchesComputeStats requires the streamed report to equal
 // the one computed from a loaded corpus, byte for byte in JSON.
 func TestStreamStatsMatchesComputeStats(t *testing.T) {
-	dir := realCorpus(t)
+	dir := corpustest.Dir(t)
 	v := mustVocabulary(t)
 	c, err := Load(dir)
 	if err != nil {

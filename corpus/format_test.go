@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/masrl/masrl/internal/corpustest"
 )
 
 func TestFormatCSV(t *testing.T) {
@@ -91,7 +93,7 @@ func TestFormatBibSyntaxError(t *testing.T) {
 // lost and a second pass changes nothing. It reads the corpus and never
 // writes it.
 func TestFormatRealCorpus(t *testing.T) {
-	dir := realCorpus(t)
+	dir := corpustest.Dir(t)
 	for _, name := range FormatFiles() {
 		t.Run(name, func(t *testing.T) {
 			src, err := os.ReadFile(filepath.Join(dir, name))

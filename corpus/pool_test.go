@@ -9,13 +9,15 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/masrl/masrl/internal/corpustest"
 )
 
 // TestPoolMatchesRealCorpus: the pinned pool is exactly the survey's
 // version of the corpus (84 retained, 32 excluded), which the real corpus
 // still is.
 func TestPoolMatchesRealCorpus(t *testing.T) {
-	c, err := Load(realCorpus(t))
+	c, err := Load(corpustest.Dir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

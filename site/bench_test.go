@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/site/outdir"
+
+	"github.com/masrl/masrl/internal/corpustest"
 )
 
 // generatedCorpus writes a corpus of n entries built from the tiny
@@ -80,7 +82,7 @@ func benchEntryPage(b testing.TB) (*renderer, *entryPage) {
 
 // BenchmarkBuildReal measures a build of the survey's corpus (MASRL_CORPUS).
 func BenchmarkBuildReal(b *testing.B) {
-	dir := realCorpus(b)
+	dir := corpustest.Dir(b)
 	out := filepath.Join(b.TempDir(), "public")
 	for b.Loop() {
 		if _, err := Build(openCorpus(b, dir, nil), Options{Out: out}); err != nil {

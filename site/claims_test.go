@@ -9,6 +9,8 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/site/search"
+
+	"github.com/masrl/masrl/internal/corpustest"
 )
 
 // TestClaimForEntry: an entry page quotes its own row of an order claim
@@ -38,7 +40,7 @@ func TestClaimForEntry(t *testing.T) {
 // and the search index; the claims page groups its claims by the part of
 // the survey that prints them, in the paper's order.
 func TestEntrySurvey(t *testing.T) {
-	dir := realCorpus(t)
+	dir := corpustest.Dir(t)
 	files := mustLoad(t, openCorpus(t, dir, nil), Options{})
 	matpo := page(t, files, "papers/matpo/index.html")
 	_, sec, ok := strings.Cut(matpo, `<h2 id="survey-h">In the survey</h2>`)

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
+
+	"github.com/masrl/masrl/internal/corpustest"
 )
 
 // largeEntries is the size of the synthetic corpus TestLargeCorpus builds:
@@ -34,7 +36,7 @@ func TestLargeCorpus(t *testing.T) {
 	}
 	dir := t.TempDir()
 	src := filepath.Join(dir, "corpus")
-	cmd := exec.Command("go", "run", "./cmd/synth", "corpus", "-entries", strconv.Itoa(largeEntries), "-seed", "1", "-from", realCorpus(t), "-out", src)
+	cmd := exec.Command("go", "run", "./cmd/synth", "corpus", "-entries", strconv.Itoa(largeEntries), "-seed", "1", "-from", corpustest.Dir(t), "-out", src)
 	cmd.Dir = ".."
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("synth: %v\n%s", err, out)

@@ -3,7 +3,6 @@ package site
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"html"
 	"io/fs"
@@ -25,9 +24,9 @@ import (
 	"github.com/masrl/masrl/site/outdir"
 	"github.com/masrl/masrl/siteconfig"
 	"github.com/rogpeppe/go-internal/txtar"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+	"github.com/masrl/masrl/internal/golden"
+)
 
 // today is fixed so that the check's date rules do not age the fixtures.
 var today = time.Date(2026, 5, 5, 0, 0, 0, 0, time.UTC)
@@ -51,13 +50,6 @@ func corpusFromTxtar(t testing.TB, name string) string {
 		}
 	}
 	return dir
-}
-
-// realCorpus returns the survey's corpus directory (corpustest); the test
-// fails when it is missing.
-func realCorpus(t testing.TB) string {
-	t.Helper()
-	return corpustest.Dir(t)
 }
 
 func load(t testing.TB, dir string) (*corpus.Corpus, *corpus.Vocabulary) {
@@ -269,7 +261,7 @@ func TestGolden(t *testing.T) {
 	// The fixture's own claims keep the golden pages independent of the
 	// project's claims file, which grows with the survey.
 	files := mustLoad(t, openCorpus(t, dir, data.Dir(filepath.Join(dir, "data"))), Options{Config: siteconfig.Config{BaseURL: "https://example.org/awesome/"}})
-	golden := map[string][]byte{}
+	outputs := map[string][]byte{}
 	for _, name := range []string{
 		"index.html", "papers/index.html", "papers/alpha/index.html", "papers/beta/index.html",
 		"taxonomy/reward_type/index.html", "taxonomy/reward_type/na/index.html",
@@ -277,36 +269,20 @@ func TestGolden(t *testing.T) {
 		"claims/index.html", "papers/gamma/index.html", "traces/index.html", "feed.xml", "sitemap.xml", "stats.json",
 	} {
 		b, _ := files.Get(name)
-		golden[strings.ReplaceAll(name, "/", "__")] = b
+		outputs[strings.ReplaceAll(name, "/", "__")] = b
 	}
-	names := make([]string, 0, len(golden))
-	for n := range golden {
+	names := make([]string, 0, len(outputs))
+	for n := range outputs {
 		names = append(names, n)
 	}
 	slices.Sort(names)
 	for _, n := range names {
-		p := filepath.Join("testdata", "golden", n)
-		if *update {
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, golden[n], 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatalf("%v (run go test ./site -update)", err)
-		}
-		if !bytes.Equal(golden[n], want) {
-			t.Errorf("%s differs from %s; run go test ./site -update and review the diff", n, p)
-		}
+		golden.Check(t, filepath.Join("testdata", "golden", n), outputs[n])
 	}
 }
 
 func TestDeterministic(t *testing.T) {
-	dir := realCorpus(t)
+	dir := corpustest.Dir(t)
 	out := t.TempDir()
 	a, b := filepath.Join(out, "a"), filepath.Join(out, "b")
 	for _, o := range []string{a, b} {
@@ -498,7 +474,7 @@ func TestHeadingIDs(t *testing.T) {
 }
 
 func TestRealCorpus(t *testing.T) {
-	dir := realCorpus(t)
+	dir := corpustest.Dir(t)
 	files := mustLoad(t, openCorpus(t, dir, nil), Options{Config: siteconfig.Config{BaseURL: "https://example.org/awesome-llm-mas-rl/"}})
 	c, v := load(t, dir)
 	if len(c.Papers) != 84 {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/intake/intaketest"
+
+	"github.com/masrl/masrl/internal/corpustest"
 )
 
 // builtMasrl builds cmd/masrl into a temporary directory and returns the
@@ -90,7 +92,7 @@ func TestAddKilledMidEdit(t *testing.T) {
 	}
 	fresh := func(t *testing.T) (string, []byte, []byte) {
 		dir := filepath.Join(t.TempDir(), "c")
-		if err := os.CopyFS(dir, os.DirFS(realCorpusDir(t))); err != nil {
+		if err := os.CopyFS(dir, os.DirFS(corpustest.Dir(t))); err != nil {
 			t.Fatal(err)
 		}
 		// add writes canonical form: start from it, as a maintained list is.

@@ -32,11 +32,6 @@ func runCmd(t *testing.T, args ...string) (string, string, int) {
 	return out.String(), errb.String(), code
 }
 
-func realCorpusDir(t *testing.T) string {
-	t.Helper()
-	return corpustest.Dir(t)
-}
-
 // TestStatsDiffGolden pins the output of stats and diff on the fixture
 // corpora in every format, and on the real corpus for the tables the paper
 // prints.
@@ -60,7 +55,7 @@ func TestStatsDiffGolden(t *testing.T) {
 		t.Run(tt.golden, func(t *testing.T) {
 			args := tt.args
 			if tt.real {
-				dir := realCorpusDir(t)
+				dir := corpustest.Dir(t)
 				args = nil
 				for _, a := range tt.args {
 					args = append(args, strings.Replace(a, "REAL", dir, 1))
@@ -71,12 +66,12 @@ func TestStatsDiffGolden(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
 			if tt.real { // the corpus path differs between machines
-				out = strings.ReplaceAll(out, realCorpusDir(t), "$MASRL_CORPUS")
+				out = strings.ReplaceAll(out, corpustest.Dir(t), "$MASRL_CORPUS")
 			}
 			checkGolden(t, tt.golden, []byte(out))
 			again, _, _ := runCmd(t, args...)
 			if tt.real {
-				again = strings.ReplaceAll(again, realCorpusDir(t), "$MASRL_CORPUS")
+				again = strings.ReplaceAll(again, corpustest.Dir(t), "$MASRL_CORPUS")
 			}
 			if again != out {
 				t.Error("a second run printed something else")

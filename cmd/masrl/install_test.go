@@ -13,6 +13,8 @@ import (
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/site"
 	"github.com/masrl/masrl/trace"
+
+	"github.com/masrl/masrl/internal/corpustest"
 )
 
 // installedMasrl builds the command as go install would and returns the
@@ -37,7 +39,7 @@ func emptyListDir(t *testing.T, cfg string) string {
 	t.Helper()
 	dir := t.TempDir()
 	c := filepath.Join(dir, "corpus")
-	if err := os.CopyFS(c, os.DirFS(realCorpusDir(t))); err != nil {
+	if err := os.CopyFS(c, os.DirFS(corpustest.Dir(t))); err != nil {
 		t.Fatal(err)
 	}
 	if cfg != "" {
@@ -89,7 +91,7 @@ func TestInstalledBuildsWholeSite(t *testing.T) {
 	}
 	pub := filepath.Join(dir, "public")
 
-	c, err := corpus.Load(realCorpusDir(t))
+	c, err := corpus.Load(corpustest.Dir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

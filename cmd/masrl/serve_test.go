@@ -19,6 +19,8 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/site/outdir"
+
+	"github.com/masrl/masrl/internal/corpustest"
 )
 
 // copyCorpus copies the top-level files of a corpus into a fresh directory
@@ -67,7 +69,7 @@ var hrefPattern = regexp.MustCompile(`\bhref="([^"#]*)(#[^"]*)?"`)
 // TestServeReach walks the served site from / and checks every entry page
 // is reachable in at most three clicks.
 func TestServeReach(t *testing.T) {
-	dir := realCorpusDir(t)
+	dir := corpustest.Dir(t)
 	_, ts := newTestServer(t, dir)
 	c, err := corpus.Load(dir)
 	if err != nil {
@@ -112,7 +114,7 @@ func TestServeReach(t *testing.T) {
 // row turns HTML responses into the error page listing the finding, and
 // fixing it brings the site back with the change.
 func TestServeRebuild(t *testing.T) {
-	dir := copyCorpus(t, realCorpusDir(t))
+	dir := copyCorpus(t, corpustest.Dir(t))
 	s, ts := newTestServer(t, dir)
 	if code, body := get(t, ts.URL+"/papers/magrpo/"); code != 200 || !strings.Contains(body, "MAGRPO") {
 		t.Fatalf("entry page: %d", code)
@@ -167,7 +169,7 @@ func writeLater(t *testing.T, name string, b []byte) {
 // TestReadmeCheckRealCorpus checks the committed README against the real
 // corpus, and that any change to the corpus makes --check fail.
 func TestReadmeCheckRealCorpus(t *testing.T) {
-	dir := realCorpusDir(t)
+	dir := corpustest.Dir(t)
 	readme := filepath.Join("..", "..", "README.md")
 	if _, errs, code := runCmd(t, "readme", readme, "--check", "--corpus", dir, "--profile", "survey"); code != exitOK {
 		t.Fatalf("committed README is stale (%d): %s", code, errs)
@@ -187,7 +189,7 @@ func TestReadmeCheckRealCorpus(t *testing.T) {
 // carries the live-reload script, and no file of the built site (the
 // output or its build buffer) does.
 func TestServeLiveScriptOnlyServed(t *testing.T) {
-	s, ts := newTestServer(t, copyCorpus(t, realCorpusDir(t)))
+	s, ts := newTestServer(t, copyCorpus(t, corpustest.Dir(t)))
 	for _, p := range []string{"/", "/papers/magrpo/", "/no/such/page/"} {
 		_, body := get(t, ts.URL+p)
 		if !strings.Contains(body, `<script src="`+liveScriptPath+`" data-version="1"></script>`+"\n</body>") {
@@ -220,7 +222,7 @@ func TestServeLiveScriptOnlyServed(t *testing.T) {
 // watches the corpus: the event stream announces a new version, and the
 // page then shows the edit. It waits for the events, not for a time.
 func TestServeLiveReload(t *testing.T) {
-	dir := copyCorpus(t, realCorpusDir(t))
+	dir := copyCorpus(t, corpustest.Dir(t))
 	s, ts := newTestServer(t, dir)
 	ctx := t.Context()
 	go s.watchFiles(ctx)
@@ -278,7 +280,7 @@ func TestServeLiveReload(t *testing.T) {
 // directory, a build's own writes are not a change to rebuild for (they
 // would make serve rebuild forever).
 func TestServeIgnoresItsOutput(t *testing.T) {
-	dir := copyCorpus(t, realCorpusDir(t))
+	dir := copyCorpus(t, corpustest.Dir(t))
 	out := filepath.Join(dir, "public")
 	empty := ""
 	base := "http://127.0.0.1/"
@@ -304,7 +306,7 @@ func TestServeIgnoresItsOutput(t *testing.T) {
 // request for another page then waits for the build and gets the edit
 // too, never the site before it.
 func TestServeShowsVisitedPagesFirst(t *testing.T) {
-	dir := copyCorpus(t, realCorpusDir(t))
+	dir := copyCorpus(t, corpustest.Dir(t))
 	s, ts := newTestServer(t, dir)
 	var log lockedBuffer
 	s.log = &log
@@ -367,7 +369,7 @@ func (l *lockedBuffer) String() string {
 // TestServeOnlyGetAndHead: serve is a file server; any other method is
 // answered 405 with the methods it allows, never with the page.
 func TestServeOnlyGetAndHead(t *testing.T) {
-	_, ts := newTestServer(t, copyCorpus(t, realCorpusDir(t)))
+	_, ts := newTestServer(t, copyCorpus(t, corpustest.Dir(t)))
 	for _, p := range []string{"/", "/papers/magrpo/", "/assets/style.css", liveScriptPath, "/no/such/page/"} {
 		for _, m := range []string{http.MethodOptions, http.MethodPost, http.MethodDelete, http.MethodPut, http.MethodPatch} {
 			req, _ := http.NewRequest(m, ts.URL+p, strings.NewReader("x"))
@@ -398,10 +400,10 @@ func TestServeOnlyGetAndHead(t *testing.T) {
 // next rebuild must not keep any page of the other corpus: its output
 // equals a fresh build of its own corpus.
 func TestServeForeignBuilds(t *testing.T) {
-	dir := copyCorpus(t, realCorpusDir(t))
+	dir := copyCorpus(t, corpustest.Dir(t))
 	s, _ := newTestServer(t, dir)
 	s.rebuildQuietly()
-	other := copyCorpus(t, realCorpusDir(t))
+	other := copyCorpus(t, corpustest.Dir(t))
 	papers := filepath.Join(other, corpus.PapersFile)
 	b, err := os.ReadFile(papers)
 	if err != nil {
