@@ -13,7 +13,6 @@ import (
 	"github.com/masrl/masrl/internal/golden"
 )
 
-
 func fixture(t *testing.T) (*corpus.Corpus, *corpus.Vocabulary) {
 	t.Helper()
 	c, err := corpus.LoadPapersFile(filepath.Join("testdata", "corpus", "papers.csv"))

@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/scaffold"
 	"github.com/masrl/masrl/site"
 	"github.com/masrl/masrl/siteconfig"
+	"github.com/masrl/masrl/upkeep/scaffold"
 )
 
 // nuReport is the W3C Nu HTML checker's JSON output.

@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/notice"
 	"github.com/masrl/masrl/siteconfig"
 )
 
@@ -323,19 +322,19 @@ func (r *renderer) extraColumns(e *corpus.Entry) []extraColumn {
 }
 
 // noticeLabels are the entry page's words for each kind of notice.
-var noticeLabels = map[notice.Kind]string{
-	notice.Published: "Published as",
-	notice.Retracted: "Retracted",
-	notice.Withdrawn: "Withdrawn",
-	notice.Corrected: "Corrected",
-	notice.Concern:   "Expression of concern",
+var noticeLabels = map[corpus.NoticeKind]string{
+	corpus.NoticePublished: "Published as",
+	corpus.NoticeRetracted: "Retracted",
+	corpus.NoticeWithdrawn: "Withdrawn",
+	corpus.NoticeCorrected: "Corrected",
+	corpus.NoticeConcern:   "Expression of concern",
 }
 
 // noticeViews reads the notices of an entry's notes, warnings first: a
 // reader must see a retraction before the published version.
 func noticeViews(notes string) []noticeView {
 	var warn, pub []noticeView
-	for _, n := range notice.Parse(notes) {
+	for _, n := range corpus.ParseNotices(notes) {
 		v := noticeView{
 			Class: "notice-" + strings.ReplaceAll(string(n.Kind), " ", "-"), Label: noticeLabels[n.Kind],
 			Detail: n.Detail, DOI: n.DOI,

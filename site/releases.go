@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/release"
+	"github.com/masrl/masrl/corpus/release"
 )
 
 // This file renders the list's citable releases (package release reads

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/release"
+	"github.com/masrl/masrl/corpus/release"
 	"github.com/masrl/masrl/siteconfig"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/release"
+	"github.com/masrl/masrl/corpus/release"
 	"github.com/masrl/masrl/site/outdir"
 	"github.com/yuin/goldmark"
 )

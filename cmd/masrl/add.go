@@ -17,7 +17,7 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
-	"github.com/masrl/masrl/intake"
+	"github.com/masrl/masrl/upkeep/intake"
 	"golang.org/x/term"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/intake/intaketest"
+	"github.com/masrl/masrl/upkeep/intake/intaketest"
 )
 
 // TestAddAsks drives masrl add's questions as a person on a terminal
@@ -24,7 +24,7 @@ func TestAddAsks(t *testing.T) {
 		}
 		os.WriteFile(filepath.Join(dir, f), b, 0o644)
 	}
-	s := intaketest.New(filepath.Join("..", "..", "intake", "testdata"))
+	s := intaketest.New(filepath.Join("..", "..", "upkeep", "intake", "testdata"))
 	defer s.Close()
 	answers := strings.Join([]string{
 		"1",           // category: rl_method
@@ -84,7 +84,7 @@ func TestAddInputEnds(t *testing.T) {
 	dir := t.TempDir()
 	b, _ := os.ReadFile(filepath.Join("testdata", "corpus-new", "papers.csv"))
 	os.WriteFile(filepath.Join(dir, "papers.csv"), b, 0o644)
-	s := intaketest.New(filepath.Join("..", "..", "intake", "testdata"))
+	s := intaketest.New(filepath.Join("..", "..", "upkeep", "intake", "testdata"))
 	defer s.Close()
 	var out, errb bytes.Buffer
 	o := addOptions{dir: dir, id: "2606.01234", stdin: strings.NewReader("1\n"), interactive: true}

@@ -12,10 +12,10 @@ import (
 	"path/filepath"
 	"regexp"
 
-	"github.com/masrl/masrl/citation"
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/release"
+	"github.com/masrl/masrl/corpus/release"
 	"github.com/masrl/masrl/siteconfig"
+	"github.com/masrl/masrl/upkeep/citation"
 )
 
 func citeCommand() command {
@@ -77,7 +77,7 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return fail(exitUsage, "%v", err)
 		}
 	}
-	hash, err := citation.CorpusHash(*dir)
+	hash, err := corpus.ContentHash(*dir)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/intake/intaketest"
+	"github.com/masrl/masrl/upkeep/intake/intaketest"
 
 	"github.com/masrl/masrl/internal/corpustest"
 )
@@ -54,7 +54,7 @@ func exitCode(t *testing.T, cmd *exec.Cmd) (int, string, string) {
 // and the same add simply works.
 func TestAddKilledMidEdit(t *testing.T) {
 	bin := builtMasrl(t)
-	srv := intaketest.New(filepath.Join("..", "..", "intake", "testdata"))
+	srv := intaketest.New(filepath.Join("..", "..", "upkeep", "intake", "testdata"))
 	defer srv.Close()
 	addArgs := func(dir string) []string {
 		return []string{"add", "https://arxiv.org/abs/2606.01234v2", "--corpus", dir, "--arxiv-api", srv.ArxivAPI,

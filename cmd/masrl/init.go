@@ -6,7 +6,7 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/masrl/masrl/scaffold"
+	"github.com/masrl/masrl/upkeep/scaffold"
 )
 
 func initCommand() command {

@@ -8,8 +8,8 @@ import (
 	"os"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/linkcheck"
-	"github.com/masrl/masrl/release"
+	"github.com/masrl/masrl/corpus/release"
+	"github.com/masrl/masrl/upkeep/linkcheck"
 	"golang.org/x/term"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/masrl/masrl/internal/corpustest"
 
-	"github.com/masrl/masrl/intake/intaketest"
+	"github.com/masrl/masrl/upkeep/intake/intaketest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -33,7 +33,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("CORPUS", corpusDir)
 			env.Setenv("DATA", dataDir)
 			// masrl add reads recorded arXiv and doi.org answers.
-			s := intaketest.New(filepath.Join("..", "..", "intake", "testdata"))
+			s := intaketest.New(filepath.Join("..", "..", "upkeep", "intake", "testdata"))
 			env.Defer(s.Close)
 			env.Setenv("ARXIV_API", s.ArxivAPI)
 			env.Setenv("DOI_API", s.DOIAPI)

@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/release"
 	"github.com/masrl/masrl/data"
-	"github.com/masrl/masrl/refresh"
-	"github.com/masrl/masrl/release"
+	"github.com/masrl/masrl/upkeep/refresh"
 )
 
 func refreshCommand() command {

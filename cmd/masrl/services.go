@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/masrl/masrl/intake"
+	"github.com/masrl/masrl/upkeep/intake"
 )
 
 // serviceFlags are the flags of the commands that ask web services

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/intake"
-	"github.com/masrl/masrl/watch"
+	"github.com/masrl/masrl/upkeep/intake"
+	"github.com/masrl/masrl/upkeep/watch"
 )
 
 func watchCommand() command {

@@ -8,15 +8,11 @@ package citation
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
-	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/siteconfig"
 	"go.yaml.in/yaml/v3"
 )
@@ -28,35 +24,9 @@ type Input struct {
 	Config      *siteconfig.Config
 	Papers      int    // retained entries
 	Exclusions  int    // excluded records
-	Hash        string // "sha256:…" of the corpus files (CorpusHash)
+	Hash        string // "sha256:…" of the corpus files (corpus.ContentHash)
 	Version     string // the release, e.g. v3; empty for a snapshot between releases
 	Date        string // YYYY-MM-DD the release was made; empty leaves it out
-}
-
-// CorpusHash hashes the corpus files in a fixed order, each with its name
-// and length, so a version names its snapshot: the same files give the
-// same hash on any machine, and any change gives another. A missing
-// optional file counts as absent, which is different from empty. The
-// files are read as corpus.Load reads them: a link out of the corpus
-// directory is an error, never hashed or copied into a release.
-func CorpusHash(dir string) (string, error) {
-	h := sha256.New()
-	for _, name := range []string{corpus.PapersFile, corpus.ExcludedFile, corpus.BibFile, corpus.SpotcheckFile} {
-		b, err := corpus.ReadFile(dir, name)
-		if errors.Is(err, os.ErrNotExist) {
-			if name == corpus.PapersFile {
-				return "", err
-			}
-			fmt.Fprintf(h, "%s absent\n", name)
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(h, "%s %d\n", name, len(b))
-		h.Write(b)
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // cffPerson is a CFF person or entity; empty fields are left out.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/masrl/masrl/intake/intaketest"
+	"github.com/masrl/masrl/upkeep/intake/intaketest"
 )
 
 func TestArxiv(t *testing.T) {

@@ -1,4 +1,6 @@
-// Package notice records, in an entry's notes column, what happened to a
+package corpus
+
+// A notice records, in an entry's notes column, what happened to a
 // paper after the survey read it: the version of record a preprint was
 // published as, and the retraction, withdrawal, correction or expression
 // of concern a publisher issued. masrl refresh writes notices; the entry
@@ -6,7 +8,7 @@
 // before relying on the paper.
 //
 // A notice is one "; "-separated segment of the notes, in a fixed form
-// that Parse reads back:
+// that ParseNotices reads back:
 //
 //	published as doi:10.5555/tmlr.2026.17 (Transactions on Machine Learning Research, 2026)
 //	retracted doi:10.5555/notice.3 (2026-03-02)
@@ -14,29 +16,28 @@
 //
 // Keeping notices in the notes leaves papers.csv at its 18 columns, and a
 // corpus without notices publishes exactly as before.
-package notice
 
 import (
 	"regexp"
 	"strings"
 )
 
-// Kind is what happened to the paper.
-type Kind string
+// NoticeKind is what happened to the paper.
+type NoticeKind string
 
 // The kinds, as they are spelled in the notes.
 const (
-	Published Kind = "published as"
-	Retracted Kind = "retracted"
-	Withdrawn Kind = "withdrawn"
-	Corrected Kind = "corrected"
-	Concern   Kind = "expression of concern"
-	separator      = "; "
+	NoticePublished NoticeKind = "published as"
+	NoticeRetracted NoticeKind = "retracted"
+	NoticeWithdrawn NoticeKind = "withdrawn"
+	NoticeCorrected NoticeKind = "corrected"
+	NoticeConcern   NoticeKind = "expression of concern"
+	noticeSeparator            = "; "
 )
 
 // Notice is one recorded event.
 type Notice struct {
-	Kind Kind
+	Kind NoticeKind
 	// DOI is the published version's DOI, or the notice's own DOI.
 	DOI string
 	// Detail is what the parentheses hold: "Venue, Year" for a published
@@ -47,7 +48,7 @@ type Notice struct {
 
 // Warning reports whether the notice warns readers off the paper (every
 // kind but Published).
-func (n Notice) Warning() bool { return n.Kind != Published }
+func (n Notice) Warning() bool { return n.Kind != NoticePublished }
 
 // String is the notes segment of the notice.
 func (n Notice) String() string {
@@ -56,32 +57,32 @@ func (n Notice) String() string {
 	if n.DOI != "" {
 		b.WriteString(" doi:" + n.DOI)
 	}
-	if d := clean(n.Detail); d != "" {
+	if d := cleanNoticeDetail(n.Detail); d != "" {
 		b.WriteString(" (" + d + ")")
 	}
 	return b.String()
 }
 
-// clean keeps the detail readable back: no parentheses, no separator, one
+// cleanNoticeDetail keeps the detail readable back: no parentheses, no separator, one
 // line.
-func clean(s string) string {
+func cleanNoticeDetail(s string) string {
 	s = strings.NewReplacer("(", "", ")", "", ";", ",").Replace(s)
 	return strings.Join(strings.Fields(s), " ")
 }
 
-var segment = regexp.MustCompile(`^(published as|retracted|withdrawn|corrected|expression of concern)(?: doi:(10\.[0-9]{4,9}/[^\s;()]+))?(?: \(([^()]*)\))?$`)
+var noticeSegment = regexp.MustCompile(`^(published as|retracted|withdrawn|corrected|expression of concern)(?: doi:(10\.[0-9]{4,9}/[^\s;()]+))?(?: \(([^()]*)\))?$`)
 
-// Parse returns the notices in notes, in order. Other text is left to
+// ParseNotices returns the notices in notes, in order. Other text is left to
 // the reader; a segment counts only in the exact form String writes, with
 // a DOI or a detail, so ordinary prose such as "corrected" does not.
-func Parse(notes string) []Notice {
+func ParseNotices(notes string) []Notice {
 	var out []Notice
 	for seg := range strings.SplitSeq(notes, ";") {
-		m := segment.FindStringSubmatch(strings.TrimSpace(seg))
+		m := noticeSegment.FindStringSubmatch(strings.TrimSpace(seg))
 		if m == nil {
 			continue
 		}
-		n := Notice{Kind: Kind(m[1]), DOI: m[2], Detail: clean(m[3])}
+		n := Notice{Kind: NoticeKind(m[1]), DOI: m[2], Detail: cleanNoticeDetail(m[3])}
 		if n.DOI == "" && n.Detail == "" {
 			continue
 		}
@@ -90,10 +91,10 @@ func Parse(notes string) []Notice {
 	return out
 }
 
-// Has reports whether notes already record a notice of the same kind
+// HasNotice reports whether notes already record a notice of the same kind
 // (and DOI, when n has one).
-func Has(notes string, n Notice) bool {
-	for _, o := range Parse(notes) {
+func HasNotice(notes string, n Notice) bool {
+	for _, o := range ParseNotices(notes) {
 		if o.Kind == n.Kind && (n.DOI == "" || strings.EqualFold(o.DOI, n.DOI)) {
 			return true
 		}
@@ -101,16 +102,16 @@ func Has(notes string, n Notice) bool {
 	return false
 }
 
-// Add appends the notices notes do not record yet.
-func Add(notes string, ns ...Notice) string {
+// AddNotices appends the notices notes do not record yet.
+func AddNotices(notes string, ns ...Notice) string {
 	for _, n := range ns {
-		if Has(notes, n) {
+		if HasNotice(notes, n) {
 			continue
 		}
 		if strings.TrimSpace(notes) == "" {
 			notes = n.String()
 		} else {
-			notes = strings.TrimRight(notes, " ;") + separator + n.String()
+			notes = strings.TrimRight(notes, " ;") + noticeSeparator + n.String()
 		}
 	}
 	return notes

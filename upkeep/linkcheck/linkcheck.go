@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/intake"
+	"github.com/masrl/masrl/upkeep/intake"
 
 	"github.com/masrl/masrl/internal/diag"
 )

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/intake"
-	"github.com/masrl/masrl/intake/intaketest"
+	"github.com/masrl/masrl/upkeep/intake"
+	"github.com/masrl/masrl/upkeep/intake/intaketest"
 )
 
 func recordings(t *testing.T) *intaketest.Server {

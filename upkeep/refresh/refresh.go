@@ -20,8 +20,7 @@ import (
 	"strings"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/intake"
-	"github.com/masrl/masrl/notice"
+	"github.com/masrl/masrl/upkeep/intake"
 )
 
 // Proposal is the change refresh proposes for one entry: the columns'
@@ -31,7 +30,7 @@ type Proposal struct {
 	Key     string
 	Pos     corpus.Pos        // the entry's row
 	Set     map[string]string // column → new value
-	Notices []notice.Notice   // the notices added to notes
+	Notices []corpus.Notice   // the notices added to notes
 	Sources []string          // "arXiv 2501.00001 journal_ref", "Crossref 10.5555/x updated-by"
 	// Kind is the BibTeX type of the published version the venue names
 	// (article, inproceedings), from its Crossref record; empty when no
@@ -124,7 +123,7 @@ type published struct {
 func proposeEntry(ctx context.Context, e *corpus.Entry, opt Options) (*Proposal, corpus.Diagnostics, error) {
 	var ds corpus.Diagnostics
 	var pub *published
-	var notices []notice.Notice
+	var notices []corpus.Notice
 	var sources []string
 	fail := func(err error) error {
 		if errors.Is(err, intake.ErrNotFound) {
@@ -148,7 +147,7 @@ func proposeEntry(ctx context.Context, e *corpus.Entry, opt Options) (*Proposal,
 		works[doi] = w
 		return w, nil
 	}
-	recorded := slices.ContainsFunc(notice.Parse(e.Notes), func(n notice.Notice) bool { return n.Kind == notice.Published })
+	recorded := slices.ContainsFunc(corpus.ParseNotices(e.Notes), func(n corpus.Notice) bool { return n.Kind == corpus.NoticePublished })
 	if e.ArxivID != "" && corpus.IsArxivID(e.ArxivID) && !recorded {
 		md, err := opt.Client.Arxiv(ctx, e.ArxivID)
 		switch {
@@ -171,7 +170,7 @@ func proposeEntry(ctx context.Context, e *corpus.Entry, opt Options) (*Proposal,
 				pub = &published{venue: w.Published.Venue, doi: w.Published.DOI, year: w.Published.Year, kind: w.Published.Kind, source: "OpenAlex arXiv " + e.ArxivID}
 			}
 			if w != nil && w.Retracted {
-				notices = append(notices, notice.Notice{Kind: notice.Retracted, Detail: "OpenAlex"})
+				notices = append(notices, corpus.Notice{Kind: corpus.NoticeRetracted, Detail: "OpenAlex"})
 				sources = append(sources, "OpenAlex arXiv "+e.ArxivID+" is_retracted")
 			}
 		}
@@ -233,16 +232,16 @@ func proposeEntry(ctx context.Context, e *corpus.Entry, opt Options) (*Proposal,
 		if pub.year != 0 {
 			detail += ", " + strconv.Itoa(pub.year)
 		}
-		n := notice.Notice{Kind: notice.Published, DOI: pub.doi, Detail: detail}
+		n := corpus.Notice{Kind: corpus.NoticePublished, DOI: pub.doi, Detail: detail}
 		p.Notices = append(p.Notices, n)
-		notes = notice.Add(notes, n)
+		notes = corpus.AddNotices(notes, n)
 	} else if pub != nil {
 		warn("arxiv_id", "%s names a published version (DOI %s) but no venue: add it by hand", pub.source, pub.doi)
 	}
 	for _, n := range notices {
-		if !notice.Has(notes, n) {
+		if !corpus.HasNotice(notes, n) {
 			p.Notices = append(p.Notices, n)
-			notes = notice.Add(notes, n)
+			notes = corpus.AddNotices(notes, n)
 		}
 	}
 	if notes != e.Notes {
@@ -257,24 +256,24 @@ func proposeEntry(ctx context.Context, e *corpus.Entry, opt Options) (*Proposal,
 
 // noticesOf turns a work's updated-by relations into notices, skipping
 // the kinds that do not warn readers (a new version, an addendum).
-func noticesOf(w *intake.Work) ([]notice.Notice, []string) {
-	var out []notice.Notice
+func noticesOf(w *intake.Work) ([]corpus.Notice, []string) {
+	var out []corpus.Notice
 	var src []string
 	for _, u := range w.UpdatedBy {
-		var k notice.Kind
+		var k corpus.NoticeKind
 		switch u.Type {
 		case "retraction", "partial_retraction":
-			k = notice.Retracted
+			k = corpus.NoticeRetracted
 		case "withdrawal", "removal":
-			k = notice.Withdrawn
+			k = corpus.NoticeWithdrawn
 		case "correction", "erratum", "corrigendum":
-			k = notice.Corrected
+			k = corpus.NoticeCorrected
 		case "expression_of_concern":
-			k = notice.Concern
+			k = corpus.NoticeConcern
 		default:
 			continue
 		}
-		n := notice.Notice{Kind: k, DOI: u.DOI, Detail: u.Date}
+		n := corpus.Notice{Kind: k, DOI: u.DOI, Detail: u.Date}
 		if !slices.Contains(out, n) {
 			out = append(out, n)
 			src = append(src, "Crossref "+w.DOI+" updated-by "+u.Type+" "+u.DOI)

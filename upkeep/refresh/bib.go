@@ -6,8 +6,7 @@ import (
 	"strings"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/intake"
-	"github.com/masrl/masrl/notice"
+	"github.com/masrl/masrl/upkeep/intake"
 )
 
 // bibType is the BibTeX entry type of a Crossref work type, or "" for a
@@ -140,7 +139,7 @@ func bibEdit(e *corpus.Entry, b *corpus.BibEntry, p *Proposal) corpus.BibEdit {
 		}
 	}
 	for _, n := range p.Notices {
-		if n.Kind == notice.Published && n.DOI != "" && !strings.EqualFold(b.Fields["doi"], n.DOI) {
+		if n.Kind == corpus.NoticePublished && n.DOI != "" && !strings.EqualFold(b.Fields["doi"], n.DOI) {
 			ed.Set["doi"] = intake.BibEscape(n.DOI)
 		}
 	}

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/intake"
-	"github.com/masrl/masrl/intake/intaketest"
+	"github.com/masrl/masrl/upkeep/intake"
+	"github.com/masrl/masrl/upkeep/intake/intaketest"
 )
 
 // TestFind ranks the recorded citation data: the work citing three

@@ -12,7 +12,7 @@ import (
 // lists/agents' code and project) are collected with the url column,
 // each at its own column.
 func TestCollectLinkColumns(t *testing.T) {
-	c, err := corpus.Load(filepath.Join("..", "testdata", "lists", "agents", "corpus"))
+	c, err := corpus.Load(filepath.Join("..", "..", "testdata", "lists", "agents", "corpus"))
 	if err != nil {
 		t.Fatal(err)
 	}

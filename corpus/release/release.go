@@ -5,7 +5,7 @@
 //
 // A release is a folder releases/vN/ holding a copy of the corpus files
 // as they were when tag vN was made, and release.yaml naming the version,
-// the date and the content hash citation.CorpusHash gives those files
+// the date and the content hash corpus.ContentHash gives those files
 // (the hash CITATION.cff cites). Snapshot writes it; Load reads every
 // release back in version order and refuses one whose files no longer
 // hash to what release.yaml recorded, so a page never shows a snapshot
@@ -26,7 +26,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/masrl/masrl/citation"
 	"github.com/masrl/masrl/corpus"
 	"go.yaml.in/yaml/v3"
 )
@@ -68,7 +67,7 @@ func ParseVersion(v string) (int, error) {
 }
 
 // snapshotFiles are the corpus files a release copies: the ones
-// citation.CorpusHash hashes, so the copy hashes as the corpus did.
+// corpus.ContentHash hashes, so the copy hashes as the corpus did.
 var snapshotFiles = []string{corpus.PapersFile, corpus.ExcludedFile, corpus.BibFile, corpus.SpotcheckFile}
 
 // CanSnapshot reports why Snapshot would refuse version and date (not a
@@ -123,7 +122,7 @@ func Stage(corpusDir, version, date string) (*Staged, error) {
 	if err := CanSnapshot(corpusDir, version, date); err != nil {
 		return nil, err
 	}
-	hash, err := citation.CorpusHash(corpusDir)
+	hash, err := corpus.ContentHash(corpusDir)
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +283,7 @@ func load(dir, version string, n int) (*Release, error) {
 	if !isoDate.MatchString(m.Date) {
 		errs = append(errs, fmt.Errorf("%s: date %q: want YYYY-MM-DD", path, m.Date))
 	}
-	hash, err := citation.CorpusHash(dir)
+	hash, err := corpus.ContentHash(dir)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("%s: %w", dir, err))
 	} else if hash != m.Hash {

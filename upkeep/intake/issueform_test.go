@@ -28,7 +28,7 @@ func TestIssueFormCommitted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile(filepath.Join("..", IssueFormFile))
+	got, err := os.ReadFile(filepath.Join("..", "..", IssueFormFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestIssueFormCommitted(t *testing.T) {
 // and finds one required dropdown per controlled field of papers.csv whose
 // options are exactly the vocabulary's values, in order.
 func TestIssueFormOffersEveryValue(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", IssueFormFile))
+	b, err := os.ReadFile(filepath.Join("..", "..", IssueFormFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func FuzzParseIssue(f *testing.F) {
 // ticked boxes become the field's values in canonical order; an issue
 // with none ticked lacks the answer.
 func TestIssueFormCheckboxes(t *testing.T) {
-	v, err := corpus.ListVocabulary(filepath.Join("..", "testdata", "lists", "agents", "corpus"))
+	v, err := corpus.ListVocabulary(filepath.Join("..", "..", "testdata", "lists", "agents", "corpus"))
 	if err != nil || v == nil {
 		t.Fatalf("vocabulary: %v", err)
 	}

@@ -22,7 +22,7 @@ import (
 	"strings"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/intake"
+	"github.com/masrl/masrl/upkeep/intake"
 )
 
 // Candidate is a work connected to retained entries.

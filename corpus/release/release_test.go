@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/masrl/masrl/citation"
+	"github.com/masrl/masrl/corpus"
 )
 
 const papers = "key,title,first_author,affiliation,year,arxiv_id,venue,url,category,is_rl,reward_type,credit_granularity,orchestration_form,scenario,is_core,one_liner,verified,notes\n" +
@@ -26,7 +26,7 @@ func corpusDir(t *testing.T) string {
 // written twice.
 func TestSnapshotLoad(t *testing.T) {
 	dir := corpusDir(t)
-	want, err := citation.CorpusHash(dir)
+	want, err := corpus.ContentHash(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -136,31 +136,3 @@ func TestZenodo(t *testing.T) {
 		t.Errorf(".zenodo.json: %s", b)
 	}
 }
-
-func TestCorpusHash(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, s string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("papers.csv", "key\n")
-	a, err := CorpusHash(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	write("papers.bib", "")
-	b, _ := CorpusHash(dir)
-	write("papers.bib", "x")
-	c, _ := CorpusHash(dir)
-	if a == b || b == c || !strings.HasPrefix(a, "sha256:") || len(a) != 71 {
-		t.Errorf("hashes %s %s %s: want three different sha256", a, b, c)
-	}
-	again, _ := CorpusHash(dir)
-	if again != c {
-		t.Error("the hash is not stable")
-	}
-	if _, err := CorpusHash(t.TempDir()); err == nil {
-		t.Error("no papers.csv: no error")
-	}
-}

@@ -28,8 +28,8 @@ import (
 	"github.com/masrl/masrl"
 	"github.com/masrl/masrl/awesome"
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/intake"
 	"github.com/masrl/masrl/siteconfig"
+	"github.com/masrl/masrl/upkeep/intake"
 	"go.yaml.in/yaml/v3"
 )
 

@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/intake"
-	"github.com/masrl/masrl/intake/intaketest"
+	"github.com/masrl/masrl/upkeep/intake"
+	"github.com/masrl/masrl/upkeep/intake/intaketest"
 )
 
 // site is a host with one link of each kind.

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/masrl/masrl/intake/intaketest"
+	"github.com/masrl/masrl/upkeep/intake/intaketest"
 )
 
 func TestRetryAfterHeader(t *testing.T) {
