@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -29,9 +30,7 @@ func jsonFields(t reflect.Type) map[string]reflect.StructField {
 			if ft.Kind() == reflect.Pointer {
 				ft = ft.Elem()
 			}
-			for k, v := range jsonFields(ft) {
-				out[k] = v
-			}
+			maps.Copy(out, jsonFields(ft))
 			continue
 		}
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
