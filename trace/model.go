@@ -225,6 +225,16 @@ func appendJSONNumber(out []byte, f float64) []byte {
 	return strconv.AppendFloat(out, f, 'g', -1, 64)
 }
 
+// plain8 reports whether none of the eight bytes of x is below 0x20, a
+// quote, a backslash or above 0x7f: whether they are written as they are.
+// (x - 0x01…·n) & ^x & 0x80… is nonzero exactly when some byte of x is
+// below n (n ≤ 0x80); a byte equal to v is a zero byte of x ^ 0x01…·v.
+func plain8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	below := func(x uint64, n uint64) uint64 { return (x - ones*n) & ^x & highs }
+	return (x&highs)|below(x, 0x20)|below(x^(ones*'"'), 1)|below(x^(ones*'\\'), 1) == 0
+}
+
 // appendJSONString writes s as a JSON string. Invalid UTF-8 becomes
 // U+FFFD; U+2028 and U+2029 are escaped, so the output is also valid
 // JavaScript. Runs of bytes that need no escape are copied whole: most
@@ -234,6 +244,14 @@ func appendJSONString(out []byte, s string) []byte {
 	out = append(out, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Skip eight bytes at a time while none needs a look.
+		for i+8 <= len(s) && plain8(uint64(s[i])|uint64(s[i+1])<<8|uint64(s[i+2])<<16|uint64(s[i+3])<<24|
+			uint64(s[i+4])<<32|uint64(s[i+5])<<40|uint64(s[i+6])<<48|uint64(s[i+7])<<56) {
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {

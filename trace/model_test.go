@@ -256,7 +256,8 @@ func TestAppendJSONLayout(t *testing.T) {
 // string that reads back to it, each invalid UTF-8 byte as U+FFFD, with
 // no raw U+2028 or U+2029.
 func FuzzAppendJSONString(f *testing.F) {
-	for _, s := range []string{"", "plain", `q"b\s`, "\x00\x1f\x7f", "é\u2028x\u2029", "a\xffb\xc3", "\xe2\x80", "日本\n\t"} {
+	for _, s := range []string{"", "plain", `q"b\s`, "\x00\x1f\x7f", "é\u2028x\u2029", "a\xffb\xc3", "\xe2\x80", "日本\n\t",
+		"0123456789abcdef/call\x01x", "abcdefg\\hijklmnop\"q", "12345678é12345678\u2028"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -281,4 +282,34 @@ func FuzzAppendJSONString(f *testing.F) {
 			t.Errorf("%q: raw line separator in %q", s, out)
 		}
 	})
+}
+
+// TestPlain8 checks the eight-byte test against its byte-wise definition:
+// every byte value at every place among plain bytes, and neighbours that
+// could borrow into each other.
+func TestPlain8(t *testing.T) {
+	plain := func(c byte) bool { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' }
+	for _, fill := range []byte{'a', ' ', '!', '#', '[', ']', 0x7f} {
+		for pos := range 8 {
+			for v := range 256 {
+				var w [8]byte
+				for k := range w {
+					w[k] = fill
+				}
+				w[pos] = byte(v)
+				if pos > 0 {
+					w[pos-1] = byte(v) + 1
+				}
+				want := true
+				var x uint64
+				for k, c := range w {
+					want = want && plain(c)
+					x |= uint64(c) << (8 * k)
+				}
+				if got := plain8(x); got != want {
+					t.Fatalf("%q: plain8 %v, want %v", w, got, want)
+				}
+			}
+		}
+	}
 }

@@ -3,6 +3,7 @@ package otlp
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/masrl/masrl/trace"
 )
@@ -40,34 +41,42 @@ func (b *builder) model(t *trace.Trace) *trace.Trace {
 
 	// The ids (SPANID/suffix) and content references (otel:TRACEID/SPANID;
 	// a joined conversation holds several traces) of all events are
-	// substrings of one string: two allocations for the lot, not two an
-	// event. ends[2e] ends event e's id, ends[2e+1] its reference.
+	// substrings of one string: one allocation for the lot, not two an
+	// event. Events made one after the other from the same span (a call
+	// and its result, a spawn and its return) share their reference.
+	// at[e] holds where event e's id starts and ends, then its reference.
 	size := 0
 	for e := range b.events {
 		size += 2*8 + 1 + len(b.events[e].suffix) + len("otel:") + 2*16 + 1 + 2*8
 	}
-	buf := make([]byte, 0, size)
-	ends := make([]int, 2*len(b.events))
+	var sb strings.Builder
+	sb.Grow(size)
+	at := make([][4]int, len(b.events))
+	var hexID [2 * 8]byte
+	var hexTrace [2 * 16]byte
 	for e := range b.events {
 		ev := &b.events[e]
 		s := &b.spans[ev.span]
-		buf = appendHex(buf, s.id[:])
-		buf = append(buf, '/')
-		buf = append(buf, ev.suffix...)
-		ends[2*e] = len(buf)
-		buf = append(buf, "otel:"...)
-		buf = appendHex(buf, s.trace[:])
-		buf = append(buf, '/')
-		buf = appendHex(buf, s.id[:])
-		ends[2*e+1] = len(buf)
-	}
-	all := string(buf)
-	id := func(e int) string {
-		if e == 0 {
-			return all[:ends[0]]
+		appendHex(hexID[:0], s.id[:])
+		at[e][0] = sb.Len()
+		sb.Write(hexID[:])
+		sb.WriteByte('/')
+		sb.WriteString(ev.suffix)
+		at[e][1] = sb.Len()
+		if e > 0 && b.events[e-1].span == ev.span {
+			at[e][2], at[e][3] = at[e-1][2], at[e-1][3]
+			continue
 		}
-		return all[ends[2*e-1]:ends[2*e]]
+		appendHex(hexTrace[:0], s.trace[:])
+		at[e][2] = sb.Len()
+		sb.WriteString("otel:")
+		sb.Write(hexTrace[:])
+		sb.WriteByte('/')
+		sb.Write(hexID[:])
+		at[e][3] = sb.Len()
 	}
+	all := sb.String()
+	id := func(e int) string { return all[at[e][0]:at[e][1]] }
 
 	*t = trace.Trace{TraceID: b.thex, Topology: b.stats.Topology,
 		Events:  slices.Grow(t.Events[:0], len(order))[:len(order)],
@@ -96,7 +105,7 @@ func (b *builder) model(t *trace.Trace) *trace.Trace {
 		t.Events[k] = trace.Event{ID: id(e), T: seconds(ev.ns), Type: ev.typ,
 			Agent: orDefault(ev.agent, "agent"), From: ev.from, To: ev.to, Tool: ev.tool,
 			ToolCallID: ev.callID, Error: ev.err, ConversationID: ev.conv,
-			ContentRef: all[ends[2*e]:ends[2*e+1]]}
+			ContentRef: all[at[e][2]:at[e][3]]}
 	}
 	for k, e := range b.edges {
 		t.Edges[k] = trace.Edge{Src: id(e.src), Dst: id(e.dst), Type: e.typ}
