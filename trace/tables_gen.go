@@ -226,6 +226,24 @@ func eventTypeCode(s string) int {
 	return -1
 }
 
+// EventType is a value of #/$defs/event/properties/type, as the model (Trace) holds it.
+type EventType string
+
+// The values of #/$defs/event/properties/type, in the schema's order; the code of
+// EventOrchestratorDecision is EvOrchestratorDecision.
+const (
+	EventOrchestratorDecision EventType = "orchestrator_decision"
+	EventSpawn                EventType = "spawn"
+	EventDespawn              EventType = "despawn"
+	EventMessage              EventType = "message"
+	EventToolCall             EventType = "tool_call"
+	EventToolResult           EventType = "tool_result"
+	EventReturn               EventType = "return"
+	EventAggregate            EventType = "aggregate"
+	EventHumanIntervention    EventType = "human_intervention"
+	EventSafetyEvent          EventType = "safety_event"
+)
+
 // Properties of #/$defs/edge, as bits of a key set, in the schema's order.
 const (
 	edSrc = 1 << iota
@@ -312,6 +330,22 @@ func edgeTypeCode(s string) int {
 	}
 	return -1
 }
+
+// EdgeType is a value of #/$defs/edge/properties/type, as the model (Trace) holds it.
+type EdgeType string
+
+// The values of #/$defs/edge/properties/type, in the schema's order; the code of
+// EdgeTemporal is EdTemporal.
+const (
+	EdgeTemporal       EdgeType = "temporal"
+	EdgeCausal         EdgeType = "causal"
+	EdgeSpawn          EdgeType = "spawn"
+	EdgeMessage        EdgeType = "message"
+	EdgeToolDependency EdgeType = "tool_dependency"
+	EdgeReturn         EdgeType = "return"
+	EdgeAggregate      EdgeType = "aggregate"
+	EdgeSafetyFlow     EdgeType = "safety_flow"
+)
 
 // Properties of #/properties/costs, as bits of a key set, in the schema's order.
 const (

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/masrl/masrl/trace"
 )
 
 // event is one event of the orchestration trace under construction.
@@ -17,7 +19,7 @@ type event struct {
 	span   int    // the span it comes from (content_ref)
 	suffix string // its id is SPANID/suffix
 	ns     uint64
-	typ    string
+	typ    trace.EventType
 	agent  string
 	from   string
 	to     string
@@ -30,7 +32,7 @@ type event struct {
 
 type edge struct {
 	src, dst int
-	typ      string
+	typ      trace.EdgeType
 }
 
 // child is an agent invocation under another agent.
@@ -78,7 +80,9 @@ func (b *builder) warn(i int, format string, args ...any) {
 
 // build maps the spans of trace tid. It returns nil when no span could be
 // mapped to an event (the schema requires one), with a warning saying so.
-func build(tid [16]byte, in []span, files []source, opts Options) (*Trace, []Diagnostic) {
+// scratch holds the model while it is written; a worker passes the same
+// one to every build, so that its slices are reused.
+func build(tid [16]byte, in []span, files []source, opts Options, scratch *trace.Trace) (*Trace, []Diagnostic) {
 	b := &builder{tid: tid, thex: hex.EncodeToString(tid[:]), files: files, opts: opts,
 		edgeSet: make(map[[2]int]bool, 3*len(in)), chains: map[int][]int{}, kids: map[int][]child{},
 		events: make([]event, 0, 2*len(in)), edges: make([]edge, 0, 3*len(in))}
@@ -97,7 +101,7 @@ func build(tid [16]byte, in []span, files []source, opts Options) (*Trace, []Dia
 	b.handoffEdges()
 	b.takeovers()
 	b.links()
-	out := b.encode()
+	out := b.model(scratch).AppendJSON(make([]byte, 0, 256+160*len(b.events)+80*len(b.edges)), b.opts.Compact)
 	return &Trace{ID: b.thex, JSON: out, Spans: len(b.spans), Stats: b.stats}, b.diags
 }
 
@@ -629,7 +633,7 @@ func (b *builder) labels(agentLike func(int) bool) {
 	}
 }
 
-func (b *builder) newEvent(span int, suffix string, ns uint64, typ, agent string) int {
+func (b *builder) newEvent(span int, suffix string, ns uint64, typ trace.EventType, agent string) int {
 	b.events = append(b.events, event{span: span, suffix: suffix, ns: ns, typ: typ, agent: agent, seq: len(b.events)})
 	return len(b.events) - 1
 }
@@ -638,7 +642,7 @@ func (b *builder) join(agent, ev int) {
 	b.chains[agent] = append(b.chains[agent], ev)
 }
 
-func (b *builder) addEdge(src, dst int, typ string) {
+func (b *builder) addEdge(src, dst int, typ trace.EdgeType) {
 	if src == dst || b.edgeSet[[2]int{src, dst}] {
 		return
 	}
@@ -668,7 +672,7 @@ func (b *builder) makeEvents() {
 				// handoff span to this agent already made it; no spawn
 				// and no return.
 				if !b.handoffSpan(g, i) {
-					m := b.newEvent(i, "handoff", s.start, "message", b.label[g])
+					m := b.newEvent(i, "handoff", s.start, trace.EventMessage, b.label[g])
 					b.events[m].from, b.events[m].to = b.label[g], b.label[i]
 					b.join(i, m)
 					b.handoffs++
@@ -677,10 +681,10 @@ func (b *builder) makeEvents() {
 				break
 			}
 			p := b.pagent[i]
-			sp := b.newEvent(i, "spawn", s.start, "spawn", b.label[p])
+			sp := b.newEvent(i, "spawn", s.start, trace.EventSpawn, b.label[p])
 			b.events[sp].to = b.label[i]
 			b.join(p, sp)
-			r := b.newEvent(i, "return", s.end, "return", b.label[i])
+			r := b.newEvent(i, "return", s.end, trace.EventReturn, b.label[i])
 			b.events[r].from, b.events[r].to = b.label[i], b.label[p]
 			b.join(i, r)
 			b.kids[p] = append(b.kids[p], child{span: i, spawn: sp, ret: r})
@@ -688,17 +692,17 @@ func (b *builder) makeEvents() {
 			b.stats.Messages += 2
 		case kTool:
 			name := toolName(s)
-			c := b.newEvent(i, "call", s.start, "tool_call", b.label[o])
+			c := b.newEvent(i, "call", s.start, trace.EventToolCall, b.label[o])
 			b.events[c].tool = name
-			r := b.newEvent(i, "result", s.end, "tool_result", name)
+			r := b.newEvent(i, "result", s.end, trace.EventToolResult, name)
 			b.events[r].tool = name
 			b.events[c].callID, b.events[r].callID = s.toolCallID, s.toolCallID
 			b.join(o, c)
 			b.join(o, r)
-			b.addEdge(c, r, "tool_dependency")
+			b.addEdge(c, r, trace.EdgeToolDependency)
 			b.stats.ToolCalls++
 		case kHandoff:
-			m := b.newEvent(i, "handoff", s.start, "message", b.label[o])
+			m := b.newEvent(i, "handoff", s.start, trace.EventMessage, b.label[o])
 			b.events[m].from, b.events[m].to = b.label[o], s.transfer
 			b.join(o, m)
 			b.handoffs++
@@ -706,15 +710,15 @@ func (b *builder) makeEvents() {
 		case kModel:
 			// A model call is a message to the model, not between agents:
 			// costs.messages does not count it.
-			m := b.newEvent(i, "message", s.start, "message", b.label[o])
+			m := b.newEvent(i, "message", s.start, trace.EventMessage, b.label[o])
 			b.events[m].from, b.events[m].to = b.label[o], modelName(s)
 			b.join(o, m)
 		case kAgentCall, kCreate:
 			// The agent it runs is spawned instead / nothing runs yet.
 		case kDecision:
-			b.join(o, b.newEvent(i, "decision", s.start, "orchestrator_decision", b.label[o]))
+			b.join(o, b.newEvent(i, "decision", s.start, trace.EventOrchestratorDecision, b.label[o]))
 		case kSafety:
-			b.join(o, b.newEvent(i, "safety", s.start, "safety_event", b.label[o]))
+			b.join(o, b.newEvent(i, "safety", s.start, trace.EventSafetyEvent, b.label[o]))
 		case kReward:
 			if len(s.rewards) == 0 {
 				b.warn(i, "reward span %q has no agentlightning.reward.N.value: no reward recorded", truncate(s.name, 80))
@@ -962,7 +966,7 @@ func (b *builder) returns() {
 			g := groups[j]
 			if len(g) == 1 {
 				if j < len(ch) {
-					b.addEdge(g[0].ret, ch[j], "return")
+					b.addEdge(g[0].ret, ch[j], trace.EdgeReturn)
 				}
 				continue
 			}
@@ -970,9 +974,9 @@ func (b *builder) returns() {
 			for _, c := range g {
 				t = max(t, b.events[c.ret].ns)
 			}
-			a := b.newEvent(p, "aggregate-"+strconv.Itoa(len(inserts)+1), t, "aggregate", b.label[p])
+			a := b.newEvent(p, "aggregate-"+strconv.Itoa(len(inserts)+1), t, trace.EventAggregate, b.label[p])
 			for _, c := range g {
-				b.addEdge(c.ret, a, "aggregate")
+				b.addEdge(c.ret, a, trace.EdgeAggregate)
 			}
 			inserts[j] = a
 		}
@@ -997,7 +1001,7 @@ func (b *builder) temporal() {
 	for _, a := range b.sortedAgents() {
 		ch := b.chains[a]
 		for k := 1; k < len(ch); k++ {
-			b.addEdge(ch[k-1], ch[k], "temporal")
+			b.addEdge(ch[k-1], ch[k], trace.EdgeTemporal)
 		}
 	}
 }
@@ -1023,7 +1027,7 @@ func (b *builder) spawnEdges() {
 	}) {
 		for _, c := range b.kids[p] {
 			if ch := b.chains[c.span]; len(ch) > 0 {
-				b.addEdge(c.spawn, ch[0], "spawn")
+				b.addEdge(c.spawn, ch[0], trace.EdgeSpawn)
 			}
 		}
 	}
@@ -1046,7 +1050,7 @@ func (b *builder) handoffEdges() {
 				continue
 			}
 			if ch := b.chains[a]; len(ch) > 0 {
-				b.addEdge(h, ch[0], "message")
+				b.addEdge(h, ch[0], trace.EdgeMessage)
 			}
 			break
 		}
@@ -1079,7 +1083,7 @@ func (b *builder) takeovers() {
 		ch := b.chains[g]
 		for k := len(ch) - 1; k >= 0; k-- {
 			if b.events[ch[k]].ns <= b.events[h].ns {
-				b.addEdge(ch[k], h, "message")
+				b.addEdge(ch[k], h, trace.EdgeMessage)
 				break
 			}
 		}
@@ -1098,7 +1102,7 @@ func (b *builder) toolCalls() {
 			last[b.owner[t]] = t
 		case k == kTool && b.spans[t].toolCallID != "" && b.own[t][0] >= 0:
 			if m, ok := last[b.owner[t]]; ok {
-				b.addEdge(b.own[m][0], b.own[t][0], "causal")
+				b.addEdge(b.own[m][0], b.own[t][0], trace.EdgeCausal)
 			}
 		}
 	}
@@ -1151,7 +1155,7 @@ func (b *builder) links() {
 				b.warn(i, "link to span %x, which starts after this span: not mapped (an edge would go back in time)", l.span)
 				continue
 			}
-			b.addEdge(src, dst, "temporal")
+			b.addEdge(src, dst, trace.EdgeTemporal)
 		}
 	}
 }

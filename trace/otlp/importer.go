@@ -405,8 +405,9 @@ func (im *Importer) flush(id [16]byte) {
 		im.jobs = make(chan *buildJob)
 		for range im.opts.Workers {
 			im.builders.Go(func() {
+				var scratch trace.Trace
 				for j := range im.jobs {
-					j.t, j.diags = build(j.id, j.spans, j.files, im.opts)
+					j.t, j.diags = build(j.id, j.spans, j.files, im.opts, &scratch)
 					j.spans = nil
 					close(j.done)
 				}

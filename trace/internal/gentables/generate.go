@@ -28,6 +28,10 @@ type enumNames struct {
 	array  string // exported function returning the values as an array, or ""
 	list   string // function returning them as a slice
 	code   string // function mapping a value to its constant, -1 if none
+	// typ and typed name the string type of the values and the prefix of
+	// its constants (EventType, "Event": EventSpawn EventType = "spawn"),
+	// which code that writes traces uses; "" for none.
+	typ, typed string
 }
 
 // enums names the tables of each enumeration the validator knows, by
@@ -35,9 +39,9 @@ type enumNames struct {
 // line here (and code that uses it), so generation fails until it has one.
 func enums() map[string]enumNames {
 	return map[string]enumNames{
-		"ev.type":      {"Ev", "numEventTypes", "EventTypes", "eventTypeList", "eventTypeCode"},
-		"ed.type":      {"Ed", "numEdgeTypes", "EdgeTypes", "edgeTypeList", "edgeTypeCode"},
-		"top.topology": {"Topology", "numTopologies", "", "Topologies", "topologyCode"},
+		"ev.type":      {"Ev", "numEventTypes", "EventTypes", "eventTypeList", "eventTypeCode", "EventType", "Event"},
+		"ed.type":      {"Ed", "numEdgeTypes", "EdgeTypes", "edgeTypeList", "edgeTypeCode", "EdgeType", "Edge"},
+		"top.topology": {"Topology", "numTopologies", "", "Topologies", "topologyCode", "", ""},
 	}
 }
 
@@ -265,6 +269,15 @@ func writeEnum(b *bytes.Buffer, o object, f schemadoc.Field, n enumNames) {
 		fmt.Fprintf(b, "\tcase %q:\n\t\treturn %s\n", v, goName(n.consts, v))
 	}
 	b.WriteString("\t}\n\treturn -1\n}\n\n")
+	if n.typ == "" {
+		return
+	}
+	fmt.Fprintf(b, "// %s is a value of %s/properties/%s, as the model (Trace) holds it.\ntype %s string\n\n", n.typ, o.where, f.Name, n.typ)
+	fmt.Fprintf(b, "// The values of %s/properties/%s, in the schema's order; the code of\n// %s%s is %s%s.\nconst (\n", o.where, f.Name, n.typed, goName("", f.Enum[0]), n.consts, goName("", f.Enum[0]))
+	for _, v := range f.Enum {
+		fmt.Fprintf(b, "\t%s %s = %q\n", goName(n.typed, v), n.typ, v)
+	}
+	b.WriteString(")\n\n")
 }
 
 // placeholder returns the smallest object the event schema accepts: its
