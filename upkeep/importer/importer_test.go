@@ -1,0 +1,148 @@
+package importer
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/masrl/masrl/internal/golden"
+)
+
+// fixtures are the sources under testdata/import, each imported alone.
+var fixtures = []string{"bullets.md", "table.md", "flat.md", "unreadable.md"}
+
+const fixtureDir = "../../testdata/import"
+
+func importFixture(t *testing.T, name string) (*Result, map[string][]byte) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(fixtureDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Result
+	if err := r.Read(name, src, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	files, err := r.Files(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &r, files
+}
+
+// TestImportGolden imports each fixture, checks the list it makes and
+// compares the report and the files with their goldens.
+func TestImportGolden(t *testing.T) {
+	for _, name := range fixtures {
+		t.Run(name, func(t *testing.T) {
+			r, files := importFixture(t, name)
+			if err := Check("list", files); err != nil {
+				t.Fatalf("the imported list does not check clean:\n%v", err)
+			}
+			var b bytes.Buffer
+			r.Report(&b)
+			for _, f := range []string{"papers.csv", "papers.bib", "vocab.yaml", "masrl.yaml"} {
+				b.WriteString("--- " + f + "\n")
+				b.Write(files[f])
+			}
+			golden.Check(t, filepath.Join(fixtureDir, "golden", strings.TrimSuffix(name, filepath.Ext(name))+".txt"), b.Bytes())
+		})
+	}
+}
+
+// TestUnreadableItems: a README with five items it cannot read reports
+// exactly those five, at their lines, and keeps the rest.
+func TestUnreadableItems(t *testing.T) {
+	r, files := importFixture(t, "unreadable.md")
+	var got []string
+	for _, p := range r.Problems {
+		got = append(got, p.Pos)
+	}
+	want := []string{"unreadable.md:6", "unreadable.md:7", "unreadable.md:8", "unreadable.md:10", "unreadable.md:11"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("problems at %v, want %v", got, want)
+	}
+	if len(r.Entries) != 3 {
+		t.Errorf("%d entries, want 3", len(r.Entries))
+	}
+	if !bytes.Contains(files["papers.csv"], []byte("AgentBench")) {
+		t.Error("the readable items after the unreadable ones are missing")
+	}
+}
+
+// TestCrossListed: an item under two headings is one entry with both
+// values, and nested headings are nested values.
+func TestCrossListed(t *testing.T) {
+	r, _ := importFixture(t, "bullets.md")
+	var react *Entry
+	for _, e := range r.Entries {
+		if e.ArxivID == "2210.03629" {
+			react = e
+		}
+	}
+	if react == nil || strings.Join(react.Values, ";") != "planning;reasoning" {
+		t.Fatalf("ReAct: %+v, want one entry under planning and reasoning", react)
+	}
+	if react.Code != "https://github.com/ysymyth/ReAct" || react.Project != "https://react-lm.github.io/" || react.Date != "2022-10" {
+		t.Errorf("ReAct's links or date: %+v", react)
+	}
+	parents := map[string]string{}
+	for _, v := range r.Values {
+		parents[v.Value] = v.Parent
+	}
+	if parents["critique"] != "self-reflection" || parents["self-reflection"] != "reasoning" || parents["reasoning"] != "planning" {
+		t.Errorf("the four-level heading tree became %v", parents)
+	}
+}
+
+// TestWriteNewRefusesNonEmpty: --out never writes into a directory that
+// holds files.
+func TestWriteNewRefusesNonEmpty(t *testing.T) {
+	_, files := importFixture(t, "table.md")
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteNew(dir, files); err == nil || !strings.Contains(err.Error(), "is not empty") {
+		t.Fatalf("WriteNew into a non-empty directory: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "papers.csv")); err == nil {
+		t.Error("papers.csv was written into a non-empty directory")
+	}
+	empty := filepath.Join(t.TempDir(), "new")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteNew(empty, files); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(empty)
+	if len(ents) != 4 {
+		t.Errorf("%d files written, want 4", len(ents))
+	}
+}
+
+func fuzzRead(f *testing.F, seeds ...string) {
+	for _, s := range seeds {
+		b, err := os.ReadFile(filepath.Join(fixtureDir, s))
+		if err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		var r Result
+		if err := r.Read("fuzz", src, Options{}); err != nil {
+			return
+		}
+		var b bytes.Buffer
+		r.Report(&b)
+		if files, err := r.Files(nil); err == nil {
+			_ = Check("list", files)
+		}
+	})
+}
+
+// FuzzImportMarkdown: any input gives a report or an error, never a panic.
+func FuzzImportMarkdown(f *testing.F) { fuzzRead(f, fixtures...) }

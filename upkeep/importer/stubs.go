@@ -1,0 +1,27 @@
+package importer
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+)
+
+// jsonish reports whether t looks like JSON rather than a Markdown link
+// or heading starting with a bracket.
+func jsonish(t []byte) bool {
+	t = bytes.TrimLeft(t[1:], " \t\r\n")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '"' || t[0] == ']' || t[0] == '}')
+}
+
+var bibStart = regexp.MustCompile(`(?m)^\s*@[A-Za-z]+\s*\{`)
+
+func bibEntryStart(t []byte) bool { return bibStart.Match(t) && !bytes.Contains(t, []byte("\n# ")) }
+
+// readBib and readCSL are not written yet: the source is named and refused.
+func (r *Result) readBib(name string, _ []byte, _ Options) error {
+	return fmt.Errorf("%s: BibTeX import is not supported yet", name)
+}
+
+func (r *Result) readCSL(name string, _ []byte, _ Options) error {
+	return fmt.Errorf("%s: CSL JSON import is not supported yet", name)
+}
