@@ -18,6 +18,7 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/intake"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Field is the controlled column the headings (or keywords) become.
@@ -38,6 +39,9 @@ type Entry struct {
 	Project  string
 	Values   []string // values of Field, in the order first met
 	Pos      string   // FILE:line of its first listing
+	// venueField is the BibTeX field the venue came from (booktitle or
+	// journal), so that the written entry keeps its type.
+	venueField string
 }
 
 // Value is one value of Field: a heading, a keyword or a collection.
@@ -249,10 +253,15 @@ func (r *Result) Files(taken func(string) bool) (map[string][]byte, error) {
 	fallback := r.fallbackValue()
 	for _, e := range entries {
 		m := &intake.Metadata{Title: e.Title, Authors: e.Authors, Year: e.Year, Venue: e.Venue, URL: e.URL, ArxivID: e.ArxivID, DOI: e.DOI}
-		if e.ArxivID != "" {
+		switch {
+		case e.venueField == "booktitle":
+			m.Kind, m.Booktitle = "inproceedings", e.Venue
+		case e.venueField == "journal":
+			m.Kind, m.Journal = "article", e.Venue
+		case e.ArxivID != "":
 			m.Kind, m.Journal = "article", "arXiv preprint arXiv:"+e.ArxivID
 		}
-		key := intake.DeriveKey(m, isTaken)
+		key := intake.DeriveKey(asciiNames(m), isTaken)
 		keys[key] = true
 		values := e.Values
 		if len(values) == 0 {
@@ -334,4 +343,27 @@ func personName(s string) intake.Author {
 		i--
 	}
 	return intake.Author{Given: strings.Join(w[:i], " "), Family: strings.Join(w[i:], " ")}
+}
+
+// asciiNames is m with its title and names folded to ASCII letters
+// (Müller → Muller), from which keys are derived: corpus.Slug keeps
+// ASCII letters only.
+func asciiNames(m *intake.Metadata) *intake.Metadata {
+	c := *m
+	c.Title = fold(m.Title)
+	c.Authors = nil
+	for _, a := range m.Authors {
+		c.Authors = append(c.Authors, intake.Author{Given: fold(a.Given), Family: fold(a.Family), Literal: fold(a.Literal)})
+	}
+	return &c
+}
+
+// fold drops the combining marks of s's decomposed letters.
+func fold(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Mn, r) {
+			return -1
+		}
+		return r
+	}, norm.NFD.String(s))
 }

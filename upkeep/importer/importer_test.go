@@ -11,7 +11,7 @@ import (
 )
 
 // fixtures are the sources under testdata/import, each imported alone.
-var fixtures = []string{"bullets.md", "table.md", "flat.md", "unreadable.md"}
+var fixtures = []string{"bullets.md", "table.md", "flat.md", "unreadable.md", "refs.bib"}
 
 const fixtureDir = "../../testdata/import"
 
@@ -47,7 +47,7 @@ func TestImportGolden(t *testing.T) {
 				b.WriteString("--- " + f + "\n")
 				b.Write(files[f])
 			}
-			golden.Check(t, filepath.Join(fixtureDir, "golden", strings.TrimSuffix(name, filepath.Ext(name))+".txt"), b.Bytes())
+			golden.Check(t, filepath.Join(fixtureDir, "golden", name+".txt"), b.Bytes())
 		})
 	}
 }
@@ -145,4 +145,26 @@ func fuzzRead(f *testing.F, seeds ...string) {
 }
 
 // FuzzImportMarkdown: any input gives a report or an error, never a panic.
-func FuzzImportMarkdown(f *testing.F) { fuzzRead(f, fixtures...) }
+func FuzzImportMarkdown(f *testing.F) {
+	fuzzRead(f, "bullets.md", "table.md", "flat.md", "unreadable.md")
+}
+
+// FuzzImportBib: any input gives a report or an error, never a panic.
+func FuzzImportBib(f *testing.F) { fuzzRead(f, "refs.bib") }
+
+// TestTexText: LaTeX escapes and accents in BibTeX titles and names
+// become plain text.
+func TestTexText(t *testing.T) {
+	for in, want := range map[string]string{
+		`M{\"u}ller`:               "Müller",
+		`Dess{\`+"`"+`\i}`:         "Dessì",
+		`G{\'o}mez`:                "Gómez",
+		`A {\&} B --- C -- D`:      "A & B — C – D",
+		`{ReAct}: 100\% \emph{x}`: "ReAct: 100% x",
+		`\c{c}a~va`:                "ça va",
+	} {
+		if got := texText(in); got != want {
+			t.Errorf("texText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

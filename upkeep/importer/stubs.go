@@ -17,11 +17,7 @@ var bibStart = regexp.MustCompile(`(?m)^\s*@[A-Za-z]+\s*\{`)
 
 func bibEntryStart(t []byte) bool { return bibStart.Match(t) && !bytes.Contains(t, []byte("\n# ")) }
 
-// readBib and readCSL are not written yet: the source is named and refused.
-func (r *Result) readBib(name string, _ []byte, _ Options) error {
-	return fmt.Errorf("%s: BibTeX import is not supported yet", name)
-}
-
+// readCSL is not written yet: the source is named and refused.
 func (r *Result) readCSL(name string, _ []byte, _ Options) error {
 	return fmt.Errorf("%s: CSL JSON import is not supported yet", name)
 }
