@@ -156,12 +156,12 @@ func FuzzImportBib(f *testing.F) { fuzzRead(f, "refs.bib") }
 // become plain text.
 func TestTexText(t *testing.T) {
 	for in, want := range map[string]string{
-		`M{\"u}ller`:               "Müller",
-		`Dess{\`+"`"+`\i}`:         "Dessì",
-		`G{\'o}mez`:                "Gómez",
-		`A {\&} B --- C -- D`:      "A & B — C – D",
+		`M{\"u}ller`:              "Müller",
+		`Dess{\` + "`" + `\i}`:    "Dessì",
+		`G{\'o}mez`:               "Gómez",
+		`A {\&} B --- C -- D`:     "A & B — C – D",
 		`{ReAct}: 100\% \emph{x}`: "ReAct: 100% x",
-		`\c{c}a~va`:                "ça va",
+		`\c{c}a~va`:               "ça va",
 	} {
 		if got := texText(in); got != want {
 			t.Errorf("texText(%q) = %q, want %q", in, got, want)
