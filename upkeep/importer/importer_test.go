@@ -11,7 +11,7 @@ import (
 )
 
 // fixtures are the sources under testdata/import, each imported alone.
-var fixtures = []string{"bullets.md", "table.md", "flat.md", "unreadable.md", "refs.bib"}
+var fixtures = []string{"bullets.md", "table.md", "flat.md", "unreadable.md", "refs.bib", "zotero.json"}
 
 const fixtureDir = "../../testdata/import"
 
@@ -151,6 +151,49 @@ func FuzzImportMarkdown(f *testing.F) {
 
 // FuzzImportBib: any input gives a report or an error, never a panic.
 func FuzzImportBib(f *testing.F) { fuzzRead(f, "refs.bib") }
+
+// FuzzImportCSL: any input gives a report or an error, never a panic.
+func FuzzImportCSL(f *testing.F) { fuzzRead(f, "zotero.json") }
+
+// TestCSL: Zotero's tags and collections become values, the arXiv id
+// comes from the number field, dates from date-parts or raw, and an
+// organisation stays one name.
+func TestCSL(t *testing.T) {
+	r, files := importFixture(t, "zotero.json")
+	byTitle := map[string]*Entry{}
+	for _, e := range r.Entries {
+		byTitle[e.Title] = e
+	}
+	react := byTitle["ReAct: Synergizing Reasoning and Acting in Language Models"]
+	if react == nil || react.ArxivID != "2210.03629" || react.Date != "2023-03-09" || !containsString(react.Values, "agents") || !containsString(react.Values, "tool-use") {
+		t.Errorf("ReAct: %+v", react)
+	}
+	if gat := byTitle["Graph Attention Networks"]; gat == nil || gat.Date != "2017-10-30" || gat.ArxivID != "1710.10903" {
+		t.Errorf("GAT: %+v", gat)
+	}
+	if !bytes.Contains(files["papers.bib"], []byte("{MineDojo Team}")) {
+		t.Errorf("the organisation is not one name:\n%s", files["papers.bib"])
+	}
+	if len(r.Problems) != 2 {
+		t.Errorf("problems %v, want the undated page and the string author", r.Problems)
+	}
+}
+
+// TestDetect names each fixture's format from its content.
+func TestDetect(t *testing.T) {
+	for name, want := range map[string]Format{"bullets.md": Markdown, "table.md": Markdown, "flat.md": Markdown, "refs.bib": BibTeX, "zotero.json": CSLJSON} {
+		src, err := os.ReadFile(filepath.Join(fixtureDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Detect(src); got != want {
+			t.Errorf("%s: %s, want %s", name, got, want)
+		}
+	}
+	if got := Detect([]byte("[Title](https://x) is a link\n")); got != Markdown {
+		t.Errorf("a Markdown line starting with a link: %s", got)
+	}
+}
 
 // TestTexText: LaTeX escapes and accents in BibTeX titles and names
 // become plain text.

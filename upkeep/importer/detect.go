@@ -2,7 +2,6 @@ package importer
 
 import (
 	"bytes"
-	"fmt"
 	"regexp"
 )
 
@@ -16,8 +15,3 @@ func jsonish(t []byte) bool {
 var bibStart = regexp.MustCompile(`(?m)^\s*@[A-Za-z]+\s*\{`)
 
 func bibEntryStart(t []byte) bool { return bibStart.Match(t) && !bytes.Contains(t, []byte("\n# ")) }
-
-// readCSL is not written yet: the source is named and refused.
-func (r *Result) readCSL(name string, _ []byte, _ Options) error {
-	return fmt.Errorf("%s: CSL JSON import is not supported yet", name)
-}
