@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -57,7 +58,7 @@ func (r *Result) readBib(name string, src []byte, opt Options) error {
 		}
 		for t := range strings.FieldsFuncSeq(texText(f[tagField]), func(r rune) bool { return r == ',' || r == ';' }) {
 			if t = oneLine(t); t != "" {
-				if v := r.addValue(t, ""); !containsString(e.Values, v) {
+				if v := r.addValue(t, ""); !slices.Contains(e.Values, v) {
 					e.Values = append(e.Values, v)
 				}
 			}
@@ -68,15 +69,6 @@ func (r *Result) readBib(name string, src []byte, opt Options) error {
 		return fmt.Errorf("%s: no BibTeX entry (@article{...}) found", name)
 	}
 	return nil
-}
-
-func containsString(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // month reads a BibTeX month (5, may, May, {May}) as MM.

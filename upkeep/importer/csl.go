@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -140,7 +141,7 @@ func (r *Result) cslEntry(pos string, it *cslItem, extra map[string]json.RawMess
 	tags = append(stringsOf(it.Collections), tags...)
 	for _, t := range tags {
 		if t = oneLine(t); t != "" {
-			if v := r.addValue(t, ""); !containsString(e.Values, v) {
+			if v := r.addValue(t, ""); !slices.Contains(e.Values, v) {
 				e.Values = append(e.Values, v)
 			}
 		}

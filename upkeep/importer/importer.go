@@ -244,33 +244,14 @@ func (r *Result) Files(taken func(string) bool) (map[string][]byte, error) {
 	if len(r.Entries) == 0 {
 		return nil, fmt.Errorf("no entry could be read")
 	}
-	keys := map[string]bool{}
-	isTaken := func(k string) bool { return keys[k] || taken != nil && taken(k) }
 	var csvb, bib bytes.Buffer
 	cw := csv.NewWriter(&csvb)
 	_ = cw.Write(columns)
-	entries := slices.Clone(r.Entries)
 	fallback := r.fallbackValue()
-	for _, e := range entries {
-		m := &intake.Metadata{Title: e.Title, Authors: e.Authors, Year: e.Year, Venue: e.Venue, URL: e.URL, ArxivID: e.ArxivID, DOI: e.DOI}
-		switch {
-		case e.venueField == "booktitle":
-			m.Kind, m.Booktitle = "inproceedings", e.Venue
-		case e.venueField == "journal":
-			m.Kind, m.Journal = "article", e.Venue
-		case e.ArxivID != "":
-			m.Kind, m.Journal = "article", "arXiv preprint arXiv:"+e.ArxivID
+	for i, d := range r.drafts(taken) {
+		if e := r.Entries[i]; len(e.Values) == 0 {
+			d.Row[Field] = fallback
 		}
-		key := intake.DeriveKey(asciiNames(m), isTaken)
-		keys[key] = true
-		values := e.Values
-		if len(values) == 0 {
-			values = []string{fallback}
-		}
-		d := intake.NewDraft(m, key, map[string]string{Field: strings.Join(values, "; ")}, oneLine(e.OneLiner), "")
-		d.Row["date"], d.Row["doi"], d.Row["code"], d.Row["project"] = e.Date, e.DOI, e.Code, e.Project
-		d.Row["title"] = oneLine(e.Title)
-		d.Row["venue"] = oneLine(e.Venue)
 		_ = cw.Write(d.Record(columns))
 		bib.WriteString(d.BibText)
 		bib.WriteString("\n")
@@ -290,6 +271,34 @@ func (r *Result) Files(taken func(string) bool) (map[string][]byte, error) {
 		"vocab.yaml": r.vocab(),
 		"masrl.yaml": []byte("title: " + yamlString(cmp.Or(r.Title, "Imported list")) + "\ndescription: " + yamlString("Papers imported by masrl import.") + "\n"),
 	}, nil
+}
+
+// drafts returns each entry's row and BibTeX entry (intake.NewDraft, as
+// masrl add drafts them), with keys unique among themselves and not
+// taken; the row's Field cell holds the entry's values.
+func (r *Result) drafts(taken func(string) bool) []*intake.Draft {
+	keys := map[string]bool{}
+	isTaken := func(k string) bool { return keys[k] || taken != nil && taken(k) }
+	out := make([]*intake.Draft, 0, len(r.Entries))
+	for _, e := range r.Entries {
+		m := &intake.Metadata{Title: e.Title, Authors: e.Authors, Year: e.Year, Venue: e.Venue, URL: e.URL, ArxivID: e.ArxivID, DOI: e.DOI}
+		switch {
+		case e.venueField == "booktitle":
+			m.Kind, m.Booktitle = "inproceedings", e.Venue
+		case e.venueField == "journal":
+			m.Kind, m.Journal = "article", e.Venue
+		case e.ArxivID != "":
+			m.Kind, m.Journal = "article", "arXiv preprint arXiv:"+e.ArxivID
+		}
+		key := intake.DeriveKey(asciiNames(m), func(k string) bool { return isTaken(k) || isTaken(intake.BibKey(k, m.Year)) })
+		keys[key], keys[intake.BibKey(key, m.Year)] = true, true
+		d := intake.NewDraft(m, key, map[string]string{Field: strings.Join(e.Values, "; ")}, oneLine(e.OneLiner), "")
+		d.Row["date"], d.Row["doi"], d.Row["code"], d.Row["project"] = e.Date, e.DOI, e.Code, e.Project
+		d.Row["title"] = oneLine(e.Title)
+		d.Row["venue"] = oneLine(e.Venue)
+		out = append(out, d)
+	}
+	return out
 }
 
 // fallbackValue is the value of entries filed under no heading: the
