@@ -74,7 +74,8 @@ func TestUnreadableItems(t *testing.T) {
 }
 
 // TestCrossListed: an item under two headings is one entry with both
-// values, and nested headings are nested values.
+// values, nested headings are nested values, and so is a group item
+// ("- **Surveys**" over a nested list).
 func TestCrossListed(t *testing.T) {
 	r, _ := importFixture(t, "bullets.md")
 	var react *Entry
@@ -93,7 +94,7 @@ func TestCrossListed(t *testing.T) {
 	for _, v := range r.Values {
 		parents[v.Value] = v.Parent
 	}
-	if parents["critique"] != "self-reflection" || parents["self-reflection"] != "reasoning" || parents["reasoning"] != "planning" {
+	if parents["critique"] != "self-reflection" || parents["self-reflection"] != "reasoning" || parents["reasoning"] != "planning" || parents["surveys"] != "planning" {
 		t.Errorf("the four-level heading tree became %v", parents)
 	}
 }

@@ -92,6 +92,7 @@ func currentValue(stack []mdHeading) string {
 func (r *Result) readList(name string, l *ast.List, src []byte, lines lineIndex, value string) {
 	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
 		var inline ast.Node
+		var sub []*ast.List
 		for c := it.FirstChild(); c != nil; c = c.NextSibling() {
 			switch c := c.(type) {
 			case *ast.TextBlock, *ast.Paragraph:
@@ -99,8 +100,26 @@ func (r *Result) readList(name string, l *ast.List, src []byte, lines lineIndex,
 					inline = c
 				}
 			case *ast.List:
-				r.readList(name, c, src, lines, value)
+				sub = append(sub, c)
 			}
+		}
+		// An item without a link of its own that holds a list is a
+		// group ("- **Surveys**" over its papers): a value nested under
+		// the heading, as a heading one level down would be.
+		if len(sub) > 0 && (inline == nil || !hasLink(inline)) {
+			v := value
+			if inline != nil {
+				if label := stripEmoji(strings.Trim(plainText(inline, src), " :")); label != "" {
+					v = r.addValue(label, value)
+				}
+			}
+			for _, l := range sub {
+				r.readList(name, l, src, lines, v)
+			}
+			continue
+		}
+		for _, l := range sub {
+			r.readList(name, l, src, lines, value)
 		}
 		if inline == nil {
 			continue
@@ -214,12 +233,13 @@ func readItem(e *Entry, block ast.Node, src []byte) {
 			case "project":
 				e.Project = dest
 			default:
-				if e.Title == "" && label != "" {
+				switch {
+				case e.Title == "" && label != "":
 					e.Title, e.URL, before = label, dest, false
-					takeIDs(e, dest)
-				} else {
-					takeIDs(e, dest)
+				case e.Code == "" && isRepo(dest):
+					e.Code = dest // a repository under its own name
 				}
+				takeIDs(e, dest)
 			}
 		case *ast.Emphasis:
 			t := strings.TrimSpace(plainText(n, src))
@@ -377,6 +397,19 @@ func hasImage(n ast.Node) bool {
 		}
 	}
 	return false
+}
+
+// hasLink reports whether a block holds a link anywhere in its inlines.
+func hasLink(n ast.Node) bool {
+	found := false
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if _, ok := c.(*ast.Link); ok && entering {
+			found = true
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return found
 }
 
 func firstLink(n ast.Node) *ast.Link {
