@@ -79,20 +79,6 @@ const (
 	CSLJSON  Format = "CSL JSON"
 )
 
-// Detect names the format of src from its content: a JSON array is CSL
-// JSON, a file whose first non-blank character is '@' or that holds an
-// entry like "@article{" is BibTeX, anything else is Markdown.
-func Detect(src []byte) Format {
-	t := bytes.TrimSpace(bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")))
-	switch {
-	case len(t) > 0 && (t[0] == '[' || t[0] == '{') && jsonish(t):
-		return CSLJSON
-	case len(t) > 0 && t[0] == '@', bibEntryStart(t):
-		return BibTeX
-	}
-	return Markdown
-}
-
 // Options are the choices of an import.
 type Options struct {
 	// TagField is the BibTeX field or CSL variable whose values become

@@ -182,8 +182,10 @@ func TestDetect(t *testing.T) {
 			t.Errorf("%s: %s, want %s", name, got, want)
 		}
 	}
-	if got := Detect([]byte("[Title](https://x) is a link\n")); got != Markdown {
-		t.Errorf("a Markdown line starting with a link: %s", got)
+	for _, md := range []string{"[Title](https://x) is a link\n", "# Cite us\n\n```\n@article{us,\n}\n```\n", "@someone's list\n"} {
+		if got := Detect([]byte(md)); got != Markdown {
+			t.Errorf("Detect(%q) = %s, want Markdown", md, got)
+		}
 	}
 }
 
