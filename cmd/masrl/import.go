@@ -55,15 +55,18 @@ func runImport(_ context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitFindings
 		}
 	}
-	r.Report(stdout)
 	if *into != "" {
+		r.Report(stdout)
 		return importInto(*into, &r, *dryRun, stdout, stderr)
 	}
 	dir := *out
 	if dir == "" {
 		dir = "."
 	}
+	// The files first: they give entries under no heading their value,
+	// which the report counts.
 	list, err := r.Files(nil)
+	r.Report(stdout)
 	if err == nil {
 		err = importer.Check(dir, list)
 	}
