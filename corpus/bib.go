@@ -44,6 +44,13 @@ func parseBib(file string, src []byte) ([]BibEntry, Diagnostics) {
 	return parseBibText(file, string(src))
 }
 
+// ParseBib reads a BibTeX file of any name (masrl import's sources) as
+// papers.bib is read: its entries, and every syntax error at its
+// file:line:col.
+func ParseBib(file string, src []byte) ([]BibEntry, Diagnostics) {
+	return parseBib(file, src)
+}
+
 // parseBibText is parseBib of a text already a string.
 func parseBibText(file, src string) ([]BibEntry, Diagnostics) {
 	p := &bibParser{file: file, src: src, line: 1}

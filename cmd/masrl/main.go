@@ -43,6 +43,7 @@ func commands() map[string]command {
 		"fmt":        fmtCommand(),
 		"init":       initCommand(),
 		"add":        addCommand(),
+		"import":     importCommand(),
 		"issue-form": issueFormCommand(),
 		"refresh":    refreshCommand(),
 		"links":      linksCommand(),

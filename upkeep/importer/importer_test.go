@@ -1,0 +1,207 @@
+package importer
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/masrl/masrl/internal/golden"
+)
+
+// fixtures are the sources under testdata/import, each imported alone.
+var fixtures = []string{"bullets.md", "table.md", "flat.md", "unreadable.md", "refs.bib", "zotero.json"}
+
+const fixtureDir = "../../testdata/import"
+
+func importFixture(t *testing.T, name string) (*Result, map[string][]byte) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(fixtureDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Result
+	if err := r.Read(name, src, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	files, err := r.Files(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &r, files
+}
+
+// TestImportGolden imports each fixture, checks the list it makes and
+// compares the report and the files with their goldens.
+func TestImportGolden(t *testing.T) {
+	for _, name := range fixtures {
+		t.Run(name, func(t *testing.T) {
+			r, files := importFixture(t, name)
+			if err := Check("list", files); err != nil {
+				t.Fatalf("the imported list does not check clean:\n%v", err)
+			}
+			var b bytes.Buffer
+			r.Report(&b)
+			for _, f := range []string{"papers.csv", "papers.bib", "vocab.yaml", "masrl.yaml"} {
+				b.WriteString("--- " + f + "\n")
+				b.Write(files[f])
+			}
+			golden.Check(t, filepath.Join(fixtureDir, "golden", name+".txt"), b.Bytes())
+		})
+	}
+}
+
+// TestUnreadableItems: a README with five items it cannot read reports
+// exactly those five, at their lines, and keeps the rest.
+func TestUnreadableItems(t *testing.T) {
+	r, files := importFixture(t, "unreadable.md")
+	var got []string
+	for _, p := range r.Problems {
+		got = append(got, p.Pos)
+	}
+	want := []string{"unreadable.md:6", "unreadable.md:7", "unreadable.md:8", "unreadable.md:10", "unreadable.md:11"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("problems at %v, want %v", got, want)
+	}
+	if len(r.Entries) != 3 {
+		t.Errorf("%d entries, want 3", len(r.Entries))
+	}
+	if !bytes.Contains(files["papers.csv"], []byte("AgentBench")) {
+		t.Error("the readable items after the unreadable ones are missing")
+	}
+}
+
+// TestCrossListed: an item under two headings is one entry with both
+// values, nested headings are nested values, and so is a group item
+// ("- **Surveys**" over a nested list).
+func TestCrossListed(t *testing.T) {
+	r, _ := importFixture(t, "bullets.md")
+	var react *Entry
+	for _, e := range r.Entries {
+		if e.ArxivID == "2210.03629" {
+			react = e
+		}
+	}
+	if react == nil || strings.Join(react.Values, ";") != "planning;reasoning" {
+		t.Fatalf("ReAct: %+v, want one entry under planning and reasoning", react)
+	}
+	if react.Code != "https://github.com/ysymyth/ReAct" || react.Project != "https://react-lm.github.io/" || react.Date != "2022-10" {
+		t.Errorf("ReAct's links or date: %+v", react)
+	}
+	parents := map[string]string{}
+	for _, v := range r.Values {
+		parents[v.Value] = v.Parent
+	}
+	if parents["critique"] != "self-reflection" || parents["self-reflection"] != "reasoning" || parents["reasoning"] != "planning" || parents["surveys"] != "planning" {
+		t.Errorf("the four-level heading tree became %v", parents)
+	}
+}
+
+// TestWriteNewRefusesNonEmpty: --out never writes into a directory that
+// holds files.
+func TestWriteNewRefusesNonEmpty(t *testing.T) {
+	_, files := importFixture(t, "table.md")
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteNew(dir, files); err == nil || !strings.Contains(err.Error(), "is not empty") {
+		t.Fatalf("WriteNew into a non-empty directory: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "papers.csv")); err == nil {
+		t.Error("papers.csv was written into a non-empty directory")
+	}
+	empty := filepath.Join(t.TempDir(), "new")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteNew(empty, files); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(empty)
+	if len(ents) != 4 {
+		t.Errorf("%d files written, want 4", len(ents))
+	}
+}
+
+func fuzzRead(f *testing.F, seeds ...string) {
+	for _, s := range seeds {
+		b, err := os.ReadFile(filepath.Join(fixtureDir, s))
+		if err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) { readAll(src) })
+}
+
+// FuzzImportMarkdown: any input gives a report or an error, never a panic.
+func FuzzImportMarkdown(f *testing.F) {
+	fuzzRead(f, "bullets.md", "table.md", "flat.md", "unreadable.md")
+}
+
+// FuzzImportBib: any input gives a report or an error, never a panic.
+func FuzzImportBib(f *testing.F) { fuzzRead(f, "refs.bib") }
+
+// FuzzImportCSL: any input gives a report or an error, never a panic.
+func FuzzImportCSL(f *testing.F) { fuzzRead(f, "zotero.json") }
+
+// TestCSL: Zotero's tags and collections become values, the arXiv id
+// comes from the number field, dates from date-parts or raw, and an
+// organisation stays one name.
+func TestCSL(t *testing.T) {
+	r, files := importFixture(t, "zotero.json")
+	byTitle := map[string]*Entry{}
+	for _, e := range r.Entries {
+		byTitle[e.Title] = e
+	}
+	react := byTitle["ReAct: Synergizing Reasoning and Acting in Language Models"]
+	if react == nil || react.ArxivID != "2210.03629" || react.Date != "2023-03-09" || !slices.Contains(react.Values, "agents") || !slices.Contains(react.Values, "tool-use") {
+		t.Errorf("ReAct: %+v", react)
+	}
+	if gat := byTitle["Graph Attention Networks"]; gat == nil || gat.Date != "2017-10-30" || gat.ArxivID != "1710.10903" {
+		t.Errorf("GAT: %+v", gat)
+	}
+	if !bytes.Contains(files["papers.bib"], []byte("{MineDojo Team}")) {
+		t.Errorf("the organisation is not one name:\n%s", files["papers.bib"])
+	}
+	if len(r.Problems) != 2 {
+		t.Errorf("problems %v, want the undated page and the string author", r.Problems)
+	}
+}
+
+// TestDetect names each fixture's format from its content.
+func TestDetect(t *testing.T) {
+	for name, want := range map[string]Format{"bullets.md": Markdown, "table.md": Markdown, "flat.md": Markdown, "refs.bib": BibTeX, "zotero.json": CSLJSON} {
+		src, err := os.ReadFile(filepath.Join(fixtureDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Detect(src); got != want {
+			t.Errorf("%s: %s, want %s", name, got, want)
+		}
+	}
+	for _, md := range []string{"[Title](https://x) is a link\n", "# Cite us\n\n```\n@article{us,\n}\n```\n", "@someone's list\n"} {
+		if got := Detect([]byte(md)); got != Markdown {
+			t.Errorf("Detect(%q) = %s, want Markdown", md, got)
+		}
+	}
+}
+
+// TestTexText: LaTeX escapes and accents in BibTeX titles and names
+// become plain text.
+func TestTexText(t *testing.T) {
+	for in, want := range map[string]string{
+		`M{\"u}ller`:              "Müller",
+		`Dess{\` + "`" + `\i}`:    "Dessì",
+		`G{\'o}mez`:               "Gómez",
+		`A {\&} B --- C -- D`:     "A & B — C – D",
+		`{ReAct}: 100\% \emph{x}`: "ReAct: 100% x",
+		`\c{c}a~va`:               "ça va",
+	} {
+		if got := texText(in); got != want {
+			t.Errorf("texText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

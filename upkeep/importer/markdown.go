@@ -1,0 +1,528 @@
+package importer
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/upkeep/intake"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// skippedSections are headings whose contents are not papers.
+var skippedSections = regexp.MustCompile(`(?i)^(table of )?contents?$|^toc$|contribut|licen[cs]e|acknowledg|citation|^star history|^related|^other (awesome )?lists`)
+
+// datePattern is a date as lists write it: 2023, 2023-05, 2023.05,
+// 2023/05/17, with the month and day optional.
+var datePattern = regexp.MustCompile(`^\s*[\[(]?\s*((?:19|20)\d\d)(?:[-./](\d{1,2}))?(?:[-./](\d{1,2}))?\s*[\])]?\s*`)
+
+// mdHeading is one open heading: its level and its value.
+type mdHeading struct {
+	level int
+	value string // "" for a skipped section
+	skip  bool
+}
+
+// readMarkdown reads an awesome README through goldmark's AST: headings
+// become values of Field (nested by level), list items and table rows
+// entries.
+func (r *Result) readMarkdown(name string, src []byte) {
+	md := goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough))
+	doc := md.Parser().Parse(text.NewReader(src))
+	lines := newLineIndex(src)
+	var stack []mdHeading
+	seenTitle := false
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		switch n := n.(type) {
+		case *ast.Heading:
+			label := strings.TrimSpace(plainText(n, src))
+			if n.Level == 1 && !seenTitle {
+				seenTitle = true
+				if r.Title == "" {
+					r.Title = stripEmoji(label)
+				}
+				stack = stack[:0]
+				continue
+			}
+			for len(stack) > 0 && stack[len(stack)-1].level >= n.Level {
+				stack = stack[:len(stack)-1]
+			}
+			h := mdHeading{level: n.Level}
+			parent, parentSkip := "", false
+			if len(stack) > 0 {
+				parent, parentSkip = stack[len(stack)-1].value, stack[len(stack)-1].skip
+			}
+			label = stripEmoji(label)
+			if parentSkip || skippedSections.MatchString(label) || label == "" {
+				h.skip = true
+			} else {
+				h.value = r.addValue(label, parent)
+			}
+			stack = append(stack, h)
+		case *ast.List:
+			if len(stack) > 0 && stack[len(stack)-1].skip || isTOC(n) {
+				continue
+			}
+			r.readList(name, n, src, lines, currentValue(stack))
+		case *east.Table:
+			if len(stack) > 0 && stack[len(stack)-1].skip {
+				continue
+			}
+			r.readTable(name, n, src, lines, currentValue(stack))
+		}
+	}
+}
+
+func currentValue(stack []mdHeading) string {
+	if len(stack) == 0 {
+		return ""
+	}
+	return stack[len(stack)-1].value
+}
+
+// readList reads each item of a list (and of lists nested in it, which
+// lists use for sub-groups without a heading) as an entry.
+func (r *Result) readList(name string, l *ast.List, src []byte, lines lineIndex, value string) {
+	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+		var inline ast.Node
+		var sub []*ast.List
+		for c := it.FirstChild(); c != nil; c = c.NextSibling() {
+			switch c := c.(type) {
+			case *ast.TextBlock, *ast.Paragraph:
+				if inline == nil {
+					inline = c
+				}
+			case *ast.List:
+				sub = append(sub, c)
+			}
+		}
+		// An item without a link of its own that holds a list is a
+		// group ("- **Surveys**" over its papers): a value nested under
+		// the heading, as a heading one level down would be.
+		if len(sub) > 0 && (inline == nil || !hasLink(inline)) {
+			v := value
+			if inline != nil {
+				if label := stripEmoji(strings.Trim(plainText(inline, src), " :")); label != "" {
+					v = r.addValue(label, value)
+				}
+			}
+			for _, l := range sub {
+				r.readList(name, l, src, lines, v)
+			}
+			continue
+		}
+		for _, l := range sub {
+			r.readList(name, l, src, lines, value)
+		}
+		if inline == nil {
+			continue
+		}
+		pos := fmt.Sprintf("%s:%d", name, lines.lineOf(blockStart(inline)))
+		e := &Entry{Pos: pos}
+		if value != "" {
+			e.Values = []string{value}
+		}
+		readItem(e, inline, src)
+		if e.Title == "" && e.URL == "" && e.Code == "" && plainTextLen(inline, src) == 0 {
+			continue
+		}
+		r.finish(e)
+	}
+}
+
+// readTable reads each row of a table as an entry, its columns chosen by
+// the header's words.
+func (r *Result) readTable(name string, t *east.Table, src []byte, lines lineIndex, value string) {
+	var roles []string
+	for row := t.FirstChild(); row != nil; row = row.NextSibling() {
+		if h, ok := row.(*east.TableHeader); ok {
+			for c := h.FirstChild(); c != nil; c = c.NextSibling() {
+				roles = append(roles, columnRole(plainText(c, src)))
+			}
+			continue
+		}
+		e := &Entry{}
+		if value != "" {
+			e.Values = []string{value}
+		}
+		i := 0
+		for c := row.FirstChild(); c != nil; c, i = c.NextSibling(), i+1 {
+			if e.Pos == "" {
+				if segs := c.Lines(); segs.Len() > 0 {
+					e.Pos = fmt.Sprintf("%s:%d", name, lines.lineOf(segs.At(0).Start))
+				}
+			}
+			role := ""
+			if i < len(roles) {
+				role = roles[i]
+			}
+			cellText := strings.TrimSpace(plainText(c, src))
+			switch role {
+			case "date":
+				if d, _ := parseDate(cellText); d != "" {
+					e.Date = d
+				}
+			case "authors":
+				e.Authors = authorList(cellText)
+			case "venue":
+				e.Venue = cellText
+			case "summary":
+				e.OneLiner = cellText
+			default:
+				readItem(e, c, src)
+			}
+		}
+		if e.Pos == "" {
+			e.Pos = fmt.Sprintf("%s:%d", name, lines.lineOf(blockStart(t)))
+		}
+		r.finish(e)
+	}
+}
+
+// columnRole names what a table column holds from its header.
+func columnRole(h string) string {
+	h = strings.ToLower(h)
+	switch {
+	case strings.Contains(h, "date"), h == "year", strings.Contains(h, "time"):
+		return "date"
+	case strings.Contains(h, "author"):
+		return "authors"
+	case strings.Contains(h, "venue"), strings.Contains(h, "conference"), strings.Contains(h, "publication"), strings.Contains(h, "journal"):
+		return "venue"
+	case strings.Contains(h, "description"), strings.Contains(h, "summary"), strings.Contains(h, "note"), strings.Contains(h, "tl;dr"), strings.Contains(h, "comment"):
+		return "summary"
+	}
+	return ""
+}
+
+// readItem reads an item's inline nodes: the title link or bold title,
+// the date before it, italic authors, links named paper, code, project,
+// venue tags in brackets or code spans, and the text after a dash or
+// colon as the one-liner.
+func readItem(e *Entry, block ast.Node, src []byte) {
+	var rest strings.Builder // the text after the title, for venue and one-liner
+	before := true
+	for n := block.FirstChild(); n != nil; n = n.NextSibling() {
+		switch n := n.(type) {
+		case *ast.Link:
+			label := strings.TrimSpace(plainText(n, src))
+			dest := string(n.Destination)
+			if hasImage(n) {
+				// A badge: a code link when it points at a repository.
+				if e.Code == "" && isRepo(dest) {
+					e.Code = dest
+				}
+				takeIDs(e, dest)
+				continue
+			}
+			switch linkRole(label) {
+			case "paper":
+				takeIDs(e, dest)
+				if e.URL == "" || !isRepo(dest) {
+					e.URL = dest
+				}
+			case "code":
+				e.Code = dest
+			case "project":
+				e.Project = dest
+			default:
+				switch {
+				case e.Title == "" && label != "":
+					e.Title, e.URL, before = label, dest, false
+				case e.Code == "" && isRepo(dest):
+					e.Code = dest // a repository under its own name
+				}
+				takeIDs(e, dest)
+			}
+		case *ast.Emphasis:
+			t := strings.TrimSpace(plainText(n, src))
+			switch {
+			case n.Level >= 2 && e.Title == "" && !isVenueTag(t):
+				e.Title, before = strings.Trim(t, " .:"), false
+				if l := firstLink(n); l != nil {
+					e.URL = string(l.Destination)
+					takeIDs(e, e.URL)
+				}
+			case n.Level >= 2 && isVenueTag(t):
+				e.Venue = strings.Trim(t, "[]() ")
+			case n.Level == 1 && len(e.Authors) == 0 && !before:
+				e.Authors = authorList(t)
+			default:
+				rest.WriteString(t)
+			}
+		case *ast.CodeSpan:
+			t := strings.TrimSpace(plainText(n, src))
+			if e.Venue == "" && isVenueTag(t) {
+				e.Venue = t
+			} else {
+				rest.WriteString(t)
+			}
+		case *ast.Image, *ast.RawHTML:
+		case *ast.Text, *ast.String:
+			t := plainText(n, src)
+			if s, ok := n.(*ast.Text); ok && (s.SoftLineBreak() || s.HardLineBreak()) {
+				t += " "
+			}
+			if before && e.Date == "" {
+				if d, m := parseDate(t); d != "" {
+					e.Date = d
+					t = t[m:]
+				}
+			} else if e.Date == "" {
+				if loc := laterDate.FindStringIndex(t); loc != nil {
+					e.Date, _ = parseDate(t[loc[0]:loc[1]])
+					t = t[:loc[0]] + t[loc[1]:]
+				}
+			}
+			rest.WriteString(t)
+		default:
+			rest.WriteString(plainText(n, src))
+		}
+	}
+	venueAndSummary(e, rest.String())
+}
+
+// venueAndSummary reads the text around the links: a bracketed venue tag
+// ("[NeurIPS 2023]", "(ICLR'24)") and a one-liner after a dash or colon.
+func venueAndSummary(e *Entry, s string) {
+	s = strings.Join(strings.Fields(s), " ")
+	// Drop the empty brackets left by [[paper](…)] [[code](…)] links.
+	s = emptyBrackets.ReplaceAllString(s, " ")
+	if m := venueTag.FindStringSubmatch(s); m != nil && e.Venue == "" {
+		e.Venue = strings.TrimSpace(m[1])
+		s = strings.Replace(s, m[0], " ", 1)
+	}
+	s = strings.TrimSpace(s)
+	if m := summary.FindStringSubmatch(s); m != nil && e.OneLiner == "" {
+		e.OneLiner = strings.TrimSpace(m[1])
+	}
+}
+
+var (
+	emptyBrackets = regexp.MustCompile(`[\[(]\s*[\])]|\s\|\s|^[\s|,.]+`)
+	venueTag      = regexp.MustCompile(`[\[(]((?:[A-Z][A-Za-z-]*[A-Z][A-Za-z-]*|arXiv)(?:\s?'?\d{2,4})?(?:\s[A-Za-z]+)?)[\])]`)
+	summary       = regexp.MustCompile(`(?:^|\s)(?:-|–|—|:)\s+(.+)$`)
+	laterDate     = regexp.MustCompile(`[\[(](?:19|20)\d\d(?:[-./]\d{1,2}){0,2}[\])]`)
+	venueWord     = regexp.MustCompile(`^\[?\(?(?:[A-Z][A-Za-z-]*[A-Z][A-Za-z-]*|arXiv)(?:\s?'?\d{2,4})?\]?\)?$`)
+)
+
+func isVenueTag(s string) bool { return venueWord.MatchString(strings.TrimSpace(s)) }
+
+// parseDate reads a date at the start of s and returns it as YYYY,
+// YYYY-MM or YYYY-MM-DD, with the bytes it took.
+func parseDate(s string) (string, int) {
+	m := datePattern.FindStringSubmatchIndex(s)
+	if m == nil {
+		return "", 0
+	}
+	y := s[m[2]:m[3]]
+	d := y
+	if m[4] >= 0 {
+		mo := s[m[4]:m[5]]
+		if len(mo) == 1 {
+			mo = "0" + mo
+		}
+		if mo < "01" || mo > "12" {
+			return y, m[1]
+		}
+		d += "-" + mo
+		if m[6] >= 0 {
+			day := s[m[6]:m[7]]
+			if len(day) == 1 {
+				day = "0" + day
+			}
+			if _, ok := corpus.ParseDate(d + "-" + day); ok {
+				d += "-" + day
+			}
+		}
+	}
+	return d, m[1]
+}
+
+// authorList splits "Shunyu Yao, Jeffrey Zhao and Karthik Narasimhan,
+// et al." into names.
+func authorList(s string) (names []intake.Author) {
+	s = strings.NewReplacer(" and ", ", ", "&", ",", "et al.", "", "et al", "").Replace(s)
+	for p := range strings.SplitSeq(s, ",") {
+		if p = strings.TrimSpace(strings.Trim(p, " .;*_")); p != "" {
+			names = append(names, personName(p))
+		}
+	}
+	return names
+}
+
+// linkRole names what a link's text says it is.
+func linkRole(label string) string {
+	switch strings.ToLower(strings.Trim(label, "[]() ")) {
+	case "paper", "pdf", "arxiv", "link", "doi", "openreview":
+		return "paper"
+	case "code", "github", "repo", "repository", "official code", "src":
+		return "code"
+	case "project", "project page", "page", "website", "homepage", "home", "blog", "demo", "site":
+		return "project"
+	}
+	return ""
+}
+
+// takeIDs takes the arXiv id and DOI of a URL.
+func takeIDs(e *Entry, u string) {
+	if id, ok := corpus.ParseArxivID(u); ok && e.ArxivID == "" {
+		e.ArxivID = id
+	}
+	if doi, ok := corpus.ParseDOI(u); ok && e.DOI == "" {
+		e.DOI = doi
+	}
+}
+
+func isRepo(u string) bool {
+	for _, h := range []string{"://github.com/", "://gitlab.com/", "://huggingface.co/", "://bitbucket.org/"} {
+		if strings.Contains(u, h) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasImage(n ast.Node) bool {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if _, ok := c.(*ast.Image); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// hasLink reports whether a block holds a link anywhere in its inlines.
+func hasLink(n ast.Node) bool {
+	found := false
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if _, ok := c.(*ast.Link); ok && entering {
+			found = true
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return found
+}
+
+func firstLink(n ast.Node) *ast.Link {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if l, ok := c.(*ast.Link); ok {
+			return l
+		}
+	}
+	return nil
+}
+
+// isTOC reports whether a list holds only links to anchors of the page
+// (a table of contents).
+func isTOC(l *ast.List) bool {
+	anchors, other := 0, 0
+	_ = ast.Walk(l, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if lk, ok := n.(*ast.Link); ok {
+			if bytes.HasPrefix(lk.Destination, []byte("#")) {
+				anchors++
+			} else {
+				other++
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return anchors > 0 && other == 0
+}
+
+// plainText is the text of a node and its children, without markup.
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch c := c.(type) {
+		case *ast.Text:
+			b.Write(c.Segment.Value(src))
+			if c.SoftLineBreak() || c.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(c.Value)
+		case *ast.CodeSpan:
+			for t := c.FirstChild(); t != nil; t = t.NextSibling() {
+				if s, ok := t.(*ast.Text); ok {
+					b.Write(s.Segment.Value(src))
+				}
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.Image, *ast.RawHTML:
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
+
+func plainTextLen(n ast.Node, src []byte) int { return len(strings.TrimSpace(plainText(n, src))) }
+
+// stripEmoji drops symbols and leading/trailing punctuation from a
+// heading ("🤖 Agents" → "Agents").
+func stripEmoji(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r > 0x2000 && !isLetterOrDigit(r) && r != '–' && r != '—' && r != '’' {
+			return -1
+		}
+		return r
+	}, s)
+	return strings.Trim(strings.Join(strings.Fields(s), " "), " -:|")
+}
+
+// blockStart is the offset of a block's first line.
+func blockStart(n ast.Node) int {
+	for ; n != nil; n = n.FirstChild() {
+		if segs := n.Lines(); segs != nil && segs.Len() > 0 {
+			return segs.At(0).Start
+		}
+		if n.Type() != ast.TypeBlock {
+			break
+		}
+	}
+	return 0
+}
+
+// lineIndex turns byte offsets into 1-based line numbers.
+type lineIndex []int
+
+func newLineIndex(src []byte) lineIndex {
+	idx := lineIndex{0}
+	for i, c := range src {
+		if c == '\n' {
+			idx = append(idx, i+1)
+		}
+	}
+	return idx
+}
+
+func (x lineIndex) lineOf(off int) int {
+	lo, hi := 0, len(x)
+	for lo+1 < hi {
+		mid := (lo + hi) / 2
+		if x[mid] <= off {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo + 1
+}
+
+func isLetterOrDigit(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
