@@ -143,7 +143,16 @@ func (fs *Files) Create(name string) (io.WriteCloser, error) {
 		}
 		exists = false
 	}
-	return openOut(fs, name, p, exists)
+	f, err := openOut(fs, name, p, exists)
+	if errors.Is(err, iofs.ErrNotExist) {
+		// A directory the buffer's listing named is gone (removed by
+		// hand since the build that listed it).
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		f, err = openOut(fs, name, p, false)
+	}
+	return f, err
 }
 
 // Keep keeps a claimed name's file as the buffer holds it, without
@@ -199,8 +208,10 @@ func CheckPath(name string) error {
 
 // mkdir creates d and its parents once per build. A directory whose parent
 // this build made is created with one mkdir, without the stat of
-// os.MkdirAll; an existing or concurrently created directory is no error,
-// and a file the buffer held in its place is removed first.
+// os.MkdirAll, and one the buffer holds already (fs.old) with none: a
+// rebuild made 10,000 mkdir calls that all failed. An existing or
+// concurrently created directory is no error, and a file the buffer held
+// in its place is removed first.
 func (fs *Files) mkdir(d string) error {
 	fs.mu.Lock()
 	done := fs.made[d]
@@ -213,15 +224,22 @@ func (fs *Files) mkdir(d string) error {
 			return err
 		}
 	}
+	held := false
 	if rel, err := filepath.Rel(fs.dir, d); err == nil {
-		if isDir, ok := fs.old[filepath.ToSlash(rel)]; ok && !isDir {
+		isDir, ok := fs.old[filepath.ToSlash(rel)]
+		held = ok && isDir
+		if ok && !isDir {
 			if err := os.Remove(d); err != nil && !errors.Is(err, iofs.ErrNotExist) {
 				return err
 			}
 		}
 	}
-	if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, iofs.ErrExist) {
-		return err
+	// A held directory is trusted like the rest of the listing; Create
+	// makes it again should it be gone.
+	if !held {
+		if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, iofs.ErrExist) {
+			return err
+		}
 	}
 	fs.mu.Lock()
 	fs.made[d] = true

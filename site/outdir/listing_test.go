@@ -2,6 +2,7 @@ package outdir
 
 import (
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -117,5 +118,32 @@ func TestListingAfterTwoForeignBuilds(t *testing.T) {
 	}
 	if o.Found() == listings[0].mark {
 		t.Error("the buffer's mark is the listed one after two foreign builds")
+	}
+}
+
+// TestListedDirectoryGone: a build trusts its buffer's listing for the
+// directories it holds and makes none of them again; one removed by hand
+// since the listing was made is made again when a file goes into it, and
+// the build publishes all its files.
+func TestListedDirectoryGone(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	names := []string{"index.html", "a/index.html", "a/b/index.html", "c/index.html"}
+	first := build(t, out, nil, names)
+	listing := first.Listing()
+	first.Close()
+	build(t, out, nil, names).Close()
+	// The buffer is now the directory first published.
+	if err := os.RemoveAll(filepath.Join(BufferDir(out), "a")); err != nil {
+		t.Fatal(err)
+	}
+	build(t, out, listing, names).Close()
+	got, err := sweep(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if isDir, ok := got[n]; !ok || isDir {
+			t.Errorf("the output lacks %s: %v", n, slices.Sorted(maps.Keys(got)))
+		}
 	}
 }

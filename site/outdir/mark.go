@@ -107,14 +107,14 @@ func writeMark(dir, mark string) error {
 
 // createNew creates name as a new file, removing a file of that name
 // first: whatever links another name to the old file keeps its bytes.
-func createNew(name string) (*os.File, error) {
+func createNew(name string) (*rawFile, error) {
 	const flag = os.O_WRONLY | os.O_CREATE | os.O_EXCL
-	f, err := os.OpenFile(name, flag, 0o644)
+	f, err := openRaw(name, flag, 0o644)
 	if errors.Is(err, iofs.ErrExist) {
 		if err := os.Remove(name); err != nil {
 			return nil, err
 		}
-		f, err = os.OpenFile(name, flag, 0o644)
+		f, err = openRaw(name, flag, 0o644)
 	}
 	return f, err
 }

@@ -352,12 +352,11 @@ func sweep(root string) (map[string]bool, error) {
 		defer wg.Done()
 		slots <- struct{}{}
 		dir := filepath.Join(root, filepath.FromSlash(rel))
-		f, err := os.Open(dir)
-		var entries []fs.DirEntry
-		if err == nil {
-			entries, err = f.ReadDir(-1)
-			f.Close()
-		}
+		// os.ReadDir, unlike os.Open and File.ReadDir, opens the
+		// directory without offering it to the runtime's poller: four
+		// fcntl calls and a failing epoll_ctl fewer for each of 10,000
+		// directories.
+		entries, err := os.ReadDir(dir)
 		<-slots
 		if err != nil {
 			mu.Lock()

@@ -27,8 +27,8 @@ type outFile struct {
 	name  string // the path
 	// old is the file the buffer held, compared while every byte so far
 	// equals its own; nil once the bytes differed or when there was none.
-	old    *os.File
-	f      *os.File // the new file, once written
+	old    *rawFile
+	f      *rawFile // the new file, once written
 	off    int64    // bytes written (or found equal) so far
 	crc    uint32
 	rbuf   []byte
@@ -40,7 +40,7 @@ type outFile struct {
 func openOut(fs *Files, rel, name string, exists bool) (*outFile, error) {
 	o := &outFile{files: fs, rel: rel, name: name}
 	if exists {
-		f, err := os.Open(name)
+		f, err := openRaw(name, os.O_RDONLY, 0)
 		if err == nil {
 			o.old = f
 			return o, nil
