@@ -1,12 +1,17 @@
 package site
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 
 	"github.com/masrl/masrl/corpus"
 )
+
+// IntroFile is a list's introduction, Markdown beside papers.csv, which
+// the home page shows under the lede.
+const IntroFile = "intro.md"
 
 // This file holds the builders of the pages that exist once per site,
 // field, value, sub-decision or cell; entry pages are in entrypage.go.
@@ -24,6 +29,18 @@ func (r *renderer) home() error {
 		Candidates: len(r.c.Papers) + len(r.c.Excluded), SpotChecked: len(r.c.Audits), ExclusionLog: r.exclusionPage(),
 		Fields: r.fields, Citation: r.citation, Claims: len(r.claims), ClaimCounts: r.claimCounts(),
 		Release: r.newestRelease(), Upkeep: r.upkeep,
+	}
+	if !r.site.Survey {
+		hp.Lede = r.opt.Description
+	}
+	// A list's own introduction, intro.md beside papers.csv, read through
+	// the corpus's root like every corpus file.
+	if src, err := corpus.ReadFile(r.c.Dir, IntroFile); err == nil {
+		if hp.Intro, err = renderMarkdown(r.md, src, "intro-"); err != nil {
+			return fmt.Errorf("%s: %w", IntroFile, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
 	}
 	if r.pool != nil {
 		hp.Pool, hp.Added = true, len(r.pool.Added(r.c))

@@ -333,6 +333,11 @@ type homePage struct {
 	// list was last refreshed and its links checked (empty: unknown).
 	Release *ReleaseView
 	Upkeep  release.Upkeep
+	// Lede is masrl.yaml's description, shown under a list's title (the
+	// survey's list has its own); Intro the corpus's intro.md, rendered by
+	// goldmark with raw HTML off. Both empty: the default lede.
+	Lede  string
+	Intro template.HTML
 }
 
 type papersPage struct {

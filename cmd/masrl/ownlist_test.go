@@ -199,3 +199,34 @@ func TestOwnListClaimsNothingUnasked(t *testing.T) {
 		t.Error("home page: no traces section with traces: true")
 	}
 }
+
+// TestOwnListHomeIntro: a list's home page says what its masrl.yaml's
+// description says and shows its intro.md, rendered from Markdown with
+// raw HTML left out, so a pull request's intro cannot inject markup.
+func TestOwnListHomeIntro(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "corpus")
+	if err := os.CopyFS(dir, os.DirFS(gnnxList)); err != nil {
+		t.Fatal(err)
+	}
+	intro := "## Why this list\n\nExplainers of **graph** networks, <script>alert(1)</script> kept [up to date](https://example.org/).\n"
+	if err := os.WriteFile(filepath.Join(dir, "intro.md"), []byte(intro), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home, err := os.ReadFile(filepath.Join(buildOwn(t, dir), "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`<p class="lede">Methods that explain the predictions of graph neural networks, an example list for masrl&#39;s tests. Each paper is tagged`,
+		`<h2 id="intro-why-this-list">Why this list</h2>`,
+		`Explainers of <strong>graph</strong> networks`,
+		`<a href="https://example.org/">up to date</a>`,
+	} {
+		if !strings.Contains(string(home), want) {
+			t.Errorf("home page lacks %s", want)
+		}
+	}
+	if strings.Contains(string(home), "<script>alert") {
+		t.Error("intro.md's raw HTML reached the home page")
+	}
+}
