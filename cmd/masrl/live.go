@@ -56,6 +56,18 @@ func withLiveScript(page []byte, version int) []byte {
 // serveEvents streams the site's version: once at once, then after every
 // build, until the page or the server goes away.
 func (s *server) serveEvents(w http.ResponseWriter, r *http.Request) {
+	streamVersions(w, r, s.quit, func() (int, <-chan struct{}) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.version, s.changed
+	})
+}
+
+// streamVersions is the one Server-Sent Events stream of masrl serve and
+// masrl trace serve: it sends the version current gives at once, then
+// again each time the channel current gave with it is closed, until the
+// page or the server (quit) goes away.
+func streamVersions(w http.ResponseWriter, r *http.Request, quit <-chan struct{}, current func() (int, <-chan struct{})) {
 	fl, ok := w.(http.Flusher)
 	if !ok {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
@@ -64,9 +76,7 @@ func (s *server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	for {
-		s.mu.Lock()
-		version, changed := s.version, s.changed
-		s.mu.Unlock()
+		version, changed := current()
 		if _, err := fmt.Fprintf(w, "event: version\ndata: %d\n\n", version); err != nil {
 			return
 		}
@@ -75,7 +85,7 @@ func (s *server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		case <-changed:
 		case <-r.Context().Done():
 			return
-		case <-s.quit:
+		case <-quit:
 			return
 		}
 	}

@@ -555,29 +555,11 @@ func (s *traceServer) pageHandler() http.Handler {
 // does (live.go): at once, then after every trace written; the page
 // fetches /traces.json when it changes.
 func (s *traceServer) serveEvents(w http.ResponseWriter, r *http.Request) {
-	fl, ok := w.(http.Flusher)
-	if !ok {
-		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	for {
+	streamVersions(w, r, s.quit, func() (int, <-chan struct{}) {
 		s.mu.Lock()
-		version, changed := s.version, s.changed
-		s.mu.Unlock()
-		if _, err := fmt.Fprintf(w, "event: version\ndata: %d\n\n", version); err != nil {
-			return
-		}
-		fl.Flush()
-		select {
-		case <-changed:
-		case <-r.Context().Done():
-			return
-		case <-s.quit:
-			return
-		}
-	}
+		defer s.mu.Unlock()
+		return s.version, s.changed
+	})
 }
 
 // listPage is the list of traces; html/template escapes what the spans
