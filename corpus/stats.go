@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -24,6 +25,29 @@ type Stats struct {
 	Histograms  []*Histogram `json:"histograms"`
 	CrossTabs   []*CrossTab  `json:"crosstabs"`
 	Exclusions  ExclusionLog `json:"exclusions"`
+	// Screened is true for a list with an exclusion log (an excluded.csv,
+	// or a vocabulary that declares a field of one, as the survey's
+	// does). A list without one retains, excludes and audits nothing, so
+	// its report is encoded in entries (see MarshalJSON).
+	Screened bool `json:"-"`
+}
+
+// MarshalJSON encodes the report. A screened list's has every key above,
+// in the survey's format; a list without an exclusion log has only
+// "entries", "spot_checked" when a second reader checked any row,
+// "histograms" and "crosstabs", so that its published stats.json says
+// nothing of a screening it never had.
+func (s Stats) MarshalJSON() ([]byte, error) {
+	type screened Stats // the same fields without this method
+	if s.Screened {
+		return json.Marshal(screened(s))
+	}
+	return json.Marshal(struct {
+		Entries     int          `json:"entries"`
+		SpotChecked int          `json:"spot_checked,omitempty"`
+		Histograms  []*Histogram `json:"histograms"`
+		CrossTabs   []*CrossTab  `json:"crosstabs"`
+	}{s.Retained, s.SpotChecked, s.Histograms, s.CrossTabs})
 }
 
 // ExclusionLog counts excluded.csv by stage (controlled, whole vocabulary),
@@ -309,6 +333,7 @@ func (t *statsTally) stats(c *Corpus, v *Vocabulary) Stats {
 			BySource:      nonNil(c.CountColumn(ExcludedFile, "source")),
 			ByQueryFamily: nonNil(c.CountColumn(ExcludedFile, "query_family")),
 		},
+		Screened: c.HasExcluded || len(v.FieldsOf(ExcludedFile)) > 0,
 	}
 }
 

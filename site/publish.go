@@ -28,11 +28,16 @@ var assetFS embed.FS
 // schema/, the path their $id names below the site's address, so that an
 // editor can validate a trace, masrl.yaml or a row against them. The row's
 // schema is generated from the list's vocabulary (for the survey's, it is
-// the committed paper.schema.json byte for byte).
+// the committed paper.schema.json byte for byte). The trace schemas
+// (trace.schema.json, partial.schema.json) go with the traces page: a list
+// that did not ask for it publishes nothing of orchestration traces.
 func (r *renderer) schemas() error {
 	return fs.WalkDir(schema.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
+		}
+		if !r.site.Traces && (p == traceSchemaFile || p == partialSchemaFile) {
+			return nil
 		}
 		var b []byte
 		if p == rowSchemaFile {
@@ -51,8 +56,14 @@ func (r *renderer) schemas() error {
 	})
 }
 
-// rowSchemaFile is the schema of one row of papers.csv.
-const rowSchemaFile = "paper.schema.json"
+// rowSchemaFile is the schema of one row of papers.csv; traceSchemaFile
+// and partialSchemaFile are those of a trace and of masrl trace stats
+// --partial's summary.
+const (
+	rowSchemaFile     = "paper.schema.json"
+	traceSchemaFile   = "trace.schema.json"
+	partialSchemaFile = "partial.schema.json"
+)
 
 func (r *renderer) downloads() error {
 	// The bib is published exactly as read, and so are the CSVs but for

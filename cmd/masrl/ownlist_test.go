@@ -134,23 +134,20 @@ func checkLocalLinks(t *testing.T, dir string) {
 // TestOwnListClaimsNothingUnasked: a list of one's own without the survey
 // profile claims no licence and has no traces page unless its masrl.yaml
 // asks, and its pages speak of entries, not of retained entries or an
-// exclusion log it does not have. stats.json keeps the key names of its
-// format ("retained", "exclusions"), which are data, not prose.
+// exclusion log it does not have. Every file of the site is read,
+// stats.json (whose keys count entries) and the schemas included.
 func TestOwnListClaimsNothingUnasked(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "corpus")
 	if err := os.CopyFS(dir, os.DirFS(gnnxList)); err != nil {
 		t.Fatal(err)
 	}
 	pub := buildOwn(t, dir)
-	words := regexp.MustCompile(`(?i)CC0|retained|exclusion|screening|Data: `)
+	words := regexp.MustCompile(`(?i)CC0|retained|exclusion|screening|audit|Data: `)
 	err := filepath.WalkDir(pub, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		rel, _ := filepath.Rel(pub, p)
-		if rel == "stats.json" || filepath.Base(rel) == "trace.schema.json" {
-			return nil
-		}
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
@@ -166,7 +163,7 @@ func TestOwnListClaimsNothingUnasked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, gone := range []string{"traces/index.html", "excluded.json", "excluded.csv"} {
+	for _, gone := range []string{"traces/index.html", "excluded.json", "excluded.csv", "schema/trace.schema.json", "schema/partial.schema.json"} {
 		if _, err := os.Stat(filepath.Join(pub, gone)); err == nil {
 			t.Errorf("the site has %s, which the list did not ask for", gone)
 		}
@@ -192,6 +189,11 @@ func TestOwnListClaimsNothingUnasked(t *testing.T) {
 		}
 		if !regexp.MustCompile(`traces/"( aria-current="page")?>Traces</a>`).Match(b) {
 			t.Errorf("%s: the navigation has no Traces item", page)
+		}
+	}
+	for _, s := range []string{"schema/trace.schema.json", "schema/partial.schema.json"} {
+		if _, err := os.Stat(filepath.Join(pub, s)); err != nil {
+			t.Errorf("traces: true publishes no %s: %v", s, err)
 		}
 	}
 	home, _ := os.ReadFile(filepath.Join(pub, "index.html"))

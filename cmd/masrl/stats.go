@@ -150,8 +150,17 @@ func statsMarkdown(s corpus.Stats, v *corpus.Vocabulary) string {
 	var b strings.Builder
 	b.WriteString("# Corpus statistics\n\n")
 	b.WriteString("| total | records |\n| --- | ---: |\n")
-	fmt.Fprintf(&b, "| retained | %d |\n| excluded | %d |\n| audited | %d |\n| spot-checked | %d |\n",
-		s.Retained, s.Excluded, s.Audited, s.SpotChecked)
+	if s.Screened {
+		fmt.Fprintf(&b, "| retained | %d |\n| excluded | %d |\n| audited | %d |\n| spot-checked | %d |\n",
+			s.Retained, s.Excluded, s.Audited, s.SpotChecked)
+	} else {
+		// A list without an exclusion log counts its entries, as its
+		// stats.json does.
+		fmt.Fprintf(&b, "| entries | %d |\n", s.Retained)
+		if s.SpotChecked > 0 {
+			fmt.Fprintf(&b, "| spot-checked | %d |\n", s.SpotChecked)
+		}
+	}
 	for _, h := range s.Histograms {
 		writeHistogram(&b, heading(v, h.Field), h.Field, h.Cells, h.Other, h.Total)
 		if h.Multiple {
@@ -238,10 +247,17 @@ func writeStatsCSV(w io.Writer, s corpus.Stats) error {
 		cw.Write([]string{table, corpus.DefuseFormula(row), corpus.DefuseFormula(col), strconv.Itoa(n), strings.Join(keys, " ")})
 	}
 	cw.Write([]string{"table", "row", "column", "count", "keys"})
-	rec("totals", "retained", "", s.Retained, nil)
-	rec("totals", "excluded", "", s.Excluded, nil)
-	rec("totals", "audited", "", s.Audited, nil)
-	rec("totals", "spot_checked", "", s.SpotChecked, nil)
+	if s.Screened {
+		rec("totals", "retained", "", s.Retained, nil)
+		rec("totals", "excluded", "", s.Excluded, nil)
+		rec("totals", "audited", "", s.Audited, nil)
+		rec("totals", "spot_checked", "", s.SpotChecked, nil)
+	} else {
+		rec("totals", "entries", "", s.Retained, nil)
+		if s.SpotChecked > 0 {
+			rec("totals", "spot_checked", "", s.SpotChecked, nil)
+		}
+	}
 	hist := func(table string, cells []corpus.Cell) {
 		for _, c := range cells {
 			rec(table, c.Value, "", c.Count, c.Keys)
