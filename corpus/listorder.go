@@ -25,18 +25,55 @@ func (v *Vocabulary) ListField() *Field {
 
 // ListGroups returns the values of the list's field (ListField) in the
 // paper list's order: the field's list_order, then any other value of
-// the field in vocabulary order.
+// the field in vocabulary order. In a nested field every value comes
+// right after its parent's subtree opens, depth first, siblings in that
+// order: the README and the papers page nest their headings by it (a
+// value's heading level is its Depth), so a child written before its
+// parent in vocab.yaml still lands under it.
 func ListGroups(v *Vocabulary) []string {
 	f := v.ListField()
 	if f == nil {
 		return nil
 	}
-	var out []string
-	out = append(out, f.ListOrder...)
+	var order []string
+	order = append(order, f.ListOrder...)
 	for _, t := range f.Values {
-		if !slices.Contains(out, t.Value) {
-			out = append(out, t.Value)
+		if !slices.Contains(order, t.Value) {
+			order = append(order, t.Value)
 		}
+	}
+	if !f.Nested() {
+		return order
+	}
+	children := map[string][]string{}
+	var roots []string
+	for _, val := range order {
+		if t := f.Term(val); t != nil && t.Parent != "" && f.Term(t.Parent) != nil {
+			children[t.Parent] = append(children[t.Parent], val)
+		} else {
+			roots = append(roots, val)
+		}
+	}
+	out := make([]string, 0, len(order))
+	seen := map[string]bool{}
+	var walk func(val string)
+	walk = func(val string) {
+		if seen[val] {
+			return
+		}
+		seen[val] = true
+		out = append(out, val)
+		for _, c := range children[val] {
+			walk(c)
+		}
+	}
+	for _, val := range roots {
+		walk(val)
+	}
+	// The values of a cycle, which check refuses, have no root: they
+	// are kept all the same, in the list's order.
+	for _, val := range order {
+		walk(val)
 	}
 	return out
 }

@@ -27,6 +27,16 @@ func TestListGroups(t *testing.T) {
 	if got := ListGroups(v); !slices.Equal(got, []string{"b", "a", "c"}) {
 		t.Errorf("ListGroups = %v, want [b a c]", got)
 	}
+	// A nested field: each value right after its parent, depth first,
+	// wherever vocab.yaml or list_order writes it.
+	tree := "fields:\n  - name: area\n    list_order: [z, a]\n    values: [{value: leaf, parent: mid}, {value: a}, {value: mid, parent: a}, {value: z}, {value: b, parent: a}, {value: zc, parent: z}]\n"
+	v, err = ParseVocabulary("vocab.yaml", []byte(tree))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ListGroups(v), []string{"z", "zc", "a", "mid", "leaf", "b"}; !slices.Equal(got, want) {
+		t.Errorf("ListGroups of a tree = %v, want %v", got, want)
+	}
 	for _, order := range []string{"[x]", "[a, a]"} {
 		_, err := ParseVocabulary("vocab.yaml", []byte(strings.Replace(src, "[b]", order, 1)))
 		if err == nil || !strings.Contains(err.Error(), "list_order") {

@@ -113,11 +113,13 @@ type Cache struct {
 }
 
 // itemKey names a list item: its template, its entry's hash (which
-// covers the item's fields and tags, hashEntries) and its link.
+// covers the item's fields and tags, hashEntries), its link and its
+// title's heading level.
 type itemKey struct {
 	template string
 	entry    uint64
 	href     string
+	level    int // of the item's title (itemView.Level)
 }
 
 // NewCache returns an empty cache: the first build with it renders

@@ -3,6 +3,7 @@ package site
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"fmt"
 	"html/template"
 	"runtime"
@@ -193,6 +194,10 @@ type EntryList struct {
 	// full items made the term and cell pages three quarters of the
 	// site's bytes at 10,000 entries.
 	Brief bool
+	// Level is the heading level of the full items' titles: 0 for 3,
+	// under a page's h2; deeper on the papers page under a nested
+	// heading (paperGroup.Level).
+	Level int
 	// id is the list's number in pieceCache.lists, which only the
 	// page's marker holds (Items): writePage writes the list's items in
 	// its place, so the number never reaches the page.
@@ -220,6 +225,14 @@ func (l EntryList) Items() template.HTML {
 func (r *renderer) entryList(root string, es []*EntryView) EntryList {
 	l := EntryList{Root: root, Entries: es, id: len(r.cache.lists)}
 	r.cache.lists = append(r.cache.lists, l)
+	return l
+}
+
+// entryListAt is entryList with the items' titles at heading level.
+func (r *renderer) entryListAt(root string, es []*EntryView, level int) EntryList {
+	l := r.entryList(root, es)
+	l.Level = level
+	r.cache.lists[l.id] = l
 	return l
 }
 
@@ -282,6 +295,7 @@ func (r *renderer) writeList(w *bufio.Writer, l EntryList) error {
 		it := e.item
 		it.Href = l.Root + e.Href
 		it.Tags = tags.Join()
+		it.Level = cmp.Or(l.Level, 3)
 		item, err := r.listItem(&buf, "entry-item", e, &it)
 		if err != nil {
 			return fmt.Errorf("rendering the list item of %s: %w", e.Key, err)
@@ -306,6 +320,8 @@ type itemView struct {
 	Href string
 	// Tags are the entry's compact tags (entry-item-tag); full items only.
 	Tags template.HTML
+	// Level is the heading level of a full item's title (EntryList.Level).
+	Level int
 	// New marks an entry added since the survey (EntryView.New).
 	New bool
 	// Links are the entry's own links the list item shows in one line
@@ -403,7 +419,7 @@ func (r *renderer) listItem(buf *bytes.Buffer, name string, e *EntryView, it *it
 	if r.inc == nil {
 		return r.execPiece(buf, name, it)
 	}
-	return r.inc.item(itemKey{name, r.inc.entryHash[e.index], it.Href}, func() (template.HTML, error) { return r.execPiece(buf, name, it) })
+	return r.inc.item(itemKey{name, r.inc.entryHash[e.index], it.Href, it.Level}, func() (template.HTML, error) { return r.execPiece(buf, name, it) })
 }
 
 // renderItems renders, on every CPU, every entry's brief item once per

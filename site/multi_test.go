@@ -1,6 +1,7 @@
 package site
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -232,5 +233,111 @@ func TestFeedAddedFromHistory(t *testing.T) {
 	entries := regexp.MustCompile(`(?s)<entry>.*?<title>([^<]*)</title>.*?<updated>([^<]*)</updated>`).FindAllStringSubmatch(string(feed), 2)
 	if len(entries) < 2 || !strings.HasPrefix(entries[0][1], "Toolformer") || entries[0][2] != now.Format(time.DateOnly)+"T00:00:00Z" || entries[1][2] != "2024-01-02T00:00:00Z" {
 		t.Errorf("the feed's first entries: %q; want Toolformer today, then the rows of 2024-01-02", entries)
+	}
+}
+
+// headingTag is an HTML heading: its level, its id (a group's
+// "cat-VALUE-h"; "" for an entry's title) and its text.
+var headingTag = regexp.MustCompile(`<h([1-6])(?: id="cat-([^"]+)-h"| class="entry-title")?>`)
+
+// checkHeadingOrder fails when a heading of page's <main> is more than
+// one level below the one before it (axe's heading-order rule), when a
+// group's heading is not at level 2 plus its depth in field, or when an
+// entry's title is not one level below its group's heading. It returns
+// the level of each group's heading by value.
+func checkHeadingOrder(t *testing.T, name, page string, field *corpus.Field) map[string]int {
+	t.Helper()
+	main := page[strings.Index(page, "<main"):strings.Index(page, "</main>")]
+	prev, group := 1, 0
+	levels := map[string]int{}
+	for _, m := range headingTag.FindAllStringSubmatch(main, -1) {
+		level := int(m[1][0] - '0')
+		if level > prev+1 {
+			t.Errorf("%s: %s after an h%d skips a level", name, m[0], prev)
+		}
+		prev = level
+		switch {
+		case m[2] != "":
+			group = level
+			levels[m[2]] = level
+			if want := 2 + field.Depth(m[2]); level != want {
+				t.Errorf("%s: %s at level %d, want %d (its depth in the tree plus 2)", name, m[2], level, want)
+			}
+		case strings.Contains(m[0], "entry-title") && level != group+1:
+			t.Errorf("%s: an entry title at h%d under an h%d", name, level, group)
+		}
+	}
+	return levels
+}
+
+// TestNestedPapersHeadings: the papers page of testdata/lists/agents,
+// whose topics nest three deep (multi-agent > role-play > software),
+// nests its headings as the README does, h2 to h4 with the entries' titles
+// one level below, skipping no level, and its table of contents nests the
+// same way. A page of a paginated list that starts inside a child value
+// repeats its ancestors' headings, so it skips no level either.
+func TestNestedPapersHeadings(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "corpus")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "lists", "agents", "corpus"))); err != nil {
+		t.Fatal(err)
+	}
+	var field *corpus.Field
+	build := func() *Result {
+		t.Helper()
+		ck, err := corpus.Open(dir, nil, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		field = ck.Vocabulary.Field("topic")
+		res, err := Build(ck, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := build()
+	b, _ := res.Files.Get("papers/index.html")
+	levels := checkHeadingOrder(t, "papers/index.html", string(b), field)
+	for value, want := range map[string]int{"planning": 2, "reasoning": 3, "multi-agent": 2, "role-play": 3, "software": 4, "web": 3} {
+		if levels[value] != want {
+			t.Errorf("%s's heading: h%d, want h%d", value, levels[value], want)
+		}
+	}
+	if !strings.Contains(string(b), `<h5 class="entry-title"><a href="../papers/chatdev/">`) {
+		t.Error("chatdev's title, under Software development's h4, is not an h5")
+	}
+	toc := `<li><a href="#cat-multi-agent">Multi-agent</a> (0)
+<ul>
+<li><a href="#cat-role-play">Role-playing</a> (2)
+<ul>
+<li><a href="#cat-software">Software development</a> (1)</li>
+</ul></li>
+</ul></li>`
+	if !strings.Contains(string(b), toc) {
+		t.Errorf("the table of contents does not nest software under role-play under multi-agent")
+	}
+
+	// 60 more entries under reasoning (a child of planning): page 2
+	// starts inside reasoning, whose parent lists nothing on it.
+	f, err := os.OpenFile(filepath.Join(dir, "papers.csv"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 60 {
+		fmt.Fprintf(f, "r%02d,Reasoning paper %02d,2021,2021-01,2024-06-01,https://example.org/r%02d,,reasoning,method,,,\"Doe, Jane\",arXiv,A reasoning paper.\n", i, i, i)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	res = build()
+	for _, name := range []string{"papers/index.html", "papers/page/2/index.html"} {
+		b, ok := res.Files.Get(name)
+		if !ok {
+			t.Fatalf("no %s", name)
+		}
+		levels := checkHeadingOrder(t, name, string(b), field)
+		if levels["reasoning"] != 3 || levels["planning"] != 2 {
+			t.Errorf("%s: planning h%d, reasoning h%d; want h2 and h3", name, levels["planning"], levels["reasoning"])
+		}
 	}
 }

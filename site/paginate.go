@@ -68,11 +68,18 @@ func pager(dir, root string, n, count int) *Pager {
 }
 
 // categoryLink is one line of the papers list's table of contents: a
-// category, its number of entries, and where its entries start.
+// category, its number of entries, and where its entries start; in a
+// nested field, the lines of its child values below it.
 type categoryLink struct {
 	Href, Label string
 	Count       int
+	Children    []*categoryLink
 }
+
+// headingLevel is the level of the papers page's heading of a value at
+// depth (0 for a root): h2, and one more per ancestor, so that the page
+// nests as the README does and skips no level; HTML has no level past 6.
+func headingLevel(depth int) int { return min(2+depth, 6) }
 
 // papers renders the papers list, PapersPerPage entries a page, grouped by
 // category in the list's order, newest first within a category.
@@ -81,13 +88,25 @@ func (r *renderer) papers() error {
 		term   *TermView
 		es     []*EntryView
 		offset int // index of the category's first entry in the whole list
+		depth  int // of the value in a nested field: 0 for a root
+		// end is the index after the last entry of the value's subtree
+		// (the value and its descendants, which follow it).
+		end int
 	}
 	var spans []span
 	total := 0
+	lf := r.v.ListField()
 	for _, t := range r.categoryGroups() {
 		es := r.listedEntries(t)
-		spans = append(spans, span{term: t, es: es, offset: total})
+		spans = append(spans, span{term: t, es: es, offset: total, depth: lf.Depth(t.Value)})
 		total += len(es)
+	}
+	for i := range spans {
+		j := i + 1
+		for j < len(spans) && spans[j].depth > spans[i].depth {
+			j++
+		}
+		spans[i].end = spans[j-1].offset + len(spans[j-1].es)
 	}
 	count := max(1, (total+PapersPerPage-1)/PapersPerPage)
 	for n := 1; n <= count; n++ {
@@ -97,13 +116,16 @@ func (r *renderer) papers() error {
 			title = fmt.Sprintf("Papers, page %d of %d", n, count)
 		}
 		pp := &papersPage{Page: r.newPage(dir, title, "papers"), Total: total}
-		if lf := r.v.ListField(); lf != nil {
+		if lf != nil {
 			pp.GroupedBy = strings.ToLower(lf.Label)
 		}
 		pp.Scripts = []string{"assets/search.js"}
 		pp.Styles = []string{readerCSS}
 		pp.SearchIndex = pp.Root + SearchIndexFile
 		lo, hi := (n-1)*PapersPerPage, min(n*PapersPerPage, total)
+		// open holds the table of contents' line of each ancestor of the
+		// value at hand, root first (spans are in tree order).
+		var open []*categoryLink
 		for _, s := range spans {
 			// The table of contents links each category where its first
 			// entry is: on this page, or on the page that holds it.
@@ -111,13 +133,28 @@ func (r *renderer) papers() error {
 			if first := s.offset/PapersPerPage + 1; len(s.es) > 0 && first != n {
 				href = pp.Root + listPageDir("papers/", first) + href
 			}
-			pp.Categories = append(pp.Categories, categoryLink{Href: href, Label: s.term.Label, Count: len(s.es)})
-			a, b := max(lo, s.offset), min(hi, s.offset+len(s.es))
-			if a >= b && !(count == 1) {
+			link := &categoryLink{Href: href, Label: s.term.Label, Count: len(s.es)}
+			open = open[:min(len(open), s.depth)]
+			if len(open) == 0 {
+				pp.Categories = append(pp.Categories, link)
+			} else {
+				parent := open[len(open)-1]
+				parent.Children = append(parent.Children, link)
+			}
+			open = append(open, link)
+			// A page shows the groups its entries are in, and the
+			// headings of their ancestors, so that a page that starts
+			// in a child value skips no heading level.
+			if !(count == 1) && max(lo, s.offset) >= min(hi, s.end) {
 				continue
 			}
-			es := s.es[max(0, a-s.offset):max(0, b-s.offset)]
-			pp.Groups = append(pp.Groups, paperGroup{Term: s.term, Entries: es, Count: len(s.es), List: r.entryList(pp.Root, es)})
+			// The group's entries on this page: none for an ancestor
+			// whose own entries are all on other pages.
+			a := min(max(lo-s.offset, 0), len(s.es))
+			es := s.es[a:min(max(hi-s.offset, a), len(s.es))]
+			level := headingLevel(s.depth)
+			pp.Groups = append(pp.Groups, paperGroup{Term: s.term, Entries: es, Count: len(s.es), Level: level,
+				List: r.entryListAt(pp.Root, es, min(level+1, 6))})
 		}
 		if count > 1 {
 			pp.Pager = pager("papers/", pp.Root, n, count)

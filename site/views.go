@@ -343,7 +343,7 @@ type homePage struct {
 type papersPage struct {
 	Page
 	Groups     []paperGroup // the categories on this page, with this page's entries
-	Categories []categoryLink
+	Categories []*categoryLink
 	// GroupedBy names the list's field, lower case: "category" in the
 	// survey's list.
 	GroupedBy   string
@@ -357,6 +357,10 @@ type paperGroup struct {
 	Entries []*EntryView // on this page
 	Count   int          // in the whole list
 	List    EntryList
+	// Level is the heading's (headingLevel): 2 for a root value, one
+	// more per ancestor in a nested field; its entries' titles are one
+	// level below it.
+	Level int
 }
 
 // entryPage is entry.html's data, the one page per entry. Every value it
