@@ -118,3 +118,54 @@ func TestParseTagsMultiple(t *testing.T) {
 		t.Errorf("errors %q", errs)
 	}
 }
+
+// TestAddAsksSeveralValues drives the question for a multi-valued,
+// nested field (testdata/lists/agents' topic): its values are shown
+// under their parents, one line takes several by number or value
+// separated by ';' or ',', a typo among them asks the whole line again
+// with the nearest value, and the cell is written in canonical order.
+func TestAddAsksSeveralValues(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "corpus")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "testdata", "lists", "agents", "corpus"))); err != nil {
+		t.Fatal(err)
+	}
+	s := intaketest.New(filepath.Join("..", "..", "upkeep", "intake", "testdata"))
+	defer s.Close()
+	answers := strings.Join([]string{
+		"memroy, software", // a typo: the line is asked again
+		" ; ",              // no value: asked again
+		"software; 4, 1, memory",
+		"method", // the list asks for no one-liner
+	}, "\n") + "\n"
+	var out, errb bytes.Buffer
+	o := addOptions{dir: dir, id: "2606.01234", stdin: strings.NewReader(answers), interactive: true}
+	o.client.ArxivAPI = s.ArxivAPI
+	if code := addPaper(context.Background(), o, &out, &errb); code != exitOK {
+		t.Fatalf("exit %d: %s\n%s", code, errb.String(), out.String())
+	}
+	for _, want := range []string{
+		"topic [1-11 or value; several separated by ; or ,]: ",
+		`"memroy" is not a value of topic; did you mean "memory"?`,
+		"topic needs at least one value",
+		"   8.     software ", // under role-play, under multi-agent
+		"kind [1-3 or value]: ",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the questions lack %q:\n%s", want, out.String())
+		}
+	}
+	c, err := corpus.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := c.Entry("orchestrarl")
+	if e == nil {
+		t.Fatalf("no entry written:\n%s", out.String())
+	}
+	if got, want := e.Value("topic"), "planning; memory; software"; got != want {
+		t.Errorf("topic %q, want %q (vocabulary order, memory once)", got, want)
+	}
+	if got := e.Value("kind"); got != "method" {
+		t.Errorf("kind %q, want method", got)
+	}
+}

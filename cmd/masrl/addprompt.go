@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,12 +25,18 @@ func newLineReader(r io.Reader) *bufio.Scanner { return bufio.NewScanner(r) }
 // errNoAnswer is returned when the input ends before an answer.
 var errNoAnswer = errors.New("input ended before every missing value was given")
 
-// choose asks for one value of a controlled field: by number or by value;
-// a wrong answer is asked again.
+// choose asks for the value of a controlled field: by number or by
+// value; a wrong answer is asked again. A multi-valued field takes
+// several on one line (chooseMany).
 func (p *prompter) choose(f *corpus.Field) (string, error) {
 	fmt.Fprintf(p.out, "\n%s (%s): %s\n", f.Label, f.Name, oneLine(f.Definition))
 	for i, t := range f.Values {
-		fmt.Fprintf(p.out, "  %2d. %-24s %s\n", i+1, t.Value, oneLine(t.Definition))
+		// A nested field's values are indented under their parents.
+		name := strings.Repeat("  ", f.Depth(t.Value)) + t.Value
+		fmt.Fprintf(p.out, "  %2d. %-24s %s\n", i+1, name, oneLine(t.Definition))
+	}
+	if f.Multiple {
+		return p.chooseMany(f)
 	}
 	for {
 		fmt.Fprintf(p.out, "%s [1-%d or value]: ", f.Name, len(f.Values))
@@ -37,18 +44,84 @@ func (p *prompter) choose(f *corpus.Field) (string, error) {
 			return "", errNoAnswer
 		}
 		ans := strings.TrimSpace(p.in.Text())
-		if n, err := strconv.Atoi(ans); err == nil && n >= 1 && n <= len(f.Values) {
-			return f.Values[n-1].Value, nil
+		if val, ok := pick(f, ans); ok {
+			return val, nil
 		}
-		if f.Term(ans) != nil {
-			return ans, nil
-		}
-		msg := fmt.Sprintf("%q is not a value of %s", ans, f.Name)
-		if n := f.Nearest(ans); n != "" {
-			msg += fmt.Sprintf("; did you mean %q?", n)
-		}
-		fmt.Fprintln(p.out, msg)
+		fmt.Fprintln(p.out, notAValue(f, ans))
 	}
+}
+
+// chooseMany asks for the values of a multi-valued field on one line,
+// separated by ';' as in its CSV cell or by ',', each by number or by
+// value. Every value is checked; when one is not a value of the field
+// (the nearest one suggested) or none is given, the whole line is asked
+// again. The answer is the field's cell in canonical form, repeats
+// dropped, as --tag FIELD=V1 --tag FIELD=V2 writes it.
+func (p *prompter) chooseMany(f *corpus.Field) (string, error) {
+	for {
+		fmt.Fprintf(p.out, "%s [1-%d or value; several separated by ; or ,]: ", f.Name, len(f.Values))
+		if !p.in.Scan() {
+			return "", errNoAnswer
+		}
+		var vals, wrong []string
+		for _, part := range answerParts(f, p.in.Text()) {
+			val, ok := pick(f, part)
+			switch {
+			case !ok:
+				wrong = append(wrong, notAValue(f, part))
+			case !slices.Contains(vals, val):
+				vals = append(vals, val)
+			}
+		}
+		switch {
+		case len(wrong) > 0:
+			fmt.Fprintln(p.out, strings.Join(wrong, "\n"))
+		case len(vals) == 0:
+			fmt.Fprintf(p.out, "%s needs at least one value\n", f.Name)
+		default:
+			return f.Canonical(f.Join(vals)), nil
+		}
+	}
+}
+
+// answerParts cuts an answer for a multi-valued field into its values:
+// at each ';', then at each ',' of a piece that is not a value itself (a
+// value may hold a comma; none holds a ';'). Empty pieces are dropped.
+func answerParts(f *corpus.Field, ans string) []string {
+	var out []string
+	for _, piece := range strings.Split(ans, corpus.ValueSeparator) {
+		piece = strings.TrimSpace(piece)
+		if f.Term(piece) != nil {
+			out = append(out, piece)
+			continue
+		}
+		for _, s := range strings.Split(piece, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// pick reads one answer: a value's number in the list shown, or the value.
+func pick(f *corpus.Field, ans string) (string, bool) {
+	if n, err := strconv.Atoi(ans); err == nil && n >= 1 && n <= len(f.Values) {
+		return f.Values[n-1].Value, true
+	}
+	if f.Term(ans) != nil {
+		return ans, true
+	}
+	return "", false
+}
+
+// notAValue says that ans is not a value of f, and which is nearest.
+func notAValue(f *corpus.Field, ans string) string {
+	msg := fmt.Sprintf("%q is not a value of %s", ans, f.Name)
+	if n := f.Nearest(ans); n != "" {
+		msg += fmt.Sprintf("; did you mean %q?", n)
+	}
+	return msg
 }
 
 // text asks for a non-empty line of free text.
