@@ -128,9 +128,15 @@ func countCells(s Stats) []CellMove {
 	add := func(table, row, col string, c Cell) {
 		out = append(out, CellMove{Table: table, Row: row, Col: col, New: c.Count, Entered: c.Keys})
 	}
-	add("totals", "retained", "", Cell{Count: s.Retained})
-	add("totals", "excluded", "", Cell{Count: s.Excluded})
-	add("totals", "audited", "", Cell{Count: s.Audited})
+	if s.Screened {
+		add("totals", "retained", "", Cell{Count: s.Retained})
+		add("totals", "excluded", "", Cell{Count: s.Excluded})
+		add("totals", "audited", "", Cell{Count: s.Audited})
+	} else {
+		// A list without an exclusion log counts entries, as its
+		// stats.json does.
+		add("totals", "entries", "", Cell{Count: s.Retained})
+	}
 	for _, h := range s.Histograms {
 		for _, c := range append(slices.Clone(h.Cells), h.Other...) {
 			add(h.Field, c.Value, "", c)

@@ -232,3 +232,31 @@ func TestOwnListHomeIntro(t *testing.T) {
 		t.Error("intro.md's raw HTML reached the home page")
 	}
 }
+
+// TestOwnListDiffCountsEntries: masrl diff of a list without an exclusion
+// log (which masrl add prints after adding a row) counts its entries, and
+// says nothing of retained or audited records.
+func TestOwnListDiffCountsEntries(t *testing.T) {
+	old := filepath.Join(t.TempDir(), "corpus")
+	if err := os.CopyFS(old, os.DirFS(gnnxList)); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(old, "papers.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
+	if err := os.WriteFile(filepath.Join(old, "papers.csv"), []byte(strings.Join(lines[:len(lines)-1], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCmd(t, "diff", old, gnnxList)
+	if code != exitOK {
+		t.Fatalf("diff: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "| totals | entries | 7 → 8 |") {
+		t.Errorf("the diff does not count entries:\n%s", out)
+	}
+	if m := regexp.MustCompile(`(?i)retained|audited|exclu`).FindString(out); m != "" {
+		t.Errorf("the diff says %q, which the list never said:\n%s", m, out)
+	}
+}
