@@ -20,6 +20,9 @@ type checkReport struct {
 	Corpus     string `json:"corpus"`
 	Entries    int    `json:"entries"`
 	Exclusions int    `json:"exclusions"`
+	// screened is true for a list with an exclusion log (corpus.Stats's
+	// Screened): the text summary of one without counts entries only.
+	screened bool
 	Errors     int    `json:"errors"`
 	Warnings   int    `json:"warnings"`
 	// Claims counts the paper's claims by outcome and ClaimResults has
@@ -94,6 +97,7 @@ func checkCorpus(dir string, ck *corpus.Checked, withClaims bool) checkReport {
 	}
 	return checkReport{
 		Corpus: dir, Entries: len(c.Papers), Exclusions: len(c.Excluded),
+		screened: c.HasExcluded || len(v.FieldsOf(corpus.ExcludedFile)) > 0,
 		Errors: ds.Count(corpus.Error), Warnings: ds.Count(corpus.Warning), Diagnostics: ds,
 		Claims: tally, ClaimResults: results, Errata: corpus.Errata(results), Survey: survey,
 	}
@@ -115,8 +119,11 @@ func writeCheckReport(w io.Writer, format string, rep checkReport) {
 			io.WriteString(w, d.String()+"\n")
 		}
 	}
-	fmt.Fprintf(w, "%s: %s, %s: %s, %s",
-		rep.Corpus, count(rep.Entries, "entry"), count(rep.Exclusions, "exclusion"), count(rep.Errors, "error"), count(rep.Warnings, "warning"))
+	totals := count(rep.Entries, "entry")
+	if rep.screened {
+		totals += ", " + count(rep.Exclusions, "exclusion")
+	}
+	fmt.Fprintf(w, "%s: %s: %s, %s", rep.Corpus, totals, count(rep.Errors, "error"), count(rep.Warnings, "warning"))
 	if s := rep.Survey; s != nil {
 		fmt.Fprintf(w, "; survey pool %s: %d in the survey", s.Paper, s.Pool)
 		if len(s.Missing) > 0 {
