@@ -23,8 +23,8 @@ type checkReport struct {
 	// screened is true for a list with an exclusion log (corpus.Stats's
 	// Screened): the text summary of one without counts entries only.
 	screened bool
-	Errors     int    `json:"errors"`
-	Warnings   int    `json:"warnings"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
 	// Claims counts the paper's claims by outcome and ClaimResults has
 	// each; both are absent with --claims=false.
 	Claims *claimTally `json:"claims,omitempty"`
@@ -98,7 +98,7 @@ func checkCorpus(dir string, ck *corpus.Checked, withClaims bool) checkReport {
 	return checkReport{
 		Corpus: dir, Entries: len(c.Papers), Exclusions: len(c.Excluded),
 		screened: c.HasExcluded || len(v.FieldsOf(corpus.ExcludedFile)) > 0,
-		Errors: ds.Count(corpus.Error), Warnings: ds.Count(corpus.Warning), Diagnostics: ds,
+		Errors:   ds.Count(corpus.Error), Warnings: ds.Count(corpus.Warning), Diagnostics: ds,
 		Claims: tally, ClaimResults: results, Errata: corpus.Errata(results), Survey: survey,
 	}
 }
