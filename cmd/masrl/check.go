@@ -20,11 +20,8 @@ type checkReport struct {
 	Corpus     string `json:"corpus"`
 	Entries    int    `json:"entries"`
 	Exclusions int    `json:"exclusions"`
-	// screened is true for a list with an exclusion log (corpus.Stats's
-	// Screened): the text summary of one without counts entries only.
-	screened bool
-	Errors   int `json:"errors"`
-	Warnings int `json:"warnings"`
+	Errors     int    `json:"errors"`
+	Warnings   int    `json:"warnings"`
 	// Claims counts the paper's claims by outcome and ClaimResults has
 	// each; both are absent with --claims=false.
 	Claims *claimTally `json:"claims,omitempty"`
@@ -38,6 +35,10 @@ type checkReport struct {
 	// the claims page's errata section.
 	Errata      []corpus.Erratum   `json:"errata,omitempty"`
 	Diagnostics corpus.Diagnostics `json:"diagnostics"`
+
+	// screened is true for a list with an exclusion log (corpus.Stats's
+	// Screened): the text summary of one without counts entries only.
+	screened bool
 }
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
