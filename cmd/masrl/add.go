@@ -79,8 +79,7 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *fromIssue != "" {
 		if err := o.fromIssue(*fromIssue); err != nil {
-			fmt.Fprintf(stderr, "masrl add: %v\nmasrl add: no file was changed\n", err)
-			return exitFindings
+			return editFailer(stderr, "add")(exitFindings, "%v", err)
 		}
 	}
 	if o.id == "" {
@@ -137,13 +136,7 @@ func (o *addOptions) fromIssue(file string) error {
 }
 
 func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
-	fail := func(code int, format string, args ...any) int {
-		fmt.Fprintf(stderr, "masrl add: "+format+"\n", args...)
-		if code != exitOK {
-			fmt.Fprintf(stderr, "masrl add: no file was changed\n")
-		}
-		return code
-	}
+	fail := editFailer(stderr, "add")
 	prof, err := listProfile(o.profile, "", o.dir)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -262,8 +255,7 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 	}
 	if err := pc.Proposal.Apply(applyOptions(stderr)); err != nil {
 		if half := (*corpus.HalfAppliedError)(nil); errors.As(err, &half) {
-			fmt.Fprintf(stderr, "masrl add: %v\n", err)
-			return exitUsage
+			return failer(stderr, "add")(exitUsage, "%v", err)
 		}
 		return fail(exitUsage, "%v", err)
 	}

@@ -79,6 +79,7 @@ func addBuildFlags(fs *flag.FlagSet, baseURLUsage string) buildFlags {
 }
 
 func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fail := failer(stderr, "build")
 	fs := newFlagSet("build", "build "+buildUsage+" [--verbose]", stderr)
 	bf := addBuildFlags(fs, "absolute `URL` the site is published at, for canonical links, Open Graph, the sitemap and the feed (masrl.yaml: base_url); none: those are left out")
 	verbose := fs.Bool("verbose", false, "print each step of the build and its time to stderr")
@@ -86,13 +87,11 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return code
 	}
 	if err := needCorpus(*bf.corpus); err != nil {
-		fmt.Fprintf(stderr, "masrl build: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	opt, err := bf.options()
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl build: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	if *verbose {
 		opt.StepTime = func(step string, took time.Duration) {

@@ -38,6 +38,7 @@ type checkReport struct {
 }
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fail := failer(stderr, "check")
 	fs := newFlagSet("check", "check [--corpus DIR] [--data DIR] [--profile survey] [--format text|github|json] [--claims=false]", stderr)
 	dir := corpusFlag(fs)
 	dataDir := dataFlag(fs)
@@ -52,18 +53,15 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	if err := needCorpus(*dir); err != nil {
-		fmt.Fprintf(stderr, "masrl check: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	prof, err := listProfile(*profile, "", *dir)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl check: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	ck, err := corpus.Open(*dir, data.Dir(*dataDir), prof)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl check: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	rep := checkCorpus(*dir, ck, *withClaims)
 	writeCheckReport(stdout, *format, rep)
