@@ -69,6 +69,7 @@ type views struct {
 	citation      string
 	tags          map[[2]string]*Tag // (field, value) -> the Tag entries share
 	proseNames    []string           // names of data/pages/*.md, in navigation order
+	proseSrc      map[string][]byte  // name -> its data/pages/NAME.md, read once
 	releases      []*ReleaseView     // oldest first (releases.go)
 	upkeep        release.Upkeep
 }

@@ -47,6 +47,7 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/release"
 	"github.com/masrl/masrl/site/outdir"
 	"github.com/masrl/masrl/siteconfig"
 )
@@ -120,6 +121,11 @@ type Options struct {
 	// False gates on the check's findings alone (check --claims=false);
 	// the claims page shows the claims either way.
 	WithClaims bool
+	// History is the list's releases and upkeep dates
+	// (release.ReadHistory), which the release pages and the home page
+	// show; nil: none. The caller reads it from the corpus directory, for
+	// the site reads nothing from disk itself.
+	History *release.History
 	// StepTime, when not nil, is told each step of the build (the
 	// renderer's steps, then "publish") and how long it took: masrl build
 	// --verbose prints them.

@@ -1,11 +1,15 @@
 package site
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/masrl/masrl/data"
 )
 
 // TestBuildSteps: every step of a build is named; StepTime (masrl build
@@ -38,5 +42,40 @@ func TestBuildSteps(t *testing.T) {
 	}
 	if len(got) == 0 || got[len(got)-1] != "traces" {
 		t.Errorf("steps %q: want the build to stop at traces", got)
+	}
+}
+
+// countingFS counts how often each file of an fs.FS is opened.
+type countingFS struct {
+	fs.FS
+	mu     sync.Mutex
+	opened map[string]int
+}
+
+func (c *countingFS) Open(name string) (fs.File, error) {
+	c.mu.Lock()
+	c.opened[name]++
+	c.mu.Unlock()
+	return c.FS.Open(name)
+}
+
+// TestProseReadOnce: a build reads each of data/pages/*.md once, for its
+// navigation title, its page and (about.md) the citation alike.
+func TestProseReadOnce(t *testing.T) {
+	dfs := &countingFS{FS: data.FS, opened: map[string]int{}}
+	if _, err := Build(openCorpus(t, corpusFromTxtar(t, "tiny.txtar"), dfs), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	pages := 0
+	for name, n := range dfs.opened {
+		if strings.HasPrefix(name, "pages/") && strings.HasSuffix(name, ".md") {
+			pages++
+			if n != 1 {
+				t.Errorf("%s opened %d times, want once", name, n)
+			}
+		}
+	}
+	if pages == 0 {
+		t.Fatal("no data/pages/*.md opened: the test reads nothing")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/release"
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/site"
 	"github.com/masrl/masrl/siteconfig"
@@ -157,6 +158,13 @@ func (bf buildFlags) options() (site.Options, error) {
 		}
 		opt.Templates = tfs
 	}
+	// The releases and upkeep dates are read here, beside the corpus,
+	// for the site reads nothing from disk itself.
+	history, err := release.ReadHistory(*bf.corpus)
+	if err != nil {
+		return site.Options{}, err
+	}
+	opt.History = history
 	assets, err := listAssets(*bf.corpus, cfg.Theme.Assets)
 	if err != nil {
 		return site.Options{}, err
