@@ -78,7 +78,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	// Streamed: the rows are counted as they are read, so a corpus of
 	// millions of rows needs memory for its keys only, and none when the
 	// markdown tables, which print counts, are all that is asked for.
-	opt := corpus.StatsOptions{Extra: extra, CountsOnly: *format == "markdown"}
+	opt := corpus.StatsOptions{Extra: extra, CountsOnly: *format == "markdown", PresentOnly: *presentOnly}
 	if *survey {
 		if opt.Pool = d.Pool; opt.Pool == nil {
 			if prof == "" {
@@ -92,19 +92,6 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	s, err := corpus.StreamStats(*dir, v, opt)
 	if err != nil {
 		return refuseUnread("stats", err, stderr)
-	}
-	if *presentOnly {
-		for i, h := range s.Histograms {
-			s.Histograms[i] = h.PresentOnly()
-		}
-		for i, x := range s.CrossTabs {
-			s.CrossTabs[i] = x.PresentOnly()
-		}
-		// A list without an exclusion log that declares no field of
-		// one (masrl init's) has no stage histogram.
-		if s.Exclusions.ByStage != nil {
-			s.Exclusions.ByStage = s.Exclusions.ByStage.PresentOnly()
-		}
 	}
 	switch *format {
 	case "json":
