@@ -270,4 +270,3 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 	io.WriteString(stdout, "\n"+diffMarkdown(&diff, len(c.Papers), len(newer.Papers)))
 	return exitOK
 }
-

@@ -99,4 +99,3 @@ func TestAddInputEnds(t *testing.T) {
 		t.Error("papers.bib written")
 	}
 }
-
