@@ -18,11 +18,11 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/internal/corpustest"
 	"github.com/masrl/masrl/internal/synth"
 	"github.com/masrl/masrl/site/outdir"
-	"github.com/masrl/masrl/siteconfig"
 )
 
 // TestIncrementalMatchesFull edits a synthetic corpus at random (a row's

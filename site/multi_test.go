@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/internal/corpustest"
-	"github.com/masrl/masrl/siteconfig"
 )
 
 // TestMultiValuedSite builds testdata/lists/agents, whose topic is

@@ -7,9 +7,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/internal/corpustest"
 	"github.com/masrl/masrl/site/outdir"
-	"github.com/masrl/masrl/siteconfig"
 )
 
 // mustBuild builds dir into out, with a base URL so that the feed and the

@@ -19,10 +19,10 @@ import (
 	"github.com/masrl/masrl/internal/corpustest"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/schema"
 	"github.com/masrl/masrl/site/outdir"
-	"github.com/masrl/masrl/siteconfig"
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/masrl/masrl/internal/golden"

@@ -12,9 +12,9 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/corpus/release"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/site"
-	"github.com/masrl/masrl/siteconfig"
 )
 
 // defaultOut is where make site and masrl build write the site.

@@ -9,10 +9,10 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/masrl/masrl/awesome"
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
-	"github.com/masrl/masrl/siteconfig"
+	"github.com/masrl/masrl/site/awesome"
 )
 
 func readmeCommand() command {
