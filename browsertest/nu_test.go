@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/site"
-	"github.com/masrl/masrl/siteconfig"
 	"github.com/masrl/masrl/upkeep/scaffold"
 )
 

@@ -7,11 +7,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/masrl/masrl/internal/corpustest"
 )
 
-// agentsDir is the example list of a multi-valued, nested field with
-// link columns and months, in the shape of a popular awesome list.
-var agentsDir = filepath.Join("..", "testdata", "lists", "agents", "corpus")
+// agents is the example list of a multi-valued, nested field with link
+// columns and months, in the shape of a popular awesome list
+// (corpustest.List).
+const agents = "agents"
 
 func loadAgents(t *testing.T, dir string) (*Corpus, *Vocabulary) {
 	t.Helper()
@@ -29,7 +32,7 @@ func loadAgents(t *testing.T, dir string) (*Corpus, *Vocabulary) {
 // TestMultipleValuesCount checks that an entry with two topics counts
 // under both, once each, in the histogram, the cross-tab and the stats.
 func TestMultipleValuesCount(t *testing.T) {
-	c, v := loadAgents(t, agentsDir)
+	c, v := loadAgents(t, corpustest.List(t, agents))
 	if ds := Check(c, v, CheckOptions{Today: openToday}); len(ds) > 0 {
 		t.Fatalf("the agents list does not check clean:\n%v", ds)
 	}
@@ -52,7 +55,7 @@ func TestMultipleValuesCount(t *testing.T) {
 		t.Errorf("cross-tab total %d, want %d", x.Total, len(c.Papers))
 	}
 	s := ComputeStats(c, v)
-	st, err := StreamStats(agentsDir, v, StatsOptions{})
+	st, err := StreamStats(corpustest.List(t, agents), v, StatsOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,10 +75,7 @@ func TestMultipleValuesCount(t *testing.T) {
 // TestMultipleValuesCheck checks each value of a multi-valued cell at its
 // own column: unknown, empty and repeated values.
 func TestMultipleValuesCheck(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(agentsDir)); err != nil {
-		t.Fatal(err)
-	}
+	dir := corpustest.CopyList(t, agents)
 	p := filepath.Join(dir, PapersFile)
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -114,7 +114,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // TestMultipleValuesFormat checks that fmt writes a multi-valued cell's
 // values in vocabulary order, "; "-separated, and leaves other cells.
 func TestMultipleValuesFormat(t *testing.T) {
-	_, v := loadAgents(t, agentsDir)
+	_, v := loadAgents(t, corpustest.List(t, agents))
 	src := "key,topic,kind\nb,tool-use ;reasoning,method\na,web,benchmark\n"
 	got, err := FormatCSVWith(PapersFile, []byte(src), v)
 	if err != nil {
@@ -130,10 +130,7 @@ func TestMultipleValuesFormat(t *testing.T) {
 // that is no http(s) URL is refused at its column, an empty one is fine,
 // and a link column may not take a name in use.
 func TestLinkColumns(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(agentsDir)); err != nil {
-		t.Fatal(err)
-	}
+	dir := corpustest.CopyList(t, agents)
 	p := filepath.Join(dir, PapersFile)
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -172,7 +169,7 @@ func TestLinkColumns(t *testing.T) {
 // counts under each ancestor of its values once, and a vocabulary with an
 // unknown parent or a cycle is refused at the parent's position.
 func TestNestedValues(t *testing.T) {
-	c, v := loadAgents(t, agentsDir)
+	c, v := loadAgents(t, corpustest.List(t, agents))
 	h := c.Histogram(v, "topic")
 	ma := h.Cell("multi-agent")
 	// chatdev (software) counts under role-play and multi-agent; metagpt
@@ -204,10 +201,7 @@ func TestNestedValues(t *testing.T) {
 // today, each refused at its column; and the list order puts a year's
 // later month first.
 func TestDateColumns(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(agentsDir)); err != nil {
-		t.Fatal(err)
-	}
+	dir := corpustest.CopyList(t, agents)
 	p := filepath.Join(dir, PapersFile)
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -234,7 +228,7 @@ func TestDateColumns(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	c, _ = loadAgents(t, agentsDir)
+	c, _ = loadAgents(t, corpustest.List(t, agents))
 	e := func(k string) *Entry {
 		return &c.Papers[slices.IndexFunc(c.Papers, func(e Entry) bool { return e.Key == k })]
 	}

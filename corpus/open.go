@@ -150,6 +150,7 @@ type Checked struct {
 	done  chan struct{}
 	diags Diagnostics
 	opt   CheckOptions // what Propose checks the proposed corpus with
+	claimsMemo
 }
 
 // Open loads the corpus of dir and the data of the data directory dataFS

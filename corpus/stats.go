@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -83,6 +84,27 @@ type StatsOptions struct {
 	// does: the retained rows whose key it holds and the excluded records
 	// it names. Rows outside it are still read and checked as Load does.
 	Pool *Pool
+	// PresentOnly leaves out the values no row uses (Stats.PresentOnly).
+	PresentOnly bool
+}
+
+// PresentOnly returns the report without the values no row uses: every
+// histogram, cross-tab and the exclusion stages.
+func (s Stats) PresentOnly() Stats {
+	s.Histograms = slices.Clone(s.Histograms)
+	for i, h := range s.Histograms {
+		s.Histograms[i] = h.PresentOnly()
+	}
+	s.CrossTabs = slices.Clone(s.CrossTabs)
+	for i, x := range s.CrossTabs {
+		s.CrossTabs[i] = x.PresentOnly()
+	}
+	// A list without an exclusion log that declares no field of one
+	// (masrl init's) has no stage histogram.
+	if s.Exclusions.ByStage != nil {
+		s.Exclusions.ByStage = s.Exclusions.ByStage.PresentOnly()
+	}
+	return s
 }
 
 // StreamStats computes the report of ComputeStats for the corpus in dir
@@ -94,7 +116,11 @@ type StatsOptions struct {
 // papers.csv, and with a *CheckError when a CSV file does not read
 // (ReadErrors): counts of what was left of it would look like real ones.
 func StreamStats(dir string, v *Vocabulary, opt StatsOptions) (Stats, error) {
-	return streamStats(dir, v, opt, statsChunkSize)
+	s, err := streamStats(dir, v, opt, statsChunkSize)
+	if err != nil || !opt.PresentOnly {
+		return s, err
+	}
+	return s.PresentOnly(), nil
 }
 
 // streamStats is StreamStats with papers.csv cut into chunks of about

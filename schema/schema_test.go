@@ -97,7 +97,7 @@ func TestPaperSchema(t *testing.T) {
 // wrong kind are not.
 func TestConfigSchema(t *testing.T) {
 	s := compile(t)["masrl.schema.json"]
-	b, err := os.ReadFile(filepath.Join("..", "siteconfig", "testdata", "full.yaml"))
+	b, err := os.ReadFile(filepath.Join("..", "corpus", "siteconfig", "testdata", "full.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -138,7 +138,7 @@ func (r *renderer) prepareClaims() error {
 	if claims == nil { // a list without claims: no page, no gate
 		return nil
 	}
-	results := corpus.VerifyClaims(r.c, r.v, claims)
+	results := r.checked.ClaimResults()
 	used := map[string]bool{}
 	r.claimsOf = map[string][]*ClaimView{}
 	for i, res := range results {

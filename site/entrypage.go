@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/siteconfig"
+	"github.com/masrl/masrl/corpus/siteconfig"
 )
 
 // This file queues the one page per entry and gathers its data, in two

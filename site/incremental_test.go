@@ -18,11 +18,11 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/internal/corpustest"
 	"github.com/masrl/masrl/internal/synth"
 	"github.com/masrl/masrl/site/outdir"
-	"github.com/masrl/masrl/siteconfig"
 )
 
 // TestIncrementalMatchesFull edits a synthetic corpus at random (a row's
@@ -85,7 +85,7 @@ func TestIncrementalMatchesFull(t *testing.T) {
 			if merr == nil || derr == nil {
 				t.Fatalf("step %d (%s): the full build failed (%v), an incremental one did not (memory: %v, directory: %v)", step, name, ferr, merr, derr)
 			}
-			if got := readTree(t, out); !equalTrees(got, before) {
+			if got := corpustest.ReadTree(t, out); !equalTrees(got, before) {
 				t.Fatalf("step %d (%s): a failed build changed the output directory", step, name)
 			}
 			t.Logf("step %d (%s): refused by the check, as it should be; undone", step, name)
@@ -99,7 +99,7 @@ func TestIncrementalMatchesFull(t *testing.T) {
 		if diff := treeDiff(memoryTree(mem.Files), want); diff != "" {
 			t.Fatalf("step %d (%s): incremental build in memory differs from the full build: %s", step, name, diff)
 		}
-		got := readTree(t, out)
+		got := corpustest.ReadTree(t, out)
 		// The output's mark is the full build's, and no page.
 		wantMark, err := full.Files.Mark()
 		if err != nil {

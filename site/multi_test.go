@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/siteconfig"
+	"github.com/masrl/masrl/corpus/siteconfig"
+	"github.com/masrl/masrl/internal/corpustest"
 )
 
 // TestMultiValuedSite builds testdata/lists/agents, whose topic is
@@ -19,15 +20,7 @@ import (
 // pages and in both cross-tab cells, the counts say so, and every link of
 // the site resolves.
 func TestMultiValuedSite(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "lists", "agents", "corpus")
-	ck, err := corpus.Open(dir, nil, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Build(ck, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := buildAgents(t, corpustest.List(t, "agents"), Options{})
 	page := func(name string) string {
 		t.Helper()
 		b, ok := res.Files.Get(name)
@@ -67,15 +60,7 @@ func TestMultiValuedSite(t *testing.T) {
 // labelled links on the entry page and the papers list, and in the
 // search index.
 func TestLinkColumnsSite(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "lists", "agents", "corpus")
-	ck, err := corpus.Open(dir, nil, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Build(ck, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := buildAgents(t, corpustest.List(t, "agents"), Options{})
 	for name, want := range map[string]string{
 		"papers/webarena/index.html": `<dt>Code</dt><dd><a href="https://github.com/web-arena-x/webarena">https://github.com/web-arena-x/webarena</a></dd>`,
 		"papers/index.html":          `<p class="entry-links"><a href="https://github.com/web-arena-x/webarena">code</a> · <a href="https://webarena.dev/">project</a>`,
@@ -95,15 +80,7 @@ func TestLinkColumnsSite(t *testing.T) {
 // grandparent's page lists its grandchildren's entries, each once, and
 // the field's table names a child's ancestors.
 func TestNestedSite(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "lists", "agents", "corpus")
-	ck, err := corpus.Open(dir, nil, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Build(ck, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := buildAgents(t, corpustest.List(t, "agents"), Options{})
 	b, _ := res.Files.Get("taxonomy/topic/multi-agent/index.html")
 	for _, k := range []string{"chatdev", "metagpt"} {
 		if n := strings.Count(string(b), `href="../../../papers/`+k+`/"`); n != 1 {
@@ -121,10 +98,7 @@ func TestNestedSite(t *testing.T) {
 // is from 2023 and the others were added earlier; and the papers list
 // orders a year's entries by month, newest first.
 func TestFeedAddedToday(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "lists", "agents", "corpus"))); err != nil {
-		t.Fatal(err)
-	}
+	dir := corpustest.CopyList(t, "agents")
 	p := filepath.Join(dir, corpus.PapersFile)
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -138,14 +112,7 @@ func TestFeedAddedToday(t *testing.T) {
 	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ck, err := corpus.Open(dir, nil, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Build(ck, Options{Config: siteconfig.Config{BaseURL: "https://example.org/"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := buildAgents(t, dir, Options{Config: siteconfig.Config{BaseURL: "https://example.org/"}})
 	feed, _ := res.Files.Get("feed.xml")
 	first := regexp.MustCompile(`(?s)<entry>.*?<title>([^<]*)</title>.*?<updated>([^<]*)</updated>`).FindStringSubmatch(string(feed))
 	if first == nil || !strings.HasPrefix(first[1], "Toolformer") || first[2] != today+"T00:00:00Z" {
@@ -182,10 +149,7 @@ func TestFeedAddedFromHistory(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "lists", "agents", "corpus"))); err != nil {
-		t.Fatal(err)
-	}
+	dir := corpustest.CopyList(t, "agents")
 	p := filepath.Join(dir, corpus.PapersFile)
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -221,14 +185,7 @@ func TestFeedAddedFromHistory(t *testing.T) {
 	}
 	now := time.Now().UTC()
 	git(now.Format(time.RFC3339), "commit", "-q", "-am", "add toolformer")
-	ck, err := corpus.Open(dir, nil, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Build(ck, Options{Config: siteconfig.Config{BaseURL: "https://example.org/"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := buildAgents(t, dir, Options{Config: siteconfig.Config{BaseURL: "https://example.org/"}})
 	feed, _ := res.Files.Get("feed.xml")
 	entries := regexp.MustCompile(`(?s)<entry>.*?<title>([^<]*)</title>.*?<updated>([^<]*)</updated>`).FindAllStringSubmatch(string(feed), 2)
 	if len(entries) < 2 || !strings.HasPrefix(entries[0][1], "Toolformer") || entries[0][2] != now.Format(time.DateOnly)+"T00:00:00Z" || entries[1][2] != "2024-01-02T00:00:00Z" {
@@ -277,25 +234,13 @@ func checkHeadingOrder(t *testing.T, name, page string, field *corpus.Field) map
 // same way. A page of a paginated list that starts inside a child value
 // repeats its ancestors' headings, so it skips no level either.
 func TestNestedPapersHeadings(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "corpus")
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "lists", "agents", "corpus"))); err != nil {
+	dir := corpustest.CopyList(t, "agents")
+	v, err := corpus.ListVocabulary(dir)
+	if err != nil {
 		t.Fatal(err)
 	}
-	var field *corpus.Field
-	build := func() *Result {
-		t.Helper()
-		ck, err := corpus.Open(dir, nil, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		field = ck.Vocabulary.Field("topic")
-		res, err := Build(ck, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
-	res := build()
+	field := v.Field("topic")
+	res := buildAgents(t, dir, Options{})
 	b, _ := res.Files.Get("papers/index.html")
 	levels := checkHeadingOrder(t, "papers/index.html", string(b), field)
 	for value, want := range map[string]int{"planning": 2, "reasoning": 3, "multi-agent": 2, "role-play": 3, "software": 4, "web": 3} {
@@ -329,7 +274,7 @@ func TestNestedPapersHeadings(t *testing.T) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	res = build()
+	res = buildAgents(t, dir, Options{})
 	for _, name := range []string{"papers/index.html", "papers/page/2/index.html"} {
 		b, ok := res.Files.Get(name)
 		if !ok {
@@ -340,4 +285,19 @@ func TestNestedPapersHeadings(t *testing.T) {
 			t.Errorf("%s: planning h%d, reasoning h%d; want h2 and h3", name, levels["planning"], levels["reasoning"])
 		}
 	}
+}
+
+// buildAgents builds the example list in dir (testdata/lists/agents or a
+// copy of it) into memory.
+func buildAgents(t *testing.T, dir string, opt Options) *Result {
+	t.Helper()
+	ck, err := corpus.Open(dir, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Build(ck, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

@@ -7,8 +7,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/masrl/masrl/corpus/siteconfig"
+	"github.com/masrl/masrl/internal/corpustest"
 	"github.com/masrl/masrl/site/outdir"
-	"github.com/masrl/masrl/siteconfig"
 )
 
 // mustBuild builds dir into out, with a base URL so that the feed and the
@@ -25,7 +26,7 @@ func freshTree(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "fresh")
 	mustBuild(t, dir, out)
-	return readTree(t, out)
+	return corpustest.ReadTree(t, out)
 }
 
 // sameTree reports how got differs from want.
@@ -59,10 +60,10 @@ func TestRebuildReusesBuffer(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustBuild(t, dir, out)
-	sameTree(t, "second build", readTree(t, out), want)
-	sameTree(t, "buffer after the second build", readTree(t, outdir.BufferDir(out)), want)
+	sameTree(t, "second build", corpustest.ReadTree(t, out), want)
+	sameTree(t, "buffer after the second build", corpustest.ReadTree(t, outdir.BufferDir(out)), want)
 	mustBuild(t, dir, out)
-	sameTree(t, "third build", readTree(t, out), want)
+	sameTree(t, "third build", corpustest.ReadTree(t, out), want)
 	third, err := os.Stat(filepath.Join(out, "index.html"))
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +104,7 @@ func TestRebuildRemovesStale(t *testing.T) {
 	want := freshTree(t, dir)
 	for range 2 { // into the buffer of the first build, then of the second
 		mustBuild(t, dir, out)
-		sameTree(t, "without alpha", readTree(t, out), want)
+		sameTree(t, "without alpha", corpustest.ReadTree(t, out), want)
 	}
 	if _, err := os.Stat(filepath.Join(out, "papers", "alpha")); !os.IsNotExist(err) {
 		t.Errorf("papers/alpha/ is left: %v", err)
@@ -138,7 +139,7 @@ func TestRebuildStrayFiles(t *testing.T) {
 	}
 	for i := range 3 {
 		mustBuild(t, dir, out)
-		sameTree(t, "build "+string(rune('1'+i))+" after the stray files", readTree(t, out), want)
+		sameTree(t, "build "+string(rune('1'+i))+" after the stray files", corpustest.ReadTree(t, out), want)
 	}
 	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
 		t.Errorf("a build wrote through the link: %d entries in its target", len(entries))
@@ -165,6 +166,6 @@ func TestConcurrentBuilds(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sameTree(t, "after concurrent builds", readTree(t, out), want)
-	sameTree(t, "their buffer", readTree(t, outdir.BufferDir(out)), want)
+	sameTree(t, "after concurrent builds", corpustest.ReadTree(t, out), want)
+	sameTree(t, "their buffer", corpustest.ReadTree(t, outdir.BufferDir(out)), want)
 }

@@ -229,10 +229,7 @@ func (r *renderer) excluded() error {
 
 func (r *renderer) prose() error {
 	for _, name := range r.proseNames {
-		src, err := fs.ReadFile(r.data, "pages/"+name+".md")
-		if err != nil {
-			return err
-		}
+		src := r.proseSrc[name] // read once, by prepareSurvey
 		body, err := renderMarkdown(r.md, src, "")
 		if err != nil {
 			return fmt.Errorf("data/pages/%s.md: %w", name, err)

@@ -90,11 +90,13 @@ func (r *renderer) prepareSurvey() error {
 		return err
 	}
 	r.proseNames = names
+	r.proseSrc = make(map[string][]byte, len(names))
 	for _, name := range names {
 		src, err := fs.ReadFile(r.data, "pages/"+name+".md")
 		if err != nil {
 			return err
 		}
+		r.proseSrc[name] = src
 		r.site.Nav = append(r.site.Nav, NavItem{markdownTitle(src, name), name + "/", name})
 	}
 	sd, err := loadSubdecisions(r.data)
@@ -120,9 +122,9 @@ func (r *renderer) prepareSurvey() error {
 		}
 		r.subs = append(r.subs, sv)
 	}
-	cite, err := fs.ReadFile(r.data, "pages/about.md")
-	if err != nil {
-		return err
+	cite, ok := r.proseSrc["about"]
+	if !ok {
+		return fmt.Errorf("data/pages/about.md: %w", fs.ErrNotExist)
 	}
 	r.citation = citationBlock(string(cite))
 	return nil

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/siteconfig"
+	"github.com/masrl/masrl/corpus/siteconfig"
 )
 
 // TestRenamedKeysRedirect: an entry whose key changed since a history

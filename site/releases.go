@@ -80,21 +80,16 @@ type releasePage struct {
 	Release *ReleaseView
 }
 
-// loadReleases reads the releases and the upkeep dates before any page
-// is rendered: the home page names the newest release and the dates.
+// loadReleases prepares the releases and the upkeep dates of
+// opt.History before any page is rendered: the home page names the
+// newest release and the dates.
 func (r *renderer) loadReleases() error {
-	if r.c.Dir == "" {
+	h := r.opt.History
+	if h == nil {
 		return nil
 	}
-	u, err := release.ReadUpkeep(r.c.Dir)
-	if err != nil {
-		return err
-	}
-	r.upkeep = u
-	rels, err := release.Load(r.c.Dir)
-	if err != nil {
-		return err
-	}
+	r.upkeep = h.Upkeep
+	rels := h.Releases
 	var prev *release.Release
 	var prevView *ReleaseView
 	for i := range rels {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/corpus/release"
@@ -34,10 +35,11 @@ type renderer struct {
 type inputs struct {
 	c        *corpus.Corpus
 	v        *corpus.Vocabulary
-	claimSet *corpus.Claims // data/claims.yaml with the survey's pool
-	pool     *corpus.Pool   // the survey's pinned pool; nil: no pool file in data
-	survey   *corpus.Pool   // the survey the list belongs to: its title and arXiv id
-	data     fs.FS          // the project's data directory (pages, orchestration, claims)
+	checked  *corpus.Checked // the corpus and its verdict, whose claim results the claims page shows
+	claimSet *corpus.Claims  // data/claims.yaml with the survey's pool
+	pool     *corpus.Pool    // the survey's pinned pool; nil: no pool file in data
+	survey   *corpus.Pool    // the survey the list belongs to: its title and arXiv id
+	data     fs.FS           // the project's data directory (pages, orchestration, claims)
 	opt      Options
 	base     *url.URL
 	tmpl     map[string]*template.Template
@@ -67,6 +69,7 @@ type views struct {
 	citation      string
 	tags          map[[2]string]*Tag // (field, value) -> the Tag entries share
 	proseNames    []string           // names of data/pages/*.md, in navigation order
+	proseSrc      map[string][]byte  // name -> its data/pages/NAME.md, read once
 	releases      []*ReleaseView     // oldest first (releases.go)
 	upkeep        release.Upkeep
 }
@@ -115,7 +118,7 @@ func render(ck *corpus.Checked, opt Options, files *outdir.Files) (*renderer, er
 	r := &renderer{
 		inputs: inputs{
 			c: ck.Corpus, v: ck.Vocabulary, base: base, tmpl: tmpl, data: ck.FS, md: newMarkdown(), opt: opt,
-			claimSet: ck.Claims, pool: ck.Pool, survey: ck.Survey,
+			checked: ck, claimSet: ck.Claims, pool: ck.Pool, survey: ck.Survey,
 		},
 		output: output{files: files},
 	}
@@ -126,18 +129,49 @@ func render(ck *corpus.Checked, opt Options, files *outdir.Files) (*renderer, er
 	if err := r.loadECharts(opt.ECharts); err != nil {
 		return nil, err
 	}
-	steps := []func() error{
-		r.prepare, r.prepareClaims, r.loadReleases, r.home, r.papers, r.entryPages, r.taxonomy,
-		r.orchestration, r.coverage, r.excluded, r.claimsAudit, r.traces, r.prose, r.notFound, r.redirects, r.releasePages,
-		r.assets, r.schemas, r.echartsAsset, r.downloads, r.searchIndex, r.feed, r.sitemap, r.renderItems,
-		ck.Err, r.runJobs,
+	steps := []step{
+		{"prepare", r.prepare}, {"claims", r.prepareClaims}, {"releases", r.loadReleases},
+		{"home", r.home}, {"papers", r.papers}, {"entry pages", r.entryPages}, {"taxonomy", r.taxonomy},
+		{"orchestration", r.orchestration}, {"coverage", r.coverage}, {"excluded", r.excluded},
+		{"claims audit", r.claimsAudit}, {"traces", r.traces}, {"prose", r.prose}, {"not found", r.notFound},
+		{"redirects", r.redirects}, {"release pages", r.releasePages}, {"assets", r.assets},
+		{"schemas", r.schemas}, {"echarts", r.echartsAsset}, {"downloads", r.downloads},
+		{"search index", r.searchIndex}, {"feed", r.feed}, {"sitemap", r.sitemap}, {"list items", r.renderItems},
+		{"check", func() error { return ck.Verdict(opt.WithClaims).Err() }},
+		{"render", r.runJobs},
 	}
-	for _, step := range steps {
-		if err := step(); err != nil {
+	for _, st := range steps {
+		if err := st.run(opt.StepTime); err != nil {
 			return r, err
 		}
 	}
 	return r, nil
+}
+
+// step is one step of a build: its name, which its errors are wrapped
+// with ("entry pages: …") and masrl build --verbose prints with its time,
+// and what it does.
+type step struct {
+	name string
+	do   func() error
+}
+
+// run runs the step and, when timed is not nil, tells it the step's
+// time. The check's error is returned as it is: it is the verdict, with
+// every finding, not a failure of the step.
+func (st step) run(timed func(name string, took time.Duration)) error {
+	start := time.Now()
+	err := st.do()
+	if timed != nil {
+		timed(st.name, time.Since(start))
+	}
+	if err == nil {
+		return nil
+	}
+	if _, ok := IsCheckError(err); ok {
+		return err
+	}
+	return fmt.Errorf("%s: %w", st.name, err)
 }
 
 // pageNames are the page templates; each is parsed together with layout.html.

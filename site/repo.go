@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/siteconfig"
+	"github.com/masrl/masrl/corpus/siteconfig"
 )
 
 // repoLinks returns an entry page's links into the list's repository, laid

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/siteconfig"
+	"github.com/masrl/masrl/corpus/siteconfig"
 )
 
 func TestRepoLinks(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/site/outdir"
-	"github.com/masrl/masrl/siteconfig"
 )
 
 func TestScholarMeta(t *testing.T) {

@@ -44,10 +44,12 @@ import (
 	"maps"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/release"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/site/outdir"
-	"github.com/masrl/masrl/siteconfig"
 )
 
 // Options configure a build.
@@ -113,6 +115,21 @@ type Options struct {
 	// check fails or a page errs before they are all rendered.
 	First []string
 	Early func(pages map[string][]byte)
+	// WithClaims makes the list's claims part of the verdict the build
+	// waits for (corpus.Checked.Verdict), as they are of masrl check's:
+	// a failing claim then refuses the build as it fails the check.
+	// False gates on the check's findings alone (check --claims=false);
+	// the claims page shows the claims either way.
+	WithClaims bool
+	// History is the list's releases and upkeep dates
+	// (release.ReadHistory), which the release pages and the home page
+	// show; nil: none. The caller reads it from the corpus directory, for
+	// the site reads nothing from disk itself.
+	History *release.History
+	// StepTime, when not nil, is told each step of the build (the
+	// renderer's steps, then "publish") and how long it took: masrl build
+	// --verbose prints them.
+	StepTime func(step string, took time.Duration)
 }
 
 // DefaultBaseURL is the address masrl serve listens on by default. A
@@ -131,7 +148,8 @@ type Result struct {
 // Build renders the site of a checked corpus, into opt.Out or, without
 // one, into memory. The site's views are prepared while the check runs,
 // and no page is written before it has passed: a corpus with check errors
-// returns a *corpus.CheckError holding every finding (and the result
+// (its verdict, corpus.Checked.Verdict, with the claims when
+// opt.WithClaims) returns a *corpus.CheckError holding every finding (and the result
 // with the warnings), and opt.Out is not touched. Pages are written as
 // they are rendered into the build buffer beside opt.Out (outdir.go),
 // which is exchanged with it only when every page succeeded; on failure
@@ -160,7 +178,7 @@ func Build(ck *corpus.Checked, opt Options) (*Result, error) {
 	}
 	res, r, err := build(ck, opt, out.Files())
 	if err == nil {
-		err = out.Publish()
+		err = step{"publish", out.Publish}.run(opt.StepTime)
 	}
 	finishCache(opt.Cache, r, out.Files(), err == nil)
 	if opt.Cache != nil {
@@ -204,7 +222,7 @@ func finishCache(c *Cache, r *renderer, files *outdir.Files, ok bool) {
 func build(ck *corpus.Checked, opt Options, files *outdir.Files) (*Result, *renderer, error) {
 	r, err := render(ck, opt, files)
 	res := &Result{Warnings: ck.Warnings()}
-	if cerr := ck.Err(); cerr != nil {
+	if cerr := ck.Verdict(opt.WithClaims).Err(); cerr != nil {
 		return res, r, cerr
 	}
 	if err != nil {

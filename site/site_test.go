@@ -19,10 +19,10 @@ import (
 	"github.com/masrl/masrl/internal/corpustest"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/schema"
 	"github.com/masrl/masrl/site/outdir"
-	"github.com/masrl/masrl/siteconfig"
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/masrl/masrl/internal/golden"
@@ -290,31 +290,13 @@ func TestDeterministic(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ta, tb := readTree(t, a), readTree(t, b)
+	ta, tb := corpustest.ReadTree(t, a), corpustest.ReadTree(t, b)
 	if len(ta) == 0 {
 		t.Fatal("empty build")
 	}
 	if !equalTrees(ta, tb) {
 		t.Error("two builds of the same corpus differ")
 	}
-}
-
-func readTree(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	m := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		m[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
 
 func equalTrees(a, b map[string]string) bool {
@@ -343,7 +325,7 @@ func TestAtomic(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	before := readTree(t, out)
+	before := corpustest.ReadTree(t, out)
 
 	bad := corpusFromTxtar(t, "tiny.txtar")
 	b, _ := os.ReadFile(filepath.Join(bad, "papers.csv"))
@@ -359,7 +341,7 @@ func TestAtomic(t *testing.T) {
 	if n := ds.Count(corpus.Error); n < 3 {
 		t.Errorf("check error carries %d errors, want all of them (at least 3): %v", n, ds)
 	}
-	if !equalTrees(before, readTree(t, out)) {
+	if !equalTrees(before, corpustest.ReadTree(t, out)) {
 		t.Error("a failing build changed the previous site")
 	}
 
@@ -369,7 +351,7 @@ func TestAtomic(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "NoSuchField") {
 		t.Fatalf("bad template: got %v", err)
 	}
-	if !equalTrees(before, readTree(t, out)) {
+	if !equalTrees(before, corpustest.ReadTree(t, out)) {
 		t.Error("a failing template changed the previous site")
 	}
 	entries, _ := os.ReadDir(parent)
@@ -383,7 +365,7 @@ func TestAtomic(t *testing.T) {
 	if _, err := Build(openCorpus(t, good, nil), Options{Out: out}); err != nil {
 		t.Fatal(err)
 	}
-	if !equalTrees(before, readTree(t, out)) {
+	if !equalTrees(before, corpustest.ReadTree(t, out)) {
 		t.Error("the build after the failures differs from the one before")
 	}
 }

@@ -16,8 +16,8 @@ import (
 	"strings"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
-	"github.com/masrl/masrl/siteconfig"
 	"github.com/masrl/masrl/trace"
 	"github.com/masrl/masrl/trace/viewer"
 	"go.yaml.in/yaml/v3"

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
-	"github.com/masrl/masrl/siteconfig"
 	"github.com/masrl/masrl/trace"
 )
 

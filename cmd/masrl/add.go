@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"cmp"
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -79,8 +76,7 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *fromIssue != "" {
 		if err := o.fromIssue(*fromIssue); err != nil {
-			fmt.Fprintf(stderr, "masrl add: %v\nmasrl add: no file was changed\n", err)
-			return exitFindings
+			return editFailer(stderr, "add")(exitFindings, "%v", err)
 		}
 	}
 	if o.id == "" {
@@ -137,13 +133,7 @@ func (o *addOptions) fromIssue(file string) error {
 }
 
 func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
-	fail := func(code int, format string, args ...any) int {
-		fmt.Fprintf(stderr, "masrl add: "+format+"\n", args...)
-		if code != exitOK {
-			fmt.Fprintf(stderr, "masrl add: no file was changed\n")
-		}
-		return code
-	}
+	fail := editFailer(stderr, "add")
 	prof, err := listProfile(o.profile, "", o.dir)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -153,7 +143,7 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 		return fail(exitUsage, "%v", err)
 	}
 	v := d.Vocabulary
-	tags, errs := parseTags(v, o.tags)
+	tags, errs := intake.ParseTags(v, o.tags)
 	if len(errs) > 0 {
 		for _, e := range errs {
 			fmt.Fprintf(stderr, "masrl add: --tag %s\n", e)
@@ -172,11 +162,11 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	header, err := papersHeader(o.dir)
+	header, err := intake.PapersHeader(o.dir)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	sets, errs := parseSets(v, header, o.sets)
+	sets, errs := intake.ParseSets(v, header, o.sets)
 	if len(errs) > 0 {
 		for _, e := range errs {
 			fmt.Fprintf(stderr, "masrl add: --set %s\n", e)
@@ -201,24 +191,21 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 	case err != nil:
 		return fail(exitUsage, "fetching the metadata failed: %v", err)
 	}
-	if d := c.Duplicates(corpus.Candidate{ArxivID: md.ArxivID, DOI: md.DOI, URLs: []string{md.URL}, Title: md.Title}); len(d) > 0 {
+	if d := c.Duplicates(md.Candidate()); len(d) > 0 {
 		return fail(exitFindings, "%q is already in the corpus:\n  %s", md.Title, strings.Join(d, "\n  "))
 	}
-	key := o.key
-	if key == "" {
-		key = intake.DeriveKey(md, c.KeyTaken)
-	}
+	key, err := intake.EntryKey(c, md, o.key)
 	switch {
-	case !corpus.IsKey(key):
-		return fail(exitUsage, "--key %q is not a lowercase slug [a-z0-9][a-z0-9-]* (try %q)", key, corpus.Slug(key))
-	case c.KeyTaken(key) || c.KeyTaken(intake.BibKey(key, md.Year)):
-		return fail(exitFindings, "key %q (BibTeX %s) is already used; choose another with --key", key, intake.BibKey(key, md.Year))
+	case errors.Is(err, intake.ErrKeyTaken):
+		return fail(exitFindings, "%v; choose another with --key", err)
+	case err != nil:
+		return fail(exitUsage, "--key %v", err)
 	}
 	fmt.Fprintf(stdout, "%s\n  %s (%d), %s; key %s\n", md.Title, md.FirstAuthor(), md.Year, md.Venue, key)
 	oneLiner := cmp.Or(o.oneLiner, sets["one_liner"])
 	// A one-liner is asked for only where the list requires one.
 	needOneLiner := oneLiner == "" && slices.Contains(header, "one_liner") && slices.Contains(v.NonEmptyColumns(), "one_liner")
-	if missing := missingTags(v, tags); len(missing) > 0 || needOneLiner {
+	if missing := intake.MissingTags(v, tags); len(missing) > 0 || needOneLiner {
 		if !o.interactive {
 			var b strings.Builder
 			for _, f := range missing {
@@ -248,7 +235,7 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 	if oneLiner != "" {
 		draft.Row["one_liner"] = oneLiner
 	}
-	files, err := draftFiles(o.dir, draft)
+	files, err := intake.DraftFiles(o.dir, draft)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
@@ -262,8 +249,7 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 	}
 	if err := pc.Proposal.Apply(applyOptions(stderr)); err != nil {
 		if half := (*corpus.HalfAppliedError)(nil); errors.As(err, &half) {
-			fmt.Fprintf(stderr, "masrl add: %v\n", err)
-			return exitUsage
+			return failer(stderr, "add")(exitUsage, "%v", err)
 		}
 		return fail(exitUsage, "%v", err)
 	}
@@ -283,138 +269,4 @@ func addPaper(ctx context.Context, o addOptions, stdout, stderr io.Writer) int {
 	diff.Old, diff.New = "before", "after"
 	io.WriteString(stdout, "\n"+diffMarkdown(&diff, len(c.Papers), len(newer.Papers)))
 	return exitOK
-}
-
-// parseTags reads --tag FIELD=VALUE flags against the vocabulary of
-// papers.csv, reporting every bad one with the allowed values. A
-// multi-valued field takes --tag once per value (or "V1; V2"); its cell
-// is written in canonical order (corpus.Field.Canonical).
-func parseTags(v *corpus.Vocabulary, flags []string) (map[string]string, []string) {
-	tags := map[string]string{}
-	var errs []string
-	for _, s := range flags {
-		name, val, ok := strings.Cut(s, "=")
-		f := v.Field(name)
-		if ok && f != nil && f.File == corpus.PapersFile && f.Multiple {
-			have := f.Split(tags[name])
-			for _, one := range f.Split(val) {
-				switch {
-				case f.Term(one) == nil:
-					msg := fmt.Sprintf("%q: %q is not a value of %s; allowed: %s", s, one, name, strings.Join(f.Allowed(), ", "))
-					if n := f.Nearest(one); n != "" {
-						msg += fmt.Sprintf("; did you mean %q?", n)
-					}
-					errs = append(errs, msg)
-				case !slices.Contains(have, one):
-					have = append(have, one)
-				}
-			}
-			tags[name] = f.Canonical(f.Join(have))
-			continue
-		}
-		switch {
-		case !ok:
-			errs = append(errs, fmt.Sprintf("%q: want FIELD=VALUE", s))
-		case f == nil || f.File != corpus.PapersFile:
-			var names []string
-			for _, f := range v.FieldsOf(corpus.PapersFile) {
-				names = append(names, f.Name)
-			}
-			errs = append(errs, fmt.Sprintf("%q: %q is not a controlled field of papers.csv; fields: %s", s, name, strings.Join(names, ", ")))
-		case f.Term(val) == nil:
-			msg := fmt.Sprintf("%q: %q is not a value of %s; allowed: %s", s, val, name, strings.Join(f.Allowed(), ", "))
-			if n := f.Nearest(val); n != "" {
-				msg += fmt.Sprintf("; did you mean %q?", n)
-			}
-			errs = append(errs, msg)
-		case tags[name] != "" && tags[name] != val:
-			errs = append(errs, fmt.Sprintf("%q: %s is already %s", s, name, tags[name]))
-		default:
-			tags[name] = val
-		}
-	}
-	return tags, errs
-}
-
-// missingTags are the controlled fields of papers.csv without a value.
-func missingTags(v *corpus.Vocabulary, tags map[string]string) []*corpus.Field {
-	var out []*corpus.Field
-	for _, f := range v.FieldsOf(corpus.PapersFile) {
-		if tags[f.Name] == "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// papersHeader reads the header of dir's papers.csv: the columns a new
-// row fills.
-func papersHeader(dir string) ([]string, error) {
-	papers, err := corpus.ReadFile(dir, corpus.PapersFile)
-	if err != nil {
-		return nil, err
-	}
-	header, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(papers, []byte("\xEF\xBB\xBF")))).Read()
-	if err != nil {
-		return nil, fmt.Errorf("%s: reading the header: %w", filepath.Join(dir, corpus.PapersFile), err)
-	}
-	return header, nil
-}
-
-// parseSets reads --set COLUMN=VALUE flags: each names a column of header
-// that is neither the key (--key) nor a controlled field (--tag), once.
-func parseSets(v *corpus.Vocabulary, header, sets []string) (map[string]string, []string) {
-	out := map[string]string{}
-	var errs []string
-	for _, s := range sets {
-		col, val, ok := strings.Cut(s, "=")
-		switch {
-		case !ok || col == "":
-			errs = append(errs, fmt.Sprintf("%q: want COLUMN=VALUE", s))
-		case col == "key":
-			errs = append(errs, fmt.Sprintf("%q: the key is set with --key", s))
-		case v.Field(col) != nil:
-			errs = append(errs, fmt.Sprintf("%q: %s is a controlled field: use --tag %s=VALUE", s, col, col))
-		case !slices.Contains(header, col):
-			errs = append(errs, fmt.Sprintf("%q: papers.csv has no column %s (it has %s)", s, col, strings.Join(header, ", ")))
-		case out[col] != "":
-			errs = append(errs, fmt.Sprintf("%q: %s is set twice", s, col))
-		default:
-			out[col] = val
-		}
-	}
-	return out, errs
-}
-
-// draftFiles returns papers.csv and papers.bib with the draft added, in
-// canonical form.
-func draftFiles(dir string, d *intake.Draft) (map[string][]byte, error) {
-	papers, err := corpus.ReadFile(dir, corpus.PapersFile)
-	if err != nil {
-		return nil, err
-	}
-	header, err := papersHeader(dir)
-	if err != nil {
-		return nil, err
-	}
-	var row bytes.Buffer
-	w := csv.NewWriter(&row)
-	w.Write(d.Record(header))
-	w.Flush()
-	if len(papers) > 0 && papers[len(papers)-1] != '\n' {
-		papers = append(papers, '\n')
-	}
-	newPapers, err := corpus.FormatCSV(corpus.PapersFile, append(papers, row.Bytes()...))
-	if err != nil {
-		return nil, err
-	}
-	bib, err := corpus.ReadFile(dir, corpus.BibFile)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, err
-	}
-	newBib, err := corpus.FormatBib(corpus.BibFile, append(append(bib, '\n'), d.BibText...))
-	if err != nil {
-		return nil, err
-	}
-	return map[string][]byte{corpus.PapersFile: newPapers, corpus.BibFile: newBib}, nil
 }

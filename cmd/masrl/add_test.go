@@ -100,25 +100,6 @@ func TestAddInputEnds(t *testing.T) {
 	}
 }
 
-// TestParseTagsMultiple checks --tag repeated for a multi-valued field
-// (testdata/lists/agents' topic): the values gather in canonical order,
-// a repeat is dropped, an unknown value is refused with the nearest one,
-// and a single-valued field still takes one value.
-func TestParseTagsMultiple(t *testing.T) {
-	v, err := corpus.ListVocabulary(filepath.Join("..", "..", "testdata", "lists", "agents", "corpus"))
-	if err != nil || v == nil {
-		t.Fatalf("vocabulary: %v", err)
-	}
-	tags, errs := parseTags(v, []string{"topic=memory", "topic=reflection", "topic=memory", "kind=method"})
-	if len(errs) > 0 || tags["topic"] != "reflection; memory" || tags["kind"] != "method" {
-		t.Errorf("tags %v, errors %v; want topic=reflection; memory, kind=method", tags, errs)
-	}
-	_, errs = parseTags(v, []string{"topic=memroy", "kind=method", "kind=benchmark"})
-	if len(errs) != 2 || !strings.Contains(errs[0], `did you mean "memory"?`) || !strings.Contains(errs[1], "kind is already method") {
-		t.Errorf("errors %q", errs)
-	}
-}
-
 // TestAddAsksSeveralValues drives the question for a multi-valued,
 // nested field (testdata/lists/agents' topic): its values are shown
 // under their parents, one line takes several by number or value

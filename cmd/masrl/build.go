@@ -11,9 +11,10 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/release"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/site"
-	"github.com/masrl/masrl/siteconfig"
 )
 
 // defaultOut is where make site and masrl build write the site.
@@ -43,10 +44,14 @@ type buildFlags struct {
 	// without the flags) builds it with the embedded example and no
 	// downloads.
 	traceExample, downloads *string
+	// claims counts the list's claims in the verdict the build waits
+	// for, as check's --claims does; nil (a caller without the flag)
+	// counts them.
+	claims *bool
 }
 
 // buildUsage is the synopsis of the flags build and serve share.
-const buildUsage = "[--corpus DIR] [--config FILE] [--out DIR] [--base-url URL] [--title T] [--repository URL] ... [--templates DIR] [--data DIR] [--echarts FILE] [--trace-example FILE] [--downloads DIR]"
+const buildUsage = "[--corpus DIR] [--config FILE] [--out DIR] [--base-url URL] [--title T] [--repository URL] ... [--templates DIR] [--data DIR] [--echarts FILE] [--trace-example FILE] [--downloads DIR] [--claims=false]"
 
 // addBuildFlags declares the flags build and serve share; baseURLUsage
 // says what --base-url defaults to for the command.
@@ -69,24 +74,30 @@ func addBuildFlags(fs *flag.FlagSet, baseURLUsage string) buildFlags {
 	bf.baseURL = bf.site["base_url"]
 	bf.templates = bf.site["templates"]
 	bf.traceExample = fs.String("trace-example", "", "`file` example orchestration trace the traces page offers (must be valid); default: the example built into masrl")
+	bf.claims = fs.Bool("claims", true, "refuse to build when a claim of the list fails (claims.yaml beside papers.csv, or the survey's with --profile survey), as masrl check does; false: only the check's errors refuse it")
 	bf.downloads = fs.String("downloads", "", "`directory` with the WebAssembly validator (masrl.wasm, wasm_exec.js, validator.js; make site fills bin/validator) and, optionally, the masrl-OS-ARCH binaries (make dist fills bin/dist); empty: no in-browser validator, and binaries only as links to release.url")
 	return bf
 }
 
 func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("build", "build "+buildUsage, stderr)
+	fail := failer(stderr, "build")
+	fs := newFlagSet("build", "build "+buildUsage+" [--verbose]", stderr)
 	bf := addBuildFlags(fs, "absolute `URL` the site is published at, for canonical links, Open Graph, the sitemap and the feed (masrl.yaml: base_url); none: those are left out")
+	verbose := fs.Bool("verbose", false, "print each step of the build and its time to stderr")
 	if code, ok := parseNoArgs(fs, args); !ok {
 		return code
 	}
 	if err := needCorpus(*bf.corpus); err != nil {
-		fmt.Fprintf(stderr, "masrl build: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	opt, err := bf.options()
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl build: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
+	}
+	if *verbose {
+		opt.StepTime = func(step string, took time.Duration) {
+			fmt.Fprintf(stderr, "masrl build: %-14s %s\n", step, took.Round(time.Microsecond))
+		}
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(buildMemoryLimit)
@@ -138,7 +149,7 @@ func (bf buildFlags) options() (site.Options, error) {
 		}
 		*k.Field(cfg) = *v
 	}
-	opt := site.Options{Config: *cfg, Out: *bf.out, Templates: site.TemplateFS(cfg.Templates)}
+	opt := site.Options{Config: *cfg, Out: *bf.out, Templates: site.TemplateFS(cfg.Templates), WithClaims: bf.claims == nil || *bf.claims}
 	if bf.templates == nil || *bf.templates == "" {
 		// templates: in masrl.yaml is read inside the file's folder.
 		tfs, err := configTemplates(cfg.Templates, configDir)
@@ -147,6 +158,13 @@ func (bf buildFlags) options() (site.Options, error) {
 		}
 		opt.Templates = tfs
 	}
+	// The releases and upkeep dates are read here, beside the corpus,
+	// for the site reads nothing from disk itself.
+	history, err := release.ReadHistory(*bf.corpus)
+	if err != nil {
+		return site.Options{}, err
+	}
+	opt.History = history
 	assets, err := listAssets(*bf.corpus, cfg.Theme.Assets)
 	if err != nil {
 		return site.Options{}, err

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/masrl/masrl/siteconfig"
+	"github.com/masrl/masrl/corpus/siteconfig"
 )
 
 // parseBuildFlags parses args as masrl build would and returns the options.

@@ -24,11 +24,11 @@ type checkReport struct {
 	Warnings   int    `json:"warnings"`
 	// Claims counts the paper's claims by outcome and ClaimResults has
 	// each; both are absent with --claims=false.
-	Claims *claimTally `json:"claims,omitempty"`
+	Claims *corpus.ClaimTally `json:"claims,omitempty"`
 	// Survey counts the corpus against the survey's pinned pool
 	// (data/survey-pool.yaml), which the claims are about; absent with
 	// --claims=false.
-	Survey       *surveyTally         `json:"survey,omitempty"`
+	Survey       *corpus.SurveyTally  `json:"survey,omitempty"`
 	ClaimResults []corpus.ClaimResult `json:"claim_results,omitempty"`
 	// Errata are the acknowledged deviations, where the survey and its
 	// CSV disagree for a stated reason, in survey order: the same list as
@@ -42,6 +42,7 @@ type checkReport struct {
 }
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fail := failer(stderr, "check")
 	fs := newFlagSet("check", "check [--corpus DIR] [--data DIR] [--profile survey] [--format text|github|json] [--claims=false]", stderr)
 	dir := corpusFlag(fs)
 	dataDir := dataFlag(fs)
@@ -56,18 +57,15 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	if err := needCorpus(*dir); err != nil {
-		fmt.Fprintf(stderr, "masrl check: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	prof, err := listProfile(*profile, "", *dir)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl check: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	ck, err := corpus.Open(*dir, data.Dir(*dataDir), prof)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl check: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	rep := checkCorpus(*dir, ck, *withClaims)
 	writeCheckReport(stdout, *format, rep)
@@ -77,30 +75,16 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return exitOK
 }
 
-// checkCorpus reports the check of a corpus and, withClaims, the paper's
-// claims on it: the report masrl check prints, which masrl add prints
-// after writing.
+// checkCorpus reports the verdict of a corpus (corpus.Checked.Verdict)
+// and, withClaims, the claims on it: the report masrl check prints, which
+// masrl add prints after writing.
 func checkCorpus(dir string, ck *corpus.Checked, withClaims bool) checkReport {
-	c, v, claims := ck.Corpus, ck.Vocabulary, ck.Claims
-	ds := slices.Clone(ck.Diagnostics())
-	var tally *claimTally
-	var survey *surveyTally
-	var results []corpus.ClaimResult
-	if withClaims && claims != nil {
-		results = corpus.VerifyClaims(c, v, claims)
-		ds = append(ds, corpus.ClaimDiagnostics(results)...)
-		ds.Sort()
-		n := corpus.ClaimCounts(results)
-		tally = &claimTally{Held: n[corpus.Holds], Acknowledged: n[corpus.Acknowledged], Failed: n[corpus.Fails] + n[corpus.Stale]}
-		if p := claims.Pool; p != nil {
-			survey = &surveyTally{Paper: p.Paper, Pool: len(p.Retained), Missing: p.Missing(c), Added: p.Added(c)}
-		}
-	}
+	v := ck.Verdict(withClaims)
 	return checkReport{
-		Corpus: dir, Entries: len(c.Papers), Exclusions: len(c.Excluded),
-		screened: c.HasExcluded || len(v.FieldsOf(corpus.ExcludedFile)) > 0,
-		Errors:   ds.Count(corpus.Error), Warnings: ds.Count(corpus.Warning), Diagnostics: ds,
-		Claims: tally, ClaimResults: results, Errata: corpus.Errata(results), Survey: survey,
+		Corpus: dir, Entries: len(ck.Corpus.Papers), Exclusions: len(ck.Corpus.Excluded),
+		screened: ck.Corpus.HasExcluded || len(ck.Vocabulary.FieldsOf(corpus.ExcludedFile)) > 0,
+		Errors:   v.Errors(), Warnings: v.Warnings(), Diagnostics: v.Diagnostics,
+		Claims: v.Tally, ClaimResults: v.Claims, Errata: v.Errata, Survey: v.Survey,
 	}
 }
 
@@ -137,23 +121,6 @@ func writeCheckReport(w io.Writer, format string, rep checkReport) {
 			rep.Claims.Held, rep.Claims.Acknowledged, rep.Claims.Failed)
 	}
 	io.WriteString(w, "\n")
-}
-
-// claimTally counts the paper's claims by outcome; a stale acknowledgement
-// counts as failed, because it fails the check.
-type claimTally struct {
-	Held         int `json:"held"`
-	Acknowledged int `json:"acknowledged"`
-	Failed       int `json:"failed"`
-}
-
-// surveyTally places the corpus against the survey's pool: the claims are
-// checked on the pool's entries only, so rows added since move none of them.
-type surveyTally struct {
-	Paper   string   `json:"paper"`
-	Pool    int      `json:"pool"`              // retained entries the paper describes
-	Missing []string `json:"missing,omitempty"` // pool keys papers.csv no longer has
-	Added   []string `json:"added"`             // keys added since the survey
 }
 
 // githubAnnotation formats a finding as a GitHub Actions workflow command.

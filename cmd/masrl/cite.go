@@ -1,20 +1,17 @@
 package main
 
 import (
-	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"regexp"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/corpus/release"
-	"github.com/masrl/masrl/siteconfig"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/upkeep/citation"
 )
 
@@ -85,26 +82,13 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Title: cfg.TitleOr(ck.ListTitle()), Description: cfg.Description, Config: cfg,
 		Papers: len(c.Papers), Exclusions: len(c.Excluded), Hash: hash, Version: *version, Date: *date,
 	}
-	cff, err := citation.CFF(in)
+	files, err := citation.Files(in)
 	if errors.Is(err, citation.ErrNoAuthors) && path == "" {
 		return fail(exitUsage, "%v; there is no masrl.yaml in %s (or name one with --config)", err, *dir)
 	} else if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	zen, err := citation.Zenodo(in)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	files := map[string][]byte{"CITATION.cff": cff, ".zenodo.json": zen}
-	var stale []string
-	for _, name := range []string{"CITATION.cff", ".zenodo.json"} {
-		p := filepath.Join(*out, name)
-		old, err := os.ReadFile(p)
-		if err == nil && bytes.Equal(old, files[name]) {
-			continue
-		}
-		stale = append(stale, p)
-	}
+	stale := citation.Stale(*out, files)
 	if *check {
 		for _, p := range stale {
 			fmt.Fprintln(stdout, p)
@@ -134,20 +118,12 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := makeOutDir(*out); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	old := map[string][]byte{}
-	for name := range files {
-		if b, err := os.ReadFile(filepath.Join(*out, name)); err == nil {
-			old[name] = b
-		}
-	}
-	if err := corpus.WriteFiles(*out, files); err != nil {
-		return fail(exitUsage, "%v", err)
-	}
+	var commit func() error
 	if staged != nil {
-		if err := staged.Commit(); err != nil {
-			rerr := restoreFiles(*out, files, old)
-			return fail(exitUsage, "%v; %s", err, cmp.Or(errText(rerr), "no file was changed"))
-		}
+		commit = staged.Commit
+	}
+	if err := citation.Write(*out, files, commit); err != nil {
+		return fail(exitUsage, "%v", err)
 	}
 	for _, p := range stale {
 		fmt.Fprintln(stdout, p)
@@ -156,35 +132,6 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s (%s)\n", staged.Dir(), staged.Hash)
 	}
 	return exitOK
-}
-
-// restoreFiles puts back the files of dir that a failed command wrote:
-// their old content, or no file where there was none.
-func restoreFiles(dir string, written, old map[string][]byte) error {
-	var errs []error
-	back := map[string][]byte{}
-	for name := range written {
-		if b, ok := old[name]; ok {
-			back[name] = b
-		} else if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
-		}
-	}
-	if len(back) > 0 {
-		errs = append(errs, corpus.WriteFiles(dir, back))
-	}
-	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("and putting back %s failed: %w", dir, err)
-	}
-	return nil
-}
-
-// errText is err's message, or "" for nil.
-func errText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
 }
 
 // makeOutDir makes cite's --out directory when it is missing, as masrl

@@ -18,6 +18,7 @@ func diffCommand() command {
 }
 
 func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fail := failer(stderr, "diff")
 	fs := newFlagSet("diff", "diff [--format markdown|json] [--data DIR] [--profile survey] OLD NEW  (corpus directories or papers.csv files)", stderr)
 	format := fs.String("format", "markdown", "output `format`: markdown (a pull-request comment) or json")
 	dataDir := dataFlag(fs)
@@ -41,13 +42,11 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	newDir := corpusDirOf(fs.Arg(1))
 	prof, err := listProfile(*profile, "", newDir)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl diff: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	dd, err := corpus.LoadData(data.Dir(*dataDir), prof, newDir)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl diff: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	d := corpus.DiffCorpora(older, newer, dd.Vocabulary, dd.Claims)
 	d.Old, d.New = fs.Arg(0), fs.Arg(1)
@@ -55,8 +54,7 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(d); err != nil {
-			fmt.Fprintf(stderr, "masrl diff: %v\n", err)
-			return exitUsage
+			return fail(exitUsage, "%v", err)
 		}
 		return exitOK
 	}

@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
-	"github.com/masrl/masrl/siteconfig"
 )
 
 // defaultCorpus is where the commands look for the corpus when --corpus is

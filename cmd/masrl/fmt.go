@@ -24,6 +24,7 @@ func fmtCommand() command {
 // are written as one transaction (corpus.Apply) and listed only once they
 // are.
 func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fail := failer(stderr, "fmt")
 	fset := newFlagSet("fmt", "fmt [--check] [--corpus DIR]", stderr)
 	dir := fset.String("corpus", defaultCorpus, "corpus `directory`")
 	check := fset.Bool("check", false, "do not write; list the files that are not in canonical form and exit 1 if any")
@@ -36,8 +37,7 @@ func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if !*check {
 		if err := corpus.Interrupted(*dir); err != nil {
-			fmt.Fprintf(stderr, "masrl fmt: %v\nmasrl fmt: no file was changed\n", err)
-			return exitUsage
+			return editFailer(stderr, "fmt")(exitUsage, "%v", err)
 		}
 	}
 	// A list's own vocabulary orders the values of its multi-valued
@@ -68,19 +68,16 @@ func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if failed {
-		fmt.Fprintf(stderr, "masrl fmt: no file was changed\n")
-		return exitUsage
+		return fail(exitUsage, "no file was changed")
 	}
 	// The files are listed once they are written: a write that fails
 	// lists none, since the edit is all or none (corpus.Apply).
 	if !*check {
 		if err := corpus.Apply(*dir, changed, applyOptions(stderr)); err != nil {
-			fmt.Fprintf(stderr, "masrl fmt: %v\n", err)
-			var half *corpus.HalfAppliedError
-			if !errors.As(err, &half) {
-				fmt.Fprintf(stderr, "masrl fmt: no file was changed\n")
+			if half := (*corpus.HalfAppliedError)(nil); errors.As(err, &half) {
+				return fail(exitUsage, "%v", err)
 			}
-			return exitUsage
+			return editFailer(stderr, "fmt")(exitUsage, "%v", err)
 		}
 	}
 	for _, name := range order {

@@ -16,6 +16,7 @@ func initCommand() command {
 // runInit scaffolds a list repository in a new or empty directory and says
 // what to do next.
 func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fail := failer(stderr, "init")
 	fs := newFlagSet("init", "init [--title T] [--description S] [--repository URL] DIR", stderr)
 	var opt scaffold.Options
 	fs.StringVar(&opt.Title, "title", "", "the list's `title` (default: \"Awesome\" and the directory's name)")
@@ -43,8 +44,7 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if err := scaffold.Create(dir, opt); err != nil {
-		fmt.Fprintf(stderr, "masrl init: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	c := filepath.Join(dir, scaffold.CorpusDir)
 	fmt.Fprintf(stdout, "made a new list in %s. Next:\n", dir)

@@ -25,6 +25,7 @@ func issueFormCommand() command {
 // defaults to corpus, as in every command, so that a list's own form
 // follows its own fields.
 func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fail := failer(stderr, "issue-form")
 	fs := newFlagSet("issue-form", "issue-form [--check] [--corpus DIR] [FILE] (FILE is usually "+intake.IssueFormFile+", which --check reads when FILE is not given)", stderr)
 	check := fs.Bool("check", false, "do not write; exit 1 when FILE is not the generated form")
 	dir := fs.String("corpus", defaultCorpus, "a list's corpus `directory`: its vocab.yaml, when it has one, declares the form's fields")
@@ -38,13 +39,11 @@ func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	v, err := corpus.VocabularyFor(*dir, data.Dir(*dataDir))
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl issue-form: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	form, err := intake.IssueForm(v)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl issue-form: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	if fs.NArg() == 0 && !*check {
 		stdout.Write(form)
@@ -57,8 +56,7 @@ func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if *check {
 		old, err := os.ReadFile(file)
 		if err != nil {
-			fmt.Fprintf(stderr, "masrl issue-form: %v\n", err)
-			return exitUsage
+			return fail(exitUsage, "%v", err)
 		}
 		if !bytes.Equal(old, form) {
 			fmt.Fprintf(stdout, "%s is stale: run masrl issue-form %s\n", file, file)
@@ -67,8 +65,7 @@ func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return exitOK
 	}
 	if err := corpus.WriteFiles(filepath.Dir(file), map[string][]byte{filepath.Base(file): form}); err != nil {
-		fmt.Fprintf(stderr, "masrl issue-form: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	return exitOK
 }

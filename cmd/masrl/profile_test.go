@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/siteconfig"
+	"github.com/masrl/masrl/corpus/siteconfig"
 )
 
 // ownList copies testdata/ownlist, a list of one's own (five rows of its

@@ -9,10 +9,10 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/masrl/masrl/awesome"
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
-	"github.com/masrl/masrl/siteconfig"
+	"github.com/masrl/masrl/site/awesome"
 )
 
 func readmeCommand() command {
@@ -20,6 +20,7 @@ func readmeCommand() command {
 }
 
 func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fail := failer(stderr, "readme")
 	fs := newFlagSet("readme", "readme FILE [--corpus DIR] [--data DIR] [--profile survey] [--check] | readme --standalone [--corpus DIR] [--data DIR] [--profile survey]", stderr)
 	dir := fs.String("corpus", defaultCorpus, "corpus `directory`")
 	dataDir := dataFlag(fs)
@@ -42,13 +43,11 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	prof, err := listProfile(*profile, "", *dir)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	ck, err := corpus.Open(*dir, data.Dir(*dataDir), prof)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	c, v, pool := ck.Corpus, ck.Vocabulary, ck.Pool
 	if ds := ck.Diagnostics(); ds.Err() != nil {
@@ -67,21 +66,18 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if *standalone {
 		meta, err := standaloneMeta(c, *dir, pool)
 		if err != nil {
-			fmt.Fprintf(stderr, "masrl readme: %v\n", err)
-			return exitUsage
+			return fail(exitUsage, "%v", err)
 		}
 		stdout.Write(awesome.Standalone(c, v, meta, pool))
 		return exitOK
 	}
 	doc, err := os.ReadFile(file)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	out, err := awesome.ReplaceBlock(doc, awesome.List(c, v, pool))
 	if errors.Is(err, awesome.ErrNoMarkers) {
-		fmt.Fprintf(stderr, "masrl readme: %s: %v\n", file, err)
-		return exitUsage
+		return fail(exitUsage, "%s: %v", file, err)
 	}
 	if bytes.Equal(out, doc) {
 		fmt.Fprintf(stdout, "%s: paper list is up to date (%d entries)\n", file, len(c.Papers))
@@ -92,8 +88,7 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitFindings
 	}
 	if err := corpus.WriteFiles(filepath.Dir(file), map[string][]byte{filepath.Base(file): out}); err != nil {
-		fmt.Fprintf(stderr, "masrl readme: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	fmt.Fprintf(stdout, "%s: paper list rewritten (%d entries)\n", file, len(c.Papers))
 	return exitOK

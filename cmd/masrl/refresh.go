@@ -98,54 +98,27 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		return exitOK
 	}
-	name := filepath.Join(*dir, corpus.PapersFile)
-	src, err := corpus.ReadFile(*dir, corpus.PapersFile)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	out, err := refresh.Apply(name, src, res.Proposals)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	newer, err := corpus.ParsePapers(name, out)
+	ed, err := refresh.NewEdit(c, res.Proposals)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
 	for _, p := range res.Proposals {
 		fmt.Fprintf(stdout, "%s: %s: %s (%s)\n", p.Pos, p.Key, strings.Join(p.Columns(), ", "), strings.Join(p.Sources, "; "))
 	}
-	// papers.bib follows the rows: its entries cite what the rows name.
-	files := map[string][]byte{corpus.PapersFile: out}
-	bibName := filepath.Join(*dir, corpus.BibFile)
-	var bibChanged []refresh.BibChange
-	if c.HasBib {
-		bib, err := corpus.ReadFile(*dir, corpus.BibFile)
-		if err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-		newBib, changed, ds, err := refresh.ApplyBib(bibName, bib, c, res.Proposals)
-		if err != nil {
-			// A papers.bib that does not parse (masrl check reports
-			// where): the rows are still refreshed, and this says which
-			// entries to mend by hand.
-			fmt.Fprintf(stderr, "masrl refresh: %s is not updated: %v\n", bibName, err)
-		}
-		for _, d := range ds {
-			fmt.Fprintln(stderr, d.String())
-		}
-		if len(changed) > 0 {
-			files[corpus.BibFile], bibChanged = newBib, changed
-		}
-		for _, ch := range changed {
-			fmt.Fprintln(stdout, ch.String())
-		}
+	name, bibName := filepath.Join(*dir, corpus.PapersFile), filepath.Join(*dir, corpus.BibFile)
+	if ed.BibErr != nil {
+		// A papers.bib that does not parse (masrl check reports
+		// where): the rows are still refreshed, and this says which
+		// entries to mend by hand.
+		fmt.Fprintf(stderr, "masrl refresh: %s is not updated: %v\n", bibName, ed.BibErr)
 	}
-	// Compare the papers alone on both sides, so the diff is about the
-	// rows refresh changes.
-	older, err := corpus.ParsePapers(name, src)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
+	for _, d := range ed.BibFindings {
+		fmt.Fprintln(stderr, d.String())
 	}
+	for _, ch := range ed.BibChanged {
+		fmt.Fprintln(stdout, ch.String())
+	}
+	files, older, newer, bibChanged := ed.Files, ed.Before, ed.After, ed.BibChanged
 	d := corpus.DiffCorpora(older, newer, v, claims)
 	d.Old, d.New = "before", "after refresh"
 	io.WriteString(stdout, "\n"+diffMarkdown(&d, len(older.Papers), len(newer.Papers)))

@@ -425,7 +425,7 @@ func TestServeForeignBuilds(t *testing.T) {
 	if _, errs, code := runCmd(t, "build", "--corpus", dir, "--out", fresh, "--base-url", "http://127.0.0.1/", "--echarts="); code != exitOK {
 		t.Fatalf("fresh build: %d %s", code, errs)
 	}
-	want, got := readFiles(t, fresh), readFiles(t, out)
+	want, got := corpustest.ReadTree(t, fresh), corpustest.ReadTree(t, out)
 	foreign := 0
 	for name, w := range want {
 		if got[name] != w {
@@ -440,23 +440,4 @@ func TestServeForeignBuilds(t *testing.T) {
 	if foreign > 0 {
 		t.Errorf("after two foreign builds serve's rebuild kept %d files that differ from its own site", foreign)
 	}
-}
-
-// readFiles reads every regular file under dir, by slash-separated name.
-func readFiles(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	m := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		m[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
 }

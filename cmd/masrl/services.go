@@ -2,8 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -71,13 +69,4 @@ func parseNoArgs(fs *flag.FlagSet, args []string) (code int, ok bool) {
 		return exitUsage, false
 	}
 	return 0, true
-}
-
-// failer returns the function a command reports a failure with: one line
-// "masrl NAME: message" on stderr, and the exit code to return.
-func failer(stderr io.Writer, name string) func(code int, format string, args ...any) int {
-	return func(code int, format string, args ...any) int {
-		fmt.Fprintf(stderr, "masrl "+name+": "+format+"\n", args...)
-		return code
-	}
 }

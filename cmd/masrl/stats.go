@@ -39,6 +39,7 @@ func (c *crosstabFlags) Set(s string) error {
 }
 
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fail := failer(stderr, "stats")
 	fs := newFlagSet("stats", "stats [--corpus DIR] [--data DIR] [--profile survey] [--format markdown|json|csv] [--crosstab FIELD,FIELD]... [--present-only] [--survey]", stderr)
 	dir := corpusFlag(fs)
 	dataDir := dataFlag(fs)
@@ -56,32 +57,28 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	if err := needCorpus(*dir); err != nil {
-		fmt.Fprintf(stderr, "masrl stats: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	// The corpus is streamed, not opened (corpus.Open holds every row):
 	// the data is read as Open reads it.
 	prof, err := listProfile(*profile, "", *dir)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl stats: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	d, err := corpus.LoadData(data.Dir(*dataDir), prof, *dir)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl stats: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	v := d.Vocabulary
 	for _, p := range extra {
 		if f := v.Field(p[0]); f == nil || f.File != corpus.PapersFile || v.Field(p[1]) == nil || v.Field(p[1]).File != corpus.PapersFile {
-			fmt.Fprintf(stderr, "masrl stats: --crosstab %s,%s: not two controlled fields of one file\n", p[0], p[1])
-			return exitUsage
+			return fail(exitUsage, "--crosstab %s,%s: not two controlled fields of one file", p[0], p[1])
 		}
 	}
 	// Streamed: the rows are counted as they are read, so a corpus of
 	// millions of rows needs memory for its keys only, and none when the
 	// markdown tables, which print counts, are all that is asked for.
-	opt := corpus.StatsOptions{Extra: extra, CountsOnly: *format == "markdown"}
+	opt := corpus.StatsOptions{Extra: extra, CountsOnly: *format == "markdown", PresentOnly: *presentOnly}
 	if *survey {
 		if opt.Pool = d.Pool; opt.Pool == nil {
 			if prof == "" {
@@ -96,31 +93,16 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return refuseUnread("stats", err, stderr)
 	}
-	if *presentOnly {
-		for i, h := range s.Histograms {
-			s.Histograms[i] = h.PresentOnly()
-		}
-		for i, x := range s.CrossTabs {
-			s.CrossTabs[i] = x.PresentOnly()
-		}
-		// A list without an exclusion log that declares no field of
-		// one (masrl init's) has no stage histogram.
-		if s.Exclusions.ByStage != nil {
-			s.Exclusions.ByStage = s.Exclusions.ByStage.PresentOnly()
-		}
-	}
 	switch *format {
 	case "json":
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(s); err != nil {
-			fmt.Fprintf(stderr, "masrl stats: %v\n", err)
-			return exitUsage
+			return fail(exitUsage, "%v", err)
 		}
 	case "csv":
 		if err := writeStatsCSV(stdout, s); err != nil {
-			fmt.Fprintf(stderr, "masrl stats: %v\n", err)
-			return exitUsage
+			return fail(exitUsage, "%v", err)
 		}
 	default:
 		io.WriteString(stdout, statsMarkdown(s, v))

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -58,20 +57,7 @@ func buildTree(t *testing.T, dir string, flags ...string) map[string]string {
 	if code, stderr := runMasrl(t, args...); code != exitOK {
 		t.Fatalf("masrl %s: exit %d: %s", strings.Join(args, " "), code, stderr)
 	}
-	files := map[string]string{}
-	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(out, p)
-		files[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
+	return corpustest.ReadTree(t, out)
 }
 
 // changed lists the files that differ between two trees, sorted.

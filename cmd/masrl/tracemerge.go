@@ -19,6 +19,7 @@ import (
 // --partial) and prints the report trace stats gives over all their
 // traces, or, with --partial, the merged partial, to merge again.
 func traceMerge(_ context.Context, args []string, stdout, stderr io.Writer, tio traceIO) int {
+	fail := failer(stderr, "trace merge")
 	fs := newFlagSet("trace merge", "trace merge [--format text|json] [--partial] PARTIAL|DIR...", stderr)
 	format := &formatFlag{value: "text", choices: []string{"text", "json"}}
 	fs.Var(format, "format", "output `format` of the report: text or json")
@@ -33,13 +34,11 @@ func traceMerge(_ context.Context, args []string, stdout, stderr io.Writer, tio 
 		return exitUsage
 	}
 	if *asPartial && flagSet(fs, "format") {
-		fmt.Fprintln(stderr, "masrl trace merge: --partial writes a partial, not a report: leave out --format")
-		return exitUsage
+		return fail(exitUsage, "--partial writes a partial, not a report: leave out --format")
 	}
 	names, err := partialFiles(files, tio)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl trace merge: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	// Every partial is read and checked and every refusal reported; if
 	// any is refused, nothing is printed: a bad shard is named, never
@@ -71,15 +70,13 @@ func traceMerge(_ context.Context, args []string, stdout, stderr io.Writer, tio 
 			_, err = fmt.Fprintf(stdout, "%s\n", b)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "masrl trace merge: %v\n", err)
-			return exitUsage
+			return fail(exitUsage, "%v", err)
 		}
 		return exitOK
 	}
 	traces, invalid := total.Traces(), total.Invalid()
 	if traces+invalid == 0 {
-		fmt.Fprintln(stderr, "masrl trace merge: no traces")
-		return exitUsage
+		return fail(exitUsage, "no traces")
 	}
 	sum := total.Summary()
 	if format.value == "json" {
@@ -88,12 +85,10 @@ func traceMerge(_ context.Context, args []string, stdout, stderr io.Writer, tio 
 		err = writeSummaryText(stdout, sum, invalid)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl trace merge: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	if invalid > 0 {
-		fmt.Fprintf(stderr, "masrl trace merge: %d of %s have errors and are left out of the figures above\n", invalid, count(traces+invalid, "trace"))
-		return exitFindings
+		return fail(exitFindings, "%d of %s have errors and are left out of the figures above", invalid, count(traces+invalid, "trace"))
 	}
 	return exitOK
 }

@@ -14,6 +14,7 @@ import (
 )
 
 func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, tio traceIO) int {
+	fail := failer(stderr, "trace stats")
 	fs := newFlagSet("trace stats", "trace stats [--format text|json] [--jsonl] [--max-line BYTES] [--partial] [--findings-jsonl FILE] FILE|DIR...", stderr)
 	format := &formatFlag{value: "text", choices: []string{"text", "json"}}
 	fs.Var(format, "format", "output `format`: text or json")
@@ -34,8 +35,7 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 	sf := &spanFiles{cmd: "trace stats", jsonl: *jsonl, stderr: stderr}
 	files, tio, err := sf.rewrite(ctx, files, tio)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl trace stats: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	// --partial and --findings-jsonl: a shard's partial for trace merge,
 	// and its findings by trace id, written as they come.
@@ -83,29 +83,25 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 		}
 	})
 	if err := out.finish(stdout, ioErrs == 0); err != nil {
-		fmt.Fprintf(stderr, "masrl trace stats: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	if ioErrs > 0 {
 		return exitUsage
 	}
 	if sf.errors > 0 && out.partial == nil && traces == 0 {
-		fmt.Fprintln(stderr, "masrl trace stats: no traces")
-		return exitFindings
+		return fail(exitFindings, "no traces")
 	}
 	if out.partial != nil {
 		if sf.errors > 0 {
 			return exitFindings
 		}
 		if invalid > 0 {
-			fmt.Fprintf(stderr, "masrl trace stats: %d of %s have errors and are counted in the partial but left out of its measures\n", invalid, count(traces, "trace"))
-			return exitFindings
+			return fail(exitFindings, "%d of %s have errors and are counted in the partial but left out of its measures", invalid, count(traces, "trace"))
 		}
 		return exitOK
 	}
 	if traces == 0 {
-		fmt.Fprintln(stderr, "masrl trace stats: no traces")
-		return exitUsage
+		return fail(exitUsage, "no traces")
 	}
 	switch {
 	case sum == nil && format.value == "json":
@@ -118,8 +114,7 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, ti
 		err = writeSummaryText(stdout, sum.Summary(), invalid)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl trace stats: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	if invalid > 0 {
 		if sum == nil {

@@ -12,6 +12,7 @@ import (
 )
 
 func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer, tio traceIO) int {
+	fail := failer(stderr, "trace validate")
 	fs := newFlagSet("trace validate", "trace validate [--format text|json|github] [--strict] [--jsonl] [--max-line BYTES] FILE|DIR...", stderr)
 	format := &formatFlag{value: "text", choices: []string{"text", "json", "github"}}
 	fs.Var(format, "format", "output `format`: text, json or github (workflow commands)")
@@ -32,8 +33,7 @@ func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer,
 	sf := &spanFiles{cmd: "trace validate", jsonl: *jsonl, stderr: stderr}
 	files, tio, err := sf.rewrite(ctx, files, tio)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl trace validate: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	bw := bufio.NewWriterSize(stdout, 64<<10)
 	var out validateWriter
@@ -79,8 +79,7 @@ func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer,
 	}
 	switch {
 	case err != nil:
-		fmt.Fprintf(stderr, "masrl trace validate: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	case ioErrs > 0:
 		return exitUsage
 	case errs > 0:

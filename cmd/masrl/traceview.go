@@ -22,6 +22,7 @@ import (
 // traces of FILE (package trace/viewer), with the validator's findings and
 // measures, to attach to a pull request or a paper's artifact.
 func traceView(ctx context.Context, args []string, stdout, stderr io.Writer, tio traceIO) int {
+	fail := failer(stderr, "trace view")
 	fs := newFlagSet("trace view", "trace view [-o OUT.html] [--serve] [--addr 127.0.0.1:0] [--strict] [--jsonl] [--max-line BYTES] [--max-document BYTES] FILE", stderr)
 	out := fs.String("o", "", "write the HTML `file` here (- for standard output); default: FILE's name with .html, in the current directory")
 	serve := fs.Bool("serve", false, "serve the file on localhost instead of writing it, until interrupted")
@@ -42,8 +43,7 @@ func traceView(ctx context.Context, args []string, stdout, stderr io.Writer, tio
 	name := files[0]
 	r, inputs, closeInput, err := openViewInput(name, tio)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl trace view: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	defer closeInput()
 	dest := *out
@@ -58,8 +58,7 @@ func traceView(ctx context.Context, args []string, stdout, stderr io.Writer, tio
 	// written: an input that takes minutes to read is not read in vain.
 	if dest != "" && dest != "-" {
 		if err := notAnInput(dest, inputs); err != nil {
-			fmt.Fprintf(stderr, "masrl trace view: %v\n", err)
-			return exitUsage
+			return fail(exitUsage, "%v", err)
 		}
 	}
 	// A span file is imported first, as trace import would.
@@ -69,8 +68,7 @@ func traceView(ctx context.Context, args []string, stdout, stderr io.Writer, tio
 	if otlp.IsSpans(br) {
 		n, err := sf.importOne(ctx, name, br)
 		if err != nil {
-			fmt.Fprintf(stderr, "masrl trace view: %v\n", err)
-			return exitUsage
+			return fail(exitUsage, "%v", err)
 		}
 		if n == "" {
 			return exitFindings
@@ -79,18 +77,15 @@ func traceView(ctx context.Context, args []string, stdout, stderr io.Writer, tio
 	}
 	units, err := viewer.Read(trace.ContextReader(ctx, r), readName, *jsonl || trace.IsJSONLines(readName), trace.Options{Strict: *strict}, limits)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl trace view: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	checklist, err := site.TraceChecklist(nil)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl trace view: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	var page bytes.Buffer
 	if err := viewer.Write(&page, viewer.Page{Title: filepath.Base(displayName(name)), Units: units, Checklist: checklist}); err != nil {
-		fmt.Fprintf(stderr, "masrl trace view: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	invalid := 0
 	for _, u := range units {
@@ -100,8 +95,7 @@ func traceView(ctx context.Context, args []string, stdout, stderr io.Writer, tio
 	}
 	if *serve {
 		if err := serveView(ctx, *addr, page.Bytes(), stderr); err != nil {
-			fmt.Fprintf(stderr, "masrl trace view: %v\n", err)
-			return exitUsage
+			return fail(exitUsage, "%v", err)
 		}
 		return exitOK
 	}
@@ -111,8 +105,7 @@ func traceView(ctx context.Context, args []string, stdout, stderr io.Writer, tio
 		err = writeOutput(dest, page.Bytes(), inputs)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl trace view: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 	if dest != "-" {
 		fmt.Fprintf(stderr, "masrl trace view: wrote %s (%s, %d with errors)\n", dest, count(len(units), "trace"), invalid)

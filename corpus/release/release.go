@@ -299,6 +299,29 @@ func load(dir, version string, n int) (*Release, error) {
 	return &Release{Meta: m, N: n, Dir: dir, Corpus: c}, nil
 }
 
+// History is what a list's site shows of its past: its releases, oldest
+// first, and the dates its upkeep last ran. The command reads it
+// (ReadHistory) and hands it to the site, which reads nothing from the
+// corpus directory itself.
+type History struct {
+	Releases []Release
+	Upkeep   Upkeep
+}
+
+// ReadHistory reads upkeep.yaml (ReadUpkeep) and every release (Load) of
+// the corpus in corpusDir.
+func ReadHistory(corpusDir string) (*History, error) {
+	u, err := ReadUpkeep(corpusDir)
+	if err != nil {
+		return nil, err
+	}
+	rels, err := Load(corpusDir)
+	if err != nil {
+		return nil, err
+	}
+	return &History{Releases: rels, Upkeep: u}, nil
+}
+
 // UpkeepFile records when the list's upkeep last ran: masrl refresh
 // --write and masrl links --record write it, the site's home page shows
 // it. The dates are the commands', so the build reads no clock.

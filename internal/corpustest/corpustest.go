@@ -14,6 +14,7 @@ package corpustest
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -74,5 +75,69 @@ func ModuleRoot() (string, error) {
 			return "", errors.New("no go.mod at or above the working directory: the real corpus is found relative to the module root")
 		}
 		dir = parent
+	}
+}
+
+// List returns the directory of the example list NAME under the module's
+// testdata/lists (testdata/lists/NAME/corpus), absolute: the fixtures of
+// multi-valued fields, link columns and a list's own vocabulary that
+// several packages' tests read.
+func List(t testing.TB, name string) string {
+	t.Helper()
+	root, err := ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "testdata", "lists", name, "corpus")
+	if _, err := os.Stat(filepath.Join(dir, papersFile)); err != nil {
+		t.Fatalf("example list %s: %v", name, err)
+	}
+	return dir
+}
+
+// CopyList returns a copy of the example list NAME (List) in a temporary
+// directory, for a test that edits it.
+func CopyList(t testing.TB, name string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(List(t, name))); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// ReadTree reads every file under dir: its path relative to dir, with
+// slashes, and its content. A built site, an output directory or a list
+// written by a command are compared this way.
+func ReadTree(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		m[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// WriteTree writes files (a slash path relative to dir: content) under
+// dir, making the folders they need.
+func WriteTree(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for name, b := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

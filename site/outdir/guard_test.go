@@ -8,40 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/masrl/masrl/internal/corpustest"
 )
-
-// tree reads every regular file under dir, by slash-separated name.
-func tree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	m := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		m[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-// writeTree writes files (name: content) under dir.
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, b := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(b), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // buildContent writes names with the given content through Open and
 // publishes.
@@ -77,7 +46,7 @@ func TestRefusesForeignFolder(t *testing.T) {
 		"CNAME":              "example.org",
 		"deep/a/b/notes.txt": "keep me",
 	}
-	writeTree(t, docs, mine)
+	corpustest.WriteTree(t, docs, mine)
 	for i := range 2 {
 		err := buildContent(t, docs, map[string]string{"index.html": "site", "papers/index.html": "papers"})
 		if err == nil {
@@ -89,7 +58,7 @@ func TestRefusesForeignFolder(t *testing.T) {
 			}
 		}
 	}
-	if got := tree(t, docs); !maps.Equal(got, mine) {
+	if got := corpustest.ReadTree(t, docs); !maps.Equal(got, mine) {
 		t.Errorf("the refused folder changed: %v", got)
 	}
 	if entries, _ := os.ReadDir(root); len(entries) != 1 {
@@ -119,12 +88,12 @@ func TestRefusesForeignFolder(t *testing.T) {
 func TestRefusesUnmarkedBuffer(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "public")
 	moved := map[string]string{"index.html": "mine", "notes/a.txt": "keep"}
-	writeTree(t, BufferDir(out), moved)
+	corpustest.WriteTree(t, BufferDir(out), moved)
 	err := buildContent(t, out, map[string]string{"index.html": "site"})
 	if err == nil || !strings.Contains(err.Error(), BufferDir(out)) {
 		t.Fatalf("build beside an unmarked buffer: %v", err)
 	}
-	if got := tree(t, BufferDir(out)); !maps.Equal(got, moved) {
+	if got := corpustest.ReadTree(t, BufferDir(out)); !maps.Equal(got, moved) {
 		t.Errorf("the unmarked buffer changed: %v", got)
 	}
 	if _, err := os.Lstat(out); err == nil {
@@ -169,7 +138,7 @@ func TestHardLinkSnapshotUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := tree(t, snap)
+	want := corpustest.ReadTree(t, snap)
 	later := []string{"3", "4"}
 	for _, v := range later {
 		s := site(v)
@@ -178,11 +147,11 @@ func TestHardLinkSnapshotUnchanged(t *testing.T) {
 		if err := buildContent(t, out, s); err != nil {
 			t.Fatal(err)
 		}
-		if got := tree(t, out); got["index.html"] != "home "+v {
+		if got := corpustest.ReadTree(t, out); got["index.html"] != "home "+v {
 			t.Fatalf("build %s: the output holds %q", v, got["index.html"])
 		}
 	}
-	got := tree(t, snap)
+	got := corpustest.ReadTree(t, snap)
 	for name, b := range want {
 		if got[name] != b {
 			t.Errorf("the snapshot's %s changed to %.40q", name, got[name])
@@ -199,7 +168,7 @@ func TestSymlinkOutRefused(t *testing.T) {
 	if err := buildContent(t, target, map[string]string{"index.html": "site"}); err != nil {
 		t.Fatal(err)
 	}
-	before := tree(t, target)
+	before := corpustest.ReadTree(t, target)
 	link := filepath.Join(root, "public")
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
@@ -213,7 +182,7 @@ func TestSymlinkOutRefused(t *testing.T) {
 	if st, err := os.Lstat(link); err != nil || st.Mode()&fs.ModeSymlink == 0 {
 		t.Errorf("the link was replaced: %v", err)
 	}
-	if got := tree(t, target); !maps.Equal(got, before) {
+	if got := corpustest.ReadTree(t, target); !maps.Equal(got, before) {
 		t.Errorf("the link's target changed: %v", got)
 	}
 	if _, err := os.Lstat(BufferDir(link)); err == nil {
@@ -227,7 +196,7 @@ func TestBufferNotADirectory(t *testing.T) {
 	root := t.TempDir()
 	out := filepath.Join(root, "public")
 	outside := filepath.Join(root, "outside")
-	writeTree(t, outside, map[string]string{"a": "keep"})
+	corpustest.WriteTree(t, outside, map[string]string{"a": "keep"})
 	for _, put := range []func() error{
 		func() error { return os.WriteFile(BufferDir(out), []byte("x"), 0o644) },
 		func() error { return os.Symlink(outside, BufferDir(out)) },
@@ -240,7 +209,7 @@ func TestBufferNotADirectory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := tree(t, outside); !maps.Equal(got, map[string]string{"a": "keep"}) {
+	if got := corpustest.ReadTree(t, outside); !maps.Equal(got, map[string]string{"a": "keep"}) {
 		t.Errorf("the link's target changed: %v", got)
 	}
 }

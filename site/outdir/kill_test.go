@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/masrl/masrl/internal/corpustest"
 )
 
 // killSiteFiles is how many files each build of the kill test writes.
@@ -75,7 +77,7 @@ func TestKilledBuilds(t *testing.T) {
 		if _, err := os.Lstat(out); err != nil {
 			continue // killed before its first exchange
 		}
-		got := tree(t, out)
+		got := corpustest.ReadTree(t, out)
 		mark := got[MarkName]
 		delete(got, MarkName)
 		v := 0

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/masrl/masrl/internal/corpustest"
 )
 
 // TestRawFile writes a file through createNew's rawFile in pieces and
@@ -112,7 +114,7 @@ func TestFailedBuildLeavesOutput(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	before := tree(t, out)
+	before := corpustest.ReadTree(t, out)
 
 	o, err := Open(out, "", nil)
 	if err != nil {
@@ -133,7 +135,7 @@ func TestFailedBuildLeavesOutput(t *testing.T) {
 	}
 	w.Close()
 	o.Close() // the build failed: no Publish
-	after := tree(t, out)
+	after := corpustest.ReadTree(t, out)
 	if len(after) != len(before) {
 		t.Errorf("the output holds %d files after a failed build, %d before", len(after), len(before))
 	}
@@ -147,7 +149,7 @@ func TestFailedBuildLeavesOutput(t *testing.T) {
 	if err := buildContent(t, out, v2); err != nil {
 		t.Fatal(err)
 	}
-	got := tree(t, out)
+	got := corpustest.ReadTree(t, out)
 	delete(got, MarkName)
 	if len(got) != len(v2) {
 		t.Errorf("the next build's output holds %v", got)

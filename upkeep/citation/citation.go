@@ -13,7 +13,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/masrl/masrl/siteconfig"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"go.yaml.in/yaml/v3"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/masrl/masrl/siteconfig"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 )

@@ -26,9 +26,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/masrl/masrl"
-	"github.com/masrl/masrl/awesome"
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/siteconfig"
+	"github.com/masrl/masrl/corpus/siteconfig"
+	"github.com/masrl/masrl/site/awesome"
 	"github.com/masrl/masrl/upkeep/intake"
 	"go.yaml.in/yaml/v3"
 )

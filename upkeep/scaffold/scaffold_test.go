@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/masrl/masrl/awesome"
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/internal/awesomelint"
-	"github.com/masrl/masrl/siteconfig"
+	"github.com/masrl/masrl/site/awesome"
 )
 
 func TestDefaultTitle(t *testing.T) {

@@ -21,9 +21,9 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/site"
-	"github.com/masrl/masrl/siteconfig"
 	"github.com/masrl/masrl/trace"
 )
 

@@ -14,8 +14,8 @@ import (
 	"path/filepath"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/schema"
-	"github.com/masrl/masrl/siteconfig"
 )
 
 func main() {

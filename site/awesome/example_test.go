@@ -3,7 +3,7 @@ package awesome_test
 import (
 	"fmt"
 
-	"github.com/masrl/masrl/awesome"
+	"github.com/masrl/masrl/site/awesome"
 )
 
 func ExampleReplaceBlock() {

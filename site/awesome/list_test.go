@@ -113,7 +113,7 @@ func TestAwesomeLint(t *testing.T) {
 	t.Run("survey", func(t *testing.T) { awesomelint.Check(t, list) })
 	// A list of one's own (testdata/lists/gnnx): its own fields group it,
 	// its masrl.yaml names it, and one entry has no one-liner.
-	own := filepath.Join("..", "testdata", "lists", "gnnx", "corpus")
+	own := filepath.Join("..", "..", "testdata", "lists", "gnnx", "corpus")
 	oc, err := corpus.Load(own)
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +131,7 @@ func TestAwesomeLint(t *testing.T) {
 // topic, its item names its other topics, a heading lists the papers
 // filed under it besides, and awesome-lint finds nothing.
 func TestMultiValuedList(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "lists", "agents", "corpus")
+	dir := filepath.Join("..", "..", "testdata", "lists", "agents", "corpus")
 	c, err := corpus.Load(dir)
 	if err != nil {
 		t.Fatal(err)
