@@ -324,7 +324,7 @@ func (b *builder) structure() {
 			}
 		}
 		np := b.spans[i].nodeParent
-		if np == "" || b.handedFrom[i] >= 0 {
+		if np == "" || b.handedFrom[i] >= 0 || b.calledByTool(i) {
 			continue
 		}
 		// The agent the parent id names that ended last before this one
@@ -351,6 +351,24 @@ func (b *builder) structure() {
 		}
 	}
 	b.labels(agentLike)
+}
+
+// calledByTool says whether agent span i runs inside a tool its caller
+// called (callsAndMerges made that tool a kAgentCall): the span relation
+// names the caller, so a graph.node.parent_id (which OpenInference's
+// CrewAI instrumentation sets to the agent before this one in the crew's
+// list, whoever delegated the work) is neither its parent nor a handoff.
+func (b *builder) calledByTool(i int) bool {
+	j := b.parent[i]
+	for steps := 0; j >= 0 && steps <= len(b.spans); steps++ {
+		switch b.kinds[j] {
+		case kContainer, kOther, kCreate:
+			j = b.parent[j]
+		default:
+			return b.kinds[j] == kAgentCall
+		}
+	}
+	return false
 }
 
 // toolNodes finds LangGraph's tool nodes (the prebuilt ToolNode, "tools"):
