@@ -290,8 +290,8 @@ echarts: node_modules
 
 # otel-fixtures reruns the agent frameworks of trace/otlp/testdata/frameworks
 # (the JavaScript ones pinned by its own package-lock.json, the Python ones
-# by python/requirements.lock, python/adk/requirements.lock and
-# python/crewai/requirements.lock with hashes, in git-ignored venvs;
+# by python/requirements.lock and the locks of python/adk, python/crewai
+# and python/llama_index, with hashes, in git-ignored venvs;
 # offline: each Python run in a network namespace of its own, OFFLINE,
 # with each library's mock or a scripted model) and rewrites their OTLP files
 # and the golden traces imported from them; TestFrameworks fails until the
@@ -316,6 +316,9 @@ otel-fixtures:
 	test -x $(OTEL_PY)/crewai/.venv/bin/python || $(PYTHON) -m venv $(OTEL_PY)/crewai/.venv
 	$(OTEL_PY)/crewai/.venv/bin/pip install --quiet --require-hashes -r $(OTEL_PY)/crewai/requirements.lock
 	$(OFFLINE) $(OTEL_PY)/crewai/.venv/bin/python $(OTEL_PY)/crewai/crewai_crew.py
+	test -x $(OTEL_PY)/llama_index/.venv/bin/python || $(PYTHON) -m venv $(OTEL_PY)/llama_index/.venv
+	$(OTEL_PY)/llama_index/.venv/bin/pip install --quiet --require-hashes -r $(OTEL_PY)/llama_index/requirements.lock
+	$(OFFLINE) $(OTEL_PY)/llama_index/.venv/bin/python $(OTEL_PY)/llama_index/llama_index_handoff.py
 	$(GO) test ./trace/otlp -count=1 -run 'TestFrameworks' -update
 
 # The Python package (python/): the masrl binary inside a wheel, and the

@@ -491,3 +491,31 @@ func TestDelegationNotTakeover(t *testing.T) {
 		t.Errorf("spawns %v, handoffs %v, tool calls %v; want spawns %v, no handoff, no tool call", got.Spawns, got.Handoffs, got.ToolCalls, want)
 	}
 }
+
+// TestNestedModelSpansOneCall: a model span whose nearest mapped ancestor
+// is a model span is the same call recorded twice (LlamaIndex's achat
+// around the chat it calls, both OpenInference LLM spans): one model call
+// event, its tokens counted once, whichever of the two reports them.
+func TestNestedModelSpansOneCall(t *testing.T) {
+	llm := func(id, parent, start, end int, usage ...int) sp {
+		s := sp{trace: tA, id: sid(id), parent: sid(parent), name: "LLM.achat", start: start, end: end,
+			attrs: map[string]any{"openinference.span.kind": "LLM", "llm.model_name": "m"}}
+		if len(usage) == 2 {
+			s.attrs["llm.token_count.prompt"], s.attrs["llm.token_count.completion"] = usage[0], usage[1]
+		}
+		return s
+	}
+	spans := []sp{agentSpan(tA, 1, 0, "boss", 0, 100),
+		llm(2, 1, 10, 20), llm(3, 2, 11, 19, 40, 10), // usage on the inner span only
+		llm(4, 1, 30, 40, 55, 12), llm(5, 4, 31, 39, 55, 12), // on both
+		llm(6, 1, 50, 60, 7, 3)} // one span
+	traces, _, diags := importAll(t, "n.jsonl", []byte(line(spans...)), Options{})
+	if len(diags) > 0 {
+		t.Errorf("diagnostics: %v", diags)
+	}
+	mustValidate(t, traces)
+	got := orchestrationOf(t, traces[tA].JSON)
+	if got.ModelCalls["boss"] != 3 || got.Tokens != 40+10+55+12+7+3 {
+		t.Errorf("model calls %v, tokens %d; want boss: 3, %d", got.ModelCalls, got.Tokens, 40+10+55+12+7+3)
+	}
+}
