@@ -290,12 +290,15 @@ echarts: node_modules
 
 # otel-fixtures reruns the agent frameworks of trace/otlp/testdata/frameworks
 # (the JavaScript ones pinned by its own package-lock.json, the Python ones
-# by python/requirements.lock and python/adk/requirements.lock with hashes,
-# in git-ignored venvs; offline,
+# by python/requirements.lock and the locks of python/adk, python/crewai
+# and python/llama_index, with hashes, in git-ignored venvs;
+# offline: each Python run in a network namespace of its own, OFFLINE,
 # with each library's mock or a scripted model) and rewrites their OTLP files
-# and the golden traces imported from them; TestFrameworks and
-# TestFrameworkOrchestrations fail until the goldens match the files again.
+# and the golden traces imported from them; TestFrameworks fails until the
+# goldens match the files again. OFFLINE= runs them without the namespace
+# where unprivileged user namespaces are off.
 PYTHON ?= python3.11
+OFFLINE ?= unshare -rn
 OTEL_PY := trace/otlp/testdata/frameworks/python
 .PHONY: otel-fixtures
 otel-fixtures:
@@ -306,11 +309,17 @@ otel-fixtures:
 	$(OTEL_PY)/.venv/bin/pip install --quiet --require-hashes -r $(OTEL_PY)/requirements.lock
 	cd $(OTEL_PY) && for s in pydantic_ai_run.py openai_agents_run.py strands_swarm.py smolagents_run.py \
 	    "autogen_swarm.py both" "autogen_swarm.py native" "autogen_swarm.py openinference"; do \
-	  .venv/bin/python $$s || exit 1; done
+	  $(OFFLINE) .venv/bin/python $$s || exit 1; done
 	test -x $(OTEL_PY)/adk/.venv/bin/python || $(PYTHON) -m venv $(OTEL_PY)/adk/.venv
 	$(OTEL_PY)/adk/.venv/bin/pip install --quiet --require-hashes -r $(OTEL_PY)/adk/requirements.lock
-	$(OTEL_PY)/adk/.venv/bin/python $(OTEL_PY)/adk/adk_transfer.py
-	$(GO) test ./trace/otlp -count=1 -run 'TestFrameworks|TestFrameworkOrchestrations' -update
+	$(OFFLINE) $(OTEL_PY)/adk/.venv/bin/python $(OTEL_PY)/adk/adk_transfer.py
+	test -x $(OTEL_PY)/crewai/.venv/bin/python || $(PYTHON) -m venv $(OTEL_PY)/crewai/.venv
+	$(OTEL_PY)/crewai/.venv/bin/pip install --quiet --require-hashes -r $(OTEL_PY)/crewai/requirements.lock
+	$(OFFLINE) $(OTEL_PY)/crewai/.venv/bin/python $(OTEL_PY)/crewai/crewai_crew.py
+	test -x $(OTEL_PY)/llama_index/.venv/bin/python || $(PYTHON) -m venv $(OTEL_PY)/llama_index/.venv
+	$(OTEL_PY)/llama_index/.venv/bin/pip install --quiet --require-hashes -r $(OTEL_PY)/llama_index/requirements.lock
+	$(OFFLINE) $(OTEL_PY)/llama_index/.venv/bin/python $(OTEL_PY)/llama_index/llama_index_handoff.py
+	$(GO) test ./trace/otlp -count=1 -run 'TestFrameworks' -update
 
 # The Python package (python/): the masrl binary inside a wheel, and the
 # masrl and masrl.ray modules that talk to it (docs/traces.md, "Traces at

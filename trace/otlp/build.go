@@ -324,7 +324,7 @@ func (b *builder) structure() {
 			}
 		}
 		np := b.spans[i].nodeParent
-		if np == "" || b.handedFrom[i] >= 0 {
+		if np == "" || b.handedFrom[i] >= 0 || b.calledByTool(i) {
 			continue
 		}
 		// The agent the parent id names that ended last before this one
@@ -351,6 +351,24 @@ func (b *builder) structure() {
 		}
 	}
 	b.labels(agentLike)
+}
+
+// calledByTool says whether agent span i runs inside a tool its caller
+// called (callsAndMerges made that tool a kAgentCall): the span relation
+// names the caller, so a graph.node.parent_id (which OpenInference's
+// CrewAI instrumentation sets to the agent before this one in the crew's
+// list, whoever delegated the work) is neither its parent nor a handoff.
+func (b *builder) calledByTool(i int) bool {
+	j := b.parent[i]
+	for steps := 0; j >= 0 && steps <= len(b.spans); steps++ {
+		switch b.kinds[j] {
+		case kContainer, kOther, kCreate:
+			j = b.parent[j]
+		default:
+			return b.kinds[j] == kAgentCall
+		}
+	}
+	return false
 }
 
 // toolNodes finds LangGraph's tool nodes (the prebuilt ToolNode, "tools"):
@@ -436,7 +454,8 @@ func (b *builder) callsAndMerges() {
 
 // sameSteps merges what two instrumentations of one framework record of
 // the same step (AutoGen AgentChat's own GenAI spans and OpenInference's),
-// by span relations and tool call ids, never by name:
+// or one records twice, by span relations and tool call ids, never by
+// name:
 //   - an agent span whose parent span is an agent span, that holds every
 //     mapped span under that parent and names no other agent (the relation
 //     decides; the names only rule out a parent spawning a different agent
@@ -446,7 +465,9 @@ func (b *builder) callsAndMerges() {
 //   - a tool or handoff span whose nearest mapped ancestor is a tool or
 //     handoff span with the same tool call id (or where either has none)
 //     is the same call: it becomes a container, and its call id and
-//     handoff target go to the outer one.
+//     handoff target go to the outer one;
+//   - a model span whose nearest mapped ancestor is a model span is the
+//     same call (below).
 func (b *builder) sameSteps(mapped func(int) int) {
 	n := len(b.spans)
 	// hasMapped: the span or a span under it is mapped to events.
@@ -500,6 +521,30 @@ func (b *builder) sameSteps(mapped func(int) int) {
 		if b.kinds[i] == kHandoff && b.kinds[a] == kTool {
 			b.kinds[a], outer.transfer = kHandoff, inner.transfer
 		}
+		b.kinds[i] = kContainer
+	}
+	// A model span under a model span (nothing mapped between them) is one
+	// call recorded twice: LlamaIndex's achat around the chat it calls,
+	// both OpenInference LLM spans. The outer span stays the call and
+	// takes the inner one's usage when it reports none; the inner one's
+	// is then not counted again.
+	for i := range b.spans {
+		if b.kinds[i] != kModel || b.parent[i] < 0 {
+			continue
+		}
+		a := mapped(b.parent[i])
+		if a < 0 || b.kinds[a] != kModel {
+			continue
+		}
+		outer, inner := &b.spans[a], &b.spans[i]
+		if !outer.hasTokens && inner.hasTokens {
+			outer.in, outer.out, outer.hasTokens = inner.in, inner.out, true
+			outer.cacheRead, outer.cacheWrite, outer.reasoning, outer.hasDetails = inner.cacheRead, inner.cacheWrite, inner.reasoning, inner.hasDetails
+		}
+		if outer.model == "" {
+			outer.model = inner.model
+		}
+		inner.hasTokens, inner.hasDetails = false, false
 		b.kinds[i] = kContainer
 	}
 }
