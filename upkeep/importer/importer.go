@@ -42,6 +42,16 @@ type Entry struct {
 	// venueField is the BibTeX field the venue came from (booktitle or
 	// journal), so that the written entry keeps its type.
 	venueField string
+	// format is the source's format, whose terms a problem's hint uses.
+	format Format
+}
+
+// hints say, in each format's terms, how to give an entry its title,
+// year and link.
+var hints = map[Format][3]string{
+	Markdown: {"write it as [Title](url) or **Title**", "give a date ([2023-05]) or an arXiv link", "give [Title](url) or a [paper](url) link"},
+	BibTeX:   {"give it a title field", "give it a year field or an arXiv eprint", "give it a url, doi or eprint field"},
+	CSLJSON:  {"give it a title", "give it an issued date or an arXiv number", "give it a URL, a DOI or an arXiv number"},
 }
 
 // Value is one value of Field: a heading, a keyword or a collection.
@@ -113,6 +123,20 @@ func (r *Result) add(e *Entry) {
 					o.Values = append(o.Values, v)
 				}
 			}
+			// A table that names papers by their short names
+			// ("Search-R1") and a list that gives the whole title
+			// ("Search-R1: Training LLMs to…"): keep the whole title.
+			if n, m := normTitle(o.Title), normTitle(e.Title); len(m) > len(n) && strings.HasPrefix(m, n) && !strings.Contains(o.Title, ":") {
+				o.Title = e.Title
+			}
+			if len(o.Authors) == 0 {
+				o.Authors = e.Authors
+			}
+			if o.Date == "" && e.Year == o.Year {
+				o.Date = e.Date
+			}
+			o.ArxivID = cmp.Or(o.ArxivID, e.ArxivID)
+			o.DOI = cmp.Or(o.DOI, e.DOI)
 			o.Code = cmp.Or(o.Code, e.Code)
 			o.Project = cmp.Or(o.Project, e.Project)
 			o.OneLiner = cmp.Or(o.OneLiner, e.OneLiner)
@@ -195,13 +219,14 @@ func (r *Result) finish(e *Entry) {
 	if e.URL == "" && e.DOI != "" {
 		e.URL = "https://doi.org/" + e.DOI
 	}
+	h := hints[cmp.Or(e.format, Markdown)]
 	switch {
 	case e.Title == "":
-		r.Problems = append(r.Problems, Problem{e.Pos, "no title: write it as [Title](url) or **Title**"})
+		r.Problems = append(r.Problems, Problem{e.Pos, "no title: " + h[0]})
 	case e.Year == 0:
-		r.Problems = append(r.Problems, Problem{e.Pos, fmt.Sprintf("%q has no year: give a date ([2023-05]) or an arXiv link", e.Title)})
+		r.Problems = append(r.Problems, Problem{e.Pos, fmt.Sprintf("%q has no year: %s", e.Title, h[1])})
 	case e.URL == "":
-		r.Problems = append(r.Problems, Problem{e.Pos, fmt.Sprintf("%q has no link: give [Title](url) or a [paper](url) link", e.Title)})
+		r.Problems = append(r.Problems, Problem{e.Pos, fmt.Sprintf("%q has no link: %s", e.Title, h[2])})
 	default:
 		r.add(e)
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 // fixtures are the sources under testdata/import, each imported alone.
-var fixtures = []string{"bullets.md", "table.md", "flat.md", "unreadable.md", "refs.bib", "zotero.json"}
+var fixtures = []string{"bullets.md", "table.md", "flat.md", "unreadable.md", "refs.bib", "zotero.json", "details.md", "badges.md", "commented.bib"}
 
 const fixtureDir = "../../testdata/import"
 
@@ -203,5 +203,83 @@ func TestTexText(t *testing.T) {
 		if got := texText(in); got != want {
 			t.Errorf("texText(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestNestedDetails: the shapes of real lists whose items carry their
+// details in nested bullets (authors, "Keyword:", "Code: [Official](…)",
+// "Project page:", a one-line summary), a news section of bold dates,
+// Hugging Face paper pages, italic authors with affiliations followed by
+// "et al. VENUE", and a table listing the same papers by short name.
+func TestNestedDetails(t *testing.T) {
+	r, _ := importFixture(t, "details.md")
+	if len(r.Problems) != 0 {
+		t.Errorf("problems %v, want none: the news section is skipped and details belong to their item", r.Problems)
+	}
+	byID := map[string]*Entry{}
+	for _, e := range r.Entries {
+		byID[e.ArxivID] = e
+	}
+	if len(r.Entries) != 4 {
+		t.Errorf("%d entries, want 4", len(r.Entries))
+	}
+	cai := byID["2212.08073"]
+	if cai == nil || cai.Title != "Constitutional AI: Harmlessness from AI Feedback" || cai.Date != "2022-12" ||
+		cai.Code != "https://github.com/anthropics/ConstitutionalHarmlessnessPaper" || len(cai.Authors) != 3 || cai.Authors[0].Family != "Bai" {
+		t.Errorf("Constitutional AI: %+v", cai)
+	}
+	dpo := byID["2305.18290"]
+	if dpo == nil || dpo.Year != 2023 || dpo.Project != "https://example.org/dpo" || len(dpo.Authors) != 3 {
+		t.Errorf("DPO (a huggingface.co/papers link): %+v", dpo)
+	}
+	srag := byID["2310.11511"]
+	if srag == nil || len(srag.Authors) != 1 || srag.Authors[0].Family != "Asai" || srag.Authors[0].Given != "Akari" ||
+		srag.Venue != "ICLR 2024" || !strings.HasPrefix(srag.OneLiner, "This work trains") || srag.Code != "https://github.com/AkariAsai/self-rag" {
+		t.Errorf("Self-RAG: %+v", srag)
+	}
+	voy := byID["2305.16291"]
+	if voy == nil || len(voy.Authors) != 1 || voy.Authors[0].Family != "Wang" || voy.Venue != "arXiv" ||
+		voy.Title != "Voyager: An Open-Ended Embodied Agent with Large Language Models" || strings.Join(voy.Values, ";") != "methods;papers" {
+		t.Errorf("Voyager (its short name in the table must not replace the title): %+v", voy)
+	}
+}
+
+// TestPlainTitleBadgeTable: a table whose Title column is plain text and
+// whose paper and code links are badges; a row without a date but with
+// a blog link is reported, not dropped silently.
+func TestPlainTitleBadgeTable(t *testing.T) {
+	r, _ := importFixture(t, "badges.md")
+	if len(r.Entries) != 2 {
+		t.Fatalf("%d entries %+v, want R1 (listed twice) and VinePPO", len(r.Entries), r.Entries)
+	}
+	r1 := r.Entries[0]
+	if r1.Title != "DeepSeek-R1: Incentivizing Reasoning Capability in LLMs via Reinforcement Learning" || r1.ArxivID != "2501.12948" ||
+		r1.URL != "https://arxiv.org/abs/2501.12948" || r1.Code != "https://github.com/deepseek-ai/DeepSeek-R1" || r1.Date != "2025-01" ||
+		strings.Join(r1.Values, ";") != "models;credit-assignment" {
+		t.Errorf("R1: %+v", r1)
+	}
+	if len(r.Problems) != 1 || r.Problems[0].Pos != "badges.md:10" || !strings.Contains(r.Problems[0].Msg, "QwQ-32B") {
+		t.Errorf("problems %v, want the undated QwQ row at line 10", r.Problems)
+	}
+}
+
+// TestCommentedBib: a BibTeX file with "# heading" comment lines between
+// its entries is BibTeX, not a README, and an entry without a link is
+// reported with a hint in BibTeX's terms.
+func TestCommentedBib(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(fixtureDir, "commented.bib"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Detect(src); got != BibTeX {
+		t.Fatalf("Detect = %s, want BibTeX", got)
+	}
+	r, _ := importFixture(t, "commented.bib")
+	if len(r.Entries) != 2 {
+		t.Errorf("%d entries, want 2", len(r.Entries))
+	}
+	// The hint names what BibTeX has, not Markdown's [Title](url).
+	if len(r.Problems) != 1 || r.Problems[0].String() != `commented.bib:24: "A Survey of Credit Assignment" has no link: give it a url, doi or eprint field` {
+		t.Errorf("problems %v, want the entry without a link at line 24", r.Problems)
 	}
 }
