@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -281,5 +282,65 @@ func TestCommentedBib(t *testing.T) {
 	// The hint names what BibTeX has, not Markdown's [Title](url).
 	if len(r.Problems) != 1 || r.Problems[0].String() != `commented.bib:24: "A Survey of Credit Assignment" has no link: give it a url, doi or eprint field` {
 		t.Errorf("problems %v, want the entry without a link at line 24", r.Problems)
+	}
+}
+
+// TestMergeIdentities: items are one paper by arXiv id, DOI or
+// normalised title, also by an identity learnt when an earlier listing
+// merged (a short name, then the whole title, then the whole title
+// again); titles without a letter or digit never make two papers one.
+func TestMergeIdentities(t *testing.T) {
+	src := `# L
+
+## A
+
+| Name | Venue |
+| --- | --- |
+| [Search-R1](https://arxiv.org/abs/2503.09516) | COLM |
+
+## B
+
+- [2025-03] [Search-R1: Training LLMs to Reason and Leverage Search Engines](https://arxiv.org/abs/2503.09516v2)
+- [2025-03] [Search-R1: Training LLMs to Reason and Leverage Search Engines](https://example.org/search-r1)
+- [2024] [???](https://example.org/a)
+- [2024] [!!!](https://example.org/b)
+- [2024] [A Paper](https://doi.org/10.1000/XYZ)
+
+## C
+
+- [2024] [The Same Paper, Retitled](https://doi.org/10.1000/xyz)
+- [2025-03] **Search-R1: Training LLMs to Reason and Leverage Search Engines**
+`
+	var r Result
+	if err := r.Read("l.md", []byte(src), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range r.Entries {
+		got = append(got, e.Title+" ["+strings.Join(e.Values, ",")+"]")
+	}
+	want := []string{
+		"Search-R1: Training LLMs to Reason and Leverage Search Engines [a,b,c]",
+		"??? [b]", "!!! [b]",
+		"A Paper [b,c]",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("entries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// BenchmarkReadLarge reads a README of 4,000 items: the merge by
+// identity is a look-up, not a scan of every entry read before.
+func BenchmarkReadLarge(b *testing.B) {
+	var src bytes.Buffer
+	src.WriteString("# Large\n\n## A\n\n")
+	for i := range 4000 {
+		fmt.Fprintf(&src, "- [2023-05] **Paper number %d about things** [[paper](https://arxiv.org/abs/2305.%05d)]\n", i, i)
+	}
+	for b.Loop() {
+		var r Result
+		if err := r.Read("large.md", src.Bytes(), Options{}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
