@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/upkeep/intake"
@@ -104,6 +105,9 @@ type Options struct {
 // The error is for a source that is not of any format at all; items
 // that cannot be read are r.Problems.
 func (r *Result) Read(name string, src []byte, opt Options) error {
+	if err := checkUTF8(name, src); err != nil {
+		return err
+	}
 	f := Detect(src)
 	r.Formats = append(r.Formats, name+": "+string(f))
 	switch f {
@@ -114,6 +118,29 @@ func (r *Result) Read(name string, src []byte, opt Options) error {
 	}
 	r.readMarkdown(name, src)
 	return nil
+}
+
+// checkUTF8 refuses a source that is not UTF-8 (a README saved as
+// Latin-1), at its first bad byte's line and column: read anyway, its
+// bytes would fail the check of the list and stop the whole import.
+func checkUTF8(name string, src []byte) error {
+	if utf8.Valid(src) {
+		return nil
+	}
+	line, col := 1, 1
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && size <= 1 {
+			break
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col += size
+		}
+		i += size
+	}
+	return fmt.Errorf("%s:%d:%d: invalid UTF-8: save the file as UTF-8", name, line, col)
 }
 
 // add merges e into the result: an entry with the same arXiv id, DOI or
@@ -252,6 +279,24 @@ func (r *Result) finish(e *Entry) {
 	if e.Year != 0 && e.Date != "" && !strings.HasPrefix(e.Date, strconv.Itoa(e.Year)) {
 		e.Date = ""
 	}
+	// A relative or mistyped link ("./paper.pdf", "htttps://…") would
+	// fail the check and stop the whole import: the entry goes without
+	// it (its arXiv or DOI link, else it is reported).
+	badURL := ""
+	if e.URL != "" && !corpus.IsWebURL(e.URL) {
+		badURL, e.URL = e.URL, ""
+	}
+	if !corpus.IsWebURL(e.Code) {
+		e.Code = ""
+	}
+	if !corpus.IsWebURL(e.Project) {
+		e.Project = ""
+	}
+	// The paper's link names its arXiv id, not another arXiv link of
+	// the item (a dataset's, a related paper's).
+	if id, ok := corpus.ParseArxivID(e.URL); ok {
+		e.ArxivID = id
+	}
 	if e.URL == "" && e.ArxivID != "" {
 		e.URL = "https://arxiv.org/abs/" + e.ArxivID
 	}
@@ -268,6 +313,8 @@ func (r *Result) finish(e *Entry) {
 		r.Problems = append(r.Problems, Problem{e.Pos, "no title: " + h[0]})
 	case e.Year == 0:
 		r.Problems = append(r.Problems, Problem{e.Pos, fmt.Sprintf("%q has no year: %s", e.Title, h[1])})
+	case e.URL == "" && badURL != "":
+		r.Problems = append(r.Problems, Problem{e.Pos, fmt.Sprintf("%q has no link: %q is not an absolute http or https URL", e.Title, badURL)})
 	case e.URL == "":
 		r.Problems = append(r.Problems, Problem{e.Pos, fmt.Sprintf("%q has no link: %s", e.Title, h[2])})
 	default:

@@ -134,7 +134,7 @@ func fuzzRead(f *testing.F, seeds ...string) {
 			f.Add(b)
 		}
 	}
-	f.Fuzz(func(t *testing.T, src []byte) { readAll(src) })
+	f.Fuzz(func(t *testing.T, src []byte) { readAll(t, src) })
 }
 
 // FuzzImportMarkdown: any input gives a report or an error, never a panic.
@@ -342,5 +342,38 @@ func BenchmarkReadLarge(b *testing.B) {
 		if err := r.Read("large.md", src.Bytes(), Options{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestOneBadItemDoesNotStopTheImport: inputs the fuzzer found whose one
+// odd item made files that fail the check, so that nothing at all was
+// written: a relative or mistyped link, and an arXiv badge before a
+// title linking another arXiv paper. A source that is not UTF-8 is a
+// clear error at its line and column.
+func TestOneBadItemDoesNotStopTheImport(t *testing.T) {
+	src := "# L\n\n## A\n\n" +
+		"- [2023-01] [A Paper](./paper.pdf)\n" +
+		"- [2023-02] [B Paper](htttps://example.org/b) [[paper](https://arxiv.org/abs/2302.04761)] [[code](../code)]\n" +
+		"- [![arXiv](https://img.shields.io/badge/arXiv-b31b1b)](https://arxiv.org/abs/2308.11432) [2022-10] [C Paper](https://arxiv.org/abs/2210.03629)\n"
+	var r Result
+	if err := r.Read("l.md", []byte(src), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	files, err := r.Files(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check("list", files); err != nil {
+		t.Fatalf("one odd item fails the whole import:\n%v", err)
+	}
+	if len(r.Problems) != 1 || r.Problems[0].String() != `l.md:5: "A Paper" has no link: "./paper.pdf" is not an absolute http or https URL` {
+		t.Errorf("problems %v", r.Problems)
+	}
+	if len(r.Entries) != 2 || r.Entries[0].URL != "https://arxiv.org/abs/2302.04761" || r.Entries[0].Code != "" || r.Entries[1].ArxivID != "2210.03629" {
+		t.Errorf("entries %+v %+v", r.Entries[0], r.Entries[len(r.Entries)-1])
+	}
+	err = r.Read("latin1.md", []byte("# L\n\n- [2023] [Caf\xe9 Agents](https://example.org/c)\n"), Options{})
+	if err == nil || err.Error() != "latin1.md:3:14: invalid UTF-8: save the file as UTF-8" {
+		t.Errorf("a Latin-1 README: %v", err)
 	}
 }
