@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -156,10 +157,13 @@ func (r *Result) add(e *Entry) {
 		// A table that names papers by their short names
 		// ("Search-R1") and a list that gives the whole title
 		// ("Search-R1: Training LLMs to…"): keep the whole title.
-		if n, m := normTitle(o.Title), normTitle(e.Title); len(m) > len(n) && strings.HasPrefix(m, n) && !strings.Contains(o.Title, ":") {
+		n, m := normTitle(o.Title), normTitle(e.Title)
+		if len(m) > len(n) && strings.HasPrefix(m, n) && !strings.Contains(o.Title, ":") {
 			o.Title = e.Title
 		}
-		if len(o.Authors) == 0 {
+		// Authors only from a listing of the paper by its title, not
+		// from an item that links it in passing.
+		if len(o.Authors) == 0 && (strings.HasPrefix(m, n) || strings.HasPrefix(n, m)) {
 			o.Authors = e.Authors
 		}
 		if o.Date == "" && e.Year == o.Year {
@@ -197,15 +201,18 @@ func identities(e *Entry) []string {
 }
 
 // find returns the entry already read that e is the same paper as, by
-// arXiv id, then DOI, then normalised title.
+// arXiv id, then DOI, then normalised title; never one with another
+// arXiv id or DOI (short names collide: R1-Searcher, R1-Searcher++).
 func (r *Result) find(e *Entry) *Entry {
 	for _, id := range identities(e) {
-		if o := r.byID[id]; o != nil {
+		if o := r.byID[id]; o != nil && !differ(o.ArxivID, e.ArxivID) && !differ(o.DOI, e.DOI) {
 			return o
 		}
 	}
 	return nil
 }
+
+func differ(a, b string) bool { return a != "" && b != "" && a != b }
 
 // index files entry o under its identities and those of e, an item
 // merged into it (its short name, its other title): later listings by
@@ -238,7 +245,7 @@ func normTitle(s string) string {
 // whose slug is taken under another parent gets the parent's slug before
 // it.
 func (r *Result) addValue(label, parent string) string {
-	label = strings.Join(strings.Fields(label), " ")
+	label = cleanText(label)
 	for _, v := range r.Values {
 		if v.Label == label && v.Parent == parent {
 			return v.Value
@@ -268,6 +275,10 @@ func (r *Result) valueTaken(v string) bool {
 // already that it is the same paper as, and moves an entry that lacks a
 // title, a year or a URL to the problems.
 func (r *Result) finish(e *Entry) {
+	e.Title, e.Venue, e.OneLiner = cleanText(e.Title), cleanText(e.Venue), cleanText(e.OneLiner)
+	for i, a := range e.Authors {
+		e.Authors[i] = intake.Author{Given: cleanText(a.Given), Family: cleanText(a.Family), Literal: cleanText(a.Literal)}
+	}
 	if e.Year == 0 && len(e.Date) >= 4 {
 		e.Year, _ = strconv.Atoi(e.Date[:4])
 	}
@@ -275,6 +286,11 @@ func (r *Result) finish(e *Entry) {
 		if yy, err := strconv.Atoi(e.ArxivID[:2]); err == nil {
 			e.Year = 2000 + yy
 		}
+	}
+	// A year the check refuses (a typo: 2302 for 2023) is no year.
+	if e.Year != 0 && (e.Year < 1950 || e.Year > time.Now().Year()+1) {
+		r.Problems = append(r.Problems, Problem{e.Pos, fmt.Sprintf("%q: the year %d is not between 1950 and next year", e.Title, e.Year)})
+		return
 	}
 	if e.Year != 0 && e.Date != "" && !strings.HasPrefix(e.Date, strconv.Itoa(e.Year)) {
 		e.Date = ""
@@ -432,6 +448,22 @@ func (r *Result) vocab() []byte {
 // yamlString quotes s as a YAML double-quoted scalar (JSON's escapes are
 // YAML's).
 func yamlString(s string) string { return strconv.Quote(strings.ToValidUTF8(s, "\uFFFD")) }
+
+// cleanText is s on one line without the characters the check refuses
+// in published text: control characters (a NUL in a README, a form
+// feed), and bidirectional embeddings, overrides and isolates, which
+// an import cannot tell are balanced.
+func cleanText(s string) string {
+	return oneLine(strings.Map(func(r rune) rune {
+		switch {
+		case r < 0x20, r == 0x7F, r >= 0x80 && r <= 0x9F:
+			return ' '
+		case r >= '\u202A' && r <= '\u202E', r >= '\u2066' && r <= '\u2069':
+			return -1
+		}
+		return r
+	}, s))
+}
 
 // oneLine joins the lines of s with spaces.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -288,7 +288,9 @@ func TestCommentedBib(t *testing.T) {
 // TestMergeIdentities: items are one paper by arXiv id, DOI or
 // normalised title, also by an identity learnt when an earlier listing
 // merged (a short name, then the whole title, then the whole title
-// again); titles without a letter or digit never make two papers one.
+// again); titles without a letter or digit never make two papers one,
+// nor do equal titles with different arXiv ids (R1-Searcher and
+// R1-Searcher++).
 func TestMergeIdentities(t *testing.T) {
 	src := `# L
 
@@ -297,6 +299,8 @@ func TestMergeIdentities(t *testing.T) {
 | Name | Venue |
 | --- | --- |
 | [Search-R1](https://arxiv.org/abs/2503.09516) | COLM |
+| [R1-Searcher](https://arxiv.org/abs/2503.05592) | arXiv |
+| [R1-Searcher++](https://arxiv.org/abs/2505.17005) | arXiv |
 
 ## B
 
@@ -310,6 +314,7 @@ func TestMergeIdentities(t *testing.T) {
 
 - [2024] [The Same Paper, Retitled](https://doi.org/10.1000/xyz)
 - [2025-03] **Search-R1: Training LLMs to Reason and Leverage Search Engines**
+- **Answer quality**: exact match, or *LLM-as-a-judge* scores (as in [Search-R1](https://arxiv.org/abs/2503.09516)).
 `
 	var r Result
 	if err := r.Read("l.md", []byte(src), Options{}); err != nil {
@@ -321,11 +326,16 @@ func TestMergeIdentities(t *testing.T) {
 	}
 	want := []string{
 		"Search-R1: Training LLMs to Reason and Leverage Search Engines [a,b,c]",
+		"R1-Searcher [a]", "R1-Searcher++ [a]",
 		"??? [b]", "!!! [b]",
 		"A Paper [b,c]",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("entries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// A prose item that mentions a paper gives it no authors.
+	if a := r.Entries[0].Authors; len(a) != 0 {
+		t.Errorf("Search-R1's authors %v, want none", a)
 	}
 }
 
@@ -375,5 +385,31 @@ func TestOneBadItemDoesNotStopTheImport(t *testing.T) {
 	err = r.Read("latin1.md", []byte("# L\n\n- [2023] [Caf\xe9 Agents](https://example.org/c)\n"), Options{})
 	if err == nil || err.Error() != "latin1.md:3:14: invalid UTF-8: save the file as UTF-8" {
 		t.Errorf("a Latin-1 README: %v", err)
+	}
+}
+
+// TestTextTheCheckRefuses: found by fuzzing; a NUL or an unbalanced
+// bidirectional override in an item, or a year out of the check's
+// range, made files that failed the check and stopped the import.
+func TestTextTheCheckRefuses(t *testing.T) {
+	src := "# L\n\n## A\n\n" +
+		"- [2023-01] [A\x00Paper](https://example.org/a) *Ann\u202eLee* [ICLR\x7f 2024]\n" +
+		"- [1901-01] [B Paper](https://example.org/b)\n"
+	var r Result
+	if err := r.Read("l.md", []byte(src), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	files, err := r.Files(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check("list", files); err != nil {
+		t.Fatalf("the imported files fail the check:\n%v", err)
+	}
+	if e := r.Entries[0]; e.Title != "A Paper" || e.Authors[0].Literal != "AnnLee" {
+		t.Errorf("entry %+v", e)
+	}
+	if len(r.Problems) != 1 || r.Problems[0].String() != `l.md:6: "B Paper": the year 1901 is not between 1950 and next year` {
+		t.Errorf("problems %v", r.Problems)
 	}
 }
