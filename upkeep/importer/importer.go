@@ -11,6 +11,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,6 +47,38 @@ type Entry struct {
 	venueField string
 	// format is the source's format, whose terms a problem's hint uses.
 	format Format
+}
+
+// proceedingsURL is a proceedings page whose URL holds the paper's
+// year: NeurIPS (paper/2020, paper_files/paper/2023), the ACL Anthology
+// (2024.emnlp-main.174, or P19-1001 for 2019), the CVF's open access
+// (content/CVPR2023, content_ICCV_2017) and IJCAI (proceedings/2021).
+var proceedingsURL = regexp.MustCompile(`^https?://(?:www\.)?(?:` +
+	`(?:proceedings\.neurips\.cc|papers\.nips\.cc)/paper(?:_files/paper)?/((?:19|20)\d\d)/` +
+	`|aclanthology\.org/(?:((?:19|20)\d\d)\.|[A-Z](\d\d)-\d{4})` +
+	`|openaccess\.thecvf\.com/content[/_][A-Za-z]+_?((?:19|20)\d\d)` +
+	`|ijcai\.org/proceedings/((?:19|20)\d\d)/)`)
+
+// proceedingsYear is the year in a proceedings URL, else 0.
+func proceedingsYear(u string) int {
+	m := proceedingsURL.FindStringSubmatch(u)
+	if m == nil {
+		return 0
+	}
+	for i, g := range m[1:] {
+		if g == "" {
+			continue
+		}
+		y, _ := strconv.Atoi(g)
+		if i == 2 { // an old Anthology id: P19 is 2019, P98 1998
+			if y < 50 {
+				return 2000 + y
+			}
+			return 1900 + y
+		}
+		return y
+	}
+	return 0
 }
 
 // hints say, in each format's terms, how to give an entry its title,
@@ -282,6 +315,9 @@ func (r *Result) finish(e *Entry) {
 	if e.Year == 0 && len(e.Date) >= 4 {
 		e.Year, _ = strconv.Atoi(e.Date[:4])
 	}
+	if e.Year == 0 {
+		e.Year = proceedingsYear(e.URL)
+	}
 	if e.Year == 0 && e.ArxivID != "" && len(e.ArxivID) >= 4 && e.ArxivID[4] == '.' {
 		if yy, err := strconv.Atoi(e.ArxivID[:2]); err == nil {
 			e.Year = 2000 + yy
@@ -298,6 +334,11 @@ func (r *Result) finish(e *Entry) {
 	// A relative or mistyped link ("./paper.pdf", "htttps://…") would
 	// fail the check and stop the whole import: the entry goes without
 	// it (its arXiv or DOI link, else it is reported).
+	// The url column separates several URLs with ';': one inside a
+	// link (";jsessionid=") is written encoded.
+	e.URL = strings.ReplaceAll(e.URL, ";", "%3B")
+	e.Code = strings.ReplaceAll(e.Code, ";", "%3B")
+	e.Project = strings.ReplaceAll(e.Project, ";", "%3B")
 	badURL := ""
 	if e.URL != "" && !corpus.IsWebURL(e.URL) {
 		badURL, e.URL = e.URL, ""

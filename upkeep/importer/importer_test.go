@@ -413,3 +413,31 @@ func TestTextTheCheckRefuses(t *testing.T) {
 		t.Errorf("problems %v", r.Problems)
 	}
 }
+
+// TestYearFromProceedingsURL: lists link conference papers to their
+// proceedings without a date; the year is in the proceedings' URL.
+func TestYearFromProceedingsURL(t *testing.T) {
+	src := "# L\n\n" +
+		"- [Language Models are Few-Shot Learners](https://proceedings.neurips.cc/paper/2020/hash/1457c0d6bfcb4967418bfb8ac142f64a-Abstract.html)\n" +
+		"- [Direct Preference Optimization](https://proceedings.neurips.cc/paper_files/paper/2023/file/a85b405ed65c6477a4fe8302b5e06ce7-Paper-Conference.pdf)\n" +
+		"- [The Accuracy Paradox in RLHF](https://aclanthology.org/2024.emnlp-main.174/)\n" +
+		"- [Old ACL Paper](https://aclanthology.org/P19-1001.pdf)\n" +
+		"- [A Vision Paper](https://openaccess.thecvf.com/content/CVPR2023/html/Paper_CVPR_2023_paper.html)\n" +
+		"- [An Older Vision Paper](https://openaccess.thecvf.com/content_ICCV_2017/papers/Paper_ICCV_2017_paper.pdf)\n" +
+		"- [An IJCAI Paper](https://www.ijcai.org/proceedings/2021/0012.pdf)\n" +
+		"- [A Paper Elsewhere](https://example.org/2020/paper)\n"
+	var r Result
+	if err := r.Read("l.md", []byte(src), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range r.Entries {
+		got = append(got, fmt.Sprint(e.Year))
+	}
+	if strings.Join(got, " ") != "2020 2023 2024 2019 2023 2017 2021" {
+		t.Errorf("years %v", got)
+	}
+	if len(r.Problems) != 1 || !strings.Contains(r.Problems[0].Msg, "A Paper Elsewhere") {
+		t.Errorf("problems %v, want the paper whose host says nothing of its year", r.Problems)
+	}
+}
