@@ -11,6 +11,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -47,6 +48,17 @@ type Entry struct {
 	venueField string
 	// format is the source's format, whose terms a problem's hint uses.
 	format Format
+}
+
+// webLink is u as the check takes a link, else "": an absolute http or
+// https URL, its ';' written %3B (the url column separates several URLs
+// with ';', and a link may hold one: ";jsessionid=", a SICI DOI).
+func webLink(u string) string {
+	u = strings.ReplaceAll(u, ";", "%3B")
+	if !corpus.IsWebURL(u) {
+		return ""
+	}
+	return u
 }
 
 // proceedingsURL is a proceedings page whose URL holds the paper's
@@ -334,31 +346,23 @@ func (r *Result) finish(e *Entry) {
 	// A relative or mistyped link ("./paper.pdf", "htttps://…") would
 	// fail the check and stop the whole import: the entry goes without
 	// it (its arXiv or DOI link, else it is reported).
-	// The url column separates several URLs with ';': one inside a
-	// link (";jsessionid=") is written encoded.
-	e.URL = strings.ReplaceAll(e.URL, ";", "%3B")
-	e.Code = strings.ReplaceAll(e.Code, ";", "%3B")
-	e.Project = strings.ReplaceAll(e.Project, ";", "%3B")
 	badURL := ""
-	if e.URL != "" && !corpus.IsWebURL(e.URL) {
-		badURL, e.URL = e.URL, ""
+	if u := webLink(e.URL); u == "" && e.URL != "" {
+		badURL = e.URL
 	}
-	if !corpus.IsWebURL(e.Code) {
-		e.Code = ""
-	}
-	if !corpus.IsWebURL(e.Project) {
-		e.Project = ""
-	}
+	e.URL, e.Code, e.Project = webLink(e.URL), webLink(e.Code), webLink(e.Project)
 	// The paper's link names its arXiv id, not another arXiv link of
 	// the item (a dataset's, a related paper's).
 	if id, ok := corpus.ParseArxivID(e.URL); ok {
 		e.ArxivID = id
 	}
 	if e.URL == "" && e.ArxivID != "" {
-		e.URL = "https://arxiv.org/abs/" + e.ArxivID
+		e.URL = webLink("https://arxiv.org/abs/" + e.ArxivID)
 	}
 	if e.URL == "" && e.DOI != "" {
-		e.URL = "https://doi.org/" + e.DOI
+		// Escaped: a DOI may hold characters a URL may not
+		// ("10.1002/(SICI)1097-4571<3::AID>3.0.CO;2-X").
+		e.URL = webLink((&url.URL{Scheme: "https", Host: "doi.org", Path: "/" + e.DOI}).String())
 	}
 	h := hints[cmp.Or(e.format, Markdown)]
 	switch {

@@ -441,3 +441,24 @@ func TestYearFromProceedingsURL(t *testing.T) {
 		t.Errorf("problems %v, want the paper whose host says nothing of its year", r.Problems)
 	}
 }
+
+// TestDOILinkEscaped: a DOI with characters a URL may not hold, or the
+// ';' that separates the url column's URLs (a SICI DOI), gives a link
+// the check takes (before, one such entry stopped the whole import).
+func TestDOILinkEscaped(t *testing.T) {
+	src := "@article{a,\n  title = {A DOI With Brackets},\n  year = {2020},\n  doi = {10.1002/(SICI)1097-4571<3::AID>3.0.CO;2-X}\n}\n"
+	var r Result
+	if err := r.Read("a.bib", []byte(src), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	files, err := r.Files(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check("list", files); err != nil {
+		t.Fatalf("the imported files fail the check:\n%v", err)
+	}
+	if u := r.Entries[0].URL; u != "https://doi.org/10.1002/%28sici%291097-4571%3C3::aid%3E3.0.co%3B2-x" {
+		t.Errorf("URL %s", u)
+	}
+}
