@@ -462,3 +462,15 @@ func TestDOILinkEscaped(t *testing.T) {
 		t.Errorf("URL %s", u)
 	}
 }
+
+// TestDetailNotNames: a one-word nested line under an entry is its
+// one-liner, not an author called "Survey".
+func TestDetailNotNames(t *testing.T) {
+	var r Result
+	if err := r.Read("l.md", []byte("# L\n\n- [2023-01] [A Paper](https://example.org/a)\n  - Survey\n"), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if e := r.Entries[0]; len(e.Authors) != 0 || e.OneLiner != "Survey" {
+		t.Errorf("entry %+v", e)
+	}
+}

@@ -238,8 +238,9 @@ func detail(e *Entry, it ast.Node, src []byte) bool {
 	return true
 }
 
-// looksLikeNames reports whether s is a list of names: parts of one to
-// four capitalised words between commas or "and".
+// looksLikeNames reports whether s is a list of names: parts of two to
+// four capitalised words between commas or "and" (one word is more
+// often a label: "Survey").
 func looksLikeNames(s string) bool {
 	s = strings.NewReplacer(" and ", ", ", "et al.", "", "et al", "").Replace(s)
 	n := 0
@@ -248,7 +249,7 @@ func looksLikeNames(s string) bool {
 		if len(w) == 0 {
 			continue
 		}
-		if len(w) > 4 || strings.HasSuffix(p, ".") && len(w[len(w)-1]) > 2 {
+		if len(w) < 2 || len(w) > 4 || strings.HasSuffix(p, ".") && len(w[len(w)-1]) > 2 {
 			return false
 		}
 		for _, x := range w {
