@@ -464,13 +464,22 @@ func TestDOILinkEscaped(t *testing.T) {
 }
 
 // TestDetailNotNames: a one-word nested line under an entry is its
-// one-liner, not an author called "Survey".
+// one-liner, not an author called "Survey"; a line of names with a
+// lowercase or one-word name is still the authors.
 func TestDetailNotNames(t *testing.T) {
 	var r Result
 	if err := r.Read("l.md", []byte("# L\n\n- [2023-01] [A Paper](https://example.org/a)\n  - Survey\n"), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if e := r.Entries[0]; len(e.Authors) != 0 || e.OneLiner != "Survey" {
+		t.Errorf("entry %+v", e)
+	}
+	// Names as lists write them: a lowercase family name, one-word names.
+	r = Result{}
+	if err := r.Read("l.md", []byte("# L\n\n- [2023-01] [A Paper](https://example.org/a)\n  - Kimin Lee, Hao liu, Xianyu, Craig Boutilier\n"), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if e := r.Entries[0]; len(e.Authors) != 4 || e.OneLiner != "" {
 		t.Errorf("entry %+v", e)
 	}
 }

@@ -238,28 +238,42 @@ func detail(e *Entry, it ast.Node, src []byte) bool {
 	return true
 }
 
-// looksLikeNames reports whether s is a list of names: parts of two to
-// four capitalised words between commas or "and" (one word is more
-// often a label: "Survey").
+// looksLikeNames reports whether s is a list of names: several parts
+// between commas or "and", nearly all of one to four words starting with
+// a capital ("Hao liu", "Xianyu" and a stray "Kianté,Brantley" pass), or
+// one part of two to four capitalised words (one word is more often a
+// label: "Survey").
 func looksLikeNames(s string) bool {
 	s = strings.NewReplacer(" and ", ", ", "et al.", "", "et al", "").Replace(s)
-	n := 0
+	var parts [][]string
 	for p := range strings.SplitSeq(s, ",") {
-		w := strings.Fields(p)
-		if len(w) == 0 {
-			continue
+		if w := strings.Fields(p); len(w) > 0 {
+			parts = append(parts, w)
 		}
-		if len(w) < 2 || len(w) > 4 || strings.HasSuffix(p, ".") && len(w[len(w)-1]) > 2 {
+	}
+	capital := func(x string) bool { return unicode.IsUpper([]rune(x)[0]) }
+	if len(parts) == 1 {
+		w := parts[0]
+		if len(w) < 2 || len(w) > 4 {
 			return false
 		}
 		for _, x := range w {
-			if r := []rune(x)[0]; !unicode.IsUpper(r) && x != "de" && x != "van" && x != "von" && x != "der" && x != "la" {
+			if !capital(x) && x != "de" && x != "van" && x != "von" && x != "der" && x != "la" {
 				return false
 			}
 		}
-		n++
+		return true
 	}
-	return n > 0
+	good := 0
+	for _, w := range parts {
+		if len(w) > 6 {
+			return false
+		}
+		if len(w) <= 4 && capital(w[0]) && !strings.HasSuffix(w[len(w)-1], ".") {
+			good++
+		}
+	}
+	return len(parts) >= 2 && good*5 >= len(parts)*4
 }
 
 // links yields the links in n, badges included.
