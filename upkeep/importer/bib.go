@@ -26,6 +26,7 @@ func (r *Result) readBib(name string, src []byte, opt Options) error {
 		b := &entries[i]
 		f := b.Fields
 		e := &Entry{
+			format:  BibTeX,
 			Pos:     fmt.Sprintf("%s:%d", name, b.Pos.Line),
 			Title:   oneLine(texText(f["title"])),
 			ArxivID: b.ArxivID(),

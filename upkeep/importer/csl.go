@@ -94,7 +94,7 @@ func jsonError(name string, lines lineIndex, off int64, err error) error {
 
 // cslEntry makes the entry of one item.
 func (r *Result) cslEntry(pos string, it *cslItem, extra map[string]json.RawMessage, opt Options) *Entry {
-	e := &Entry{Pos: pos, Title: oneLine(it.Title), URL: strings.TrimSpace(it.URL)}
+	e := &Entry{Pos: pos, Title: oneLine(it.Title), URL: strings.TrimSpace(it.URL), format: CSLJSON}
 	for _, a := range it.Author {
 		switch {
 		case a.Family != "":

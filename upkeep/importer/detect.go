@@ -7,17 +7,42 @@ import (
 
 // Detect names the format of src from its content, not its name: JSON
 // (an array or object) is CSL JSON; a file with a BibTeX entry
-// ("@article{") at the start of a line and no Markdown heading is
-// BibTeX; anything else is Markdown.
+// ("@article{") at the start of a line outside fenced code blocks is
+// BibTeX unless that text also has a Markdown link (a README that cites
+// itself); anything else is Markdown. Headings alone do not make a
+// README: real .bib files group their entries under "# Topic" lines.
 func Detect(src []byte) Format {
 	t := bytes.TrimSpace(bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")))
 	switch {
 	case len(t) > 0 && (t[0] == '[' || t[0] == '{') && jsonish(t):
 		return CSLJSON
-	case bibStart.Match(t) && !mdHeadingLine.Match(t):
+	}
+	if out := outsideFences(t); bibStart.Match(out) && !mdLink.Match(out) {
 		return BibTeX
 	}
 	return Markdown
+}
+
+// outsideFences is t without the lines of its fenced code blocks (```
+// or ~~~), where READMEs show the BibTeX to cite them by.
+func outsideFences(t []byte) []byte {
+	var b bytes.Buffer
+	var fence []byte
+	for line := range bytes.Lines(t) {
+		trimmed := bytes.TrimLeft(line, " ")
+		if fence == nil && (bytes.HasPrefix(trimmed, []byte("```")) || bytes.HasPrefix(trimmed, []byte("~~~"))) {
+			fence = trimmed[:3]
+			continue
+		}
+		if fence != nil {
+			if bytes.HasPrefix(trimmed, fence) {
+				fence = nil
+			}
+			continue
+		}
+		b.Write(line)
+	}
+	return b.Bytes()
 }
 
 // jsonish reports whether t, which starts with a bracket, goes on as
@@ -30,7 +55,6 @@ func jsonish(t []byte) bool {
 var (
 	// bibStart is an entry's start at the beginning of a line.
 	bibStart = regexp.MustCompile(`(?m)^[ \t]*@[A-Za-z]+[ \t]*\{`)
-	// mdHeadingLine is an ATX heading: a README that shows BibTeX in a
-	// code block is still a README.
-	mdHeadingLine = regexp.MustCompile(`(?m)^#{1,6}[ \t]`)
+	// mdLink is a Markdown link or badge, which no BibTeX file has.
+	mdLink = regexp.MustCompile(`\]\([^)\s]+\)`)
 )

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,7 +13,7 @@ import (
 )
 
 // fixtures are the sources under testdata/import, each imported alone.
-var fixtures = []string{"bullets.md", "table.md", "flat.md", "unreadable.md", "refs.bib", "zotero.json"}
+var fixtures = []string{"bullets.md", "table.md", "flat.md", "unreadable.md", "refs.bib", "zotero.json", "details.md", "badges.md", "commented.bib"}
 
 const fixtureDir = "../../testdata/import"
 
@@ -133,7 +134,7 @@ func fuzzRead(f *testing.F, seeds ...string) {
 			f.Add(b)
 		}
 	}
-	f.Fuzz(func(t *testing.T, src []byte) { readAll(src) })
+	f.Fuzz(func(t *testing.T, src []byte) { readAll(t, src) })
 }
 
 // FuzzImportMarkdown: any input gives a report or an error, never a panic.
@@ -203,5 +204,282 @@ func TestTexText(t *testing.T) {
 		if got := texText(in); got != want {
 			t.Errorf("texText(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestNestedDetails: the shapes of real lists whose items carry their
+// details in nested bullets (authors, "Keyword:", "Code: [Official](…)",
+// "Project page:", a one-line summary), a news section of bold dates,
+// Hugging Face paper pages, italic authors with affiliations followed by
+// "et al. VENUE", and a table listing the same papers by short name.
+func TestNestedDetails(t *testing.T) {
+	r, _ := importFixture(t, "details.md")
+	if len(r.Problems) != 0 {
+		t.Errorf("problems %v, want none: the news section is skipped and details belong to their item", r.Problems)
+	}
+	byID := map[string]*Entry{}
+	for _, e := range r.Entries {
+		byID[e.ArxivID] = e
+	}
+	if len(r.Entries) != 4 {
+		t.Errorf("%d entries, want 4", len(r.Entries))
+	}
+	cai := byID["2212.08073"]
+	if cai == nil || cai.Title != "Constitutional AI: Harmlessness from AI Feedback" || cai.Date != "2022-12" ||
+		cai.Code != "https://github.com/anthropics/ConstitutionalHarmlessnessPaper" || len(cai.Authors) != 3 || cai.Authors[0].Family != "Bai" {
+		t.Errorf("Constitutional AI: %+v", cai)
+	}
+	dpo := byID["2305.18290"]
+	if dpo == nil || dpo.Year != 2023 || dpo.Project != "https://example.org/dpo" || len(dpo.Authors) != 3 {
+		t.Errorf("DPO (a huggingface.co/papers link): %+v", dpo)
+	}
+	srag := byID["2310.11511"]
+	if srag == nil || len(srag.Authors) != 1 || srag.Authors[0].Family != "Asai" || srag.Authors[0].Given != "Akari" ||
+		srag.Venue != "ICLR 2024" || !strings.HasPrefix(srag.OneLiner, "This work trains") || srag.Code != "https://github.com/AkariAsai/self-rag" {
+		t.Errorf("Self-RAG: %+v", srag)
+	}
+	voy := byID["2305.16291"]
+	if voy == nil || len(voy.Authors) != 1 || voy.Authors[0].Family != "Wang" || voy.Venue != "arXiv" ||
+		voy.Title != "Voyager: An Open-Ended Embodied Agent with Large Language Models" || strings.Join(voy.Values, ";") != "methods;papers" {
+		t.Errorf("Voyager (its short name in the table must not replace the title): %+v", voy)
+	}
+}
+
+// TestPlainTitleBadgeTable: a table whose Title column is plain text and
+// whose paper and code links are badges; a row without a date but with
+// a blog link is reported, not dropped silently.
+func TestPlainTitleBadgeTable(t *testing.T) {
+	r, _ := importFixture(t, "badges.md")
+	if len(r.Entries) != 2 {
+		t.Fatalf("%d entries %+v, want R1 (listed twice) and VinePPO", len(r.Entries), r.Entries)
+	}
+	r1 := r.Entries[0]
+	if r1.Title != "DeepSeek-R1: Incentivizing Reasoning Capability in LLMs via Reinforcement Learning" || r1.ArxivID != "2501.12948" ||
+		r1.URL != "https://arxiv.org/abs/2501.12948" || r1.Code != "https://github.com/deepseek-ai/DeepSeek-R1" || r1.Date != "2025-01" ||
+		strings.Join(r1.Values, ";") != "models;credit-assignment" {
+		t.Errorf("R1: %+v", r1)
+	}
+	if len(r.Problems) != 1 || r.Problems[0].Pos != "badges.md:10" || !strings.Contains(r.Problems[0].Msg, "QwQ-32B") {
+		t.Errorf("problems %v, want the undated QwQ row at line 10", r.Problems)
+	}
+}
+
+// TestCommentedBib: a BibTeX file with "# heading" comment lines between
+// its entries is BibTeX, not a README, and an entry without a link is
+// reported with a hint in BibTeX's terms.
+func TestCommentedBib(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(fixtureDir, "commented.bib"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Detect(src); got != BibTeX {
+		t.Fatalf("Detect = %s, want BibTeX", got)
+	}
+	r, _ := importFixture(t, "commented.bib")
+	if len(r.Entries) != 2 {
+		t.Errorf("%d entries, want 2", len(r.Entries))
+	}
+	// The hint names what BibTeX has, not Markdown's [Title](url).
+	if len(r.Problems) != 1 || r.Problems[0].String() != `commented.bib:24: "A Survey of Credit Assignment" has no link: give it a url, doi or eprint field` {
+		t.Errorf("problems %v, want the entry without a link at line 24", r.Problems)
+	}
+}
+
+// TestMergeIdentities: items are one paper by arXiv id, DOI or
+// normalised title, also by an identity learnt when an earlier listing
+// merged (a short name, then the whole title, then the whole title
+// again); titles without a letter or digit never make two papers one,
+// nor do equal titles with different arXiv ids (R1-Searcher and
+// R1-Searcher++).
+func TestMergeIdentities(t *testing.T) {
+	src := `# L
+
+## A
+
+| Name | Venue |
+| --- | --- |
+| [Search-R1](https://arxiv.org/abs/2503.09516) | COLM |
+| [R1-Searcher](https://arxiv.org/abs/2503.05592) | arXiv |
+| [R1-Searcher++](https://arxiv.org/abs/2505.17005) | arXiv |
+
+## B
+
+- [2025-03] [Search-R1: Training LLMs to Reason and Leverage Search Engines](https://arxiv.org/abs/2503.09516v2)
+- [2025-03] [Search-R1: Training LLMs to Reason and Leverage Search Engines](https://example.org/search-r1)
+- [2024] [???](https://example.org/a)
+- [2024] [!!!](https://example.org/b)
+- [2024] [A Paper](https://doi.org/10.1000/XYZ)
+
+## C
+
+- [2024] [The Same Paper, Retitled](https://doi.org/10.1000/xyz)
+- [2025-03] **Search-R1: Training LLMs to Reason and Leverage Search Engines**
+- **Answer quality**: exact match, or *LLM-as-a-judge* scores (as in [Search-R1](https://arxiv.org/abs/2503.09516)).
+`
+	var r Result
+	if err := r.Read("l.md", []byte(src), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range r.Entries {
+		got = append(got, e.Title+" ["+strings.Join(e.Values, ",")+"]")
+	}
+	want := []string{
+		"Search-R1: Training LLMs to Reason and Leverage Search Engines [a,b,c]",
+		"R1-Searcher [a]", "R1-Searcher++ [a]",
+		"??? [b]", "!!! [b]",
+		"A Paper [b,c]",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("entries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// A prose item that mentions a paper gives it no authors.
+	if a := r.Entries[0].Authors; len(a) != 0 {
+		t.Errorf("Search-R1's authors %v, want none", a)
+	}
+}
+
+// BenchmarkReadLarge reads a README of 4,000 items: the merge by
+// identity is a look-up, not a scan of every entry read before.
+func BenchmarkReadLarge(b *testing.B) {
+	var src bytes.Buffer
+	src.WriteString("# Large\n\n## A\n\n")
+	for i := range 4000 {
+		fmt.Fprintf(&src, "- [2023-05] **Paper number %d about things** [[paper](https://arxiv.org/abs/2305.%05d)]\n", i, i)
+	}
+	for b.Loop() {
+		var r Result
+		if err := r.Read("large.md", src.Bytes(), Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestOneBadItemDoesNotStopTheImport: inputs the fuzzer found whose one
+// odd item made files that fail the check, so that nothing at all was
+// written: a relative or mistyped link, and an arXiv badge before a
+// title linking another arXiv paper. A source that is not UTF-8 is a
+// clear error at its line and column.
+func TestOneBadItemDoesNotStopTheImport(t *testing.T) {
+	src := "# L\n\n## A\n\n" +
+		"- [2023-01] [A Paper](./paper.pdf)\n" +
+		"- [2023-02] [B Paper](htttps://example.org/b) [[paper](https://arxiv.org/abs/2302.04761)] [[code](../code)]\n" +
+		"- [![arXiv](https://img.shields.io/badge/arXiv-b31b1b)](https://arxiv.org/abs/2308.11432) [2022-10] [C Paper](https://arxiv.org/abs/2210.03629)\n"
+	var r Result
+	if err := r.Read("l.md", []byte(src), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	files, err := r.Files(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check("list", files); err != nil {
+		t.Fatalf("one odd item fails the whole import:\n%v", err)
+	}
+	if len(r.Problems) != 1 || r.Problems[0].String() != `l.md:5: "A Paper" has no link: "./paper.pdf" is not an absolute http or https URL` {
+		t.Errorf("problems %v", r.Problems)
+	}
+	if len(r.Entries) != 2 || r.Entries[0].URL != "https://arxiv.org/abs/2302.04761" || r.Entries[0].Code != "" || r.Entries[1].ArxivID != "2210.03629" {
+		t.Errorf("entries %+v %+v", r.Entries[0], r.Entries[len(r.Entries)-1])
+	}
+	err = r.Read("latin1.md", []byte("# L\n\n- [2023] [Caf\xe9 Agents](https://example.org/c)\n"), Options{})
+	if err == nil || err.Error() != "latin1.md:3:14: invalid UTF-8: save the file as UTF-8" {
+		t.Errorf("a Latin-1 README: %v", err)
+	}
+}
+
+// TestTextTheCheckRefuses: found by fuzzing; a NUL or an unbalanced
+// bidirectional override in an item, or a year out of the check's
+// range, made files that failed the check and stopped the import.
+func TestTextTheCheckRefuses(t *testing.T) {
+	src := "# L\n\n## A\n\n" +
+		"- [2023-01] [A\x00Paper](https://example.org/a) *Ann\u202eLee* [ICLR\x7f 2024]\n" +
+		"- [1901-01] [B Paper](https://example.org/b)\n"
+	var r Result
+	if err := r.Read("l.md", []byte(src), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	files, err := r.Files(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check("list", files); err != nil {
+		t.Fatalf("the imported files fail the check:\n%v", err)
+	}
+	if e := r.Entries[0]; e.Title != "A Paper" || e.Authors[0].Literal != "AnnLee" {
+		t.Errorf("entry %+v", e)
+	}
+	if len(r.Problems) != 1 || r.Problems[0].String() != `l.md:6: "B Paper": the year 1901 is not between 1950 and next year` {
+		t.Errorf("problems %v", r.Problems)
+	}
+}
+
+// TestYearFromProceedingsURL: lists link conference papers to their
+// proceedings without a date; the year is in the proceedings' URL.
+func TestYearFromProceedingsURL(t *testing.T) {
+	src := "# L\n\n" +
+		"- [Language Models are Few-Shot Learners](https://proceedings.neurips.cc/paper/2020/hash/1457c0d6bfcb4967418bfb8ac142f64a-Abstract.html)\n" +
+		"- [Direct Preference Optimization](https://proceedings.neurips.cc/paper_files/paper/2023/file/a85b405ed65c6477a4fe8302b5e06ce7-Paper-Conference.pdf)\n" +
+		"- [The Accuracy Paradox in RLHF](https://aclanthology.org/2024.emnlp-main.174/)\n" +
+		"- [Old ACL Paper](https://aclanthology.org/P19-1001.pdf)\n" +
+		"- [A Vision Paper](https://openaccess.thecvf.com/content/CVPR2023/html/Paper_CVPR_2023_paper.html)\n" +
+		"- [An Older Vision Paper](https://openaccess.thecvf.com/content_ICCV_2017/papers/Paper_ICCV_2017_paper.pdf)\n" +
+		"- [An IJCAI Paper](https://www.ijcai.org/proceedings/2021/0012.pdf)\n" +
+		"- [A Paper Elsewhere](https://example.org/2020/paper)\n"
+	var r Result
+	if err := r.Read("l.md", []byte(src), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range r.Entries {
+		got = append(got, fmt.Sprint(e.Year))
+	}
+	if strings.Join(got, " ") != "2020 2023 2024 2019 2023 2017 2021" {
+		t.Errorf("years %v", got)
+	}
+	if len(r.Problems) != 1 || !strings.Contains(r.Problems[0].Msg, "A Paper Elsewhere") {
+		t.Errorf("problems %v, want the paper whose host says nothing of its year", r.Problems)
+	}
+}
+
+// TestDOILinkEscaped: a DOI with characters a URL may not hold, or the
+// ';' that separates the url column's URLs (a SICI DOI), gives a link
+// the check takes (before, one such entry stopped the whole import).
+func TestDOILinkEscaped(t *testing.T) {
+	src := "@article{a,\n  title = {A DOI With Brackets},\n  year = {2020},\n  doi = {10.1002/(SICI)1097-4571<3::AID>3.0.CO;2-X}\n}\n"
+	var r Result
+	if err := r.Read("a.bib", []byte(src), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	files, err := r.Files(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check("list", files); err != nil {
+		t.Fatalf("the imported files fail the check:\n%v", err)
+	}
+	if u := r.Entries[0].URL; u != "https://doi.org/10.1002/%28sici%291097-4571%3C3::aid%3E3.0.co%3B2-x" {
+		t.Errorf("URL %s", u)
+	}
+}
+
+// TestDetailNotNames: a one-word nested line under an entry is its
+// one-liner, not an author called "Survey"; a line of names with a
+// lowercase or one-word name is still the authors.
+func TestDetailNotNames(t *testing.T) {
+	var r Result
+	if err := r.Read("l.md", []byte("# L\n\n- [2023-01] [A Paper](https://example.org/a)\n  - Survey\n"), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if e := r.Entries[0]; len(e.Authors) != 0 || e.OneLiner != "Survey" {
+		t.Errorf("entry %+v", e)
+	}
+	// Names as lists write them: a lowercase family name, one-word names.
+	r = Result{}
+	if err := r.Read("l.md", []byte("# L\n\n- [2023-01] [A Paper](https://example.org/a)\n  - Kimin Lee, Hao liu, Xianyu, Craig Boutilier\n"), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if e := r.Entries[0]; len(e.Authors) != 4 || e.OneLiner != "" {
+		t.Errorf("entry %+v", e)
 	}
 }

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"regexp"
 	"strings"
@@ -17,7 +18,9 @@ import (
 )
 
 // skippedSections are headings whose contents are not papers.
-var skippedSections = regexp.MustCompile(`(?i)^(table of )?contents?$|^toc$|contribut|licen[cs]e|acknowledg|citation|^star history|^related|^other (awesome )?lists`)
+// News sections ("🎉 News", "Updates") list the list's own events, in
+// the shape of entries ("**[2025-09-18]** We updated…").
+var skippedSections = regexp.MustCompile(`(?i)^(table of )?contents?$|^toc$|contribut|licen[cs]e|acknowledg|citation|^star history|^related|^other (awesome )?lists|^(latest )?news$|^updates?$|^change ?log$|^what'?s new`)
 
 // datePattern is a date as lists write it: 2023, 2023-05, 2023.05,
 // 2023/05/17, with the month and day optional.
@@ -91,50 +94,213 @@ func currentValue(stack []mdHeading) string {
 // lists use for sub-groups without a heading) as an entry.
 func (r *Result) readList(name string, l *ast.List, src []byte, lines lineIndex, value string) {
 	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
-		var inline ast.Node
-		var sub []*ast.List
-		for c := it.FirstChild(); c != nil; c = c.NextSibling() {
-			switch c := c.(type) {
-			case *ast.TextBlock, *ast.Paragraph:
-				if inline == nil {
-					inline = c
-				}
-			case *ast.List:
-				sub = append(sub, c)
+		r.readListItem(name, it, src, lines, value)
+	}
+}
+
+// readListItem reads one item. Its nested items are a group's papers
+// when the item has no link ("- **Surveys**" over a list), else the
+// entry's details when they read as details (detail), else entries.
+func (r *Result) readListItem(name string, it ast.Node, src []byte, lines lineIndex, value string) {
+	var inline ast.Node
+	var sub []*ast.List
+	for c := it.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.TextBlock, *ast.Paragraph:
+			if inline == nil {
+				inline = c
+			}
+		case *ast.List:
+			sub = append(sub, c)
+		}
+	}
+	// An item without a link of its own that holds a list is a group
+	// ("- **Surveys**" over its papers): a value nested under the
+	// heading, as a heading one level down would be.
+	if len(sub) > 0 && (inline == nil || !hasLink(inline)) {
+		v := value
+		if inline != nil {
+			if label := stripEmoji(strings.Trim(plainText(inline, src), " :")); label != "" {
+				v = r.addValue(label, value)
 			}
 		}
-		// An item without a link of its own that holds a list is a
-		// group ("- **Surveys**" over its papers): a value nested under
-		// the heading, as a heading one level down would be.
-		if len(sub) > 0 && (inline == nil || !hasLink(inline)) {
-			v := value
-			if inline != nil {
-				if label := stripEmoji(strings.Trim(plainText(inline, src), " :")); label != "" {
-					v = r.addValue(label, value)
-				}
-			}
-			for _, l := range sub {
-				r.readList(name, l, src, lines, v)
-			}
-			continue
+		for _, l := range sub {
+			r.readList(name, l, src, lines, v)
 		}
+		return
+	}
+	if inline == nil {
 		for _, l := range sub {
 			r.readList(name, l, src, lines, value)
 		}
-		if inline == nil {
-			continue
+		return
+	}
+	pos := fmt.Sprintf("%s:%d", name, lines.lineOf(blockStart(inline)))
+	e := &Entry{Pos: pos}
+	if value != "" {
+		e.Values = []string{value}
+	}
+	readItem(e, inline, src)
+	var others []ast.Node
+	for _, l := range sub {
+		for s := l.FirstChild(); s != nil; s = s.NextSibling() {
+			if !detail(e, s, src) {
+				others = append(others, s)
+			}
 		}
-		pos := fmt.Sprintf("%s:%d", name, lines.lineOf(blockStart(inline)))
-		e := &Entry{Pos: pos}
-		if value != "" {
-			e.Values = []string{value}
-		}
-		readItem(e, inline, src)
-		if e.Title == "" && e.URL == "" && e.Code == "" && plainTextLen(inline, src) == 0 {
-			continue
-		}
+	}
+	if e.Title != "" || e.URL != "" || e.Code != "" || plainTextLen(inline, src) != 0 {
 		r.finish(e)
 	}
+	for _, s := range others {
+		r.readListItem(name, s, src, lines, value)
+	}
+}
+
+// detailLabel is the "Code:" or "Keyword:" before an item's details: a
+// few words of plain text and a colon.
+var detailLabel = regexp.MustCompile(`^\s*([A-Za-z][A-Za-z .;/-]{0,30}?)\s*:\s*`)
+
+// detail reads a nested item as a detail of e, as lists write them under
+// an entry: "Code: [Official](…)", "Project page: …", "Keyword: …",
+// a line of author names or a one-line summary. It reports false for an
+// item that is an entry of its own (a link and no label).
+func detail(e *Entry, it ast.Node, src []byte) bool {
+	var block ast.Node
+	for c := it.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c.(type) {
+		case *ast.TextBlock, *ast.Paragraph:
+			block = c
+		case *ast.List:
+			return false
+		}
+		if block != nil {
+			break
+		}
+	}
+	if block == nil {
+		return false
+	}
+	text := oneLine(plainText(block, src))
+	link := firstLinkDeep(block)
+	dest := ""
+	if link != nil {
+		dest = string(link.Destination)
+	}
+	// The label must be the item's first text, not a link's title.
+	if t, ok := block.FirstChild().(*ast.Text); ok {
+		if m := detailLabel.FindStringSubmatch(string(t.Segment.Value(src))); m != nil {
+			label := strings.ToLower(strings.TrimSpace(m[1]))
+			_, rest, _ := strings.Cut(text, ":")
+			rest = strings.TrimSpace(rest)
+			switch {
+			case strings.HasPrefix(label, "code") || label == "github" || strings.HasPrefix(label, "repo") || label == "official code" || label == "implementation":
+				if dest != "" {
+					e.Code = cmp.Or(e.Code, dest)
+				}
+			case strings.Contains(label, "project") || label == "homepage" || label == "website" || label == "page" || label == "blog" || label == "demo":
+				if dest != "" {
+					e.Project = cmp.Or(e.Project, dest)
+				}
+			case label == "paper" || label == "pdf" || label == "arxiv" || label == "link" || label == "doi":
+				if dest != "" {
+					takeIDs(e, dest)
+					e.URL = cmp.Or(e.URL, dest)
+				}
+			case strings.HasPrefix(label, "author"):
+				if len(e.Authors) == 0 {
+					e.Authors, _ = authorsAndVenue(rest)
+				}
+			case label == "venue" || label == "conference" || strings.HasPrefix(label, "publi"):
+				e.Venue = cmp.Or(e.Venue, rest)
+			case label == "date" || label == "year" || label == "published":
+				if d, _ := parseDate(rest); d != "" && e.Date == "" {
+					e.Date = d
+				}
+			case label == "summary" || label == "tl;dr" || label == "tldr" || label == "note" || label == "abstract" || label == "description":
+				e.OneLiner = cmp.Or(e.OneLiner, rest)
+			}
+			// Other labels (keywords, resources, …) are details that
+			// no column holds.
+			return true
+		}
+	}
+	if link != nil {
+		return false
+	}
+	if len(e.Authors) == 0 && looksLikeNames(text) {
+		e.Authors, _ = authorsAndVenue(text)
+		return true
+	}
+	if text != "" {
+		e.OneLiner = cmp.Or(e.OneLiner, text)
+	}
+	return true
+}
+
+// looksLikeNames reports whether s is a list of names: several parts
+// between commas or "and", nearly all of one to four words starting with
+// a capital ("Hao liu", "Xianyu" and a stray "Kianté,Brantley" pass), or
+// one part of two to four capitalised words (one word is more often a
+// label: "Survey").
+func looksLikeNames(s string) bool {
+	s = strings.NewReplacer(" and ", ", ", "et al.", "", "et al", "").Replace(s)
+	var parts [][]string
+	for p := range strings.SplitSeq(s, ",") {
+		if w := strings.Fields(p); len(w) > 0 {
+			parts = append(parts, w)
+		}
+	}
+	capital := func(x string) bool { return unicode.IsUpper([]rune(x)[0]) }
+	if len(parts) == 1 {
+		w := parts[0]
+		if len(w) < 2 || len(w) > 4 {
+			return false
+		}
+		for _, x := range w {
+			if !capital(x) && x != "de" && x != "van" && x != "von" && x != "der" && x != "la" {
+				return false
+			}
+		}
+		return true
+	}
+	good := 0
+	for _, w := range parts {
+		if len(w) > 6 {
+			return false
+		}
+		if len(w) <= 4 && capital(w[0]) && !strings.HasSuffix(w[len(w)-1], ".") {
+			good++
+		}
+	}
+	return len(parts) >= 2 && good*5 >= len(parts)*4
+}
+
+// links yields the links in n, badges included.
+func links(n ast.Node) func(func(*ast.Link) bool) {
+	return func(yield func(*ast.Link) bool) {
+		_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+			if l, ok := c.(*ast.Link); ok && entering {
+				if !yield(l) {
+					return ast.WalkStop, nil
+				}
+				return ast.WalkSkipChildren, nil
+			}
+			return ast.WalkContinue, nil
+		})
+	}
+}
+
+func firstLinkDeep(n ast.Node) *ast.Link {
+	var found *ast.Link
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if l, ok := c.(*ast.Link); ok && entering {
+			found = l
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return found
 }
 
 // readTable reads each row of a table as an entry, its columns chosen by
@@ -165,6 +331,29 @@ func (r *Result) readTable(name string, t *east.Table, src []byte, lines lineInd
 			}
 			cellText := strings.TrimSpace(plainText(c, src))
 			switch role {
+			case "title":
+				// A Title column holds the title, linked or plain.
+				if hasLink(c) {
+					readItem(e, c, src)
+				} else if cellText != "" {
+					e.Title = cellText
+				}
+			case "name":
+				// A short name ("`R1`") is a title only when linked.
+				if hasLink(c) {
+					readItem(e, c, src)
+				}
+			case "paper", "code":
+				for l := range links(c) {
+					dest := string(l.Destination)
+					takeIDs(e, dest)
+					switch {
+					case role == "code" || isRepo(dest) && e.Code == "":
+						e.Code = cmp.Or(e.Code, dest)
+					case e.URL == "":
+						e.URL = dest
+					}
+				}
 			case "date":
 				if d, _ := parseDate(cellText); d != "" {
 					e.Date = d
@@ -198,6 +387,16 @@ func columnRole(h string) string {
 		return "venue"
 	case strings.Contains(h, "description"), strings.Contains(h, "summary"), strings.Contains(h, "note"), strings.Contains(h, "tl;dr"), strings.Contains(h, "comment"):
 		return "summary"
+	case strings.Contains(h, "title"):
+		return "title"
+	case h == "name", h == "short name", h == "abbr", h == "abbreviation":
+		return "name"
+	}
+	switch linkRole(h) {
+	case "paper":
+		return "paper"
+	case "code":
+		return "code"
 	}
 	return ""
 }
@@ -215,9 +414,12 @@ func readItem(e *Entry, block ast.Node, src []byte) {
 			label := strings.TrimSpace(plainText(n, src))
 			dest := string(n.Destination)
 			if hasImage(n) {
-				// A badge: a code link when it points at a repository.
+				// A badge: a code link when it points at a repository,
+				// the paper's link when its image says paper, pdf or blog.
 				if e.Code == "" && isRepo(dest) {
 					e.Code = dest
+				} else if role := linkRole(imageAlt(n, src)); e.URL == "" && (role == "paper" || role == "project") {
+					e.URL = dest
 				}
 				takeIDs(e, dest)
 				continue
@@ -244,6 +446,9 @@ func readItem(e *Entry, block ast.Node, src []byte) {
 		case *ast.Emphasis:
 			t := strings.TrimSpace(plainText(n, src))
 			switch {
+			case n.Level >= 2 && before && isDate(t):
+				// "**[2023-10]**": a bold date before the title.
+				e.Date, _ = parseDate(t)
 			case n.Level >= 2 && e.Title == "" && !isVenueTag(t):
 				e.Title, before = strings.Trim(t, " .:"), false
 				if l := firstLink(n); l != nil {
@@ -253,7 +458,11 @@ func readItem(e *Entry, block ast.Node, src []byte) {
 			case n.Level >= 2 && isVenueTag(t):
 				e.Venue = strings.Trim(t, "[]() ")
 			case n.Level == 1 && len(e.Authors) == 0 && !before:
-				e.Authors = authorList(t)
+				var venue string
+				e.Authors, venue = authorsAndVenue(t)
+				if e.Venue == "" && isVenueTag(venue) {
+					e.Venue = venue
+				}
 			default:
 				rest.WriteString(t)
 			}
@@ -315,6 +524,28 @@ var (
 
 func isVenueTag(s string) bool { return venueWord.MatchString(strings.TrimSpace(s)) }
 
+// isDate reports whether s is a date and nothing else: "[2023-10]".
+func isDate(s string) bool {
+	d, n := parseDate(s)
+	return d != "" && strings.TrimSpace(s[n:]) == ""
+}
+
+// imageAlt is the alternative text of the images in a link (a badge's
+// "Paper" or "GitHub Stars").
+func imageAlt(n ast.Node, src []byte) string {
+	var b strings.Builder
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if img, ok := c.(*ast.Image); ok {
+			for t := img.FirstChild(); t != nil; t = t.NextSibling() {
+				if s, ok := t.(*ast.Text); ok {
+					b.Write(s.Segment.Value(src))
+				}
+			}
+		}
+	}
+	return b.String()
+}
+
 // parseDate reads a date at the start of s and returns it as YYYY,
 // YYYY-MM or YYYY-MM-DD, with the bytes it took.
 func parseDate(s string) (string, int) {
@@ -346,6 +577,23 @@ func parseDate(s string) (string, int) {
 	return d, m[1]
 }
 
+// affiliation is a parenthesised affiliation after a name: "Akari Asai
+// (University of Washington)".
+var affiliation = regexp.MustCompile(`\s*\([^()]*\)`)
+
+// authorsAndVenue splits "Akari Asai (University of Washington) et al.
+// ICLR 2024." into the names (affiliations left out) and the venue that
+// lists write after "et al.".
+func authorsAndVenue(s string) ([]intake.Author, string) {
+	s = affiliation.ReplaceAllString(s, "")
+	venue := ""
+	if i := strings.Index(s, "et al"); i >= 0 {
+		s, venue = s[:i], strings.TrimPrefix(s[i:], "et al")
+		venue = strings.Trim(venue, " .,;")
+	}
+	return authorList(s), venue
+}
+
 // authorList splits "Shunyu Yao, Jeffrey Zhao and Karthik Narasimhan,
 // et al." into names.
 func authorList(s string) (names []intake.Author) {
@@ -371,10 +619,19 @@ func linkRole(label string) string {
 	return ""
 }
 
+// arxivMirrors are pages named by an arXiv id that lists link to instead
+// of arXiv: Hugging Face's paper pages, alphaXiv.
+var arxivMirrors = regexp.MustCompile(`^https?://(?:www\.)?(?:huggingface\.co/papers|alphaxiv\.org/(?:abs|overview))/(\d{4}\.\d{4,5})(?:v\d+)?(?:[/?#]|$)`)
+
 // takeIDs takes the arXiv id and DOI of a URL.
 func takeIDs(e *Entry, u string) {
 	if id, ok := corpus.ParseArxivID(u); ok && e.ArxivID == "" {
 		e.ArxivID = id
+	}
+	if m := arxivMirrors.FindStringSubmatch(u); m != nil && e.ArxivID == "" {
+		if id, ok := corpus.ParseArxivID(m[1]); ok {
+			e.ArxivID = id
+		}
 	}
 	if doi, ok := corpus.ParseDOI(u); ok && e.DOI == "" {
 		e.DOI = doi

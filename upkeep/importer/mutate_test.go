@@ -5,6 +5,8 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -38,20 +40,39 @@ func TestMutatedFixtures(t *testing.T) {
 				in = in[:p]
 			}
 		}
-		readAll(in)
+		readAll(t, in)
 	}
 }
 
 // readAll is what the fuzz targets run: read, report, make and check
-// the files.
-func readAll(src []byte) {
+// the files. Besides never panicking it holds what an import promises:
+// every problem is at a line of the source, every entry has a title, a
+// year and a link, and files that could be made pass the check (else
+// one odd item would stop the whole import).
+func readAll(t testing.TB, src []byte) {
 	var r Result
 	if err := r.Read("fuzz", src, Options{}); err != nil {
 		return
 	}
 	var b bytes.Buffer
 	r.Report(&b)
-	if files, err := r.Files(nil); err == nil {
-		_ = Check("list", files)
+	lines := bytes.Count(src, []byte("\n")) + 1
+	for _, p := range r.Problems {
+		n, err := strconv.Atoi(strings.TrimPrefix(p.Pos, "fuzz:"))
+		if err != nil || n < 1 || n > lines {
+			t.Errorf("problem %q is not at a line of the %d-line source", p, lines)
+		}
+	}
+	for _, e := range r.Entries {
+		if e.Title == "" || e.Year == 0 || e.URL == "" {
+			t.Errorf("entry without a title, year or link: %+v", e)
+		}
+	}
+	files, err := r.Files(nil)
+	if err != nil {
+		return
+	}
+	if err := Check("list", files); err != nil {
+		t.Errorf("the imported files fail the check:\n%v\n--- papers.csv\n%s", err, files["papers.csv"])
 	}
 }
