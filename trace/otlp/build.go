@@ -43,14 +43,18 @@ type child struct {
 
 // builder turns the spans of one OTel trace into one orchestration trace.
 type builder struct {
-	tid     [16]byte
-	thex    string
-	spans   []span
-	kinds   []kind
-	parent  []int // span index; -1 the root, -2 a detached reward span
-	owner   []int // the agent span whose timeline a span's events join
-	pagent  []int // for agent spans: the parent agent span
-	label   []string
+	tid    [16]byte
+	thex   string
+	spans  []span
+	kinds  []kind
+	parent []int // span index; -1 the root, -2 a detached reward span
+	owner  []int // the agent span whose timeline a span's events join
+	pagent []int // for agent spans: the parent agent span
+	label  []string
+	// voice is, for a span whose agent took control inside its owner's
+	// timeline (a handoff to an agent no span names), that agent; ""
+	// for the owner's own. nil when no handoff does that.
+	voice   []string
 	root    int
 	files   []source
 	opts    Options
@@ -351,6 +355,65 @@ func (b *builder) structure() {
 		}
 	}
 	b.labels(agentLike)
+	b.voices(handoffs, named, handedTo)
+}
+
+// voices applies the handoff rule to frameworks that run their agents as
+// steps of one workflow, without a span per agent (LlamaIndex's
+// AgentWorkflow: every agent's turn is the same CHAIN spans under the
+// run's root). A handoff whose target no agent span in the trace names
+// passes control inside the giver's timeline: the steps under the same
+// agent span that start once the handoff has ended are the target's,
+// until a later such handoff passes it on. With a span of the target
+// anywhere, the spans say who ran what and nothing changes.
+func (b *builder) voices(handoffs []int, named map[string][]int, handedTo map[int]int) {
+	type pass struct {
+		end    uint64
+		target string
+		span   int
+	}
+	byOwner := map[int][]pass{}
+	for _, j := range handoffs {
+		t := b.spans[j].transfer
+		if _, ok := handedTo[j]; ok || t == "" || len(named[t]) > 0 || slices.Contains(b.label, t) {
+			continue
+		}
+		o := b.owner[j]
+		byOwner[o] = append(byOwner[o], pass{b.spans[j].end, t, j})
+	}
+	if len(byOwner) == 0 {
+		return
+	}
+	for o, ps := range byOwner {
+		slices.SortStableFunc(ps, func(x, y pass) int { return cmp.Compare(x.end, y.end) })
+		byOwner[o] = ps
+	}
+	b.voice = make([]string, len(b.spans))
+	for i := range b.spans {
+		ps := byOwner[b.owner[i]]
+		if len(ps) == 0 || b.kinds[i] == kAgent || i == b.root {
+			continue
+		}
+		// The last handoff that ended no later than this span starts.
+		k, _ := slices.BinarySearchFunc(ps, b.spans[i].start, func(p pass, t uint64) int {
+			if p.end <= t {
+				return -1
+			}
+			return 1
+		})
+		if k > 0 && !b.inside(i, ps[k-1].span) {
+			b.voice[i] = ps[k-1].target
+		}
+	}
+}
+
+// agentOf is the agent whose step span i is: its owner agent, or the
+// agent a handoff inside the owner's timeline gave control to (voices).
+func (b *builder) agentOf(i int) string {
+	if b.voice != nil && b.voice[i] != "" {
+		return b.voice[i]
+	}
+	return b.label[b.owner[i]]
 }
 
 // calledByTool says whether agent span i runs inside a tool its caller
@@ -737,7 +800,7 @@ func (b *builder) makeEvents() {
 			b.stats.Messages += 2
 		case kTool:
 			name := toolName(s)
-			c := b.newEvent(i, "call", s.start, trace.EventToolCall, b.label[o])
+			c := b.newEvent(i, "call", s.start, trace.EventToolCall, b.agentOf(i))
 			b.events[c].tool = name
 			r := b.newEvent(i, "result", s.end, trace.EventToolResult, name)
 			b.events[r].tool = name
@@ -747,23 +810,23 @@ func (b *builder) makeEvents() {
 			b.addEdge(c, r, trace.EdgeToolDependency)
 			b.stats.ToolCalls++
 		case kHandoff:
-			m := b.newEvent(i, "handoff", s.start, trace.EventMessage, b.label[o])
-			b.events[m].from, b.events[m].to = b.label[o], s.transfer
+			m := b.newEvent(i, "handoff", s.start, trace.EventMessage, b.agentOf(i))
+			b.events[m].from, b.events[m].to = b.agentOf(i), s.transfer
 			b.join(o, m)
 			b.handoffs++
 			b.stats.Messages++
 		case kModel:
 			// A model call is a message to the model, not between agents:
 			// costs.messages does not count it.
-			m := b.newEvent(i, "message", s.start, trace.EventMessage, b.label[o])
-			b.events[m].from, b.events[m].to = b.label[o], modelName(s)
+			m := b.newEvent(i, "message", s.start, trace.EventMessage, b.agentOf(i))
+			b.events[m].from, b.events[m].to = b.agentOf(i), modelName(s)
 			b.join(o, m)
 		case kAgentCall, kCreate:
 			// The agent it runs is spawned instead / nothing runs yet.
 		case kDecision:
-			b.join(o, b.newEvent(i, "decision", s.start, trace.EventOrchestratorDecision, b.label[o]))
+			b.join(o, b.newEvent(i, "decision", s.start, trace.EventOrchestratorDecision, b.agentOf(i)))
 		case kSafety:
-			b.join(o, b.newEvent(i, "safety", s.start, trace.EventSafetyEvent, b.label[o]))
+			b.join(o, b.newEvent(i, "safety", s.start, trace.EventSafetyEvent, b.agentOf(i)))
 		case kReward:
 			if len(s.rewards) == 0 {
 				b.warn(i, "reward span %q has no agentlightning.reward.N.value: no reward recorded", truncate(s.name, 80))

@@ -70,6 +70,14 @@ func classify(s *span) kind {
 	case "TOOL", "RETRIEVER", "RERANKER":
 		return toolOrTransfer(s)
 	case "LLM", "EMBEDDING":
+		if s.oiKind == "LLM" && !s.hasTokens && !s.messages && s.errType == "" {
+			// A step of the framework's loop that OpenInference marks as
+			// LLM but that sends nothing to a model: no message in, none
+			// out, no usage, no error (LlamaIndex's
+			// _prepare_chat_with_tools, which builds the messages and
+			// tools of the call that follows). Not a model call.
+			return kContainer
+		}
 		return kModel
 	case "CHAIN":
 		// LangGraph: the span of a graph node (metadata.langgraph_node

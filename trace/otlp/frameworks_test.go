@@ -235,7 +235,8 @@ func TestMemoryAndPromptSpans(t *testing.T) {
 			attrs: map[string]any{"gen_ai.operation.name": op}})
 	}
 	spans = append(spans, sp{trace: tA, id: sid(30), parent: sid(1), name: "prompt", start: 40, end: 60, attrs: map[string]any{"openinference.span.kind": "PROMPT"}},
-		sp{trace: tA, id: sid(31), parent: sid(30), name: "llm", start: 41, end: 50, attrs: map[string]any{"openinference.span.kind": "LLM", "llm.model_name": "m"}})
+		sp{trace: tA, id: sid(31), parent: sid(30), name: "llm", start: 41, end: 50, attrs: map[string]any{"openinference.span.kind": "LLM", "llm.model_name": "m",
+			"llm.output_messages.0.message.role": "assistant"}}) // a call records its messages or usage
 	traces, _, diags := importAll(t, "m.jsonl", []byte(line(spans...)), Options{})
 	if len(diags) > 0 {
 		t.Errorf("diagnostics: %v", diags)
@@ -517,5 +518,72 @@ func TestNestedModelSpansOneCall(t *testing.T) {
 	got := orchestrationOf(t, traces[tA].JSON)
 	if got.ModelCalls["boss"] != 3 || got.Tokens != 40+10+55+12+7+3 {
 		t.Errorf("model calls %v, tokens %d; want boss: 3, %d", got.ModelCalls, got.Tokens, 40+10+55+12+7+3)
+	}
+}
+
+// TestLLMSpanWithoutCallNotModelCall: an OpenInference LLM span that
+// records no message, no usage and no error (LlamaIndex's
+// _prepare_chat_with_tools, which builds the call's messages and tools) is
+// a step of the framework's loop, not a model call; an LLM span with only
+// messages, or only an error, still is one.
+func TestLLMSpanWithoutCallNotModelCall(t *testing.T) {
+	llm := func(id, start int, attrs map[string]any) sp {
+		s := sp{trace: tA, id: sid(id), parent: sid(1), name: "LLM.chat", start: start, end: start + 5,
+			attrs: map[string]any{"openinference.span.kind": "LLM", "llm.model_name": "m"}}
+		maps.Copy(s.attrs, attrs)
+		return s
+	}
+	spans := []sp{agentSpan(tA, 1, 0, "boss", 0, 100),
+		llm(2, 10, map[string]any{"input.value": `{"tools": ["SECRET-tool"]}`}), // prepares the call below
+		llm(3, 20, map[string]any{"llm.output_messages.0.message.role": "assistant"}),
+		llm(4, 30, map[string]any{"llm.input_messages.0.message.role": "user"}),
+		llm(5, 40, map[string]any{"error.type": "timeout"})}
+	traces, _, diags := importAll(t, "p.jsonl", []byte(line(spans...)), Options{})
+	if len(diags) > 0 {
+		t.Errorf("diagnostics: %v", diags)
+	}
+	mustValidate(t, traces)
+	if got := orchestrationOf(t, traces[tA].JSON); got.ModelCalls["boss"] != 3 {
+		t.Errorf("model calls %v; want boss: 3 (not the span that prepares a call)", got.ModelCalls)
+	}
+}
+
+// TestHandoffWithoutAgentSpans: a workflow that runs its agents as steps
+// of one run, no span per agent (LlamaIndex's AgentWorkflow), hands off
+// with a tool whose JSON arguments (OpenInference's input.value,
+// {"kwargs": {...}}) name the target in to_agent: the steps after the
+// handoff are the target's, the argument text is not kept, and the
+// agent before it is the workflow.
+func TestHandoffWithoutAgentSpans(t *testing.T) {
+	chain := func(id, start, end int) sp {
+		return sp{trace: tA, id: sid(id), parent: sid(1), name: "AgentWorkflow.run_agent_step", start: start, end: end,
+			attrs: map[string]any{"openinference.span.kind": "CHAIN"}}
+	}
+	llm := func(id, parent, start int) sp {
+		return sp{trace: tA, id: sid(id), parent: sid(parent), name: "LLM.achat", start: start, end: start + 2,
+			attrs: map[string]any{"openinference.span.kind": "LLM", "llm.token_count.prompt": 10, "llm.token_count.completion": 1}}
+	}
+	tool := func(id, parent int, name string, start int, args string) sp {
+		return sp{trace: tA, id: sid(id), parent: sid(parent), name: "FunctionTool.acall", start: start, end: start + 2,
+			attrs: map[string]any{"openinference.span.kind": "TOOL", "tool.name": name, "input.value": args,
+				"tool.parameters": `{"properties": {"to_agent": {"type": "string"}}, "type": "object"}`}}
+	}
+	root := sp{trace: tA, id: sid(1), name: "AgentWorkflow.run", start: 0, end: 100,
+		attrs: map[string]any{"openinference.span.kind": "CHAIN", "gen_ai.workflow.name": "desk"}}
+	spans := []sp{root,
+		chain(2, 10, 15), llm(3, 2, 11),
+		chain(4, 20, 30), tool(5, 4, "handoff", 21, `{"kwargs": {"to_agent": "billing", "reason": "SECRET-why", "ctx": "<Context>"}}`),
+		chain(6, 40, 50), llm(7, 6, 41), tool(8, 6, "refund", 45, `{"kwargs": {"invoice": "SECRET-7"}}`)}
+	traces, _, diags := importAll(t, "w.jsonl", []byte(line(spans...)), Options{})
+	if len(diags) > 0 {
+		t.Errorf("diagnostics: %v", diags)
+	}
+	mustValidate(t, traces)
+	js := traces[tA].JSON
+	got := orchestrationOf(t, js)
+	if !slices.Equal(got.Handoffs, []string{"desk>billing"}) || !slices.Equal(got.ToolCalls, []string{"billing:refund"}) ||
+		got.ModelCalls["desk"] != 1 || got.ModelCalls["billing"] != 1 || bytes.Contains(js, []byte("SECRET-")) {
+		t.Errorf("handoffs %v, tool calls %v, model calls %v; want desk>billing, billing:refund, one call each, no argument text in\n%s",
+			got.Handoffs, got.ToolCalls, got.ModelCalls, js)
 	}
 }

@@ -444,6 +444,16 @@ func (p *parser) attributes(want func(key string) bool, set func(key string, v a
 				if !wanted {
 					return p.dec.SkipValue()
 				}
+				if key == "input.value" {
+					// Prompt text on most spans, read only for a handoff
+					// tool's arguments: scanned like a skipped value and
+					// decoded only when it may name a target.
+					raw, err := p.dec.ReadValue()
+					if err == nil && mayNameTarget(raw) {
+						set(key, p.rawAnyValue(raw))
+					}
+					return err
+				}
 				v, err := p.anyValue()
 				if err == nil {
 					set(key, v)
@@ -457,6 +467,13 @@ func (p *parser) attributes(want func(key string) bool, set func(key string, v a
 		}
 		return err
 	})
+}
+
+// mayNameTarget reports whether raw JSON may hold a handoff target
+// argument (agentNameArg): the key's letters appear as they are in the
+// text, escaped quotes around them or not.
+func mayNameTarget(raw []byte) bool {
+	return bytes.Contains(raw, []byte("to_agent")) || bytes.Contains(raw, []byte("agent_name"))
 }
 
 // anyValue reads an OTLP AnyValue of the scalar kinds; arrays, key-value

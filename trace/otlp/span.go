@@ -25,10 +25,16 @@ type span struct {
 	agentName, agentID string
 	toolName, model    string
 	transfer           string // gen_ai.transfer.target.name: a handoff
-	// argTarget is the agent_name argument of a tool call (Strands'
-	// handoff_to_agent, ADK's transfer_to_agent), read from the call's
-	// arguments; nothing else of the arguments is kept.
+	// argTarget is the agent_name or to_agent argument of a tool call
+	// (Strands' handoff_to_agent, ADK's transfer_to_agent, LlamaIndex's
+	// handoff), read from the call's arguments; nothing else of the
+	// arguments is kept.
 	argTarget string
+	// messages is set when an OpenInference LLM span records the
+	// messages of a call (llm.input_messages or llm.output_messages): a
+	// span of kind LLM with neither and no token count prepares a call
+	// (LlamaIndex's _prepare_chat_with_tools) rather than making one.
+	messages bool
 	// messaging is set by messaging.operation: a message-passing runtime's
 	// send, publish or process span (AutoGen's agent runtime).
 	messaging bool
@@ -136,7 +142,8 @@ func wantAttr(key string) bool {
 		"ai.operationId", "ai.telemetry.functionId", "ai.toolCall.name", "ai.toolCall.id", "ai.model.id",
 		"gen_ai.tool.call.id", "tool_call.id", "gen_ai.conversation.id", "session.id",
 		"gen_ai.transfer.mode", "error.type", "metadata",
-		"gen_ai.tool.call.arguments", "tool.parameters", "messaging.operation", "smolagents.max_steps":
+		"gen_ai.tool.call.arguments", "tool.parameters", "input.value", "messaging.operation", "smolagents.max_steps",
+		"llm.input_messages.0.message.role", "llm.output_messages.0.message.role":
 		return true
 	}
 	return strings.HasPrefix(key, rewardPrefix)
@@ -208,10 +215,15 @@ func (s *span) setAttr(key string, v attrValue, al *alRewards) {
 				s.graphNode = m.Node
 			}
 		}
-	case "gen_ai.tool.call.arguments", "tool.parameters":
-		if t := agentNameArg(v); t != "" {
+	case "gen_ai.tool.call.arguments", "tool.parameters", "input.value":
+		// OpenInference's input.value of a LlamaIndex tool span is the
+		// call's arguments as JSON ({"kwargs": {...}}); only a handoff
+		// target is read from it, as from the other two.
+		if t := agentNameArg(v); t != "" && s.argTarget == "" {
 			s.argTarget = t
 		}
+	case "llm.input_messages.0.message.role", "llm.output_messages.0.message.role":
+		s.messages = true
 	case "messaging.operation":
 		s.messaging = true
 	case "smolagents.max_steps":
@@ -338,20 +350,31 @@ func wantEventAttr(key string) bool {
 		key == "content"
 }
 
-// agentNameArg is the agent_name of a tool call's arguments (a JSON
-// object in a string), or "": the target of a handoff tool that names
-// only itself (Strands' handoff_to_agent). The arguments are not kept.
+// agentNameArg is the agent a tool call's arguments (a JSON object in a
+// string) hand off to, or "": the target of a handoff tool that names
+// only itself, its agent_name (Strands' handoff_to_agent, ADK's
+// transfer_to_agent) or to_agent (LlamaIndex's handoff), at the top or
+// under "kwargs" (OpenInference's input.value of a LlamaIndex tool). The
+// arguments are not kept.
 func agentNameArg(v attrValue) string {
-	if v.kind != 's' || !strings.Contains(v.s, `"agent_name"`) {
+	if v.kind != 's' || (!strings.Contains(v.s, `"agent_name"`) && !strings.Contains(v.s, `"to_agent"`)) {
 		return ""
 	}
-	var args struct {
+	type target struct {
 		Name string `json:"agent_name"`
+		To   string `json:"to_agent"`
+	}
+	var args struct {
+		target
+		Kwargs *target `json:"kwargs"`
 	}
 	if json.Unmarshal([]byte(v.s), &args) != nil {
 		return ""
 	}
-	return truncate(args.Name, 200)
+	if args.Kwargs != nil && args.Name == "" && args.To == "" {
+		args.target = *args.Kwargs
+	}
+	return truncate(cmp.Or(args.Name, args.To), 200)
 }
 
 // eventAttrs are the attributes of one span event the mapping reads.

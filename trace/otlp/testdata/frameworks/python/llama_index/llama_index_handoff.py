@@ -8,9 +8,9 @@ handoff tool, to_agent "billing"); billing calls refund, then answers.
 Model calls and usage (input+output): triage 2 (40+10, 55+12), billing 2
 (60+15, 70+20): 282 tokens.
 
-The run is kept to show what the instrumentation records, not the
-orchestration: no span names an agent (trace/otlp/README.md says what
-they hold), so it imports as one agent calling tools.
+No span names an agent (trace/otlp/README.md says what they hold): the
+handoff's target comes from the handoff tool's JSON arguments, and
+triage's steps are the root's, named by the service (llama-desk).
 
 LlamaIndex has a lock and a venv of its own (requirements.lock, .venv),
 like CrewAI's: in ../requirements.lock it would move the versions the
