@@ -407,14 +407,20 @@
   // columns, then each unit's edges, and the events asked for.
   function worker(post) {
     const traces = [];
-    const open = (req, checklist, list) => {
+    // waiting lists the keys of units opened from their lite traces
+    // whose whole traces have not come yet; deferred, the requests for
+    // events that wait for them.
+    let waiting = [];
+    let deferred = [];
+    const open = (req, checklist, list, lite) => {
       const out = [];
       const transfer = [];
       const late = [];
       for (const u of list) {
         const key = traces.length;
         const tr = u.trace && typeof u.trace === "object" ? u.trace : null;
-        traces.push(tr);
+        traces.push(lite ? null : tr);
+        if (lite) waiting.push(key);
         const m0 = performance.now();
         const c = columns(tr);
         c.agents = packAgents(c.agents);
@@ -432,14 +438,15 @@
         for (let i = 0; i < Math.min(c.n, PAGE_ROWS); i++) pre.add(i);
         for (let j = 0; j < Math.min(at.length, FINDINGS_LISTED); j++) if (at[j] >= 0) pre.add(at[j]);
         const idx = Array.from(pre);
-        const evs = tr && Array.isArray(tr.events) ? tr.events : [];
+        const evs = lite ? [] : tr && Array.isArray(tr.events) ? tr.events : [];
+        if (lite) idx.length = 0;
         out.push({ key, name: u.name, line: u.line, report: u.report || { findings: [] }, cols: c, findingAt: at,
           edges: e, preload: { idx, evs: idx.map((i) => evs[i]) }, modelMs: performance.now() - m0 });
         transfer.push(c.t.buffer, c.agentOf.buffer, c.type.buffer, c.reward.buffer, c.laneAgent.buffer, c.laneStart.buffer, c.laneEvents.buffer,
           ...packedBuffers(c.agents));
         if (e) {
           transfer.push(e.src.buffer, e.dst.buffer, e.etype.buffer);
-        } else {
+        } else if (!lite) {
           late.push(key);
         }
       }
@@ -449,7 +456,7 @@
         post({ op: "edges", key, edges: e }, [e.src.buffer, e.dst.buffer, e.etype.buffer]);
       }
     };
-    return (msg) => {
+    const handle = (msg) => {
       try {
         switch (msg.op) {
           case "file": {
@@ -465,6 +472,42 @@
             open(msg.req, data.checklist || [], data.traces || []);
             break;
           }
+          case "lite": {
+            // A written file's first island with each trace reduced to
+            // what columns reads (lite.go); the whole traces follow
+            // ("traces").
+            const p0 = performance.now();
+            const data = JSON.parse(msg.text);
+            const p1 = performance.now();
+            post({ op: "progress", req: msg.req, text: "Reading the events", parseMs: p1 - p0,
+              parseSpan: [performance.timeOrigin + p0, performance.timeOrigin + p1] });
+            const list = (data.traces || []).map((u) => ({ name: u.name, line: u.line, report: u.report, trace: u.lite }));
+            open(msg.req, data.checklist || [], list, true);
+            break;
+          }
+          case "traces": {
+            // The whole traces of the units opened from lite ones, in
+            // their order; then their edges, and the events asked for
+            // meanwhile.
+            const p0 = performance.now();
+            const all = JSON.parse(msg.text);
+            const p1 = performance.now();
+            post({ op: "parsed", parseMs: p1 - p0, parseSpan: [performance.timeOrigin + p0, performance.timeOrigin + p1] });
+            const keys = waiting;
+            waiting = [];
+            keys.forEach((key, j) => {
+              const tr = Array.isArray(all) ? all[j] : null;
+              traces[key] = tr && typeof tr === "object" ? tr : null;
+            });
+            for (const key of keys) {
+              const e = edges(traces[key]);
+              post({ op: "edges", key, edges: e }, [e.src.buffer, e.dst.buffer, e.etype.buffer]);
+            }
+            const later = deferred;
+            deferred = [];
+            later.forEach(handle);
+            break;
+          }
           case "open": {
             const p0 = performance.now();
             const list = msg.units.map((u) => ({ name: u.name, line: u.line, report: u.report, trace: parseTrace(u.text) }));
@@ -473,6 +516,10 @@
             break;
           }
           case "events": {
+            if (waiting.includes(msg.key)) {
+              deferred.push(msg);
+              break;
+            }
             const tr = traces[msg.key];
             const evs = tr && Array.isArray(tr.events) ? tr.events : [];
             post({ op: "events", req: msg.req, evs: msg.idx.map((i) => evs[i]) });
@@ -483,6 +530,7 @@
         post({ op: "error", req: msg.req, error: String(e && e.message ? e.message : e) });
       }
     };
+    return handle;
   }
 
   if (IN_WORKER) {
@@ -497,13 +545,13 @@
   // into promises. For text up to WORKER_TEXT characters, or where no
   // worker can start, the same code runs in the page, a task later.
   class Backend {
-    constructor(size) {
+    constructor(size, inWorker) {
       this.pending = new Map();
       this.next = 1;
       this.models = new Map();
       const receive = (msg) => this.receive(msg);
       try {
-        if (size <= WORKER_TEXT) throw new Error("small enough for the page");
+        if (size <= WORKER_TEXT && !inWorker) throw new Error("small enough for the page");
         const url = SCRIPT && SCRIPT.src ? SCRIPT.src :
           URL.createObjectURL(new Blob([SCRIPT ? SCRIPT.textContent : ""], { type: "text/javascript" }));
         const w = new Worker(url);
@@ -546,6 +594,9 @@
             if (p.progress) p.progress(msg.text);
           }
           return;
+        case "parsed":
+          if (this.onParsed) this.onParsed(msg);
+          return;
         case "edges": {
           const m = this.models.get(msg.key);
           if (m) m.setEdges(msg.edges);
@@ -580,6 +631,16 @@
 
     open(units, progress) {
       return this.ask({ op: "open", units }, progress);
+    }
+
+    // lite opens the first island of a written file whose traces are
+    // lite (lite.go); wholeTraces sends the second, the whole traces.
+    lite(text, progress) {
+      return this.ask({ op: "lite", text }, progress).then((o) => ({ ...o, lite: true }));
+    }
+
+    wholeTraces(text) {
+      this.send({ op: "traces", text, req: 0 });
     }
   }
 
@@ -1571,7 +1632,7 @@
     });
     root.dataset.phase = "drawing";
     root.dataset.parseMs = String(Math.round(opened.parseMs || 0));
-    if (opened.parseSpan) root.dataset.parseSpan = opened.parseSpan.join(" ");
+    if (opened.parseSpan && !opened.lite) root.dataset.parseSpan = opened.parseSpan.join(" ");
     root.dataset.modelMs = String(Math.round(opened.units.reduce((a, u) => a + u.model.modelMs, 0)));
     mount(root, opened.units, opened.checklist || [], notes, t0);
   }
@@ -1770,12 +1831,40 @@
     const t0 = performance.now();
     const text = dataEl.textContent;
     dataEl.textContent = ""; // the worker's copy is the one kept
+    // With lite traces (lite.go) this script runs before the browser has
+    // the whole traces, the island after it: the worker builds the first
+    // frame from the lite ones meanwhile, and reads the whole ones once
+    // the document is parsed, off the page's thread.
+    const restId = dataEl.dataset.rest;
     const start = () => {
-      const be = new Backend(text.length);
-      load(root, (progress) => be.file(text, progress), [], t0).catch((e) => {
+      const be = new Backend(text.length, !!restId);
+      // The parse of the whole traces, when the page has drawn from the
+      // lite ones: the browser tests check the page answered input
+      // meanwhile.
+      be.onParsed = (msg) => {
+        root.dataset.parseSpan = msg.parseSpan.join(" ");
+        root.dataset.wholeParseMs = String(Math.round(msg.parseMs));
+      };
+      // load sends the first island; the whole traces follow once the
+      // first frame is drawn and the document parsed, so that their
+      // parse does not compete with the first frame for the CPU.
+      const loaded = load(root, (progress) => (restId ? be.lite(text, progress) : be.file(text, progress)), [], t0);
+      loaded.catch((e) => {
         root.replaceChildren(el("p", { role: "alert" }, `Cannot show the trace: ${e.message}`));
         root.dataset.ready = "true";
       });
+      if (restId) {
+        const rest = () => {
+          const restEl = document.getElementById(restId);
+          const whole = restEl ? restEl.textContent : "[]";
+          if (restEl) restEl.textContent = "";
+          be.wholeTraces(whole);
+        };
+        const parsed = document.readyState === "loading" ?
+          new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true })) : Promise.resolve();
+        const drawn = loaded.then(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))), () => {});
+        Promise.all([parsed, drawn]).then(rest);
+      }
     };
     if (text.length > 20e6) {
       root.append(el("p", { role: "status", class: "mv-note" },
