@@ -141,7 +141,9 @@ func arrayOf(v json.RawMessage) []json.RawMessage {
 // isObject, isString and isNumber tell the kind of v, compact JSON.
 func isObject(v json.RawMessage) bool { return len(v) > 0 && v[0] == '{' }
 func isString(v json.RawMessage) bool { return len(v) > 0 && v[0] == '"' }
-func isNumber(v json.RawMessage) bool { return len(v) > 0 && (v[0] == '-' || v[0] >= '0' && v[0] <= '9') }
+func isNumber(v json.RawMessage) bool {
+	return len(v) > 0 && (v[0] == '-' || v[0] >= '0' && v[0] <= '9')
+}
 
 // scalarOr returns v if it is a string, number, boolean or null, else {}.
 func scalarOr(v json.RawMessage) json.RawMessage {
