@@ -493,8 +493,8 @@
             const all = JSON.parse(msg.text);
             const p1 = performance.now();
             post({ op: "parsed", parseMs: p1 - p0, parseSpan: [performance.timeOrigin + p0, performance.timeOrigin + p1] });
-            const keys = waiting;
-            waiting = [];
+            const keys = msg.keys || waiting;
+            waiting = waiting.filter((k) => !keys.includes(k));
             keys.forEach((key, j) => {
               const tr = Array.isArray(all) ? all[j] : null;
               traces[key] = tr && typeof tr === "object" ? tr : null;
@@ -516,7 +516,9 @@
             break;
           }
           case "events": {
-            if (waiting.includes(msg.key)) {
+            // Events of a trace not yet here (opened from its lite
+            // form, here or in the page) wait for it.
+            if (waiting.includes(msg.key) || traces[msg.key] === undefined) {
               deferred.push(msg);
               break;
             }
@@ -545,13 +547,19 @@
   // into promises. For text up to WORKER_TEXT characters, or where no
   // worker can start, the same code runs in the page, a task later.
   class Backend {
-    constructor(size, inWorker) {
+    //
+    // A written file with lite traces (lite.go) of at most WORKER_TEXT
+    // characters is drawn from them in the page, and the worker, started
+    // meanwhile, takes the whole traces and answers for the events and
+    // edges: the first frame waits neither for the worker's start nor for
+    // its heap, and the whole parse holds no thread the page needs.
+    constructor(size, lite) {
       this.pending = new Map();
       this.next = 1;
       this.models = new Map();
       const receive = (msg) => this.receive(msg);
       try {
-        if (size <= WORKER_TEXT && !inWorker) throw new Error("small enough for the page");
+        if (size <= WORKER_TEXT && !lite) throw new Error("small enough for the page");
         const url = SCRIPT && SCRIPT.src ? SCRIPT.src :
           URL.createObjectURL(new Blob([SCRIPT ? SCRIPT.textContent : ""], { type: "text/javascript" }));
         const w = new Worker(url);
@@ -563,6 +571,12 @@
         this.send = (msg) => w.postMessage(msg);
         this.close = () => w.terminate();
         this.inWorker = true;
+        if (lite && size <= WORKER_TEXT) {
+          const handle = worker((msg) => setTimeout(() => receive(msg), 0));
+          this.sendWhole = this.send;
+          this.send = (msg) => setTimeout(() => handle(msg), 0);
+          this.inWorker = false;
+        }
       } catch (e) {
         const handle = worker((msg) => setTimeout(() => receive(msg), 0));
         this.send = (msg) => setTimeout(() => handle(msg), 0);
@@ -580,7 +594,7 @@
       const req = this.next++;
       return new Promise((resolve, reject) => {
         this.pending.set(req, { resolve, reject, progress });
-        this.send({ ...msg, req });
+        (msg.op === "events" && this.sendWhole ? this.sendWhole : this.send)({ ...msg, req });
       });
     }
 
@@ -640,7 +654,7 @@
     }
 
     wholeTraces(text) {
-      this.send({ op: "traces", text, req: 0 });
+      (this.sendWhole || this.send)({ op: "traces", text, keys: Array.from(this.models.keys()), req: 0 });
     }
   }
 
