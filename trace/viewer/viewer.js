@@ -20,7 +20,10 @@
 //     page and checked by the WebAssembly validator, nothing uploaded.
 //
 // A trace of more than WORKER_TEXT characters is parsed by this same
-// script running as a Web Worker, so the page keeps answering input.
+// script running as a Web Worker, so the page keeps answering input. A
+// written file's lite traces (lite.go) are read first, for the first
+// frame; the worker then parses the whole traces, which follow the
+// script in a second island.
 //
 // The timeline is one canvas the size of the box; the lanes scroll
 // beneath it (a trace may have thousands of agents) and only the lanes in
