@@ -32,14 +32,32 @@ func viewData(t *testing.T, page string) (data struct {
 	}
 }) {
 	t.Helper()
-	const open = `<script type="application/json" id="masrl-viewer-data">`
-	i := strings.Index(page, open)
-	j := strings.Index(page[i+len(open):], "</script>")
-	if i < 0 || j < 0 {
+	island := func(id string) string {
+		_, after, ok := strings.Cut(page, `<script type="application/json" id="`+id+`"`)
+		_, after, ok2 := strings.Cut(after, ">")
+		text, _, ok3 := strings.Cut(after, "</script>")
+		if !ok || !ok2 || !ok3 {
+			return ""
+		}
+		return text
+	}
+	text := island("masrl-viewer-data")
+	if text == "" {
 		t.Fatalf("no data island in %.200s", page)
 	}
-	if err := json.Unmarshal([]byte(page[i+len(open):i+len(open)+j]), &data); err != nil {
+	if err := json.Unmarshal([]byte(text), &data); err != nil {
 		t.Fatal(err)
+	}
+	// The whole traces follow the script in a second island when the
+	// first holds their lite forms (trace/viewer/lite.go).
+	if rest := island("masrl-viewer-traces"); rest != "" {
+		var whole []json.RawMessage
+		if err := json.Unmarshal([]byte(rest), &whole); err != nil || len(whole) != len(data.Traces) {
+			t.Fatalf("the island of the whole traces: %v, %d traces for %d units", err, len(whole), len(data.Traces))
+		}
+		for k := range whole {
+			data.Traces[k].Trace = whole[k]
+		}
 	}
 	return data
 }

@@ -92,7 +92,10 @@ type unitJSON struct {
 	Name   string          `json:"name"`
 	Line   int             `json:"line,omitempty"`
 	Report Report          `json:"report"`
-	Trace  json.RawMessage `json:"trace"`
+	Trace  json.RawMessage `json:"trace,omitempty"`
+	// Lite is the trace reduced to what the first frame needs (lite.go);
+	// the whole trace is then in the second island, read after it.
+	Lite json.RawMessage `json:"lite,omitempty"`
 }
 
 type dataJSON struct {
@@ -131,6 +134,7 @@ func Write(w io.Writer, p Page) error {
 		data.Checklist = []ChecklistItem{}
 	}
 	statics := make([]staticUnit, len(p.Units))
+	lite := len(p.Units) > 0
 	for i, u := range p.Units {
 		uj := unitJSON{Name: u.Name, Line: u.Line, Report: u.Report, Trace: json.RawMessage("null")}
 		if json.Valid(u.JSON) {
@@ -141,16 +145,39 @@ func Write(w io.Writer, p Page) error {
 			// Invalid UTF-8 (a finding of its own) becomes U+FFFD, so the
 			// page is valid UTF-8 and reads the same in every browser.
 			uj.Trace = bytes.ToValidUTF8(c.Bytes(), []byte("\uFFFD"))
+		} else {
+			lite = false
+		}
+		for _, f := range u.Report.Findings {
+			// The page places a finding on an edge at the edge's event,
+			// which needs the whole trace before the first frame.
+			lite = lite && !strings.HasPrefix(f.Pointer, "/edges/")
 		}
 		data.Traces[i] = uj
 		statics[i] = staticRows(u)
 	}
-	raw, err := json.Marshal(data)
+	// The page opens with the lite traces (lite.go) while the browser is
+	// still receiving the whole ones, which follow the script in a second
+	// island: the first frame need not wait for the whole file.
+	var traces []json.RawMessage
+	if lite {
+		traces = make([]json.RawMessage, len(data.Traces))
+		for i := range data.Traces {
+			traces[i] = data.Traces[i].Trace
+			data.Traces[i].Lite = liteTrace(traces[i])
+			data.Traces[i].Trace = nil
+		}
+	}
+	island, err := islandJSON(data)
 	if err != nil {
 		return err
 	}
-	var island bytes.Buffer
-	json.HTMLEscape(&island, raw) // <, >, &, U+2028 and U+2029 become \u escapes
+	var rest string
+	if lite {
+		if rest, err = islandJSON(traces); err != nil {
+			return err
+		}
+	}
 	t, err := template.New("view").Parse(pageTemplate)
 	if err != nil {
 		return err
@@ -159,10 +186,23 @@ func Write(w io.Writer, p Page) error {
 		"Title":  strings.ToValidUTF8(p.Title, "\uFFFD"),
 		"Script": template.JS(script),
 		"Style":  template.CSS(style),
-		"Data":   template.JS(island.String()),
+		"Data":   template.JS(island),
+		"Traces": template.JS(rest),
 		"Units":  statics,
 		"Policy": Policy(),
 	})
+}
+
+// islandJSON is v as the text of an inert script element: <, >, &, U+2028
+// and U+2029 become \u escapes.
+func islandJSON(v any) (string, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	var island bytes.Buffer
+	json.HTMLEscape(&island, raw)
+	return island.String(), nil
 }
 
 // Policy is the content security policy of the written file: the inlined

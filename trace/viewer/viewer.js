@@ -20,7 +20,10 @@
 //     page and checked by the WebAssembly validator, nothing uploaded.
 //
 // A trace of more than WORKER_TEXT characters is parsed by this same
-// script running as a Web Worker, so the page keeps answering input.
+// script running as a Web Worker, so the page keeps answering input. A
+// written file's lite traces (lite.go) are read first, for the first
+// frame; the worker then parses the whole traces, which follow the
+// script in a second island.
 //
 // The timeline is one canvas the size of the box; the lanes scroll
 // beneath it (a trace may have thousands of agents) and only the lanes in
@@ -407,14 +410,20 @@
   // columns, then each unit's edges, and the events asked for.
   function worker(post) {
     const traces = [];
-    const open = (req, checklist, list) => {
+    // waiting lists the keys of units opened from their lite traces
+    // whose whole traces have not come yet; deferred, the requests for
+    // events that wait for them.
+    let waiting = [];
+    let deferred = [];
+    const open = (req, checklist, list, lite) => {
       const out = [];
       const transfer = [];
       const late = [];
       for (const u of list) {
         const key = traces.length;
         const tr = u.trace && typeof u.trace === "object" ? u.trace : null;
-        traces.push(tr);
+        traces.push(lite ? null : tr);
+        if (lite) waiting.push(key);
         const m0 = performance.now();
         const c = columns(tr);
         c.agents = packAgents(c.agents);
@@ -432,14 +441,15 @@
         for (let i = 0; i < Math.min(c.n, PAGE_ROWS); i++) pre.add(i);
         for (let j = 0; j < Math.min(at.length, FINDINGS_LISTED); j++) if (at[j] >= 0) pre.add(at[j]);
         const idx = Array.from(pre);
-        const evs = tr && Array.isArray(tr.events) ? tr.events : [];
+        const evs = lite ? [] : tr && Array.isArray(tr.events) ? tr.events : [];
+        if (lite) idx.length = 0;
         out.push({ key, name: u.name, line: u.line, report: u.report || { findings: [] }, cols: c, findingAt: at,
           edges: e, preload: { idx, evs: idx.map((i) => evs[i]) }, modelMs: performance.now() - m0 });
         transfer.push(c.t.buffer, c.agentOf.buffer, c.type.buffer, c.reward.buffer, c.laneAgent.buffer, c.laneStart.buffer, c.laneEvents.buffer,
           ...packedBuffers(c.agents));
         if (e) {
           transfer.push(e.src.buffer, e.dst.buffer, e.etype.buffer);
-        } else {
+        } else if (!lite) {
           late.push(key);
         }
       }
@@ -449,7 +459,7 @@
         post({ op: "edges", key, edges: e }, [e.src.buffer, e.dst.buffer, e.etype.buffer]);
       }
     };
-    return (msg) => {
+    const handle = (msg) => {
       try {
         switch (msg.op) {
           case "file": {
@@ -465,6 +475,42 @@
             open(msg.req, data.checklist || [], data.traces || []);
             break;
           }
+          case "lite": {
+            // A written file's first island with each trace reduced to
+            // what columns reads (lite.go); the whole traces follow
+            // ("traces").
+            const p0 = performance.now();
+            const data = JSON.parse(msg.text);
+            const p1 = performance.now();
+            post({ op: "progress", req: msg.req, text: "Reading the events", parseMs: p1 - p0,
+              parseSpan: [performance.timeOrigin + p0, performance.timeOrigin + p1] });
+            const list = (data.traces || []).map((u) => ({ name: u.name, line: u.line, report: u.report, trace: u.lite }));
+            open(msg.req, data.checklist || [], list, true);
+            break;
+          }
+          case "traces": {
+            // The whole traces of the units opened from lite ones, in
+            // their order; then their edges, and the events asked for
+            // meanwhile.
+            const p0 = performance.now();
+            const all = JSON.parse(msg.text);
+            const p1 = performance.now();
+            post({ op: "parsed", parseMs: p1 - p0, parseSpan: [performance.timeOrigin + p0, performance.timeOrigin + p1] });
+            const keys = msg.keys || waiting;
+            waiting = waiting.filter((k) => !keys.includes(k));
+            keys.forEach((key, j) => {
+              const tr = Array.isArray(all) ? all[j] : null;
+              traces[key] = tr && typeof tr === "object" ? tr : null;
+            });
+            for (const key of keys) {
+              const e = edges(traces[key]);
+              post({ op: "edges", key, edges: e }, [e.src.buffer, e.dst.buffer, e.etype.buffer]);
+            }
+            const later = deferred;
+            deferred = [];
+            later.forEach(handle);
+            break;
+          }
           case "open": {
             const p0 = performance.now();
             const list = msg.units.map((u) => ({ name: u.name, line: u.line, report: u.report, trace: parseTrace(u.text) }));
@@ -473,6 +519,12 @@
             break;
           }
           case "events": {
+            // Events of a trace not yet here (opened from its lite
+            // form, here or in the page) wait for it.
+            if (waiting.includes(msg.key) || traces[msg.key] === undefined) {
+              deferred.push(msg);
+              break;
+            }
             const tr = traces[msg.key];
             const evs = tr && Array.isArray(tr.events) ? tr.events : [];
             post({ op: "events", req: msg.req, evs: msg.idx.map((i) => evs[i]) });
@@ -483,6 +535,7 @@
         post({ op: "error", req: msg.req, error: String(e && e.message ? e.message : e) });
       }
     };
+    return handle;
   }
 
   if (IN_WORKER) {
@@ -497,13 +550,19 @@
   // into promises. For text up to WORKER_TEXT characters, or where no
   // worker can start, the same code runs in the page, a task later.
   class Backend {
-    constructor(size) {
+    //
+    // A written file with lite traces (lite.go) of at most WORKER_TEXT
+    // characters is drawn from them in the page, and the worker, started
+    // meanwhile, takes the whole traces and answers for the events and
+    // edges: the first frame waits neither for the worker's start nor for
+    // its heap, and the whole parse holds no thread the page needs.
+    constructor(size, lite) {
       this.pending = new Map();
       this.next = 1;
       this.models = new Map();
       const receive = (msg) => this.receive(msg);
       try {
-        if (size <= WORKER_TEXT) throw new Error("small enough for the page");
+        if (size <= WORKER_TEXT && !lite) throw new Error("small enough for the page");
         const url = SCRIPT && SCRIPT.src ? SCRIPT.src :
           URL.createObjectURL(new Blob([SCRIPT ? SCRIPT.textContent : ""], { type: "text/javascript" }));
         const w = new Worker(url);
@@ -515,6 +574,12 @@
         this.send = (msg) => w.postMessage(msg);
         this.close = () => w.terminate();
         this.inWorker = true;
+        if (lite && size <= WORKER_TEXT) {
+          const handle = worker((msg) => setTimeout(() => receive(msg), 0));
+          this.sendWhole = this.send;
+          this.send = (msg) => setTimeout(() => handle(msg), 0);
+          this.inWorker = false;
+        }
       } catch (e) {
         const handle = worker((msg) => setTimeout(() => receive(msg), 0));
         this.send = (msg) => setTimeout(() => handle(msg), 0);
@@ -532,7 +597,7 @@
       const req = this.next++;
       return new Promise((resolve, reject) => {
         this.pending.set(req, { resolve, reject, progress });
-        this.send({ ...msg, req });
+        (msg.op === "events" && this.sendWhole ? this.sendWhole : this.send)({ ...msg, req });
       });
     }
 
@@ -545,6 +610,9 @@
             if (msg.parseSpan) p.parseSpan = msg.parseSpan;
             if (p.progress) p.progress(msg.text);
           }
+          return;
+        case "parsed":
+          if (this.onParsed) this.onParsed(msg);
           return;
         case "edges": {
           const m = this.models.get(msg.key);
@@ -580,6 +648,16 @@
 
     open(units, progress) {
       return this.ask({ op: "open", units }, progress);
+    }
+
+    // lite opens the first island of a written file whose traces are
+    // lite (lite.go); wholeTraces sends the second, the whole traces.
+    lite(text, progress) {
+      return this.ask({ op: "lite", text }, progress).then((o) => ({ ...o, lite: true }));
+    }
+
+    wholeTraces(text) {
+      (this.sendWhole || this.send)({ op: "traces", text, keys: Array.from(this.models.keys()), req: 0 });
     }
   }
 
@@ -1571,7 +1649,7 @@
     });
     root.dataset.phase = "drawing";
     root.dataset.parseMs = String(Math.round(opened.parseMs || 0));
-    if (opened.parseSpan) root.dataset.parseSpan = opened.parseSpan.join(" ");
+    if (opened.parseSpan && !opened.lite) root.dataset.parseSpan = opened.parseSpan.join(" ");
     root.dataset.modelMs = String(Math.round(opened.units.reduce((a, u) => a + u.model.modelMs, 0)));
     mount(root, opened.units, opened.checklist || [], notes, t0);
   }
@@ -1770,12 +1848,40 @@
     const t0 = performance.now();
     const text = dataEl.textContent;
     dataEl.textContent = ""; // the worker's copy is the one kept
+    // With lite traces (lite.go) this script runs before the browser has
+    // the whole traces, the island after it: the worker builds the first
+    // frame from the lite ones meanwhile, and reads the whole ones once
+    // the document is parsed, off the page's thread.
+    const restId = dataEl.dataset.rest;
     const start = () => {
-      const be = new Backend(text.length);
-      load(root, (progress) => be.file(text, progress), [], t0).catch((e) => {
+      const be = new Backend(text.length, !!restId);
+      // The parse of the whole traces, when the page has drawn from the
+      // lite ones: the browser tests check the page answered input
+      // meanwhile.
+      be.onParsed = (msg) => {
+        root.dataset.parseSpan = msg.parseSpan.join(" ");
+        root.dataset.wholeParseMs = String(Math.round(msg.parseMs));
+      };
+      // load sends the first island; the whole traces follow once the
+      // first frame is drawn and the document parsed, so that their
+      // parse does not compete with the first frame for the CPU.
+      const loaded = load(root, (progress) => (restId ? be.lite(text, progress) : be.file(text, progress)), [], t0);
+      loaded.catch((e) => {
         root.replaceChildren(el("p", { role: "alert" }, `Cannot show the trace: ${e.message}`));
         root.dataset.ready = "true";
       });
+      if (restId) {
+        const rest = () => {
+          const restEl = document.getElementById(restId);
+          const whole = restEl ? restEl.textContent : "[]";
+          if (restEl) restEl.textContent = "";
+          be.wholeTraces(whole);
+        };
+        const parsed = document.readyState === "loading" ?
+          new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true })) : Promise.resolve();
+        const drawn = loaded.then(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))), () => {});
+        Promise.all([parsed, drawn]).then(rest);
+      }
     };
     if (text.length > 20e6) {
       root.append(el("p", { role: "status", class: "mv-note" },

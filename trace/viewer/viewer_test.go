@@ -37,12 +37,25 @@ func write(t *testing.T, p Page) string {
 // parser would cut it.
 func island(t *testing.T, page string) string {
 	t.Helper()
-	const open = `<script type="application/json" id="masrl-viewer-data">`
+	return islandOf(t, page, "masrl-viewer-data")
+}
+
+// islandOf returns the text of the data island with the id; "" if there
+// is none.
+func islandOf(t *testing.T, page, id string) string {
+	t.Helper()
+	open := `<script type="application/json" id="` + id + `"`
 	_, after, ok := strings.Cut(page, open)
 	if !ok {
-		t.Fatal("no data island")
+		if id == "masrl-viewer-data" {
+			t.Fatal("no data island")
+		}
+		return ""
 	}
-	rest := after
+	_, rest, ok := strings.Cut(after, ">")
+	if !ok {
+		t.Fatal("the data island's start tag is not closed")
+	}
 	j := -1
 	for k := 0; k+len("</script") <= len(rest); k++ {
 		if strings.EqualFold(rest[k:k+len("</script")], "</script") {
@@ -87,33 +100,40 @@ func TestWriteEscapes(t *testing.T) {
 	}
 	page := write(t, Page{Title: hostile, Units: []Unit{unit(t, "<x>.json", b)}})
 	data := island(t, page)
+	whole := islandOf(t, page, "masrl-viewer-traces")
 	for _, bad := range []string{"<", ">", "&", "\u2028", "\u2029"} {
-		if strings.Contains(data, bad) {
-			t.Errorf("the data island holds %q unescaped", bad)
+		if strings.Contains(data, bad) || strings.Contains(whole, bad) {
+			t.Errorf("a data island holds %q unescaped", bad)
 		}
+	}
+	type traceJSON struct {
+		TraceID string `json:"trace_id"`
+		Events  []struct{ Agent string }
 	}
 	var got struct {
 		Traces []struct {
 			Name   string
 			Report Report
-			Trace  struct {
-				TraceID string `json:"trace_id"`
-				Events  []struct{ Agent string }
-			}
+			Lite   traceJSON
 		}
 	}
 	if err := json.Unmarshal([]byte(data), &got); err != nil {
 		t.Fatalf("the island is not JSON: %v", err)
 	}
-	if len(got.Traces) != 1 || got.Traces[0].Trace.TraceID != hostile || got.Traces[0].Trace.Events[0].Agent != hostile ||
-		got.Traces[0].Name != "<x>.json" || got.Traces[0].Report.Stats == nil || got.Traces[0].Report.Stats.TraceID != hostile {
-		t.Errorf("the island decodes to %+v", got)
+	var traces []traceJSON
+	if err := json.Unmarshal([]byte(whole), &traces); err != nil {
+		t.Fatalf("the island of the whole traces is not JSON: %v", err)
 	}
-	// Outside the island the hostile text appears only escaped: in the
+	if len(got.Traces) != 1 || len(traces) != 1 || traces[0].TraceID != hostile || traces[0].Events[0].Agent != hostile ||
+		got.Traces[0].Lite.Events[0].Agent != hostile ||
+		got.Traces[0].Name != "<x>.json" || got.Traces[0].Report.Stats == nil || got.Traces[0].Report.Stats.TraceID != hostile {
+		t.Errorf("the islands decode to %+v and %+v", got, traces)
+	}
+	// Outside the islands the hostile text appears only escaped: in the
 	// title, the heading and the static table.
-	outside := strings.Replace(page, data, "", 1)
-	if n := strings.Count(strings.ToLower(outside), "<script"); n != 2 {
-		t.Errorf("%d script elements, want the data island and the viewer", n)
+	outside := strings.Replace(strings.Replace(page, data, "", 1), whole, "", 1)
+	if n := strings.Count(strings.ToLower(outside), "<script"); n != 3 {
+		t.Errorf("%d script elements, want the two data islands and the viewer", n)
 	}
 	if strings.Contains(outside, "<x>") || strings.Contains(outside, "alert(1)</script>") {
 		t.Error("trace text reached the page as markup")
@@ -215,16 +235,25 @@ func FuzzWrite(f *testing.F) {
 		res, err := trace.Validate(bytes.NewReader(b), trace.Options{})
 		page := write(t, Page{Title: string(b), Units: []Unit{{Name: string(b), JSON: b, Report: NewReport(res, err)}}})
 		data := island(t, page)
+		whole := islandOf(t, page, "masrl-viewer-traces")
 		if !utf8.ValidString(page) {
 			t.Fatal("the page is not valid UTF-8")
 		}
-		if strings.ContainsAny(data, "<>&") {
-			i := strings.IndexAny(data, "<>&")
-			t.Fatalf("the island holds markup characters: %q", data[max(0, i-100):min(len(data), i+50)])
+		for _, d := range []string{data, whole} {
+			if strings.ContainsAny(d, "<>&") {
+				i := strings.IndexAny(d, "<>&")
+				t.Fatalf("an island holds markup characters: %q", d[max(0, i-100):min(len(d), i+50)])
+			}
 		}
 		var v struct{ Traces []json.RawMessage }
 		if err := json.Unmarshal([]byte(data), &v); err != nil || len(v.Traces) != 1 {
 			t.Fatalf("the island is not the one trace's JSON: %v", err)
+		}
+		if whole != "" {
+			var w []json.RawMessage
+			if err := json.Unmarshal([]byte(whole), &w); err != nil || len(w) != 1 {
+				t.Fatalf("the island of the whole traces is not the one trace's JSON: %v", err)
+			}
 		}
 	})
 }

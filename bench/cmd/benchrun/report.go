@@ -200,20 +200,26 @@ func statsTargets(groups [][]*result) []target {
 	}
 }
 
+// traceAjvRatio is how many times faster than Ajv masrl trace validate
+// must be on the 1,000,000-event trace, quiet and with the other core
+// busy (issue 38: in every run).
+const traceAjvRatio = 10
+
 func traceTargets(groups [][]*result) []target {
 	m := find(groups, "masrl trace validate", 1000000)
 	a := find(groups, "ajv (node)", 1000000)
+	goal := fmt.Sprintf("trace validation of 1,000,000 events at least %d× faster than Ajv", traceAjvRatio)
 	if m == nil {
-		return []target{{goal: "trace validation of 1,000,000 events at least 6× faster than Ajv, at most 128 MB"}}
+		return []target{{goal: goal + ", at most 128 MB"}}
 	}
 	ts := []target{decided("trace validation of 1,000,000 events in at most 128 MB",
 		fmt.Sprintf("%.0f MB peak RSS", m.rssMB()), m.rssMB() <= 128)}
 	if a != nil {
 		r := a.median().Seconds() / m.median().Seconds()
-		ts = append(ts, decided("trace validation of 1,000,000 events at least 6× faster than Ajv",
-			fmt.Sprintf("Ajv %.2f s / masrl %.2f s = %.2f×", a.median().Seconds(), m.median().Seconds(), r), r >= 6))
+		ts = append(ts, decided(goal,
+			fmt.Sprintf("Ajv %.2f s / masrl %.2f s = %.2f×", a.median().Seconds(), m.median().Seconds(), r), r >= traceAjvRatio))
 	} else {
-		ts = append(ts, target{goal: "trace validation of 1,000,000 events at least 6× faster than Ajv"})
+		ts = append(ts, target{goal: goal})
 	}
 	return ts
 }

@@ -63,7 +63,7 @@ func (h *harness) traceBatchSection(traces, events int) (string, []target, error
 }
 
 // traceBatchTargets decides the batch target (at least 5× Ajv) and the
-// single-trace one under load (at least 6× Ajv, at most 128 MB).
+// single-trace one under load (at least traceAjvRatio× Ajv, at most 128 MB).
 func traceBatchTargets(traces int, batch []*result, events int, busy []*result) []target {
 	var ts []target
 	goal := fmt.Sprintf("%d-trace JSON Lines batch validated at least 5× faster than Ajv line by line", traces)
@@ -74,14 +74,14 @@ func traceBatchTargets(traces int, batch []*result, events int, busy []*result) 
 	} else {
 		ts = append(ts, target{goal: goal})
 	}
-	goal = fmt.Sprintf("trace validation of %d events, other core busy, at least 6× faster than Ajv", events)
+	goal = fmt.Sprintf("trace validation of %d events, other core busy, at least %d× faster than Ajv", events, traceAjvRatio)
 	m, a = find([][]*result{busy}, "masrl trace validate, other core busy", events), find([][]*result{busy}, "ajv (node), other core busy", events)
 	if m == nil {
 		return append(ts, target{goal: goal})
 	}
 	if a != nil {
 		r := a.median().Seconds() / m.median().Seconds()
-		ts = append(ts, decided(goal, fmt.Sprintf("Ajv %.2f s / masrl %.2f s = %.2f×", a.median().Seconds(), m.median().Seconds(), r), r >= 6))
+		ts = append(ts, decided(goal, fmt.Sprintf("Ajv %.2f s / masrl %.2f s = %.2f×", a.median().Seconds(), m.median().Seconds(), r), r >= traceAjvRatio))
 	} else {
 		ts = append(ts, target{goal: goal})
 	}
