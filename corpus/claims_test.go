@@ -240,8 +240,23 @@ func TestClaimsCatchEveryTagChange(t *testing.T) {
 				if slices.Contains(r.Responsible, e.Key) {
 					named++
 				}
-				if k := cl.Claims[i]; k.Field == f || k.Rows == f || k.Cols == f {
-					counted++
+				switch k := cl.Claims[i].Check.(type) {
+				case *CountClaim:
+					if k.Field == f {
+						counted++
+					}
+				case *SetClaim:
+					if k.Field == f {
+						counted++
+					}
+				case *BucketClaim:
+					if k.Field == f {
+						counted++
+					}
+				case *CellClaim:
+					if k.Rows == f || k.Cols == f {
+						counted++
+					}
 				}
 			}
 			// A row that leaves a printed count is not in the cell any more,
