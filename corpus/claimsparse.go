@@ -156,6 +156,9 @@ func (p *claimParser) parse(n *yaml.Node) []Claim {
 	if len(p.errs) > before {
 		return nil
 	}
+	if !p.kindKeys(n, &r) {
+		return nil
+	}
 	base := Claim{ID: r.ID, Kind: r.Kind, Description: r.Description, Source: r.Source,
 		Line: r.Line, Printed: r.Printed, Pos: Pos{File: p.file, Line: n.Line}}
 	if r.ID == "" || r.Source == "" {
@@ -251,6 +254,63 @@ func (p *claimParser) parse(n *yaml.Node) []Claim {
 		base.Ack = p.ack(r.ID, &base, &a)
 	}
 	return []Claim{base}
+}
+
+// claimKeys are the keys every claim takes.
+var claimKeys = []string{"id", "kind", "description", "source", "line", "printed", "acknowledged"}
+
+// kindKeys returns the keys a kind's claims take besides claimKeys, in
+// the order the claims file writes them; nil for an unknown kind.
+func kindKeys(kind string) []string {
+	switch kind {
+	case KindTotal:
+		return []string{"of", "expect"}
+	case KindCount:
+		return []string{"field", "value", "contains", "legend", "buckets", "among", "expect"}
+	case KindCell:
+		return []string{"rows", "cols", "row", "col", "expect"}
+	case "table":
+		return []string{"rows", "cols", "columns", "cells"}
+	case KindSet:
+		return []string{"field", "value", "legend", "buckets", "among", "expect"}
+	case KindTags:
+		return []string{"key", "legend", "bucket", "expect"}
+	case KindColumns:
+		return []string{"shown", "expect"}
+	case KindBucket:
+		return []string{"legend", "buckets", "field", "value", "expect"}
+	case KindOrder:
+		return []string{"legend", "expect"}
+	case KindShare:
+		return []string{"from", "to", "at_least"}
+	case KindOneOf, KindMeta:
+		return []string{"key", "expect"}
+	case KindExcluded, KindReferences:
+		return []string{"expect"}
+	}
+	return nil
+}
+
+// kindKeys refuses a key the claim's kind does not take, at the key,
+// naming the keys it does take: a field another kind reads would be
+// silently ignored.
+func (p *claimParser) kindKeys(n *yaml.Node, r *rawClaim) bool {
+	own := kindKeys(r.Kind)
+	if own == nil { // an unknown kind is refused with the kinds there are
+		return true
+	}
+	ok := true
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if slices.Contains(claimKeys, k.Value) || slices.Contains(own, k.Value) {
+			continue
+		}
+		p.errs.add(Error, Pos{File: p.file, Line: k.Line, Col: k.Column}, "", "",
+			"claim %s: a %s claim takes no %s; it takes %s (and %s)", r.ID, r.Kind, k.Value,
+			strings.Join(own, ", "), strings.Join(claimKeys, ", "))
+		ok = false
+	}
+	return ok
 }
 
 // table expands a printed cross-tab into one cell claim per number.
