@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -204,4 +205,79 @@ func (k *TagsClaim) verify(x *claimContext, r *ClaimResult) string {
 		r.Responsible = []string{k.Key}
 	}
 	return strings.Join(diff, ", ")
+}
+
+// claimJSON is a claim as JSON: every kind's fields side by side, each
+// left out when its kind has none, as Claim was serialised before its
+// kinds became types, so that what reads the JSON reads it unchanged.
+type claimJSON struct {
+	ID          string           `json:"id"`
+	Kind        string           `json:"kind"`
+	Description string           `json:"description"`
+	Source      string           `json:"source"`
+	Of          string           `json:"of,omitempty"`
+	Field       string           `json:"field,omitempty"`
+	Value       string           `json:"value,omitempty"`
+	Rows        string           `json:"rows,omitempty"`
+	Cols        string           `json:"cols,omitempty"`
+	Row         string           `json:"row,omitempty"`
+	Col         string           `json:"col,omitempty"`
+	Key         string           `json:"key,omitempty"`
+	Line        int              `json:"line,omitempty"`
+	Printed     string           `json:"printed,omitempty"`
+	Legend      string           `json:"legend,omitempty"`
+	Bucket      string           `json:"bucket,omitempty"`
+	Buckets     []string         `json:"buckets,omitempty"`
+	Among       []string         `json:"among,omitempty"`
+	Contains    string           `json:"contains,omitempty"`
+	Names       []string         `json:"names,omitempty"`
+	Shown       []string         `json:"shown,omitempty"`
+	From        string           `json:"from,omitempty"`
+	To          string           `json:"to,omitempty"`
+	AtLeast     float64          `json:"at_least,omitempty"`
+	Choices     []Choice         `json:"choices,omitempty"`
+	Records     []Record         `json:"records,omitempty"`
+	Number      int              `json:"number,omitempty"`
+	Keys        []string         `json:"keys,omitempty"`
+	Tags        []Tag            `json:"tags,omitempty"`
+	Ack         *Acknowledgement `json:"acknowledged,omitempty"`
+	Pos         Pos              `json:"pos"`
+}
+
+// MarshalJSON writes the claim with its kind's fields beside the shared
+// ones (claimJSON).
+func (c Claim) MarshalJSON() ([]byte, error) {
+	j := claimJSON{ID: c.ID, Kind: c.Kind, Description: c.Description, Source: c.Source,
+		Line: c.Line, Printed: c.Printed, Ack: c.Ack, Pos: c.Pos}
+	switch k := c.Check.(type) {
+	case *TotalClaim:
+		j.Of, j.Number = k.Of, k.Number
+	case *CountClaim:
+		j.Field, j.Value, j.Contains, j.Number = k.Field, k.Value, k.Contains, k.Number
+		j.Legend, j.Buckets, j.Among = k.Legend, k.Buckets, k.Among
+	case *CellClaim:
+		j.Rows, j.Cols, j.Row, j.Col, j.Number = k.Rows, k.Cols, k.Row, k.Col, k.Number
+	case *SetClaim:
+		j.Field, j.Value, j.Keys = k.Field, k.Value, k.Keys
+		j.Legend, j.Buckets, j.Among = k.Legend, k.Buckets, k.Among
+	case *TagsClaim:
+		j.Key, j.Tags, j.Legend, j.Bucket = k.Key, k.Tags, k.Legend, k.Bucket
+	case *ColumnsClaim:
+		j.Names, j.Shown, j.Number = k.Names, k.Shown, k.Number
+	case *BucketClaim:
+		j.Legend, j.Buckets, j.Field, j.Value, j.Number = k.Legend, k.Buckets, k.Field, k.Value, k.Number
+	case *OrderClaim:
+		j.Legend, j.Names = k.Legend, k.By
+	case *ShareClaim:
+		j.From, j.To, j.AtLeast = k.From, k.To, k.AtLeast
+	case *OneOfClaim:
+		j.Key, j.Choices = k.Key, k.Choices
+	case *MetaClaim:
+		j.Key, j.Tags = k.Key, k.Tags
+	case *ExcludedClaim:
+		j.Records = k.Records
+	case *ReferencesClaim:
+		j.Number = k.Number
+	}
+	return json.Marshal(j)
 }

@@ -1,7 +1,11 @@
 package corpus
 
 import (
+	"bytes"
+	"encoding/json"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -83,4 +87,41 @@ func setColumn(e *Entry, col, val string) {
 	if col == "year" {
 		e.Year, _ = strconv.Atoi(val)
 	}
+}
+
+// TestClaimJSON holds a claim's JSON to what it was when every kind's
+// fields were fields of Claim (testdata/claims/kinds.json, written by
+// that code): the same keys, in the same order, for every kind.
+func TestClaimJSON(t *testing.T) {
+	got := claimsJSON(t)
+	want, err := os.ReadFile(filepath.Join("testdata", "claims", "kinds.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("claims as JSON differ from testdata/claims/kinds.json:\n%s", got)
+	}
+}
+
+// claimJSONIDs are a claim of each kind, and of each set of fields a kind
+// writes (scoped counts, acknowledged ones), from the survey's claims.
+var claimJSONIDs = []string{"total/retained", "table1/category/rl_method", "table2/shared/NA", "table2/shared/agent", "c2/verified-partial", "c2/verified-no", "c2/kimi-k2-6", "table16/magrpo", "table16/markov-games1994", "table16/magrpo/year-venue", "schema/columns", "table16/omitted-columns", "fig4/coverage-audit", "pool/focal", "table16/bucket/B", "table16/order", "fig2/window", "s10.3/acl-2025-attacks", "table16/core-cards", "table10/R1/magrpo", "table10/R4/malt", "s1.1/coverage-refresh", "s4.2/excluded-frameworks", "table19/mas-zero", "fig8/harness-rl", "references/retained"}
+
+// claimsJSON returns the JSON of the survey's claims named by claimJSONIDs.
+func claimsJSON(t *testing.T) []byte {
+	_, _, cl := loadRealWithClaims(t)
+	var pick []Claim
+	for _, c := range cl.Claims {
+		if slices.Contains(claimJSONIDs, c.ID) {
+			pick = append(pick, c)
+		}
+	}
+	if len(pick) != len(claimJSONIDs) {
+		t.Fatalf("%d of the %d claims named", len(pick), len(claimJSONIDs))
+	}
+	b, err := json.MarshalIndent(pick, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(b, '\n')
 }
