@@ -40,86 +40,54 @@ const (
 	KindReferences = "references" // the References list cites each retained row once (the mentions file)
 )
 
-// Claim is one figure of the survey with its provenance. A `table` block of
-// the claims file expands into one cell claim per printed number, so that
-// each number holds or fails on its own.
+// Claim is one figure of the survey with its provenance: what every kind
+// shares, and Check, the kind's own fields and how it is recomputed. A
+// `table` block of the claims file expands into one cell claim per printed
+// number, so that each number holds or fails on its own.
 type Claim struct {
-	ID          string `json:"id"`
-	Kind        string `json:"kind"`
-	Description string `json:"description"`
-	Source      string `json:"source"`
-
-	Of    string `json:"of,omitempty"`    // total: retained, excluded or audited
-	Field string `json:"field,omitempty"` // count, set
-	Value string `json:"value,omitempty"` // count, set
-	Rows  string `json:"rows,omitempty"`  // cell
-	Cols  string `json:"cols,omitempty"`  // cell
-	Row   string `json:"row,omitempty"`   // cell
-	Col   string `json:"col,omitempty"`   // cell
-	Key   string `json:"key,omitempty"`   // tags, oneof
+	ID          string
+	Kind        string // one of the Kind constants; Check's type follows it
+	Description string
+	Source      string
 
 	// Line is the line of survey.txt the figure is printed on (for a table
 	// cell, its row's line); 0 when the claim does not name one. Printed
 	// is the text as printed there, quoted by the errata.
-	Line    int    `json:"line,omitempty"`
-	Printed string `json:"printed,omitempty"`
-
-	// Legend names the printed table a tags, bucket or order claim is
-	// about (its legend in the claims file), Bucket the bucket a tags
-	// claim's row is printed under: Table 16's rows in file order are the
-	// table as printed.
-	Legend string `json:"legend,omitempty"`
-	Bucket string `json:"bucket,omitempty"`
-	// Buckets are the buckets a bucket claim counts, or the rows a count
-	// or set claim is restricted to; Among restricts it to listed keys.
-	Buckets []string `json:"buckets,omitempty"`
-	Among   []string `json:"among,omitempty"`
-	// Contains makes a count claim on a free-text column count the rows
-	// whose value contains it.
-	Contains string `json:"contains,omitempty"`
-	// Names are the columns a columns claim expects, in order; Shown the
-	// columns a printed table shows, when the claim counts the others.
-	Names []string `json:"names,omitempty"`
-	Shown []string `json:"shown,omitempty"`
-	// From and To bound a share claim's window (YYYY-MM, inclusive);
-	// AtLeast is the share the printed words mean.
-	From    string  `json:"from,omitempty"`
-	To      string  `json:"to,omitempty"`
-	AtLeast float64 `json:"at_least,omitempty"`
-	// Choices are the values a oneof claim allows per field, in order.
-	Choices []Choice `json:"choices,omitempty"`
-	// Records are the exclusion-log records an excluded claim names, in
-	// file order.
-	Records []Record `json:"records,omitempty"`
-
-	Number int      `json:"number,omitempty"` // total, count, cell, references
-	Keys   []string `json:"keys,omitempty"`   // set, sorted
-	Tags   []Tag    `json:"tags,omitempty"`   // tags, in the paper's column order; meta, in the claim's order
+	Line    int
+	Printed string
 
 	// Ack records a known disagreement between paper and CSV.
-	Ack *Acknowledgement `json:"acknowledged,omitempty"`
-	Pos Pos              `json:"pos"`
+	Ack *Acknowledgement
+	Pos Pos
+
+	// Check is the kind's figure: a *TotalClaim for a total claim, a
+	// *CountClaim for a count, and so on, one type per kind.
+	Check ClaimCheck
 }
 
-// Choice is one field of a oneof claim and the values its table allows.
-type Choice struct {
-	Field  string   `json:"field"`
-	Values []string `json:"values"`
+// ClaimCheck is what one kind of claim claims: its fields, and how the
+// corpus is compared with them. Each kind is its own type, so a claim
+// carries only the fields its kind reads.
+type ClaimCheck interface {
+	// Reads names what the claim's result depends on besides which rows
+	// the pool holds: the columns of those rows it reads (papers.csv's
+	// or a controlled field's, as the vocabulary names them), and
+	// ReadsHeader, ReadsExcluded or ReadsMentions for the CSV's header,
+	// the exclusion log and the mentions file. An incremental check
+	// need not re-verify a claim when an edit touches none of them.
+	Reads() []string
+	// verify compares the claim with the corpus into r (Expected,
+	// Actual, Keys, Responsible) and returns the deviation, rendered
+	// like Acknowledgement.CSV.
+	verify(x *claimContext, r *ClaimResult) string
 }
 
-// Record is an exclusion-log record an excluded claim names: its
-// record_id and the name the survey prints, which its screening_label
-// must contain.
-type Record struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-}
-
-// Tag is one field value an entry is claimed to have.
-type Tag struct {
-	Field string `json:"field"`
-	Value string `json:"value"`
-}
+// What a claim reads besides columns of the pool's rows (ClaimCheck.Reads).
+const (
+	ReadsHeader   = "papers.csv header" // the CSV's columns, in order
+	ReadsExcluded = "excluded"          // the exclusion log's records
+	ReadsMentions = "mentions"          // the claims' mentions file
+)
 
 // Acknowledgement is an understood disagreement: the paper prints one value,
 // the CSV (the survey's source of truth) has another, for a stated reason.

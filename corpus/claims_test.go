@@ -172,6 +172,8 @@ func TestParseClaimsYAMLMessages(t *testing.T) {
 		{"unknown top key", "claimz: []\n", `claims.yaml:1:1: error: the file: unknown key "claimz"; allowed: pool, mentions, legend, claims; did you mean "claims"?`},
 		{"unknown claim key", "claims:\n  - id: a\n    kind: total\n    source: x\n    of: retained\n    expekt: 3\n", `claims.yaml:6:5: error: claim a: unknown key "expekt"; allowed: id, kind,`},
 		{"unknown legend key", "legend:\n  t:\n    fields: [reward_type]\n    valeus: {}\nclaims: []\n", `claims.yaml:4:5: error: legend t: unknown key "valeus"; allowed: fields, values; did you mean "values"?`},
+		{"key of another kind", "claims:\n  - id: a\n    kind: count\n    source: x\n    field: reward_type\n    value: shared\n    rows: category\n    expect: 1\n", `claims.yaml:7:5: error: claim a: a count claim takes no rows; it takes field, value, contains, legend, buckets, among, expect (and id, kind,`},
+		{"total with a field", "claims:\n  - id: a\n    kind: total\n    source: x\n    of: retained\n    field: year\n    expect: 1\n", `claims.yaml:6:5: error: claim a: a total claim takes no field; it takes of, expect (and id, kind,`},
 		{"wrong type", "claims:\n  - id: a\n    kind: total\n    source: x\n    line: abc\n", `claims.yaml:5: error: "abc" is text; want a number`},
 		{"wrong legend type", "legend:\n  t:\n    fields: 3\nclaims: []\n", `claims.yaml:3: error: "3" is a number; want a list`},
 		{"syntax", "claims:\n  - id: [\n", `claims.yaml:2: error: did not find expected node content`},
@@ -240,8 +242,23 @@ func TestClaimsCatchEveryTagChange(t *testing.T) {
 				if slices.Contains(r.Responsible, e.Key) {
 					named++
 				}
-				if k := cl.Claims[i]; k.Field == f || k.Rows == f || k.Cols == f {
-					counted++
+				switch k := cl.Claims[i].Check.(type) {
+				case *CountClaim:
+					if k.Field == f {
+						counted++
+					}
+				case *SetClaim:
+					if k.Field == f {
+						counted++
+					}
+				case *BucketClaim:
+					if k.Field == f {
+						counted++
+					}
+				case *CellClaim:
+					if k.Rows == f || k.Cols == f {
+						counted++
+					}
 				}
 			}
 			// A row that leaves a printed count is not in the cell any more,

@@ -19,31 +19,32 @@ import (
 // scope reads buckets and among: a count or set claim restricted to the
 // rows printed under some buckets of a table, or to listed keys; a bucket
 // claim's buckets are what it counts.
-func (p *claimParser) scope(line int, r *rawClaim, c *Claim) bool {
+func (p *claimParser) scope(line int, r *rawClaim) (Scope, bool) {
+	var sc Scope
 	if len(r.Buckets) == 0 && len(r.Among) == 0 {
-		return true
+		return sc, true
 	}
 	switch {
 	case r.Kind != KindCount && r.Kind != KindSet && r.Kind != KindBucket:
 		p.errorf(line, "claim %s: only count, set and bucket claims take buckets or among", r.ID)
-		return false
+		return sc, false
 	case len(r.Buckets) > 0 && len(r.Among) > 0:
 		p.errorf(line, "claim %s: buckets and among are two scopes; give one", r.ID)
-		return false
+		return sc, false
 	case len(r.Buckets) > 0:
 		if !p.checkLegend(line, r.ID, r.Legend) {
-			return false
+			return sc, false
 		}
-		c.Legend, c.Buckets = r.Legend, slices.Clone(r.Buckets)
+		sc.Legend, sc.Buckets = r.Legend, slices.Clone(r.Buckets)
 	default:
-		c.Among = slices.Clone(r.Among)
-		slices.Sort(c.Among)
-		if n := len(c.Among); len(slices.Compact(c.Among)) != n {
+		sc.Among = slices.Clone(r.Among)
+		slices.Sort(sc.Among)
+		if n := len(sc.Among); len(slices.Compact(sc.Among)) != n {
 			p.errorf(line, "claim %s: among repeats a key", r.ID)
-			return false
+			return sc, false
 		}
 	}
-	return true
+	return sc, true
 }
 
 func (p *claimParser) checkLegend(line int, id, name string) bool {
@@ -61,85 +62,90 @@ func (p *claimParser) checkLegend(line int, id, name string) bool {
 
 // tableClaim reads the kinds that describe a printed table or the pool as
 // a whole.
-func (p *claimParser) tableClaim(n *yaml.Node, r *rawClaim, c *Claim) bool {
+func (p *claimParser) tableClaim(n *yaml.Node, r *rawClaim, sc Scope) ClaimCheck {
 	switch r.Kind {
 	case KindColumns:
+		c := &ColumnsClaim{}
 		if r.Expect.Kind == yaml.SequenceNode {
 			if err := r.Expect.Decode(&c.Names); err != nil || len(c.Names) == 0 {
 				p.errorf(r.Expect.Line, "claim %s: expect must list the columns in order, or count the columns a table leaves out (with shown)", r.ID)
-				return false
+				return nil
 			}
-			return true
+			return c
 		}
 		if len(r.Shown) == 0 {
 			p.errorf(n.Line, "claim %s: a count of columns needs shown: the columns the printed table shows", r.ID)
-			return false
+			return nil
 		}
 		for _, col := range r.Shown {
 			if !slices.Contains(paperColumns(), col) {
 				p.errorf(n.Line, "claim %s: shown: %q is not a column of papers.csv", r.ID, col)
-				return false
+				return nil
 			}
 		}
 		c.Shown, c.Number = r.Shown, p.number(r.ID, &r.Expect)
+		return c
 	case KindBucket:
-		if len(c.Buckets) == 0 {
+		if len(sc.Buckets) == 0 {
 			p.errorf(n.Line, "claim %s: a bucket claim needs a legend and the buckets it counts", r.ID)
-			return false
+			return nil
 		}
 		if r.Field != "" && !p.checkValue(n.Line, r.ID, r.Field, r.Value) {
-			return false
+			return nil
 		}
-		c.Field, c.Value, c.Number = r.Field, r.Value, p.number(r.ID, &r.Expect)
+		return &BucketClaim{Legend: sc.Legend, Buckets: sc.Buckets, Field: r.Field, Value: r.Value,
+			Number: p.number(r.ID, &r.Expect)}
 	case KindOrder:
 		if !p.checkLegend(n.Line, r.ID, r.Legend) {
-			return false
+			return nil
 		}
-		if err := r.Expect.Decode(&c.Names); err != nil || len(c.Names) == 0 {
+		c := &OrderClaim{Legend: r.Legend}
+		if err := r.Expect.Decode(&c.By); err != nil || len(c.By) == 0 {
 			p.errorf(r.Expect.Line, "claim %s: expect must list the columns the rows are sorted by, e.g. [year, key]", r.ID)
-			return false
+			return nil
 		}
-		for _, col := range c.Names {
+		for _, col := range c.By {
 			if !slices.Contains(paperColumns(), col) {
 				p.errorf(r.Expect.Line, "claim %s: %q is not a column of papers.csv", r.ID, col)
-				return false
+				return nil
 			}
 		}
-		c.Legend = r.Legend
+		return c
 	case KindShare:
 		from, err1 := time.Parse("2006-01", r.From)
 		to, err2 := time.Parse("2006-01", r.To)
 		if err1 != nil || err2 != nil || to.Before(from) {
 			p.errorf(n.Line, "claim %s: from and to must be months YYYY-MM, from not after to", r.ID)
-			return false
+			return nil
 		}
 		if r.AtLeast <= 0 || r.AtLeast > 1 {
 			p.errorf(n.Line, "claim %s: at_least must be the share the printed words mean, in (0, 1]", r.ID)
-			return false
+			return nil
 		}
-		c.From, c.To, c.AtLeast = r.From, r.To, r.AtLeast
+		return &ShareClaim{From: r.From, To: r.To, AtLeast: r.AtLeast}
 	case KindOneOf:
 		if r.Key == "" || r.Expect.Kind != yaml.MappingNode || len(r.Expect.Content) == 0 {
 			p.errorf(n.Line, "claim %s: a oneof claim needs a key and expect mapping each field to its allowed values", r.ID)
-			return false
+			return nil
 		}
-		c.Key = r.Key
+		c := &OneOfClaim{Key: r.Key}
 		for i := 0; i+1 < len(r.Expect.Content); i += 2 {
 			f := r.Expect.Content[i].Value
 			var vals []string
 			if err := r.Expect.Content[i+1].Decode(&vals); err != nil || len(vals) == 0 {
 				p.errorf(r.Expect.Content[i].Line, "claim %s: %s must list its allowed values", r.ID, f)
-				return false
+				return nil
 			}
 			for _, v := range vals {
 				if !p.checkValue(r.Expect.Content[i].Line, r.ID, f, v) {
-					return false
+					return nil
 				}
 			}
 			c.Choices = append(c.Choices, Choice{Field: f, Values: vals})
 		}
+		return c
 	}
-	return true
+	return nil
 }
 
 // fieldValues renders an acknowledgement's field → value mapping in the
@@ -167,14 +173,41 @@ func (p *claimParser) fieldValues(id string, n yaml.Node, choices []Choice) (str
 	return strings.Join(parts, ", "), true
 }
 
-// claimContext is what verifying the whole-table kinds needs: the pool's
-// rows by key, the claims (a printed table's rows are its tags claims)
-// and the CSV's header.
+// claimContext is what verifying a claim needs: the pool's rows by key,
+// the claims (a printed table's rows are its tags claims), the vocabulary
+// and the histograms and cross-tabs already counted.
 type claimContext struct {
 	c        *Corpus
+	v        *Vocabulary
 	claims   []Claim
 	mentions *Mentions // the claims' mentions file, for a references claim
 	byKey    map[string]*Entry
+	hists    map[string]*Histogram
+	tabs     map[[2]string]*CrossTab
+}
+
+// hist returns a field's histogram, counted once for every claim on it.
+func (x *claimContext) hist(field string) *Histogram {
+	if h, ok := x.hists[field]; ok {
+		return h
+	}
+	if x.hists == nil {
+		x.hists = map[string]*Histogram{}
+	}
+	x.hists[field] = x.c.Histogram(x.v, field)
+	return x.hists[field]
+}
+
+// tab returns a cross-tab, counted once for every cell claim on it.
+func (x *claimContext) tab(rows, cols string) *CrossTab {
+	k := [2]string{rows, cols}
+	if x.tabs[k] == nil {
+		if x.tabs == nil {
+			x.tabs = map[[2]string]*CrossTab{}
+		}
+		x.tabs[k] = x.c.CrossTab(x.v, rows, cols)
+	}
+	return x.tabs[k]
 }
 
 func (x *claimContext) entry(key string) *Entry {
@@ -197,43 +230,43 @@ type printedRow struct{ key, bucket string }
 func (x *claimContext) printedRows(legend string) []printedRow {
 	var out []printedRow
 	for i := range x.claims {
-		if cl := &x.claims[i]; cl.Kind == KindTags && cl.Legend == legend {
-			out = append(out, printedRow{cl.Key, cl.Bucket})
+		if t, ok := x.claims[i].Check.(*TagsClaim); ok && t.Legend == legend {
+			out = append(out, printedRow{t.Key, t.Bucket})
 		}
 	}
 	return out
 }
 
-// scopeKeys returns the keys a count or set claim is restricted to, nil
-// for a claim over the whole pool.
-func (x *claimContext) scopeKeys(cl *Claim) map[string]bool {
-	if len(cl.Buckets) == 0 && len(cl.Among) == 0 {
+// scopeKeys returns the keys a scope restricts a count or set claim to,
+// nil for the whole pool.
+func (x *claimContext) scopeKeys(s *Scope) map[string]bool {
+	if !s.scoped() {
 		return nil
 	}
 	in := map[string]bool{}
-	for _, k := range cl.Among {
+	for _, k := range s.Among {
 		in[k] = true
 	}
-	for _, row := range x.printedRows(cl.Legend) {
-		if slices.Contains(cl.Buckets, row.bucket) {
+	for _, row := range x.printedRows(s.Legend) {
+		if slices.Contains(s.Buckets, row.bucket) {
 			in[row.key] = true
 		}
 	}
 	return in
 }
 
-// matching returns the sorted keys of the pool's rows in a count or set
-// claim's scope whose field has its value (or contains its text).
-func (x *claimContext) matching(cl *Claim) []string {
-	scope := x.scopeKeys(cl)
+// matching returns the sorted keys of the pool's rows in a scope whose
+// field has value (or, when contains is set, contains it).
+func (x *claimContext) matching(s *Scope, field, value, contains string) []string {
+	scope := x.scopeKeys(s)
 	var out []string
 	for i := range x.c.Papers {
 		e := &x.c.Papers[i]
 		if scope != nil && !scope[e.Key] {
 			continue
 		}
-		v := e.Value(cl.Field)
-		if cl.Contains != "" && strings.Contains(v, cl.Contains) || cl.Contains == "" && v == cl.Value {
+		v := e.Value(field)
+		if contains != "" && strings.Contains(v, contains) || contains == "" && v == value {
 			out = append(out, e.Key)
 		}
 	}
@@ -241,131 +274,185 @@ func (x *claimContext) matching(cl *Claim) []string {
 	return slices.Compact(out)
 }
 
-// scanned reports whether a count or set claim is computed by matching
-// rather than from the vocabulary's histogram: scoped, free-text or
-// substring claims.
-func scanned(cl *Claim, v *Vocabulary) bool {
-	return len(cl.Buckets) > 0 || len(cl.Among) > 0 || cl.Contains != "" || v.Field(cl.Field) == nil
+// ColumnsClaim is the CSV's header (Names, in order), or how many of its
+// columns a printed table that shows Shown leaves out (Number).
+type ColumnsClaim struct {
+	Names  []string
+	Shown  []string
+	Number int
 }
 
-// verifyWhole verifies the kinds of this file into r and returns the
-// deviation, rendered like Acknowledgement.CSV.
-func (x *claimContext) verifyWhole(cl *Claim, r *ClaimResult) string {
-	switch cl.Kind {
-	case KindColumns:
-		var header []string
-		if x.c.papers != nil {
-			header = x.c.papers.header
-		}
-		if cl.Names != nil {
-			r.Expected, r.Actual = strings.Join(cl.Names, ", "), strings.Join(header, ", ")
-			return r.Actual
-		}
-		var omitted []string
-		for _, h := range header {
-			if !slices.Contains(cl.Shown, h) {
-				omitted = append(omitted, h)
-			}
-		}
-		r.Expected = strconv.Itoa(cl.Number)
-		r.Actual = fmt.Sprintf("%d (%s)", len(omitted), strings.Join(omitted, ", "))
-		if len(omitted) == cl.Number {
-			r.Actual = r.Expected // agreement shows as the bare count
-		}
-		return strconv.Itoa(len(omitted))
-	case KindBucket:
-		var printed []string
-		for _, row := range x.printedRows(cl.Legend) {
-			if slices.Contains(cl.Buckets, row.bucket) && x.entry(row.key) != nil {
-				printed = append(printed, row.key)
-			}
-		}
-		slices.Sort(printed)
-		r.Keys = printed
-		r.Expected, r.Actual = strconv.Itoa(cl.Number), strconv.Itoa(len(printed))
-		if cl.Field != "" {
-			// The bucket is one value of the CSV: its rows are the
-			// bucket's, no more and no fewer.
-			tagged := x.matching(&Claim{Field: cl.Field, Value: cl.Value})
-			r.Keys, r.Responsible = symmetricDifference(printed, tagged)
-			if len(r.Responsible) > 0 {
-				r.Actual += fmt.Sprintf(" (%s=%s has %d: differs in %s)", cl.Field, cl.Value, len(tagged), strings.Join(r.Responsible, ", "))
-			}
-		}
-		return r.Actual
-	case KindOrder:
-		var out []string
-		rows := x.printedRows(cl.Legend)
-		var prev *Entry
-		for i, row := range rows {
-			e := x.entry(row.key)
-			if i > 0 && rows[i-1].bucket != row.bucket {
-				prev = nil
-			}
-			if e == nil { // a missing row fails its own tags claim
-				continue
-			}
-			if prev != nil && x.compareBy(prev, e, cl.Names) > 0 {
-				out = append(out, fmt.Sprintf("%s: %s (%s) after %s (%s)", row.bucket,
-					e.Key, x.sortKey(e, cl.Names), prev.Key, x.sortKey(prev, cl.Names)))
-				r.Responsible = append(r.Responsible, e.Key)
-			}
-			prev = e
-		}
-		r.Expected = "sorted within bucket by " + strings.Join(cl.Names, ", then ")
-		r.Actual = r.Expected
-		if len(out) > 0 {
-			r.Actual = strings.Join(out, "; ")
-		}
-		slices.Sort(r.Responsible)
-		r.Responsible = slices.Compact(r.Responsible)
-		r.Keys = slices.Clone(r.Responsible)
-		return r.Actual
-	case KindShare:
-		from, _ := time.Parse("2006-01", cl.From)
-		to, _ := time.Parse("2006-01", cl.To)
-		in := 0
-		for i := range x.c.Papers {
-			if dated(&x.c.Papers[i], from, to) {
-				in++
-			}
-		}
-		total := len(x.c.Papers)
-		r.Expected = fmt.Sprintf("at least %g%% of the pool dated %s to %s", cl.AtLeast*100, cl.From, cl.To)
-		deviation := fmt.Sprintf("%d of %d", in, total)
-		r.Actual = fmt.Sprintf("%s (%d%%)", deviation, (in*200+total)/max(2*total, 1)) // rounded
-		if total > 0 && float64(in) >= cl.AtLeast*float64(total) {
-			r.Actual = r.Expected
-		}
-		return deviation
-	case KindOneOf:
-		r.Keys = []string{cl.Key}
-		e := x.entry(cl.Key)
-		var exp, act, diff []string
-		for _, ch := range cl.Choices {
-			exp = append(exp, ch.Field+" in "+strings.Join(ch.Values, " or "))
-			if e == nil {
-				continue
-			}
-			got := e.Value(ch.Field)
-			act = append(act, ch.Field+"="+got)
-			if !slices.Contains(ch.Values, got) {
-				diff = append(diff, ch.Field+"="+got)
-			}
-		}
-		r.Expected, r.Actual = strings.Join(exp, ", "), strings.Join(act, ", ")
-		if e == nil {
-			r.Actual = "no row with key " + cl.Key
-			diff = []string{r.Actual}
-		}
-		if len(diff) > 0 {
-			r.Responsible = []string{cl.Key}
-		} else {
-			r.Actual = r.Expected // agreement: the row is one of the allowed
-		}
-		return strings.Join(diff, ", ")
+// BucketClaim is how many rows a printed table (Legend) lists under
+// Buckets; with Field and Value, the bucket is that value of the CSV.
+type BucketClaim struct {
+	Legend       string
+	Buckets      []string
+	Field, Value string
+	Number       int
+}
+
+// OrderClaim is that a printed table's (Legend) rows follow the CSV's
+// columns By (year, then key) within each bucket.
+type OrderClaim struct {
+	Legend string
+	By     []string
+}
+
+// ShareClaim is that at least AtLeast of the pool is dated From to To
+// (months YYYY-MM, inclusive).
+type ShareClaim struct {
+	From, To string
+	AtLeast  float64
+}
+
+// OneOfClaim is that a representative entry carries one of the values
+// its table allows, per field in order.
+type OneOfClaim struct {
+	Key     string
+	Choices []Choice
+}
+
+func (k *ColumnsClaim) Reads() []string { return []string{ReadsHeader} }
+
+func (k *BucketClaim) Reads() []string {
+	if k.Field == "" {
+		return []string{"key"}
 	}
-	return ""
+	return withKey(k.Field)
+}
+
+func (k *OrderClaim) Reads() []string { return withKey(k.By...) }
+
+func (k *ShareClaim) Reads() []string { return []string{"arxiv_id", "year"} }
+
+func (k *OneOfClaim) Reads() []string {
+	fields := make([]string, len(k.Choices))
+	for i, ch := range k.Choices {
+		fields[i] = ch.Field
+	}
+	return withKey(fields...)
+}
+
+func (k *ColumnsClaim) verify(x *claimContext, r *ClaimResult) string {
+	var header []string
+	if x.c.papers != nil {
+		header = x.c.papers.header
+	}
+	if k.Names != nil {
+		r.Expected, r.Actual = strings.Join(k.Names, ", "), strings.Join(header, ", ")
+		return r.Actual
+	}
+	var omitted []string
+	for _, h := range header {
+		if !slices.Contains(k.Shown, h) {
+			omitted = append(omitted, h)
+		}
+	}
+	r.Expected = strconv.Itoa(k.Number)
+	r.Actual = fmt.Sprintf("%d (%s)", len(omitted), strings.Join(omitted, ", "))
+	if len(omitted) == k.Number {
+		r.Actual = r.Expected // agreement shows as the bare count
+	}
+	return strconv.Itoa(len(omitted))
+}
+
+func (k *BucketClaim) verify(x *claimContext, r *ClaimResult) string {
+	var printed []string
+	for _, row := range x.printedRows(k.Legend) {
+		if slices.Contains(k.Buckets, row.bucket) && x.entry(row.key) != nil {
+			printed = append(printed, row.key)
+		}
+	}
+	slices.Sort(printed)
+	r.Keys = printed
+	r.Expected, r.Actual = strconv.Itoa(k.Number), strconv.Itoa(len(printed))
+	if k.Field != "" {
+		// The bucket is one value of the CSV: its rows are the
+		// bucket's, no more and no fewer.
+		tagged := x.matching(&Scope{}, k.Field, k.Value, "")
+		r.Keys, r.Responsible = symmetricDifference(printed, tagged)
+		if len(r.Responsible) > 0 {
+			r.Actual += fmt.Sprintf(" (%s=%s has %d: differs in %s)", k.Field, k.Value, len(tagged), strings.Join(r.Responsible, ", "))
+		}
+	}
+	return r.Actual
+}
+
+func (k *OrderClaim) verify(x *claimContext, r *ClaimResult) string {
+	var out []string
+	rows := x.printedRows(k.Legend)
+	var prev *Entry
+	for i, row := range rows {
+		e := x.entry(row.key)
+		if i > 0 && rows[i-1].bucket != row.bucket {
+			prev = nil
+		}
+		if e == nil { // a missing row fails its own tags claim
+			continue
+		}
+		if prev != nil && x.compareBy(prev, e, k.By) > 0 {
+			out = append(out, fmt.Sprintf("%s: %s (%s) after %s (%s)", row.bucket,
+				e.Key, x.sortKey(e, k.By), prev.Key, x.sortKey(prev, k.By)))
+			r.Responsible = append(r.Responsible, e.Key)
+		}
+		prev = e
+	}
+	r.Expected = "sorted within bucket by " + strings.Join(k.By, ", then ")
+	r.Actual = r.Expected
+	if len(out) > 0 {
+		r.Actual = strings.Join(out, "; ")
+	}
+	slices.Sort(r.Responsible)
+	r.Responsible = slices.Compact(r.Responsible)
+	r.Keys = slices.Clone(r.Responsible)
+	return r.Actual
+}
+
+func (k *ShareClaim) verify(x *claimContext, r *ClaimResult) string {
+	from, _ := time.Parse("2006-01", k.From)
+	to, _ := time.Parse("2006-01", k.To)
+	in := 0
+	for i := range x.c.Papers {
+		if dated(&x.c.Papers[i], from, to) {
+			in++
+		}
+	}
+	total := len(x.c.Papers)
+	r.Expected = fmt.Sprintf("at least %g%% of the pool dated %s to %s", k.AtLeast*100, k.From, k.To)
+	deviation := fmt.Sprintf("%d of %d", in, total)
+	r.Actual = fmt.Sprintf("%s (%d%%)", deviation, (in*200+total)/max(2*total, 1)) // rounded
+	if total > 0 && float64(in) >= k.AtLeast*float64(total) {
+		r.Actual = r.Expected
+	}
+	return deviation
+}
+
+func (k *OneOfClaim) verify(x *claimContext, r *ClaimResult) string {
+	r.Keys = []string{k.Key}
+	e := x.entry(k.Key)
+	var exp, act, diff []string
+	for _, ch := range k.Choices {
+		exp = append(exp, ch.Field+" in "+strings.Join(ch.Values, " or "))
+		if e == nil {
+			continue
+		}
+		got := e.Value(ch.Field)
+		act = append(act, ch.Field+"="+got)
+		if !slices.Contains(ch.Values, got) {
+			diff = append(diff, ch.Field+"="+got)
+		}
+	}
+	r.Expected, r.Actual = strings.Join(exp, ", "), strings.Join(act, ", ")
+	if e == nil {
+		r.Actual = "no row with key " + k.Key
+		diff = []string{r.Actual}
+	}
+	if len(diff) > 0 {
+		r.Responsible = []string{k.Key}
+	} else {
+		r.Actual = r.Expected // agreement: the row is one of the allowed
+	}
+	return strings.Join(diff, ", ")
 }
 
 // compareBy orders two rows by columns, numerically where both values are

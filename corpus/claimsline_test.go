@@ -53,11 +53,18 @@ func TestClaimsCiteTheirLine(t *testing.T) {
 		case c.Kind == KindCell:
 			// A row of a printed cross-tab: its label is the row's
 			// value, its numbers follow.
-			if !strings.Contains(" "+text+" ", " "+strconv.Itoa(c.Number)+" ") {
-				t.Errorf("%s: %s: survey.txt line %d (%q) does not print %d", c.Pos, c.ID, c.Line, text, c.Number)
+			n := c.Check.(*CellClaim).Number
+			if !strings.Contains(" "+text+" ", " "+strconv.Itoa(n)+" ") {
+				t.Errorf("%s: %s: survey.txt line %d (%q) does not print %d", c.Pos, c.ID, c.Line, text, n)
 			}
 		case c.Kind == KindTotal || c.Kind == KindCount:
-			n := strconv.Itoa(c.Number)
+			var n string
+			switch k := c.Check.(type) {
+			case *TotalClaim:
+				n = strconv.Itoa(k.Number)
+			case *CountClaim:
+				n = strconv.Itoa(k.Number)
+			}
 			if !containsNumber(text, n) && !containsNumber(text, n+n) {
 				t.Errorf("%s: %s: survey.txt line %d does not print %s", c.Pos, c.ID, c.Line, n)
 			}

@@ -195,7 +195,7 @@ const referenceProblems = 5
 // verifyReferences holds the references to the pool's keys: each
 // retained row has exactly one, and each reference cites a retained row.
 // A reference that cites no row names its position in the mentions file.
-func (x *claimContext) verifyReferences(cl *Claim, r *ClaimResult) string {
+func (x *claimContext) verifyReferences(number int, r *ClaimResult) string {
 	m := x.mentions
 	var problems []string
 	cited := map[string]bool{}
@@ -220,9 +220,9 @@ func (x *claimContext) verifyReferences(cl *Claim, r *ClaimResult) string {
 	if m != nil {
 		n = len(m.References)
 	}
-	r.Expected = fmt.Sprintf("%d references, one for each retained row", cl.Number)
+	r.Expected = fmt.Sprintf("%d references, one for each retained row", number)
 	r.Actual = r.Expected
-	if len(problems) > 0 || n != cl.Number || len(x.c.Papers) != cl.Number {
+	if len(problems) > 0 || n != number || len(x.c.Papers) != number {
 		r.Actual = fmt.Sprintf("%d references for %d retained rows", n, len(x.c.Papers))
 		if len(problems) > referenceProblems {
 			// Every row of a list the references do not cite is a

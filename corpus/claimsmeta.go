@@ -20,52 +20,55 @@ import (
 var metaFields = []string{"year", "venue", "affiliation", "month"}
 
 // paperClaim reads the meta, excluded and references kinds.
-func (p *claimParser) paperClaim(n *yaml.Node, r *rawClaim, c *Claim) bool {
+func (p *claimParser) paperClaim(n *yaml.Node, r *rawClaim) ClaimCheck {
 	switch r.Kind {
 	case KindMeta:
 		if r.Key == "" || r.Expect.Kind != yaml.MappingNode || len(r.Expect.Content) == 0 {
 			p.errorf(n.Line, "claim %s: a meta claim needs a key and expect mapping %s to the printed values", r.ID, strings.Join(metaFields, ", "))
-			return false
+			return nil
 		}
-		c.Key = r.Key
+		c := &MetaClaim{Key: r.Key}
 		for i := 0; i+1 < len(r.Expect.Content); i += 2 {
 			f, v := r.Expect.Content[i].Value, r.Expect.Content[i+1].Value
 			line := r.Expect.Content[i].Line
 			if !slices.Contains(metaFields, f) {
 				p.errorf(line, "claim %s: %q is not a field a meta claim checks (%s)", r.ID, f, strings.Join(metaFields, ", "))
-				return false
+				return nil
 			}
 			if v == "" {
 				p.errorf(line, "claim %s: %s needs the printed value", r.ID, f)
-				return false
+				return nil
 			}
 			if f == "month" && !isMonth(v) {
 				p.errorf(line, "claim %s: month must be YYYY-MM, not %q", r.ID, v)
-				return false
+				return nil
 			}
 			c.Tags = append(c.Tags, Tag{Field: f, Value: v})
 		}
+		return c
 	case KindExcluded:
 		if r.Expect.Kind != yaml.MappingNode || len(r.Expect.Content) == 0 {
 			p.errorf(n.Line, "claim %s: an excluded claim needs expect mapping each record_id to the name the survey prints", r.ID)
-			return false
+			return nil
 		}
+		c := &ExcludedClaim{}
 		for i := 0; i+1 < len(r.Expect.Content); i += 2 {
 			id, name := r.Expect.Content[i].Value, r.Expect.Content[i+1].Value
 			if name == "" {
 				p.errorf(r.Expect.Content[i].Line, "claim %s: record %s needs the name the survey prints", r.ID, id)
-				return false
+				return nil
 			}
 			c.Records = append(c.Records, Record{ID: id, Name: name})
 		}
+		return c
 	case KindReferences:
 		if p.mentions == "" {
 			p.errorf(n.Line, "claim %s: a references claim needs the claims file to name its mentions file (mentions: survey-mentions.yaml)", r.ID)
-			return false
+			return nil
 		}
-		c.Number = p.number(r.ID, &r.Expect)
+		return &ReferencesClaim{Number: p.number(r.ID, &r.Expect)}
 	}
-	return true
+	return nil
 }
 
 // isMonth reports whether s is a month YYYY-MM.
@@ -126,63 +129,95 @@ func metaValue(e *Entry, field string) string {
 	return e.Value(field)
 }
 
-// verifyPaper verifies the kinds of this file into r and returns the
-// deviation, rendered like Acknowledgement.CSV.
-func (x *claimContext) verifyPaper(cl *Claim, r *ClaimResult) string {
-	switch cl.Kind {
-	case KindMeta:
-		r.Keys = []string{cl.Key}
-		e := x.entry(cl.Key)
-		var exp, act, diff []string
-		for _, t := range cl.Tags {
-			exp = append(exp, t.Field+"="+t.Value)
-			if e == nil {
-				continue
-			}
-			got := metaValue(e, t.Field)
-			ok := got == t.Value
-			if t.Field == "venue" || t.Field == "affiliation" {
-				ok = namedBy(t.Value, got)
-			}
-			if ok {
-				act = append(act, t.Field+"="+t.Value)
-			} else {
-				act = append(act, t.Field+"="+got)
-				diff = append(diff, t.Field+"="+got)
-			}
+// MetaClaim is one entry's year, venue, affiliation or month (Tags, in
+// the claim's order), as a table or card prints them.
+type MetaClaim struct {
+	Key  string
+	Tags []Tag
+}
+
+// ExcludedClaim is that the records a passage names are in the exclusion
+// log under these ids, in file order.
+type ExcludedClaim struct {
+	Records []Record
+}
+
+// ReferencesClaim is that the References list (the mentions file) cites
+// each of the Number retained rows once.
+type ReferencesClaim struct {
+	Number int
+}
+
+func (k *MetaClaim) Reads() []string {
+	fields := make([]string, len(k.Tags))
+	for i, t := range k.Tags {
+		fields[i] = t.Field
+		if t.Field == "month" {
+			fields[i] = "arxiv_id" // the month is the arXiv id's
 		}
-		r.Expected, r.Actual = strings.Join(exp, ", "), strings.Join(act, ", ")
-		if e == nil {
-			r.Actual = "no row with key " + cl.Key
-			diff = []string{r.Actual}
-		}
-		if len(diff) > 0 {
-			r.Responsible = []string{cl.Key}
-		}
-		return strings.Join(diff, ", ")
-	case KindExcluded:
-		byID := map[string]*Exclusion{}
-		for i := range x.c.Excluded {
-			byID[x.c.Excluded[i].RecordID] = &x.c.Excluded[i]
-		}
-		var exp, diff []string
-		for _, rec := range cl.Records {
-			exp = append(exp, rec.ID+" "+rec.Name)
-			switch ex := byID[rec.ID]; {
-			case ex == nil:
-				diff = append(diff, rec.ID+": no such record")
-			case !strings.Contains(strings.ToLower(ex.ScreeningLabel), strings.ToLower(rec.Name)):
-				diff = append(diff, fmt.Sprintf("%s is %q", rec.ID, ex.ScreeningLabel))
-			}
-		}
-		r.Expected = strings.Join(exp, ", ")
-		r.Actual = r.Expected
-		if len(diff) > 0 {
-			r.Actual = strings.Join(diff, "; ")
-		}
-		return strings.Join(diff, "; ")
-	case KindReferences:
-		return x.verifyReferences(cl, r)
 	}
-	return ""
+	return withKey(fields...)
+}
+
+func (k *ExcludedClaim) Reads() []string { return []string{ReadsExcluded} }
+
+func (k *ReferencesClaim) Reads() []string { return []string{"key", ReadsMentions} }
+
+func (k *MetaClaim) verify(x *claimContext, r *ClaimResult) string {
+	r.Keys = []string{k.Key}
+	e := x.entry(k.Key)
+	var exp, act, diff []string
+	for _, t := range k.Tags {
+		exp = append(exp, t.Field+"="+t.Value)
+		if e == nil {
+			continue
+		}
+		got := metaValue(e, t.Field)
+		ok := got == t.Value
+		if t.Field == "venue" || t.Field == "affiliation" {
+			ok = namedBy(t.Value, got)
+		}
+		if ok {
+			act = append(act, t.Field+"="+t.Value)
+		} else {
+			act = append(act, t.Field+"="+got)
+			diff = append(diff, t.Field+"="+got)
+		}
+	}
+	r.Expected, r.Actual = strings.Join(exp, ", "), strings.Join(act, ", ")
+	if e == nil {
+		r.Actual = "no row with key " + k.Key
+		diff = []string{r.Actual}
+	}
+	if len(diff) > 0 {
+		r.Responsible = []string{k.Key}
+	}
+	return strings.Join(diff, ", ")
+}
+
+func (k *ExcludedClaim) verify(x *claimContext, r *ClaimResult) string {
+	byID := map[string]*Exclusion{}
+	for i := range x.c.Excluded {
+		byID[x.c.Excluded[i].RecordID] = &x.c.Excluded[i]
+	}
+	var exp, diff []string
+	for _, rec := range k.Records {
+		exp = append(exp, rec.ID+" "+rec.Name)
+		switch ex := byID[rec.ID]; {
+		case ex == nil:
+			diff = append(diff, rec.ID+": no such record")
+		case !strings.Contains(strings.ToLower(ex.ScreeningLabel), strings.ToLower(rec.Name)):
+			diff = append(diff, fmt.Sprintf("%s is %q", rec.ID, ex.ScreeningLabel))
+		}
+	}
+	r.Expected = strings.Join(exp, ", ")
+	r.Actual = r.Expected
+	if len(diff) > 0 {
+		r.Actual = strings.Join(diff, "; ")
+	}
+	return strings.Join(diff, "; ")
+}
+
+func (k *ReferencesClaim) verify(x *claimContext, r *ClaimResult) string {
+	return x.verifyReferences(k.Number, r)
 }

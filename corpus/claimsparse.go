@@ -156,6 +156,9 @@ func (p *claimParser) parse(n *yaml.Node) []Claim {
 	if len(p.errs) > before {
 		return nil
 	}
+	if !p.kindKeys(n, &r) {
+		return nil
+	}
 	base := Claim{ID: r.ID, Kind: r.Kind, Description: r.Description, Source: r.Source,
 		Line: r.Line, Printed: r.Printed, Pos: Pos{File: p.file, Line: n.Line}}
 	if r.ID == "" || r.Source == "" {
@@ -166,7 +169,8 @@ func (p *claimParser) parse(n *yaml.Node) []Claim {
 		p.errorf(n.Line, "claim %s: line must be a line of survey.txt, not %d", r.ID, r.Line)
 		return nil
 	}
-	if !p.scope(n.Line, &r, &base) {
+	sc, ok := p.scope(n.Line, &r)
+	if !ok {
 		return nil
 	}
 	switch r.Kind {
@@ -175,8 +179,7 @@ func (p *claimParser) parse(n *yaml.Node) []Claim {
 			p.errorf(n.Line, "claim %s: of must be retained, excluded or audited, not %q", r.ID, r.Of)
 			return nil
 		}
-		base.Of = r.Of
-		base.Number = p.number(r.ID, &r.Expect)
+		base.Check = &TotalClaim{Of: r.Of, Number: p.number(r.ID, &r.Expect)}
 	case KindCount:
 		if r.Contains != "" {
 			if !p.checkFreeText(n.Line, r.ID, r.Field) {
@@ -189,56 +192,56 @@ func (p *claimParser) parse(n *yaml.Node) []Claim {
 		} else if !p.checkAnyValue(n.Line, r.ID, r.Field, r.Value) {
 			return nil
 		}
-		base.Field, base.Value, base.Contains = r.Field, r.Value, r.Contains
-		base.Number = p.number(r.ID, &r.Expect)
+		base.Check = &CountClaim{Field: r.Field, Value: r.Value, Contains: r.Contains, Scope: sc,
+			Number: p.number(r.ID, &r.Expect)}
 	case KindCell:
 		if !p.checkPair(n.Line, r.ID, r.Rows, r.Cols) || !p.checkValue(n.Line, r.ID, r.Rows, r.Row) ||
 			!p.checkValue(n.Line, r.ID, r.Cols, r.Col) {
 			return nil
 		}
-		base.Rows, base.Cols, base.Row, base.Col = r.Rows, r.Cols, r.Row, r.Col
-		base.Number = p.number(r.ID, &r.Expect)
+		base.Check = &CellClaim{Rows: r.Rows, Cols: r.Cols, Row: r.Row, Col: r.Col, Number: p.number(r.ID, &r.Expect)}
 	case "table":
 		return p.table(n, &r, base)
 	case KindSet:
 		if !p.checkAnyValue(n.Line, r.ID, r.Field, r.Value) {
 			return nil
 		}
-		base.Field, base.Value = r.Field, r.Value
-		if err := r.Expect.Decode(&base.Keys); err != nil || len(base.Keys) == 0 {
+		k := &SetClaim{Field: r.Field, Value: r.Value, Scope: sc}
+		if err := r.Expect.Decode(&k.Keys); err != nil || len(k.Keys) == 0 {
 			p.errorf(r.Expect.Line, "claim %s: expect must be a list of keys", r.ID)
 			return nil
 		}
-		slices.Sort(base.Keys)
+		slices.Sort(k.Keys)
+		base.Check = k
 	case KindTags:
 		if r.Key == "" {
 			p.errorf(n.Line, "claim %s: tags claim needs a key", r.ID)
 			return nil
 		}
-		base.Key = r.Key
-		base.Tags = p.tags(&r)
-		if len(base.Tags) == 0 {
+		k := &TagsClaim{Key: r.Key, Tags: p.tags(&r)}
+		if len(k.Tags) == 0 {
 			return nil
 		}
 		if r.Expect.Kind == yaml.ScalarNode {
-			base.Legend, base.Bucket = r.Legend, r.Bucket
+			k.Legend, k.Bucket = r.Legend, r.Bucket
 			if base.Printed == "" { // the abbreviated row is the printed text
 				base.Printed = r.Expect.Value
 			}
 		}
+		base.Check = k
 	case KindColumns, KindBucket, KindOrder, KindShare, KindOneOf:
-		if !p.tableClaim(n, &r, &base) {
+		if base.Check = p.tableClaim(n, &r, sc); base.Check == nil {
 			return nil
 		}
 	case KindMeta, KindExcluded, KindReferences:
-		if !p.paperClaim(n, &r, &base) {
+		if base.Check = p.paperClaim(n, &r); base.Check == nil {
 			return nil
 		}
 	default:
 		p.errorf(n.Line, "claim %s: unknown kind %q (total, count, cell, table, set, tags, columns, bucket, order, share, oneof, meta, excluded, references)", r.ID, r.Kind)
 		return nil
 	}
-	if r.Bucket != "" && base.Bucket == "" {
+	if t, ok := base.Check.(*TagsClaim); r.Bucket != "" && (!ok || t.Bucket == "") {
 		p.errorf(n.Line, "claim %s: only an abbreviated tags row is printed under a bucket", r.ID)
 		return nil
 	}
@@ -251,6 +254,63 @@ func (p *claimParser) parse(n *yaml.Node) []Claim {
 		base.Ack = p.ack(r.ID, &base, &a)
 	}
 	return []Claim{base}
+}
+
+// claimKeys are the keys every claim takes.
+var claimKeys = []string{"id", "kind", "description", "source", "line", "printed", "acknowledged"}
+
+// kindKeys returns the keys a kind's claims take besides claimKeys, in
+// the order the claims file writes them; nil for an unknown kind.
+func kindKeys(kind string) []string {
+	switch kind {
+	case KindTotal:
+		return []string{"of", "expect"}
+	case KindCount:
+		return []string{"field", "value", "contains", "legend", "buckets", "among", "expect"}
+	case KindCell:
+		return []string{"rows", "cols", "row", "col", "expect"}
+	case "table":
+		return []string{"rows", "cols", "columns", "cells"}
+	case KindSet:
+		return []string{"field", "value", "legend", "buckets", "among", "expect"}
+	case KindTags:
+		return []string{"key", "legend", "bucket", "expect"}
+	case KindColumns:
+		return []string{"shown", "expect"}
+	case KindBucket:
+		return []string{"legend", "buckets", "field", "value", "expect"}
+	case KindOrder:
+		return []string{"legend", "expect"}
+	case KindShare:
+		return []string{"from", "to", "at_least"}
+	case KindOneOf, KindMeta:
+		return []string{"key", "expect"}
+	case KindExcluded, KindReferences:
+		return []string{"expect"}
+	}
+	return nil
+}
+
+// kindKeys refuses a key the claim's kind does not take, at the key,
+// naming the keys it does take: a field another kind reads would be
+// silently ignored.
+func (p *claimParser) kindKeys(n *yaml.Node, r *rawClaim) bool {
+	own := kindKeys(r.Kind)
+	if own == nil { // an unknown kind is refused with the kinds there are
+		return true
+	}
+	ok := true
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if slices.Contains(claimKeys, k.Value) || slices.Contains(own, k.Value) {
+			continue
+		}
+		p.errs.add(Error, Pos{File: p.file, Line: k.Line, Col: k.Column}, "", "",
+			"claim %s: a %s claim takes no %s; it takes %s (and %s)", r.ID, r.Kind, k.Value,
+			strings.Join(own, ", "), strings.Join(claimKeys, ", "))
+		ok = false
+	}
+	return ok
 }
 
 // table expands a printed cross-tab into one cell claim per number.
@@ -295,7 +355,7 @@ func (p *claimParser) table(n *yaml.Node, r *rawClaim, base Claim) []Claim {
 			c.Kind = KindCell
 			c.ID = r.ID + "/" + row + "/" + col
 			c.Description = fmt.Sprintf("%s: %s=%s and %s=%s", r.Description, r.Rows, row, r.Cols, col)
-			c.Rows, c.Cols, c.Row, c.Col, c.Number = r.Rows, r.Cols, row, col, nums[j]
+			c.Check = &CellClaim{Rows: r.Rows, Cols: r.Cols, Row: row, Col: col, Number: nums[j]}
 			c.Pos = Pos{File: p.file, Line: kn.Line}
 			c.Line = line
 			for k := range acks {
@@ -388,8 +448,15 @@ func (p *claimParser) ack(id string, c *Claim, a *rawAck) *Acknowledgement {
 		for i := 0; i+1 < len(a.CSV.Content); i += 2 {
 			m[a.CSV.Content[i].Value] = a.CSV.Content[i+1].Value
 		}
+		var tags []Tag
+		switch k := c.Check.(type) {
+		case *TagsClaim:
+			tags = k.Tags
+		case *MetaClaim:
+			tags = k.Tags
+		}
 		var parts []string
-		for _, t := range c.Tags { // claim order, so rendering matches Actual
+		for _, t := range tags { // claim order, so rendering matches Actual
 			if val, ok := m[t.Field]; ok {
 				parts = append(parts, t.Field+"="+val)
 				delete(m, t.Field)
@@ -402,7 +469,7 @@ func (p *claimParser) ack(id string, c *Claim, a *rawAck) *Acknowledgement {
 		csv = strings.Join(parts, ", ")
 	case KindOneOf:
 		var ok bool
-		if csv, ok = p.fieldValues(id, a.CSV, c.Choices); !ok {
+		if csv, ok = p.fieldValues(id, a.CSV, c.Check.(*OneOfClaim).Choices); !ok {
 			return nil
 		}
 	case KindOrder:

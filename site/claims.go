@@ -283,28 +283,38 @@ func (r *renderer) entrySurveys() map[string]*EntrySurvey {
 // claim on one of the coverage tables; "" for other claims. A cell claim counts the
 // survey's pool, so it links the pool's cell page when there is a pool.
 func (r *renderer) claimHref(cl *corpus.Claim) string {
-	switch cl.Kind {
-	case corpus.KindCount, corpus.KindSet:
-		if len(cl.Buckets) > 0 || len(cl.Among) > 0 || cl.Contains != "" {
+	var field, value string
+	switch k := cl.Check.(type) {
+	case *corpus.CountClaim:
+		if len(k.Buckets) > 0 || len(k.Among) > 0 || k.Contains != "" {
 			return "" // a scoped count is not the value's term page
 		}
-		if fv := r.field(cl.Field); fv != nil {
-			if i := fv.Index(cl.Value); i >= 0 {
-				return fv.Terms[i].Href
-			}
+		field, value = k.Field, k.Value
+	case *corpus.SetClaim:
+		if len(k.Buckets) > 0 || len(k.Among) > 0 {
+			return ""
 		}
-	case corpus.KindCell:
+		field, value = k.Field, k.Value
+	case *corpus.CellClaim:
 		for _, tv := range r.coverageViews[len(r.coverageViews)-1].Tables {
-			if tv.Rows.Name != cl.Rows || tv.Cols.Name != cl.Cols {
+			if tv.Rows.Name != k.Rows || tv.Cols.Name != k.Cols {
 				continue
 			}
 			for _, line := range tv.Lines {
 				for _, cell := range line.Cells {
-					if cell.Row.Value == cl.Row && cell.Col.Value == cl.Col {
+					if cell.Row.Value == k.Row && cell.Col.Value == k.Col {
 						return cell.Href
 					}
 				}
 			}
+		}
+		return ""
+	default:
+		return ""
+	}
+	if fv := r.field(field); fv != nil {
+		if i := fv.Index(value); i >= 0 {
+			return fv.Terms[i].Href
 		}
 	}
 	return ""
