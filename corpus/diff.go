@@ -17,6 +17,9 @@ type Diff struct {
 	Changed []EntryChange `json:"changed"`
 	Moves   []CellMove    `json:"moves"`
 	Claims  []ClaimChange `json:"claims"`
+	// HasClaims says whether the list has claims to compare: a list
+	// without any is not told that none of them change.
+	HasClaims bool `json:"-"`
 }
 
 // EntryRef names an entry.
@@ -73,7 +76,7 @@ func (d *Diff) Empty() bool {
 // histograms and cross-tabs of ComputeStats; claims may be nil to skip them.
 func DiffCorpora(older, newer *Corpus, v *Vocabulary, claims *Claims) Diff {
 	d := Diff{Old: older.Dir, New: newer.Dir, Added: []EntryRef{}, Removed: []EntryRef{},
-		Changed: []EntryChange{}, Moves: []CellMove{}, Claims: []ClaimChange{}}
+		Changed: []EntryChange{}, Moves: []CellMove{}, Claims: []ClaimChange{}, HasClaims: claims != nil}
 	oldByKey := map[string]*Entry{}
 	for i := range older.Papers {
 		oldByKey[older.Papers[i].Key] = &older.Papers[i]

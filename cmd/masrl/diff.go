@@ -98,8 +98,12 @@ func corpusDirOf(path string) string {
 // diffMarkdown renders a diff as a pull-request comment.
 func diffMarkdown(d *corpus.Diff, oldN, newN int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## Corpus diff\n\n`%s` → `%s`: %d → %d entries; %d added, %d removed, %d changed; %d counts move; %d claims change.\n",
-		mdCode(d.Old), mdCode(d.New), oldN, newN, len(d.Added), len(d.Removed), len(d.Changed), len(d.Moves), len(d.Claims))
+	fmt.Fprintf(&b, "## Corpus diff\n\n`%s` → `%s`: %d → %d entries; %d added, %d removed, %d changed; %d counts move",
+		mdCode(d.Old), mdCode(d.New), oldN, newN, len(d.Added), len(d.Removed), len(d.Changed), len(d.Moves))
+	if d.HasClaims {
+		fmt.Fprintf(&b, "; %d claims change", len(d.Claims))
+	}
+	b.WriteString(".\n")
 	if d.Empty() {
 		b.WriteString("\nNo differences.\n")
 		return b.String()
