@@ -41,9 +41,18 @@ func sysRead(fd int, b []byte) (int, syscall.Errno) {
 	return int(n), e
 }
 
+// sysPread goes the ordinary way: it only runs when a rebuild's page
+// differs from the buffer's copy, and pread64's offset is one argument
+// on 64-bit Linux but two on 32-bit.
 func sysPread(fd int, b []byte, off int64) (int, syscall.Errno) {
-	n, _, e := syscall.RawSyscall6(syscall.SYS_PREAD64, uintptr(fd), uintptr(bufPtr(b)), uintptr(len(b)), uintptr(off), 0, 0)
-	return int(n), e
+	n, err := syscall.Pread(fd, b, off)
+	if err == nil {
+		return n, 0
+	}
+	if e, ok := err.(syscall.Errno); ok {
+		return n, e
+	}
+	return n, syscall.EIO
 }
 
 func sysWrite(fd int, b []byte) (int, syscall.Errno) {
