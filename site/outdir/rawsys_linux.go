@@ -12,7 +12,7 @@ import (
 // does) has its P taken by the runtime's monitor and handed to another
 // thread, which the caller then waits for on its way back: a 10,000-page
 // build made 28,000 futex and 49,000 nanosleep calls for it, besides its
-// 31,000 mkdir, open and write calls (bench/profile/build-10k-perf.md).
+// 31,000 mkdir, open and write calls (bench/profile/build-10k-2.md).
 // The calls here never wait on a pipe, socket or lock, only on the file
 // system; the build's workers are one per P anyway, so a P kept through
 // a call of the file system idles no other goroutine that could run.
