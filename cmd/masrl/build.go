@@ -27,12 +27,13 @@ const defaultOut = "public"
 // tenth more CPU time. A smaller corpus never reaches the limit.
 const buildMemoryLimit = 1200 << 20
 
-// buildGCPercent is masrl build's GOGC. A 10,000-entry build keeps about
-// 60 MB live and allocates ten times that in short-lived page data and
-// template output; at the default of 100 the collector ran a few dozen
-// cycles, a tenth of the build's CPU (bench/profile/build-10k-2.md).
-// At 400 it runs a quarter as often, and the memory limit still bounds
-// the heap of a large corpus. A GOGC in the environment wins.
+// buildGCPercent is masrl build's GOGC. A 10,000-entry build keeps 70 to
+// 85 MB live and allocates many times that in short-lived page data and
+// template output; at the default of 100 the collector ran 17 cycles,
+// its mark workers 7 to 9 % of the build's CPU
+// (bench/profile/build-10k-2.md). At 400 it runs 5, for a peak of about
+// 370 MB instead of 210, and the memory limit still bounds the heap of a
+// large corpus. A GOGC in the environment wins.
 const buildGCPercent = 400
 
 func buildCommand() command {
