@@ -328,20 +328,22 @@ func (r *renderer) writeSitemap(w io.Writer) error {
 // paperJSON encodes a row as papers.json holds it, what
 // json.MarshalIndent(e, "  ", "  ") writes, with, for the survey's own
 // list, what the survey says of it (survey: its reference and mentions).
+// The row is Entry.MarshalJSON's, indented: json.Marshal would only
+// check and compact it again, and what MarshalJSON writes is compact
+// and escaped already (every string through json.Marshal), which
+// TestPaperJSONIsMarshalIndent holds it to.
 func (r *renderer) paperJSON(e *corpus.Entry) ([]byte, error) {
-	es := r.surveyOf[e.Key]
-	if es == nil {
-		return json.MarshalIndent(e, "  ", "  ")
-	}
-	row, err := json.Marshal(e)
+	row, err := e.MarshalJSON()
 	if err != nil {
 		return nil, err
 	}
-	sv, err := json.Marshal(es)
-	if err != nil {
-		return nil, err
+	if es := r.surveyOf[e.Key]; es != nil {
+		sv, err := json.Marshal(es)
+		if err != nil {
+			return nil, err
+		}
+		row = append(append(append(row[:len(row)-1], `,"survey":`...), sv...), '}')
 	}
-	row = append(append(append(row[:len(row)-1], `,"survey":`...), sv...), '}')
 	var b bytes.Buffer
 	if err := json.Indent(&b, row, "  ", "  "); err != nil {
 		return nil, err

@@ -888,3 +888,31 @@ func TestSchemasPublished(t *testing.T) {
 		}
 	}
 }
+
+// TestPaperJSONIsMarshalIndent holds paperJSON, which indents
+// Entry.MarshalJSON's row itself, to what json.MarshalIndent writes for
+// the row: the same bytes for every entry of the real corpus and for
+// values with the characters json.Marshal escapes (<, >, &, U+2028,
+// quotes, control characters) in a free-text field and in a URL.
+func TestPaperJSONIsMarshalIndent(t *testing.T) {
+	ck := openCorpus(t, corpustest.Dir(t), nil)
+	r := &renderer{}
+	papers := ck.Corpus.Papers
+	tricky := papers[0]
+	tricky.Title = "a <b> & \"c\"\u2028\u2029 \x01 \\ é"
+	tricky.Notes = "</script><!-- \t"
+	tricky.URLs = append([]string{"https://example.org/?a=1&b=<2>"}, tricky.URLs...)
+	for _, e := range append(papers, tricky) {
+		want, err := json.MarshalIndent(&e, "  ", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := r.paperJSON(&e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%s: paperJSON\n%s\nwant (json.MarshalIndent)\n%s", e.Key, got, want)
+		}
+	}
+}

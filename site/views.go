@@ -49,6 +49,13 @@ type Page struct {
 	Top, Bottom template.HTML
 }
 
+// Frame returns p itself, for the layout's head and foot: html/template
+// finds a field of p there by a scan of Page's fields alone, where a
+// field of the Page embedded in a page's data costs a scan of the
+// data's fields and a search through its embedded structs, each action
+// (the layout reads about twenty a page).
+func (p *Page) Frame() *Page { return p }
+
 // SiteInfo is shared by every page.
 type SiteInfo struct {
 	Title    string

@@ -237,7 +237,7 @@ func (fs *Files) mkdir(d string) error {
 	// A held directory is trusted like the rest of the listing; Create
 	// makes it again should it be gone.
 	if !held {
-		if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, iofs.ErrExist) {
+		if err := mkdirOne(d); err != nil && !errors.Is(err, iofs.ErrExist) {
 			return err
 		}
 	}

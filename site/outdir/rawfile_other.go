@@ -12,3 +12,6 @@ type rawFile = os.File
 func openRaw(name string, flag int, perm os.FileMode) (*rawFile, error) {
 	return os.OpenFile(name, flag, perm)
 }
+
+// mkdirOne makes the directory name like os.Mkdir.
+func mkdirOne(name string) error { return os.Mkdir(name, 0o755) }

@@ -160,3 +160,32 @@ func TestFailedBuildLeavesOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestMkdirOne makes a directory with the mode os.Mkdir gives it, and
+// reports an existing one as fs.ErrExist and a missing parent as
+// fs.ErrNotExist, naming the directory: Files.mkdir tells them apart.
+func TestMkdirOne(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "papers")
+	if err := mkdirOne(name); err != nil {
+		t.Fatal(err)
+	}
+	ref := filepath.Join(dir, "ref")
+	if err := os.Mkdir(ref, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(name)
+	if err != nil || !st.IsDir() {
+		t.Fatalf("after mkdirOne: %v, %v", st, err)
+	}
+	if rst, _ := os.Stat(ref); st.Mode() != rst.Mode() {
+		t.Errorf("mode %v, os.Mkdir gives %v", st.Mode(), rst.Mode())
+	}
+	if err := mkdirOne(name); !errors.Is(err, iofs.ErrExist) || !strings.Contains(err.Error(), name) {
+		t.Errorf("again: %v, want fs.ErrExist naming %s", err, name)
+	}
+	missing := filepath.Join(dir, "none", "papers")
+	if err := mkdirOne(missing); !errors.Is(err, iofs.ErrNotExist) || !strings.Contains(err.Error(), missing) {
+		t.Errorf("under a missing parent: %v, want fs.ErrNotExist naming %s", err, missing)
+	}
+}

@@ -23,11 +23,11 @@ type rawFile struct {
 // the umask), close-on-exec.
 func openRaw(name string, flag int, perm os.FileMode) (*rawFile, error) {
 	for {
-		fd, err := syscall.Open(name, flag|syscall.O_CLOEXEC, uint32(perm.Perm()))
+		fd, err := sysOpen(name, flag|syscall.O_CLOEXEC, uint32(perm.Perm()))
 		if err == syscall.EINTR {
 			continue
 		}
-		if err != nil {
+		if err != 0 {
 			return nil, &os.PathError{Op: "open", Path: name, Err: err}
 		}
 		return &rawFile{fd: fd, name: name}, nil
@@ -37,11 +37,11 @@ func openRaw(name string, flag int, perm os.FileMode) (*rawFile, error) {
 // Read reads like os.File.Read: io.EOF at the end.
 func (f *rawFile) Read(p []byte) (int, error) {
 	for {
-		n, err := syscall.Read(f.fd, p)
+		n, err := sysRead(f.fd, p)
 		if err == syscall.EINTR {
 			continue
 		}
-		if err != nil {
+		if err != 0 {
 			return 0, &os.PathError{Op: "read", Path: f.name, Err: err}
 		}
 		if n == 0 && len(p) > 0 {
@@ -55,11 +55,11 @@ func (f *rawFile) Read(p []byte) (int, error) {
 func (f *rawFile) ReadAt(p []byte, off int64) (int, error) {
 	done := 0
 	for done < len(p) {
-		n, err := syscall.Pread(f.fd, p[done:], off+int64(done))
+		n, err := sysPread(f.fd, p[done:], off+int64(done))
 		if err == syscall.EINTR {
 			continue
 		}
-		if err != nil {
+		if err != 0 {
 			return done, &os.PathError{Op: "read", Path: f.name, Err: err}
 		}
 		if n == 0 {
@@ -74,11 +74,11 @@ func (f *rawFile) ReadAt(p []byte, off int64) (int, error) {
 func (f *rawFile) Write(p []byte) (int, error) {
 	done := 0
 	for done < len(p) {
-		n, err := syscall.Write(f.fd, p[done:])
+		n, err := sysWrite(f.fd, p[done:])
 		if err == syscall.EINTR {
 			continue
 		}
-		if err != nil {
+		if err != 0 {
 			return done, &os.PathError{Op: "write", Path: f.name, Err: err}
 		}
 		if n == 0 {
@@ -98,8 +98,23 @@ func (f *rawFile) Close() error {
 	f.fd = -1
 	// close is not retried on EINTR: on Linux the descriptor is gone
 	// whatever close answers.
-	if err := syscall.Close(fd); err != nil {
+	if err := sysClose(fd); err != 0 {
 		return &os.PathError{Op: "close", Path: f.name, Err: err}
 	}
 	return nil
+}
+
+// mkdirOne makes the directory name (mode 0755 before the umask), or
+// says why not: fs.ErrExist when it exists.
+func mkdirOne(name string) error {
+	for {
+		err := sysMkdir(name, 0o755)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != 0 {
+			return &os.PathError{Op: "mkdir", Path: name, Err: err}
+		}
+		return nil
+	}
 }

@@ -18,7 +18,11 @@ import (
 type sample struct {
 	wall  time.Duration
 	rssKB int64 // peak resident set size in KiB, as GNU time's %M reports it
-	exit  int
+	// cpu is the CPU time the command and its children used, user and
+	// system (GNU time's %U and %S): on a machine other processes load,
+	// the figure that moves least with their load.
+	cpu  time.Duration
+	exit int
 }
 
 // result is every timed run of one command, with the figures the tables
@@ -43,8 +47,19 @@ func (r *result) walls() []time.Duration {
 }
 
 func (r *result) median() time.Duration { return medianOf(r.walls()) }
-func (r *result) min() time.Duration    { return r.walls()[0] }
-func (r *result) max() time.Duration    { return r.walls()[len(r.samples)-1] }
+
+// medianCPU is the median of the runs' CPU times (user plus system).
+func (r *result) medianCPU() time.Duration {
+	c := make([]time.Duration, len(r.samples))
+	for i, s := range r.samples {
+		c[i] = s.cpu
+	}
+	slices.Sort(c)
+	return medianOf(c)
+}
+
+func (r *result) min() time.Duration { return r.walls()[0] }
+func (r *result) max() time.Duration { return r.walls()[len(r.samples)-1] }
 
 // rssMB is the median peak memory of the runs in MB (10^6 bytes).
 func (r *result) rssMB() float64 {
@@ -127,8 +142,8 @@ func measure(ctx context.Context, j job, runs int, timeout time.Duration, log io
 		}
 		r.samples = append(r.samples, s)
 	}
-	fmt.Fprintf(log, "  %-22s %9d  median %.3f s  min %.3f  max %.3f  peak %.1f MB  exit %s\n",
-		j.tool, j.size, r.median().Seconds(), r.min().Seconds(), r.max().Seconds(), r.rssMB(), r.exits())
+	fmt.Fprintf(log, "  %-22s %9d  median %.3f s  min %.3f  max %.3f  cpu %.3f s  peak %.1f MB  exit %s\n",
+		j.tool, j.size, r.median().Seconds(), r.min().Seconds(), r.max().Seconds(), r.medianCPU().Seconds(), r.rssMB(), r.exits())
 	return r
 }
 
@@ -163,8 +178,8 @@ func measureAlternating(ctx context.Context, jobs []job, runs, warmups int, time
 	}
 	for _, r := range rs {
 		if r.ok() {
-			fmt.Fprintf(log, "  %-22s %9d  median %.3f s  min %.3f  max %.3f  peak %.1f MB  exit %s\n",
-				r.tool, r.size, r.median().Seconds(), r.min().Seconds(), r.max().Seconds(), r.rssMB(), r.exits())
+			fmt.Fprintf(log, "  %-22s %9d  median %.3f s  min %.3f  max %.3f  cpu %.3f s  peak %.1f MB  exit %s\n",
+				r.tool, r.size, r.median().Seconds(), r.min().Seconds(), r.max().Seconds(), r.medianCPU().Seconds(), r.rssMB(), r.exits())
 		}
 	}
 	return rs
@@ -189,7 +204,7 @@ func runOnce(ctx context.Context, j job, timeout time.Duration, log io.Writer) (
 	}
 	mem.Close()
 	defer os.Remove(mem.Name())
-	args := append([]string{"-f", "%M", "-o", mem.Name(), "--"}, j.argv...)
+	args := append([]string{"-f", "%M %U %S", "-o", mem.Name(), "--"}, j.argv...)
 	cmd := exec.CommandContext(runCtx, gnuTime, args...)
 	cmd.Dir = j.dir
 	var stderr bytes.Buffer
@@ -214,13 +229,35 @@ func runOnce(ctx context.Context, j job, timeout time.Duration, log io.Writer) (
 	// GNU time writes "Command exited with non-zero status N" before the
 	// figure when the command fails; the figure is the last line.
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if s.rssKB, err = strconv.ParseInt(strings.TrimSpace(lines[len(lines)-1]), 10, 64); err != nil {
+	if s.rssKB, s.cpu, err = parseTimeLine(lines[len(lines)-1]); err != nil {
 		return sample{}, fmt.Errorf("reading GNU time's output %q: %w", b, err)
 	}
 	if s.exit != 0 {
 		fmt.Fprintf(log, "    exit %d: %s\n", s.exit, lastLines(stderr.String(), 3))
 	}
 	return s, nil
+}
+
+// parseTimeLine reads GNU time's "%M %U %S" line: the peak memory in
+// KiB and the user and system seconds, which it adds.
+func parseTimeLine(line string) (int64, time.Duration, error) {
+	f := strings.Fields(line)
+	if len(f) != 3 {
+		return 0, 0, fmt.Errorf("want three fields (peak KiB, user s, system s), have %d", len(f))
+	}
+	rss, err := strconv.ParseInt(f[0], 10, 64)
+	if err != nil {
+		return 0, 0, err
+	}
+	var cpu time.Duration
+	for _, v := range f[1:] {
+		sec, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return 0, 0, err
+		}
+		cpu += time.Duration(sec * float64(time.Second))
+	}
+	return rss, cpu, nil
 }
 
 // gnuTime is GNU time, from Debian's package time (make bench installs it).

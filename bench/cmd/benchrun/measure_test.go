@@ -43,3 +43,17 @@ func TestMeasureAlternating(t *testing.T) {
 		t.Errorf("the broken command: %v", rs[1].err)
 	}
 }
+
+// TestParseTimeLine reads GNU time's "%M %U %S" line: the peak memory,
+// and user plus system time as the CPU time.
+func TestParseTimeLine(t *testing.T) {
+	rss, cpu, err := parseTimeLine("123456 1.25 0.50")
+	if err != nil || rss != 123456 || cpu != 1750*time.Millisecond {
+		t.Errorf("parseTimeLine = %d, %v, %v; want 123456, 1.75s, nil", rss, cpu, err)
+	}
+	for _, bad := range []string{"123456", "x 1 2", "1 y 2", "1 2 z"} {
+		if _, _, err := parseTimeLine(bad); err == nil {
+			t.Errorf("parseTimeLine(%q): no error", bad)
+		}
+	}
+}
