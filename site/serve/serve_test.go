@@ -56,7 +56,9 @@ func newTestServer(t *testing.T, corpusDir string) (*Server, *httptest.Server) {
 func testOptions(dir, out string) Options {
 	return Options{
 		Corpus: dir, Out: out,
-		Site: func() (site.Options, error) { return site.Options{Config: siteconfig.Config{BaseURL: "http://127.0.0.1/"}}, nil },
+		Site: func() (site.Options, error) {
+			return site.Options{Config: siteconfig.Config{BaseURL: "http://127.0.0.1/"}}, nil
+		},
 	}
 }
 
