@@ -64,9 +64,10 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 }
 
 // StreamVersions is the one Server-Sent Events stream of masrl serve and
-// masrl trace serve (cmd/masrl/traceserve.go), which imports it from here: it sends the version current gives at once, then
-// again each time the channel current gave with it is closed, until the
-// page or the server (quit) goes away.
+// masrl trace serve (cmd/masrl/traceserve.go imports it from here): it
+// sends the version current gives at once, then again each time the
+// channel current gave with it is closed, until the page or the server
+// (quit) goes away.
 func StreamVersions(w http.ResponseWriter, r *http.Request, quit <-chan struct{}, current func() (int, <-chan struct{})) {
 	fl, ok := w.(http.Flusher)
 	if !ok {

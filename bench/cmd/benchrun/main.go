@@ -59,7 +59,7 @@ type config struct {
 type sizes struct {
 	build, stats, check []int
 	traceEvents         int
-	traceBatch          int // traces in the JSON Lines batch
+	traceBatch          int   // traces in the JSON Lines batch
 	live                []int // entries of the live-reload section
 }
 
