@@ -219,11 +219,12 @@ func (s *Server) build(announce bool) {
 	if err != nil {
 		msgs = strings.Split(strings.TrimSpace(buf.String()), "\n")
 	}
-	s.mu.Lock()
-	s.stamp, s.failure = stamp, msgs
 	// masrl.yaml may name other folders now: the next look compares
 	// them with the stamp of the old ones, and rebuilds once more.
-	s.watch = s.inputs()
+	inputs := s.inputs()
+	s.mu.Lock()
+	s.stamp, s.failure = stamp, msgs
+	s.watch = inputs
 	s.builds++
 	if err == nil {
 		s.lastGood = time.Now()
