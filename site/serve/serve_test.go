@@ -536,3 +536,35 @@ func TestServeRebuildsMatchFull(t *testing.T) {
 		}
 	}
 }
+
+// TestServeWatchesInputs: a folder Options.Inputs names outside the
+// corpus is watched, and one it names only after a build (masrl.yaml
+// edited to name another templates: folder) is watched from that build
+// on.
+func TestServeWatchesInputs(t *testing.T) {
+	dir := copyCorpus(t, corpustest.Dir(t))
+	theme, later := t.TempDir(), t.TempDir()
+	inputs := []string{theme}
+	opt := testOptions(dir, filepath.Join(t.TempDir(), "public"))
+	opt.Inputs = func() []string { return inputs }
+	s := New(opt)
+	s.Rebuild()
+	if s.changedFiles() {
+		t.Fatal("a change before any")
+	}
+	writeLater(t, filepath.Join(theme, "home.html"), []byte("x"))
+	if !s.changedFiles() {
+		t.Error("an edit in a folder of Options.Inputs is not a change")
+	}
+	s.Rebuild()
+	inputs = append(inputs, later)
+	s.Rebuild() // reads Inputs again
+	s.Rebuild() // the rebuild the new folder's first look asks for
+	if s.changedFiles() {
+		t.Fatal("a change after the rebuilds")
+	}
+	writeLater(t, filepath.Join(later, "home.html"), []byte("y"))
+	if !s.changedFiles() {
+		t.Error("an edit in a folder Options.Inputs names after a build is not a change")
+	}
+}
