@@ -134,7 +134,7 @@ func (h *harness) liveAt(n int) (string, map[string]time.Duration, error) {
 		name:   "masrl serve",
 		argv:   []string{h.masrl, "serve", "--corpus", masrlCorpus, "--out", filepath.Join(work, "public"), "--addr", "127.0.0.1:PORT"},
 		ready:  regexp.MustCompile(`^serving `),
-		builds: regexp.MustCompile(`^built .* in ([0-9.]+m?s)$`),
+		builds: masrlBuilt,
 		edit: func(title string) error {
 			return editCSVTitle(filepath.Join(masrlCorpus, corpus.PapersFile), key, title)
 		},
@@ -186,6 +186,11 @@ func (h *harness) liveAt(n int) (string, map[string]time.Duration, error) {
 	}
 	return b.String(), medians, nil
 }
+
+// masrlBuilt is masrl serve's log line of a finished build, with its
+// time (a Go duration: "967ms", "2.854s", and over a minute "3m34.029s",
+// which the 100,000-entry start-up builds take on a loaded machine).
+var masrlBuilt = regexp.MustCompile(`^built .* in ([0-9.]+(?:h[0-9.]*)?(?:m[0-9.]*)?[mµn]?s)$`)
 
 // loadAverage is the machine's one-minute load average, from
 // /proc/loadavg ("?" where there is none).
