@@ -47,8 +47,19 @@ var freeColumns = [...]string{"first_author", "affiliation", "arxiv_id", "venue"
 // position: problems met while loading and the violations of the rules
 // below. It never stops at the first problem.
 func Check(c *Corpus, v *Vocabulary, opt CheckOptions) Diagnostics {
+	ds, _ := check(c, v, opt, nil, false)
+	return ds
+}
+
+// check is Check that, with keep, also returns what the next check of
+// the corpus reopened after an edit reuses (checkMemo), reusing prev's.
+func check(c *Corpus, v *Vocabulary, opt CheckOptions, prev *checkMemo, keep bool) (Diagnostics, *checkMemo) {
 	if opt.Today.IsZero() {
 		opt.Today = time.Now()
+	}
+	var memo *checkMemo
+	if keep {
+		memo = newCheckMemo(c, v, opt.Today, prev)
 	}
 	// The rules of each file read the corpus and write only their own
 	// findings, so they run at once, one goroutine per file: at 100,000
@@ -75,7 +86,7 @@ func Check(c *Corpus, v *Vocabulary, opt CheckOptions) Diagnostics {
 	found := make([]Diagnostics, len(groups))
 	var wg sync.WaitGroup
 	for i, rules := range groups {
-		wg.Go(func() { rules(&checker{c: c, v: v, opt: opt, ds: &found[i]}) })
+		wg.Go(func() { rules(&checker{c: c, v: v, opt: opt, ds: &found[i], memo: memo}) })
 	}
 	wg.Wait()
 	ds := append(Diagnostics(nil), c.loadDiags...)
@@ -83,7 +94,10 @@ func Check(c *Corpus, v *Vocabulary, opt CheckOptions) Diagnostics {
 		ds = append(ds, f...)
 	}
 	ds.Sort()
-	return ds
+	if memo != nil {
+		memo.prev = nil // the next check reuses this one's rows, not older ones
+	}
+	return ds, memo
 }
 
 // ReadErrors returns the errors met reading the corpus's CSV files: CSV
@@ -114,6 +128,9 @@ type checker struct {
 	v   *Vocabulary
 	opt CheckOptions
 	ds  *Diagnostics
+	// memo keeps each row's findings for the next check and gives those
+	// of the check before (checkMemo); nil: every row is checked.
+	memo *checkMemo
 	// sameAsRetained holds, for each excluded record, the retained rows
 	// that may be the same paper (alsoRetainedCandidates); built on first
 	// use.
@@ -395,63 +412,107 @@ func (ck *checker) papers() {
 	keys := make(map[string]int, len(c.Papers))
 	titles := make(map[string]int, len(c.Papers))
 	nextYear := ck.opt.Today.Year() + 1
+	// The rules of one row read that row alone: a row the last check saw
+	// (the same record, kept by Reopen) gives its findings again, moved
+	// by as many lines as the row moved; only the rows that changed are
+	// checked. The duplicate keys and titles read every row and are
+	// checked again over all of them, which is a map lookup a row.
+	memo := ck.memo
 	for i := range c.Papers {
 		e := &c.Papers[i]
-		for j, col := range cols {
-			val := values.value(e, j)
-			if val == "" && required[j] {
-				ck.ds.add(Error, e.Pos(col), col, "", "required field is empty")
-			}
-			if outerSpace(val) {
-				ck.whitespace(e.Pos(col), col, val)
-			}
+		id := rowID(e)
+		old, seen := memo.prevRow(id)
+		var row rowFindings
+		if seen {
+			row = old.moved(e.Line)
+			memo.reused++
+		} else {
+			row.line = e.Line
+			row.before = ck.rowFindings(func() {
+				ck.rowValues(e, cols, required, controlled, values, tags)
+			})
+			row.after = ck.rowFindings(func() {
+				ck.rowRest(e, nextYear)
+			})
 		}
-		for j, f := range controlled {
-			if !f.Multiple {
-				if val := tags.value(e, j); f.Term(val) == nil {
-					ck.notInVocabulary(e.Pos(f.Name), f, val)
-				}
-				continue
-			}
-			ck.multiValues(e, f, tags.value(e, j))
-		}
+		memo.keepRow(id, row)
+		*ck.ds = append(*ck.ds, row.before...)
 		if e.Key != "" {
-			if !IsKey(e.Key) {
-				d := ck.ds.add(Error, e.Pos("key"), "key", e.Key, "%q is not a lowercase slug [a-z0-9][a-z0-9-]*; the key becomes a URL path", e.Key)
-				if s := Slug(e.Key); s != "" {
-					d.Nearest = s
-				}
-			}
 			if first, dup := keys[e.Key]; dup {
 				ck.ds.add(Error, e.Pos("key"), "key", e.Key, "duplicate key %q; first used on line %d", e.Key, c.Papers[first].Line)
 			} else {
 				keys[e.Key] = i
 			}
 		}
-		if y := strings.TrimSpace(e.YearText); y != "" {
-			n, err := strconv.Atoi(y)
-			if len(y) != 4 || err != nil || n < 1950 || n > nextYear {
-				ck.ds.add(Error, e.Pos("year"), "year", e.YearText, "%q: a year must be four digits between 1950 and %d", e.YearText, nextYear)
-			}
-		}
-		ck.dates(e)
-		if e.ArxivID != "" && !IsArxivID(e.ArxivID) {
-			ck.ds.add(Error, e.Pos("arxiv_id"), "arxiv_id", e.ArxivID, "%q is not a new-style arXiv id like 2508.04652 or 2508.04652v2; leave it empty for non-arXiv entries", e.ArxivID)
-		}
-		ck.urls(e)
-		for _, l := range ck.v.Links {
-			if s := e.Value(l.Name); s != "" {
-				if _, ok := webURL(s); !ok {
-					ck.ds.add(Error, e.Pos(l.Name), l.Name, s, "%s; a link column holds one http(s) URL or nothing", urlProblem(s))
-				}
-			}
-		}
+		*ck.ds = append(*ck.ds, row.after...)
 		if nt := normalizeTitle(e.Title); nt != "" {
 			if first, dup := titles[nt]; dup {
 				d := ck.ds.add(Warning, e.Pos("title"), "title", e.Title, "same title as %q on line %d", c.Papers[first].Key, c.Papers[first].Line)
 				d.Keys = []string{c.Papers[first].Key, e.Key}
 			} else {
 				titles[nt] = i
+			}
+		}
+	}
+}
+
+// rowFindings runs rules and returns what they found, apart from the
+// findings of the rest of the check.
+func (ck *checker) rowFindings(rules func()) Diagnostics {
+	saved := ck.ds
+	var ds Diagnostics
+	ck.ds = &ds
+	rules()
+	ck.ds = saved
+	return ds
+}
+
+// rowValues checks a row's columns: required values, outer spaces, the
+// controlled fields' terms and the key's shape.
+func (ck *checker) rowValues(e *Entry, cols []string, required []bool, controlled []*Field, values, tags *columnReader) {
+	for j, col := range cols {
+		val := values.value(e, j)
+		if val == "" && required[j] {
+			ck.ds.add(Error, e.Pos(col), col, "", "required field is empty")
+		}
+		if outerSpace(val) {
+			ck.whitespace(e.Pos(col), col, val)
+		}
+	}
+	for j, f := range controlled {
+		if !f.Multiple {
+			if val := tags.value(e, j); f.Term(val) == nil {
+				ck.notInVocabulary(e.Pos(f.Name), f, val)
+			}
+			continue
+		}
+		ck.multiValues(e, f, tags.value(e, j))
+	}
+	if e.Key != "" && !IsKey(e.Key) {
+		d := ck.ds.add(Error, e.Pos("key"), "key", e.Key, "%q is not a lowercase slug [a-z0-9][a-z0-9-]*; the key becomes a URL path", e.Key)
+		if s := Slug(e.Key); s != "" {
+			d.Nearest = s
+		}
+	}
+}
+
+// rowRest checks a row's year, dates, arXiv id and links.
+func (ck *checker) rowRest(e *Entry, nextYear int) {
+	if y := strings.TrimSpace(e.YearText); y != "" {
+		n, err := strconv.Atoi(y)
+		if len(y) != 4 || err != nil || n < 1950 || n > nextYear {
+			ck.ds.add(Error, e.Pos("year"), "year", e.YearText, "%q: a year must be four digits between 1950 and %d", e.YearText, nextYear)
+		}
+	}
+	ck.dates(e)
+	if e.ArxivID != "" && !IsArxivID(e.ArxivID) {
+		ck.ds.add(Error, e.Pos("arxiv_id"), "arxiv_id", e.ArxivID, "%q is not a new-style arXiv id like 2508.04652 or 2508.04652v2; leave it empty for non-arXiv entries", e.ArxivID)
+	}
+	ck.urls(e)
+	for _, l := range ck.v.Links {
+		if s := e.Value(l.Name); s != "" {
+			if _, ok := webURL(s); !ok {
+				ck.ds.add(Error, e.Pos(l.Name), l.Name, s, "%s; a link column holds one http(s) URL or nothing", urlProblem(s))
 			}
 		}
 	}
@@ -612,29 +673,21 @@ func (ck *checker) bib() {
 		}
 		first[b.Key] = i
 	}
-	var yearBuf [20]byte
+	// A row's matches and findings read the row and papers.bib alone:
+	// an unchanged row on an unchanged line of an unchanged papers.bib
+	// gives those of the check before.
 	for i := range c.Papers {
 		e := &c.Papers[i]
-		found := c.bibMatches(e)
-		if e.Key == "" {
-			continue
+		id := rowID(e)
+		row, ok := ck.memo.prevBib(id, e.Line)
+		if !ok {
+			row = bibFindings{line: e.Line}
+			row.ds = ck.rowFindings(func() { row.found = ck.bibRow(e) })
 		}
-		if len(found) == 0 {
-			ck.ds.add(Warning, e.Pos("key"), "key", e.Key, "no BibTeX entry in %s (its key should be %s, %s%s or %s-%s)", BibFile, e.Key, e.Key, e.YearText, e.Key, e.YearText)
-			continue
-		}
-		if len(found) > 1 {
-			ck.ds.add(Warning, e.Pos("key"), "key", e.Key, "%d BibTeX entries match; %s is used", len(found), c.Bib[found[0]].Key)
-		}
-		for _, j := range found {
+		*ck.ds = append(*ck.ds, row.ds...)
+		ck.memo.keepBib(id, row)
+		for _, j := range row.found {
 			used[j] = true
-		}
-		b := &c.Bib[found[0]]
-		if id := b.ArxivID(); id != "" && e.ArxivID != "" && id != baseArxivID(e.ArxivID) {
-			ck.ds.add(Warning, b.Pos, "bib", b.Key, "BibTeX cites arXiv %s but row %q (line %d) has arxiv_id %s", id, e.Key, e.Line, e.ArxivID)
-		}
-		if y := strings.TrimSpace(b.Fields["year"]); y != "" && e.Year != 0 && y != string(strconv.AppendInt(yearBuf[:0], int64(e.Year), 10)) {
-			ck.ds.add(Warning, b.Pos, "bib", b.Key, "BibTeX year %s but row %q (line %d) has year %d", y, e.Key, e.Line, e.Year)
 		}
 	}
 	for i, b := range c.Bib {
@@ -642,6 +695,32 @@ func (ck *checker) bib() {
 			ck.ds.add(Warning, b.Pos, "bib", b.Key, "BibTeX entry has no row in %s", PapersFile)
 		}
 	}
+}
+
+// bibRow checks that a row has one BibTeX entry that agrees with it, and
+// returns the entries that match it.
+func (ck *checker) bibRow(e *Entry) []int {
+	c := ck.c
+	found := c.bibMatches(e)
+	if e.Key == "" {
+		return found
+	}
+	if len(found) == 0 {
+		ck.ds.add(Warning, e.Pos("key"), "key", e.Key, "no BibTeX entry in %s (its key should be %s, %s%s or %s-%s)", BibFile, e.Key, e.Key, e.YearText, e.Key, e.YearText)
+		return nil
+	}
+	if len(found) > 1 {
+		ck.ds.add(Warning, e.Pos("key"), "key", e.Key, "%d BibTeX entries match; %s is used", len(found), c.Bib[found[0]].Key)
+	}
+	b := &c.Bib[found[0]]
+	if id := b.ArxivID(); id != "" && e.ArxivID != "" && id != baseArxivID(e.ArxivID) {
+		ck.ds.add(Warning, b.Pos, "bib", b.Key, "BibTeX cites arXiv %s but row %q (line %d) has arxiv_id %s", id, e.Key, e.Line, e.ArxivID)
+	}
+	var yearBuf [20]byte
+	if y := strings.TrimSpace(b.Fields["year"]); y != "" && e.Year != 0 && y != string(strconv.AppendInt(yearBuf[:0], int64(e.Year), 10)) {
+		ck.ds.add(Warning, b.Pos, "bib", b.Key, "BibTeX year %s but row %q (line %d) has year %d", y, e.Key, e.Line, e.Year)
+	}
+	return found
 }
 
 func (ck *checker) spotcheck() {

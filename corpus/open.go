@@ -151,6 +151,9 @@ type Checked struct {
 	diags Diagnostics
 	opt   CheckOptions // what Propose checks the proposed corpus with
 	claimsMemo
+	// memo is what the check keeps for the check of the corpus reopened
+	// after an edit (Reopen, checkMemo); nil unless opened by Reopen.
+	memo *checkMemo
 }
 
 // Open loads the corpus of dir and the data of the data directory dataFS
@@ -163,15 +166,17 @@ func Open(dir string, dataFS fs.FS, profile string) (*Checked, error) {
 
 // OpenWith is Open with the check's options (a fixed Today for tests).
 func OpenWith(dir string, dataFS fs.FS, profile string, opt CheckOptions) (*Checked, error) {
-	return openWith(dir, dataFS, profile, opt, LoadOptions{})
+	return openWith(dir, dataFS, profile, opt, LoadOptions{}, nil)
 }
 
 // Reopen is OpenWith for a corpus opened before from the same directory
 // (masrl serve rebuilding after an edit): what prev read from files that
 // have not changed since is used again instead of parsed again (an
 // unchanged papers.bib, the unchanged rows of papers.csv:
-// LoadOptions.Previous), and everything else is read and checked afresh,
-// so the result is the one OpenWith would give. prev may be nil, or from
+// LoadOptions.Previous), and what prev's check found of those rows is
+// used again instead of checked again (checkMemo): only the changed rows
+// and the rules that read every row are checked, so the result is the
+// one OpenWith would give (TestReopenMatchesOpen). prev may be nil, or from
 // another directory, when it is plain OpenWith that keeps what the next
 // Reopen needs (LoadOptions.Keep); it must not have been changed since it
 // was opened.
@@ -180,10 +185,10 @@ func Reopen(prev *Checked, dir string, dataFS fs.FS, profile string, opt CheckOp
 	if prev != nil {
 		lo.Previous = prev.Corpus
 	}
-	return openWith(dir, dataFS, profile, opt, lo)
+	return openWith(dir, dataFS, profile, opt, lo, prev)
 }
 
-func openWith(dir string, dataFS fs.FS, profile string, opt CheckOptions, lo LoadOptions) (*Checked, error) {
+func openWith(dir string, dataFS fs.FS, profile string, opt CheckOptions, lo LoadOptions, prev *Checked) (*Checked, error) {
 	// The data (YAML) is read while the corpus loads: neither reads the
 	// other, and the claims alone cost a tenth of opening a 10,000-entry
 	// corpus. The data's error, when there is one, is the one returned,
@@ -205,16 +210,28 @@ func openWith(dir string, dataFS fs.FS, profile string, opt CheckOptions, lo Loa
 	if err != nil {
 		return nil, err
 	}
-	return StartCheck(c, ld.d, opt), nil
+	return startCheck(c, ld.d, opt, prev, lo.Keep), nil
 }
 
 // StartCheck starts checking a corpus already loaded, against d. The
 // corpus must not change until the check is done (Diagnostics returns).
 func StartCheck(c *Corpus, d *Data, opt CheckOptions) *Checked {
+	return startCheck(c, d, opt, nil, false)
+}
+
+// startCheck is StartCheck reusing what prev's check found of the rows c
+// shares with prev's corpus (checkMemo), and, with keep, keeping what the
+// check finds for the next.
+func startCheck(c *Corpus, d *Data, opt CheckOptions, prev *Checked, keep bool) *Checked {
 	ck := &Checked{Data: d, Corpus: c, done: make(chan struct{}), opt: opt}
 	go func() {
 		defer close(ck.done)
-		ck.diags = Check(c, d.Vocabulary, opt)
+		var memo *checkMemo
+		if prev != nil {
+			<-prev.done
+			memo = prev.memo
+		}
+		ck.diags, ck.memo = check(c, d.Vocabulary, opt, memo, keep)
 	}()
 	return ck
 }

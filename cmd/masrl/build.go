@@ -204,19 +204,6 @@ func (bf buildFlags) build(opt site.Options) (*site.Result, error) {
 	return site.Build(ck, opt)
 }
 
-// rebuild is build for masrl serve: it builds the site again after prev,
-// the corpus the last build opened (nil: none), reading again only what
-// changed since (corpus.Reopen, which keeps papers.csv's text for the
-// next), and returns the corpus it opened for the next.
-func (bf buildFlags) rebuild(prev *corpus.Checked, opt site.Options) (*site.Result, *corpus.Checked, error) {
-	ck, err := corpus.Reopen(prev, *bf.corpus, data.Dir(*bf.data), opt.Profile, corpus.CheckOptions{})
-	if err != nil {
-		return nil, nil, err
-	}
-	res, err := site.Build(ck, opt)
-	return res, ck, err
-}
-
 // reportBuild prints a build's warnings and, when it failed, every finding
 // of the check (exit 1) or the error (exit 2).
 func reportBuild(w io.Writer, prog string, res *site.Result, err error) int {

@@ -1,43 +1,21 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"html/template"
 	"io"
-	"io/fs"
 	"net"
-	"net/http"
-	"os"
-	"path"
 	"path/filepath"
-	"slices"
-	"strings"
-	"sync"
-	"time"
 
-	"github.com/fsnotify/fsnotify"
-	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/site"
-	"github.com/masrl/masrl/site/outdir"
+	"github.com/masrl/masrl/site/serve"
 )
 
 func serveCommand() command {
 	return command{summary: "build, serve the site locally, rebuild incrementally when the corpus, templates or data change, and reload the open pages", run: runServe}
 }
-
-// pollInterval is how often serve looks at modification times when the
-// file system cannot be watched (fsnotify failed: no inotify instances
-// left, an unsupported file system).
-const pollInterval = 500 * time.Millisecond
-
-// settle is how long serve waits after a change for the next one before
-// it rebuilds: an editor's save or a git checkout is several events,
-// and one build should see all of them. It is added to every rebuild's
-// delay, so it is short.
-const settle = 15 * time.Millisecond
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", "serve [--addr 127.0.0.1:8080] "+buildUsage, stderr)
@@ -58,443 +36,47 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *bf.baseURL == "" {
 		*bf.baseURL = "http://" + ln.Addr().String() + "/"
 	}
-	s := newServer(bf, []string{*bf.corpus, *bf.config, *bf.templates, *bf.data}, stderr)
-	s.rebuild()
-	fmt.Fprintf(stdout, "serving %s at http://%s/ (Ctrl-C to stop)\n", *bf.out, ln.Addr())
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	srv.RegisterOnShutdown(s.stop)
-	go s.watchFiles(ctx)
-	// The second build fills the build buffer beside the output, so that
-	// the first edit is incremental too (site.Cache).
-	go s.rebuildQuietly()
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case <-ctx.Done():
-		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		srv.Shutdown(shut)
-		return exitOK
-	case err := <-errc:
+	if err := serve.Run(ctx, ln, bf.serveOptions(stderr), stdout); err != nil {
 		fmt.Fprintf(stderr, "masrl serve: %v\n", err)
 		return exitUsage
 	}
+	return exitOK
 }
 
-// server serves the output directory, rebuilds it incrementally when
-// inputs change and tells the open pages to reload. A failed build keeps
-// the last good site on disk, and HTML requests get a page listing the
-// findings until the next successful build.
-type server struct {
-	flags buildFlags
-	watch []string // files and directories whose changes trigger a rebuild
-	log   io.Writer
-	cache *site.Cache // the builds' pages, for incremental rebuilds
-	// corpus is what the last build opened: the next reads again only
-	// the files and rows changed since (corpus.Reopen). Used under
-	// buildMu.
-	corpus *corpus.Checked
-
-	buildMu sync.Mutex // one build at a time
-
-	mu       sync.Mutex
-	failure  []string // findings or error of the last build; nil when it succeeded
-	stamp    string   // fingerprint of the watched files at the last build
-	builds   int
-	lastGood time.Time
-	// version numbers the site the pages see: a build that succeeded or
-	// failed changes it, and every open page whose version differs
-	// reloads (live.go).
-	version int
-	// changed is closed when version changes, and replaced.
-	changed chan struct{}
-	quit    chan struct{} // closed when the server shuts down
-	// visited are the pages (output files) served last, oldest first:
-	// a rebuild renders them first and shows them early (fast render).
-	visited []string
-	// early are those pages as the running build rendered them, shown
-	// before it publishes the site; a request for any other page waits
-	// for settled, closed when the build is over. Both nil between
-	// builds.
-	early   map[string][]byte
-	settled chan struct{}
-}
-
-// visitedLimit is how many of the pages served last a rebuild renders
-// first: the open tabs of one person at work, as Hugo keeps ten.
-const visitedLimit = 10
-
-func newServer(bf buildFlags, watch []string, log io.Writer) *server {
-	return &server{flags: bf, watch: watch, log: log, cache: site.NewCache(), changed: make(chan struct{}), quit: make(chan struct{})}
-}
-
-// stop ends the live-reload streams, so that shutdown does not wait for
-// them.
-func (s *server) stop() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	select {
-	case <-s.quit:
-	default:
-		close(s.quit)
+// serveOptions are what masrl serve builds and watches: the flags'
+// corpus, data and output, masrl.yaml read again for every build, and
+// its templates: and assets: folders among the inputs.
+func (bf buildFlags) serveOptions(log io.Writer) serve.Options {
+	return serve.Options{
+		Corpus: *bf.corpus, Data: data.Dir(*bf.data), Out: *bf.out,
+		Site:   bf.options,
+		Inputs: bf.inputs,
+		Report: func(w io.Writer, res *site.Result, err error) { reportBuild(w, "masrl serve", res, err) },
+		Log:    log,
 	}
 }
 
-// rebuild builds once, records the outcome and tells the open pages.
-func (s *server) rebuild() { s.build(true) }
-
-// rebuildQuietly builds without telling the open pages: the site is the
-// one they show.
-func (s *server) rebuildQuietly() { s.build(false) }
-
-func (s *server) build(announce bool) {
-	s.buildMu.Lock()
-	defer s.buildMu.Unlock()
-	stamp := fingerprint(s.watch, s.outputs())
-	start := time.Now()
-	var res *site.Result
-	opt, err := s.flags.options()
-	shown := false // the build's first pages were shown (showEarly)
-	if err == nil {
-		opt.Cache = s.cache
-		if announce {
-			s.mu.Lock()
-			opt.First = slices.Clone(s.visited)
-			s.mu.Unlock()
-			opt.Early = func(pages map[string][]byte) {
-				s.showEarly(pages, start)
-				shown = true
-			}
-		}
-		var ck *corpus.Checked
-		res, ck, err = s.flags.rebuild(s.corpus, opt)
-		if ck != nil {
-			s.corpus = ck
-		}
+// inputs are the files and folders a build reads besides the corpus
+// directory: the flags' masrl.yaml, templates and data, and the
+// templates: and assets: folders masrl.yaml names (a masrl.yaml
+// elsewhere than the corpus names folders beside it). An unreadable
+// masrl.yaml adds nothing: the build reports it.
+func (bf buildFlags) inputs() []string {
+	in := []string{*bf.corpus, *bf.config, *bf.templates, *bf.data}
+	p, err := siteconfig.Find(*bf.config, *bf.corpus)
+	if err != nil || p == "" {
+		return in
 	}
-	var msgs []string
-	var buf bytes.Buffer
-	reportBuild(&buf, "masrl serve", res, err)
+	in = append(in, p)
+	cfg, err := siteconfig.Load(p)
 	if err != nil {
-		msgs = strings.Split(strings.TrimSpace(buf.String()), "\n")
+		return in
 	}
-	s.mu.Lock()
-	s.stamp, s.failure = stamp, msgs
-	s.builds++
-	if err == nil {
-		s.lastGood = time.Now()
+	if cfg.Templates != "" {
+		in = append(in, cfg.Templates) // resolved beside masrl.yaml by Load
 	}
-	if s.settled != nil {
-		close(s.settled)
-		s.early, s.settled = nil, nil
+	if cfg.Theme.Assets != "" {
+		in = append(in, filepath.Join(*bf.corpus, cfg.Theme.Assets))
 	}
-	// The open pages reloaded when the first pages were shown; they show
-	// this build already, unless it failed after.
-	if announce && !(shown && err == nil) {
-		s.announce()
-	}
-	s.mu.Unlock()
-	io.WriteString(s.log, buf.String())
-	if err == nil {
-		fmt.Fprintf(s.log, "built %s: %d files (%d pages rendered, %d kept) in %s\n", *s.flags.out, res.Files.Len(),
-			s.cache.Rendered, s.cache.Reused, time.Since(start).Round(time.Millisecond))
-	}
-}
-
-// announce tells the open pages a new version; s.mu is held.
-func (s *server) announce() {
-	s.version++
-	close(s.changed)
-	s.changed = make(chan struct{})
-}
-
-// showEarly serves a build's first pages, rendered but not yet
-// published, and reloads the open pages: one of those pages shows the
-// edit now, any other page waits for the build.
-func (s *server) showEarly(pages map[string][]byte, start time.Time) {
-	s.mu.Lock()
-	s.early, s.settled = pages, make(chan struct{})
-	s.announce()
-	s.mu.Unlock()
-	fmt.Fprintf(s.log, "showing %s visited last after %s, before the rest of the build\n", count(len(pages), "page"),
-		time.Since(start).Round(time.Millisecond))
-}
-
-// visit records a page served, as an output file name.
-func (s *server) visit(file string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.visited = slices.DeleteFunc(s.visited, func(v string) bool { return v == file })
-	s.visited = append(s.visited, file)
-	if len(s.visited) > visitedLimit {
-		s.visited = slices.Delete(s.visited, 0, len(s.visited)-visitedLimit)
-	}
-}
-
-// watchFiles rebuilds whenever a watched file changes, told by the
-// operating system (fsnotify), or, where it cannot watch, by polling.
-func (s *server) watchFiles(ctx context.Context) {
-	w, err := fsnotify.NewWatcher()
-	if err == nil {
-		err = s.addWatches(w)
-	}
-	if err != nil {
-		if w != nil {
-			w.Close()
-		}
-		fmt.Fprintf(s.log, "masrl serve: cannot watch the inputs (%v); looking for changes every %s\n", err, pollInterval)
-		s.poll(ctx)
-		return
-	}
-	defer w.Close()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case err := <-w.Errors:
-			fmt.Fprintf(s.log, "masrl serve: watching the inputs: %v\n", err)
-		case ev := <-w.Events:
-			s.addCreatedDir(w, ev)
-			// Take the events that follow at once, then build if the
-			// files did change (not only their access or the output).
-			t := time.NewTimer(settle)
-		drain:
-			for {
-				select {
-				case ev := <-w.Events:
-					s.addCreatedDir(w, ev)
-					t.Reset(settle)
-				case <-t.C:
-					break drain
-				case <-ctx.Done():
-					return
-				}
-			}
-			if s.changedFiles() {
-				s.rebuild()
-			}
-		}
-	}
-}
-
-// addWatches watches every directory under the watched directories, and
-// the directory of each watched file.
-func (s *server) addWatches(w *fsnotify.Watcher) error {
-	skip := s.outputs()
-	for _, root := range s.watch {
-		if root == "" {
-			continue
-		}
-		st, err := os.Stat(root)
-		if err != nil {
-			return err
-		}
-		if !st.IsDir() {
-			if err := w.Add(filepath.Dir(root)); err != nil {
-				return err
-			}
-			continue
-		}
-		err = filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
-			if err != nil || !e.IsDir() {
-				return err
-			}
-			if slices.Contains(skip, filepath.Clean(p)) {
-				return filepath.SkipDir
-			}
-			return w.Add(p)
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// addCreatedDir watches a directory created under a watched one.
-func (s *server) addCreatedDir(w *fsnotify.Watcher, ev fsnotify.Event) {
-	if !ev.Has(fsnotify.Create) {
-		return
-	}
-	if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
-		w.Add(ev.Name)
-	}
-}
-
-// poll rebuilds whenever the fingerprint of the watched files changes.
-func (s *server) poll(ctx context.Context) {
-	t := time.NewTicker(pollInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if s.changedFiles() {
-				s.rebuild()
-			}
-		}
-	}
-}
-
-// changedFiles reports whether the watched files differ from those of the
-// last build.
-func (s *server) changedFiles() bool {
-	now := fingerprint(s.watch, s.outputs())
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return now != s.stamp
-}
-
-// outputs are the output directory and its build buffer: a watched
-// directory may hold them, and their changes are the builds' own.
-func (s *server) outputs() []string {
-	out := filepath.Clean(*s.flags.out)
-	return []string{out, filepath.Clean(outdir.BufferDir(out))}
-}
-
-// fingerprint lists the name, size and modification time of every regular
-// file under dirs (or of a file named in dirs) but those under skip,
-// sorted, as one string.
-func fingerprint(dirs, skip []string) string {
-	var lines []string
-	for _, d := range dirs {
-		if d == "" {
-			continue
-		}
-		filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
-			if e != nil && e.IsDir() && slices.Contains(skip, filepath.Clean(p)) {
-				return filepath.SkipDir
-			}
-			if err != nil {
-				lines = append(lines, p+" "+err.Error())
-				return nil
-			}
-			if e.Type().IsRegular() {
-				if info, err := e.Info(); err == nil {
-					lines = append(lines, fmt.Sprintf("%s %d %d", p, info.Size(), info.ModTime().UnixNano()))
-				}
-			}
-			return nil
-		})
-	}
-	slices.Sort(lines)
-	return strings.Join(lines, "\n")
-}
-
-var errorPage = template.Must(template.New("error").Parse(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Build failed · masrl serve</title>
-<style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:60rem}pre{white-space:pre-wrap;background:#fff4e0;color:#5a3000;padding:1rem}</style>
-</head><body><main>
-<h1>The last build failed</h1>
-<p>Fix the corpus or the templates; the page reloads into the site after the next successful build. The last good site is still in the output directory.</p>
-<pre>{{range .}}{{.}}
-{{end}}</pre>
-</main></body></html>
-`))
-
-// ServeHTTP serves the site to GET and HEAD only: serve is a file
-// server, and answering any other method with the page (as it once did)
-// would tell a client that a POST or DELETE took effect.
-func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "masrl serve answers GET and HEAD only", http.StatusMethodNotAllowed)
-		return
-	}
-	switch r.URL.Path {
-	case liveScriptPath:
-		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-cache")
-		io.WriteString(w, liveScript)
-		return
-	case liveEventsPath:
-		s.serveEvents(w, r)
-		return
-	}
-	name := path.Clean("/" + r.URL.Path)
-	html := strings.HasSuffix(r.URL.Path, "/") || path.Ext(name) == ".html"
-	page := strings.TrimPrefix(name, "/")
-	if html && path.Ext(name) != ".html" {
-		page = path.Join(page, "index.html")
-	}
-	s.mu.Lock()
-	b, shown := s.early[page]
-	settled := s.settled
-	failure, version := s.failure, s.version
-	s.mu.Unlock()
-	switch {
-	case shown:
-		s.visit(page)
-		w.Header().Set("Cache-Control", "no-cache")
-		writeHTML(w, http.StatusOK, withLiveScript(b, version))
-		return
-	case settled != nil && html:
-		// A page of the site before the edit would not be told to
-		// reload: it waits. Other files (the stylesheet an early page
-		// needs at once, the search index) are served as published.
-		select {
-		case <-settled:
-		case <-r.Context().Done():
-			return
-		}
-		s.mu.Lock()
-		failure, version = s.failure, s.version
-		s.mu.Unlock()
-	}
-	if failure != nil && html {
-		var b bytes.Buffer
-		errorPage.Execute(&b, failure)
-		w.Header().Set("Cache-Control", "no-store")
-		writeHTML(w, http.StatusInternalServerError, withLiveScript(b.Bytes(), version))
-		return
-	}
-	root := http.Dir(*s.flags.out)
-	f, err := root.Open(name)
-	if err == nil {
-		st, serr := f.Stat()
-		if serr == nil && st.IsDir() {
-			f.Close()
-			f, err = root.Open(path.Join(name, "index.html"))
-			html, page = true, path.Join(strings.TrimPrefix(name, "/"), "index.html")
-		}
-	}
-	if err != nil {
-		s.notFound(w, r, version)
-		return
-	}
-	w.Header().Set("Cache-Control", "no-cache")
-	if !html {
-		f.Close()
-		http.FileServer(root).ServeHTTP(w, r)
-		return
-	}
-	b, err = io.ReadAll(f)
-	f.Close()
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	s.visit(page)
-	writeHTML(w, http.StatusOK, withLiveScript(b, version))
-}
-
-func (s *server) notFound(w http.ResponseWriter, r *http.Request, version int) {
-	b, err := os.ReadFile(filepath.Join(*s.flags.out, "404.html"))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	if b == nil {
-		http.NotFound(w, r)
-		return
-	}
-	writeHTML(w, http.StatusNotFound, withLiveScript(b, version))
-}
-
-func writeHTML(w http.ResponseWriter, code int, b []byte) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(code)
-	w.Write(b)
+	return in
 }

@@ -29,6 +29,7 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/site"
+	"github.com/masrl/masrl/site/serve"
 	"github.com/masrl/masrl/trace"
 	"github.com/masrl/masrl/trace/otlp"
 	"github.com/masrl/masrl/trace/viewer"
@@ -552,10 +553,10 @@ func (s *traceServer) pageHandler() http.Handler {
 }
 
 // serveEvents streams the list's version, as masrl serve's live reload
-// does (live.go): at once, then after every trace written; the page
+// does (site/serve): at once, then after every trace written; the page
 // fetches /traces.json when it changes.
 func (s *traceServer) serveEvents(w http.ResponseWriter, r *http.Request) {
-	streamVersions(w, r, s.quit, func() (int, <-chan struct{}) {
+	serve.StreamVersions(w, r, s.quit, func() (int, <-chan struct{}) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return s.version, s.changed

@@ -81,9 +81,10 @@ func (h *harness) corpusDir(n int) (string, int, error) {
 	return dir, n, setStamp(dir, st)
 }
 
-// hugoSite returns a Hugo site holding the corpus of n entries.
-func (h *harness) hugoSite(n int, corpusDir string) (string, error) {
-	dir := filepath.Join(h.cfg.work, fmt.Sprintf("hugo-%d", n))
+// hugoSite returns a Hugo site holding the corpus of n entries, made from
+// a skeleton (bench/hugo, or bench/hugo-plain for the live section).
+func (h *harness) hugoSite(n int, corpusDir, skeleton string) (string, error) {
+	dir := filepath.Join(h.cfg.work, fmt.Sprintf("%s-%d", filepath.Base(skeleton), n))
 	var src [][]byte
 	src = append(src, h.readOrEmpty("bench/cmd/benchrun/hugo.go"))
 	if b, err := os.ReadFile(corpusDir + ".stamp"); err == nil {
@@ -94,10 +95,10 @@ func (h *harness) hugoSite(n int, corpusDir string) (string, error) {
 			src = append(src, b)
 		}
 	}
-	filepath.WalkDir(h.hugoSkeleton, func(p string, d fs.DirEntry, err error) error {
+	filepath.WalkDir(skeleton, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			b, _ := os.ReadFile(p)
-			rel, _ := filepath.Rel(h.hugoSkeleton, p)
+			rel, _ := filepath.Rel(skeleton, p)
 			src = append(src, []byte(rel), b)
 		}
 		return nil
@@ -108,7 +109,7 @@ func (h *harness) hugoSite(n int, corpusDir string) (string, error) {
 		return dir, nil
 	}
 	fmt.Fprintf(h.log, "converting %s to Hugo content in %s\n", h.rel(corpusDir), h.rel(dir))
-	if err := writeHugoSite(h.hugoSkeleton, corpusDir, dir); err != nil {
+	if err := writeHugoSite(skeleton, corpusDir, dir); err != nil {
 		return "", err
 	}
 	return dir, setStamp(dir, st)

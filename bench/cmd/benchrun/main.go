@@ -50,6 +50,7 @@ type config struct {
 	sections   []string
 	seed       uint64
 	buildSizes []int         // -build-sizes; nil: the mode's
+	liveSizes  []int         // -live-sizes; nil: the mode's
 	timeout    time.Duration // per run
 }
 
@@ -58,15 +59,15 @@ type config struct {
 type sizes struct {
 	build, stats, check []int
 	traceEvents         int
-	traceBatch          int // traces in the JSON Lines batch
-	live                int // entries of the live-reload section
+	traceBatch          int   // traces in the JSON Lines batch
+	live                []int // entries of the live-reload section
 }
 
 func sizesFor(quick bool) sizes {
 	if quick {
-		return sizes{build: []int{0, 1000, 10000}, stats: []int{0, 100000}, check: []int{0, 10000}, traceEvents: 100000, traceBatch: 1000, live: 10000}
+		return sizes{build: []int{0, 1000, 10000}, stats: []int{0, 100000}, check: []int{0, 10000}, traceEvents: 100000, traceBatch: 1000, live: []int{10000}}
 	}
-	return sizes{build: []int{0, 1000, 10000, 100000}, stats: []int{0, 1000000}, check: []int{0, 100000}, traceEvents: 1000000, traceBatch: 10000, live: 10000}
+	return sizes{build: []int{0, 1000, 10000, 100000}, stats: []int{0, 1000000}, check: []int{0, 100000}, traceEvents: 1000000, traceBatch: 10000, live: []int{10000, 100000}}
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -83,11 +84,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.hugoNewest, "hugo-newest", "", "`path` of the newest Hugo the module proxy builds, measured beside Debian's hugo")
 	sections := fs.String("sections", allSections, "comma-separated `list` of sections to measure")
 	buildSizes := fs.String("build-sizes", "", "comma-separated entry `counts` the build section measures (0: the real corpus); default: the sizes of the mode")
+	liveSizes := fs.String("live-sizes", "", "comma-separated entry `counts` the live section measures; default: the sizes of the mode")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: benchrun [-quick] [-runs N] [-md BENCHMARKS.md] [-sections build,stats,check,trace,trace-batch,otlp,live] [-build-sizes N,...]")
+		fmt.Fprintln(stderr, "usage: benchrun [-quick] [-runs N] [-md BENCHMARKS.md] [-sections build,stats,check,trace,trace-batch,otlp,live] [-build-sizes N,...] [-live-sizes N,...]")
 		return 2
 	}
 	if cfg.runs == 0 {
@@ -97,14 +99,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	cfg.sections = strings.Split(*sections, ",")
-	if *buildSizes != "" {
-		for f := range strings.SplitSeq(*buildSizes, ",") {
+	for _, sf := range []struct {
+		flag, value string
+		to          *[]int
+	}{{"build-sizes", *buildSizes, &cfg.buildSizes}, {"live-sizes", *liveSizes, &cfg.liveSizes}} {
+		if sf.value == "" {
+			continue
+		}
+		for f := range strings.SplitSeq(sf.value, ",") {
 			n, err := strconv.Atoi(strings.TrimSpace(f))
 			if err != nil || n < 0 {
-				fmt.Fprintf(stderr, "benchrun: -build-sizes: %q is not an entry count\n", f)
+				fmt.Fprintf(stderr, "benchrun: -%s: %q is not an entry count\n", sf.flag, f)
 				return 2
 			}
-			cfg.buildSizes = append(cfg.buildSizes, n)
+			*sf.to = append(*sf.to, n)
 		}
 	}
 	var err error
@@ -154,6 +162,9 @@ func bench(ctx context.Context, cfg config, stdout, log io.Writer) error {
 	sz := sizesFor(cfg.quick)
 	if cfg.buildSizes != nil {
 		sz.build = cfg.buildSizes
+	}
+	if cfg.liveSizes != nil {
+		sz.live = cfg.liveSizes
 	}
 	blocks := map[string]string{}
 	var targets []target

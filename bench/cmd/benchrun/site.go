@@ -79,7 +79,7 @@ func (h *harness) buildSection(ns []int) (string, []target, error) {
 			hugos = append(hugos, [2]string{hugoNewestTool, h.cfg.hugoNewest})
 		}
 		if len(hugos) > 0 {
-			site, err := h.hugoSite(size, dir)
+			site, err := h.hugoSite(size, dir, h.hugoSkeleton)
 			if err != nil {
 				return "", nil, err
 			}

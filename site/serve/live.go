@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"bytes"
@@ -55,19 +55,20 @@ func withLiveScript(page []byte, version int) []byte {
 
 // serveEvents streams the site's version: once at once, then after every
 // build, until the page or the server goes away.
-func (s *server) serveEvents(w http.ResponseWriter, r *http.Request) {
-	streamVersions(w, r, s.quit, func() (int, <-chan struct{}) {
+func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
+	StreamVersions(w, r, s.quit, func() (int, <-chan struct{}) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return s.version, s.changed
 	})
 }
 
-// streamVersions is the one Server-Sent Events stream of masrl serve and
-// masrl trace serve: it sends the version current gives at once, then
-// again each time the channel current gave with it is closed, until the
-// page or the server (quit) goes away.
-func streamVersions(w http.ResponseWriter, r *http.Request, quit <-chan struct{}, current func() (int, <-chan struct{})) {
+// StreamVersions is the one Server-Sent Events stream of masrl serve and
+// masrl trace serve (cmd/masrl/traceserve.go imports it from here): it
+// sends the version current gives at once, then again each time the
+// channel current gave with it is closed, until the page or the server
+// (quit) goes away.
+func StreamVersions(w http.ResponseWriter, r *http.Request, quit <-chan struct{}, current func() (int, <-chan struct{})) {
 	fl, ok := w.(http.Flusher)
 	if !ok {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
