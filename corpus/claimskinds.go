@@ -442,17 +442,11 @@ func (k *OneOfClaim) verify(x *claimContext, r *ClaimResult) string {
 			diff = append(diff, ch.Field+"="+got)
 		}
 	}
-	r.Expected, r.Actual = strings.Join(exp, ", "), strings.Join(act, ", ")
-	if e == nil {
-		r.Actual = "no row with key " + k.Key
-		diff = []string{r.Actual}
-	}
-	if len(diff) > 0 {
-		r.Responsible = []string{k.Key}
-	} else {
+	d := settleRowClaim(r, k.Key, e != nil, exp, act, diff)
+	if d == "" {
 		r.Actual = r.Expected // agreement: the row is one of the allowed
 	}
-	return strings.Join(diff, ", ")
+	return d
 }
 
 // compareBy orders two rows by columns, numerically where both values are

@@ -184,15 +184,7 @@ func (k *MetaClaim) verify(x *claimContext, r *ClaimResult) string {
 			diff = append(diff, t.Field+"="+got)
 		}
 	}
-	r.Expected, r.Actual = strings.Join(exp, ", "), strings.Join(act, ", ")
-	if e == nil {
-		r.Actual = "no row with key " + k.Key
-		diff = []string{r.Actual}
-	}
-	if len(diff) > 0 {
-		r.Responsible = []string{k.Key}
-	}
-	return strings.Join(diff, ", ")
+	return settleRowClaim(r, k.Key, e != nil, exp, act, diff)
 }
 
 func (k *ExcludedClaim) verify(x *claimContext, r *ClaimResult) string {

@@ -196,13 +196,21 @@ func (k *TagsClaim) verify(x *claimContext, r *ClaimResult) string {
 			diff = append(diff, t.Field+"="+got)
 		}
 	}
+	return settleRowClaim(r, k.Key, e != nil, exp, act, diff)
+}
+
+// settleRowClaim fills in the result of a claim about one row (tags,
+// oneof, meta) from what it expected, found and found different: the row
+// is responsible for a difference, and a key no row has is one. It
+// returns the difference, "" when the claim holds.
+func settleRowClaim(r *ClaimResult, key string, found bool, exp, act, diff []string) string {
 	r.Expected, r.Actual = strings.Join(exp, ", "), strings.Join(act, ", ")
-	if e == nil {
-		r.Actual = "no row with key " + k.Key
+	if !found {
+		r.Actual = "no row with key " + key
 		diff = []string{r.Actual}
 	}
 	if len(diff) > 0 {
-		r.Responsible = []string{k.Key}
+		r.Responsible = []string{key}
 	}
 	return strings.Join(diff, ", ")
 }

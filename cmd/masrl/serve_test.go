@@ -19,23 +19,6 @@ import (
 	"github.com/masrl/masrl/internal/corpustest"
 )
 
-// copyCorpus copies the top-level files of a corpus into a fresh directory
-// the test may change.
-func copyCorpus(t *testing.T, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	for _, name := range []string{corpus.PapersFile, corpus.ExcludedFile, corpus.BibFile, corpus.SpotcheckFile} {
-		b, err := os.ReadFile(filepath.Join(src, name))
-		if err != nil {
-			continue
-		}
-		if err := os.WriteFile(filepath.Join(dst, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dst
-}
-
 // TestReadmeCheckRealCorpus checks the committed README against the real
 // corpus, and that any change to the corpus makes --check fail.
 func TestReadmeCheckRealCorpus(t *testing.T) {
@@ -44,7 +27,7 @@ func TestReadmeCheckRealCorpus(t *testing.T) {
 	if _, errs, code := runCmd(t, "readme", readme, "--check", "--corpus", dir, "--profile", "survey"); code != exitOK {
 		t.Fatalf("committed README is stale (%d): %s", code, errs)
 	}
-	changed := copyCorpus(t, dir)
+	changed := corpustest.CopyCorpus(t, dir)
 	papers := filepath.Join(changed, corpus.PapersFile)
 	b, _ := os.ReadFile(papers)
 	b = bytes.Replace(b, []byte("First systematic LaMAS RFT paradigm"), []byte("First systematic LaMAS RFT paradigm (edited)"), 1)
@@ -61,7 +44,7 @@ func TestReadmeCheckRealCorpus(t *testing.T) {
 // site and the served page shows the edit. The wait is bounded by the
 // test's deadline, not by a time.
 func TestServeWatchesConfigFolders(t *testing.T) {
-	dir := copyCorpus(t, corpustest.Dir(t))
+	dir := corpustest.CopyCorpus(t, corpustest.Dir(t))
 	theme := t.TempDir()
 	if err := os.Mkdir(filepath.Join(theme, "look"), 0o755); err != nil {
 		t.Fatal(err)

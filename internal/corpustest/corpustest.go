@@ -141,3 +141,25 @@ func WriteTree(t testing.TB, dir string, files map[string]string) {
 		}
 	}
 }
+
+// CopyCorpus copies a corpus's data files (papers.csv, excluded.csv,
+// papers.bib and spotcheck.csv, where src has them) into a fresh
+// directory, for a test that edits them; the vocabulary and claims come
+// from the profile, so the copy checks as src does.
+func CopyCorpus(t testing.TB, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	for _, name := range []string{papersFile, "excluded.csv", "papers.bib", "spotcheck.csv"} {
+		b, err := os.ReadFile(filepath.Join(src, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}

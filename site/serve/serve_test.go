@@ -28,23 +28,6 @@ import (
 	"github.com/masrl/masrl/internal/corpustest"
 )
 
-// copyCorpus copies the top-level files of a corpus into a fresh directory
-// the test may change.
-func copyCorpus(t *testing.T, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	for _, name := range []string{corpus.PapersFile, corpus.ExcludedFile, corpus.BibFile, corpus.SpotcheckFile} {
-		b, err := os.ReadFile(filepath.Join(src, name))
-		if err != nil {
-			continue
-		}
-		if err := os.WriteFile(filepath.Join(dst, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dst
-}
-
 func newTestServer(t *testing.T, corpusDir string) (*Server, *httptest.Server) {
 	t.Helper()
 	s := New(testOptions(corpusDir, filepath.Join(t.TempDir(), "public")))
@@ -126,7 +109,7 @@ func TestServeReach(t *testing.T) {
 // row turns HTML responses into the error page listing the finding, and
 // fixing it brings the site back with the change.
 func TestServeRebuild(t *testing.T) {
-	dir := copyCorpus(t, corpustest.Dir(t))
+	dir := corpustest.CopyCorpus(t, corpustest.Dir(t))
 	s, ts := newTestServer(t, dir)
 	if code, body := get(t, ts.URL+"/papers/magrpo/"); code != 200 || !strings.Contains(body, "MAGRPO") {
 		t.Fatalf("entry page: %d", code)
@@ -182,7 +165,7 @@ func writeLater(t *testing.T, name string, b []byte) {
 // carries the live-reload script, and no file of the built site (the
 // output or its build buffer) does.
 func TestServeLiveScriptOnlyServed(t *testing.T) {
-	s, ts := newTestServer(t, copyCorpus(t, corpustest.Dir(t)))
+	s, ts := newTestServer(t, corpustest.CopyCorpus(t, corpustest.Dir(t)))
 	for _, p := range []string{"/", "/papers/magrpo/", "/no/such/page/"} {
 		_, body := get(t, ts.URL+p)
 		if !strings.Contains(body, `<script src="`+liveScriptPath+`" data-version="1"></script>`+"\n</body>") {
@@ -215,7 +198,7 @@ func TestServeLiveScriptOnlyServed(t *testing.T) {
 // watches the corpus: the event stream announces a new version, and the
 // page then shows the edit. It waits for the events, not for a time.
 func TestServeLiveReload(t *testing.T) {
-	dir := copyCorpus(t, corpustest.Dir(t))
+	dir := corpustest.CopyCorpus(t, corpustest.Dir(t))
 	s, ts := newTestServer(t, dir)
 	ctx := t.Context()
 	go s.Watch(ctx)
@@ -273,7 +256,7 @@ func TestServeLiveReload(t *testing.T) {
 // directory, a build's own writes are not a change to rebuild for (they
 // would make serve rebuild forever).
 func TestServeIgnoresItsOutput(t *testing.T) {
-	dir := copyCorpus(t, corpustest.Dir(t))
+	dir := corpustest.CopyCorpus(t, corpustest.Dir(t))
 	out := filepath.Join(dir, "public")
 	s := New(testOptions(dir, out))
 	s.Rebuild()
@@ -296,7 +279,7 @@ func TestServeIgnoresItsOutput(t *testing.T) {
 // request for another page then waits for the build and gets the edit
 // too, never the site before it.
 func TestServeShowsVisitedPagesFirst(t *testing.T) {
-	dir := copyCorpus(t, corpustest.Dir(t))
+	dir := corpustest.CopyCorpus(t, corpustest.Dir(t))
 	s, ts := newTestServer(t, dir)
 	var log lockedBuffer
 	s.log = &log
@@ -359,7 +342,7 @@ func (l *lockedBuffer) String() string {
 // TestServeOnlyGetAndHead: serve is a file server; any other method is
 // answered 405 with the methods it allows, never with the page.
 func TestServeOnlyGetAndHead(t *testing.T) {
-	_, ts := newTestServer(t, copyCorpus(t, corpustest.Dir(t)))
+	_, ts := newTestServer(t, corpustest.CopyCorpus(t, corpustest.Dir(t)))
 	for _, p := range []string{"/", "/papers/magrpo/", "/assets/style.css", liveScriptPath, "/no/such/page/"} {
 		for _, m := range []string{http.MethodOptions, http.MethodPost, http.MethodDelete, http.MethodPut, http.MethodPatch} {
 			req, _ := http.NewRequest(m, ts.URL+p, strings.NewReader("x"))
@@ -390,10 +373,10 @@ func TestServeOnlyGetAndHead(t *testing.T) {
 // next rebuild must not keep any page of the other corpus: its output
 // equals a fresh build of its own corpus.
 func TestServeForeignBuilds(t *testing.T) {
-	dir := copyCorpus(t, corpustest.Dir(t))
+	dir := corpustest.CopyCorpus(t, corpustest.Dir(t))
 	s, _ := newTestServer(t, dir)
 	s.RebuildQuietly()
-	other := copyCorpus(t, corpustest.Dir(t))
+	other := corpustest.CopyCorpus(t, corpustest.Dir(t))
 	papers := filepath.Join(other, corpus.PapersFile)
 	b, err := os.ReadFile(papers)
 	if err != nil {
@@ -446,7 +429,7 @@ func buildOnce(t *testing.T, dir, out string) {
 // same site byte for byte after each edit that passes the check, and the
 // same findings shown after each that does not.
 func TestServeRebuildsMatchFull(t *testing.T) {
-	dir := copyCorpus(t, corpustest.Dir(t))
+	dir := corpustest.CopyCorpus(t, corpustest.Dir(t))
 	s, _ := newTestServer(t, dir)
 	s.RebuildQuietly()
 	papers := filepath.Join(dir, corpus.PapersFile)
@@ -523,7 +506,7 @@ func TestServeRebuildsMatchFull(t *testing.T) {
 // edited to name another templates: folder) is watched from that build
 // on.
 func TestServeWatchesInputs(t *testing.T) {
-	dir := copyCorpus(t, corpustest.Dir(t))
+	dir := corpustest.CopyCorpus(t, corpustest.Dir(t))
 	theme, later := t.TempDir(), t.TempDir()
 	inputs := []string{theme}
 	opt := testOptions(dir, filepath.Join(t.TempDir(), "public"))
