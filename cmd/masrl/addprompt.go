@@ -89,13 +89,13 @@ func (p *prompter) chooseMany(f *corpus.Field) (string, error) {
 // value may hold a comma; none holds a ';'). Empty pieces are dropped.
 func answerParts(f *corpus.Field, ans string) []string {
 	var out []string
-	for _, piece := range strings.Split(ans, corpus.ValueSeparator) {
+	for piece := range strings.SplitSeq(ans, corpus.ValueSeparator) {
 		piece = strings.TrimSpace(piece)
 		if f.Term(piece) != nil {
 			out = append(out, piece)
 			continue
 		}
-		for _, s := range strings.Split(piece, ",") {
+		for s := range strings.SplitSeq(piece, ",") {
 			if s = strings.TrimSpace(s); s != "" {
 				out = append(out, s)
 			}
