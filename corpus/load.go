@@ -86,7 +86,8 @@ type Corpus struct {
 	// intro.md could not be read (other than its absence): the site
 	// publishes them from here (Source), so that each file is read once.
 	papersSrc, excludedSrc, introSrc string
-	hasPapersSrc, hasIntro           bool
+	hasPapersSrc, hasExcludedSrc     bool
+	hasIntro                         bool
 	introErr                         error
 }
 
@@ -109,7 +110,7 @@ func (c *Corpus) Source(name string) (string, error) {
 	case PapersFile:
 		src, ok = c.papersSrc, c.hasPapersSrc
 	case ExcludedFile:
-		src, ok = c.excludedSrc, c.HasExcluded
+		src, ok = c.excludedSrc, c.HasExcluded && c.hasExcludedSrc
 	case BibFile:
 		src, ok = c.bibSrc, c.HasBib
 	case IntroFile:
@@ -180,6 +181,10 @@ type LoadOptions struct {
 	// with Previous set to it; it costs the file's size in memory, and
 	// the file is read whole instead of streamed. EachPaper ignores it.
 	Keep bool
+	// NoSources keeps the text of papers.csv and excluded.csv only as
+	// Keep asks (Corpus.Source has none otherwise), for a load that
+	// publishes neither (CheckOptions.NoSources).
+	NoSources bool
 }
 
 // LoadWith is Load with options. The directory is read through an
@@ -219,7 +224,7 @@ func LoadFS(fsys fs.FS, dir string, opt LoadOptions) (*Corpus, error) {
 			c.papersSrc, c.hasPapersSrc = b.String(), true
 			return c.loadPapersText(name, c.papersSrc, prev)
 		}
-	} else if opt.EachPaper == nil {
+	} else if opt.EachPaper == nil && !opt.NoSources {
 		loadPapers = keepText(&c.papersSrc, loadPapers)
 		c.hasPapersSrc = true
 	}
@@ -270,7 +275,11 @@ func (c *Corpus) loadDir(fsys fs.FS, opt LoadOptions, loadPapers func(name strin
 	// have none. An optional file that leads out of the corpus is a
 	// finding at its name, and is not read.
 	var escape *EscapeError
-	if err := readCSVFile(fsys, dir, ExcludedFile, keepText(&c.excludedSrc, c.loadExcluded)); errors.As(err, &escape) {
+	loadExcluded := c.loadExcluded
+	if !opt.NoSources {
+		loadExcluded, c.hasExcludedSrc = keepText(&c.excludedSrc, c.loadExcluded), true
+	}
+	if err := readCSVFile(fsys, dir, ExcludedFile, loadExcluded); errors.As(err, &escape) {
 		c.loadDiags.add(Error, Pos{File: escape.Path}, "", "", "%s", escape.Reason())
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
