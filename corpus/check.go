@@ -20,6 +20,11 @@ type CheckOptions struct {
 	// Today bounds years (at most next year) and screening dates (not in
 	// the future). Tests pass a fixed day so that results do not age.
 	Today time.Time
+	// NoSources leaves the text of papers.csv and excluded.csv unkept
+	// when Open loads them (Corpus.Source then has none, and a site
+	// could not publish them): masrl check publishes nothing, and the
+	// text of a 100,000-entry papers.csv is a fifth of its memory.
+	NoSources bool
 }
 
 // keyPattern is a lowercase slug: a key becomes a URL path on the site, so

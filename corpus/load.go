@@ -81,6 +81,66 @@ type Corpus struct {
 	// kept is papers.csv's text and its records' ends, kept for a later
 	// load when LoadOptions.Keep asked for it; nil otherwise.
 	kept *keptPapers
+	// papersSrc, excludedSrc and introSrc are the text of papers.csv,
+	// excluded.csv and intro.md as loading read them, and introErr why
+	// intro.md could not be read (other than its absence): the site
+	// publishes them from here (Source), so that each file is read once.
+	papersSrc, excludedSrc, introSrc string
+	hasPapersSrc, hasExcludedSrc     bool
+	hasIntro                         bool
+	introErr                         error
+}
+
+// IntroFile is a list's introduction, Markdown beside papers.csv, which
+// the site's home page shows above the list.
+const IntroFile = "intro.md"
+
+// Source returns the text of the corpus file name (PapersFile,
+// ExcludedFile, BibFile or IntroFile) as loading read it: whoever
+// publishes it (the site's downloads and home page) takes it from here
+// instead of reading the corpus directory again. A file the corpus does
+// not have, or that this load did not keep (LoadOptions.EachPaper or
+// SkipBib, a single papers.csv read from a file), is an error wrapping fs.ErrNotExist; an
+// intro.md that could not be read is that error (a link out of the corpus
+// is an *EscapeError).
+func (c *Corpus) Source(name string) (string, error) {
+	var src string
+	var ok bool
+	switch name {
+	case PapersFile:
+		src, ok = c.papersSrc, c.hasPapersSrc
+	case ExcludedFile:
+		src, ok = c.excludedSrc, c.HasExcluded && c.hasExcludedSrc
+	case BibFile:
+		src, ok = c.bibSrc, c.HasBib
+	case IntroFile:
+		if c.introErr != nil {
+			return "", c.introErr
+		}
+		src, ok = c.introSrc, c.hasIntro
+	}
+	if !ok {
+		return "", &fs.PathError{Op: "read", Path: filepath.Join(c.Dir, name), Err: fs.ErrNotExist}
+	}
+	return src, nil
+}
+
+// keepText wraps a loader of a corpus file so that the text it reads is
+// kept in *dst (Source), read to its end even where load stops early.
+func keepText(dst *string, load func(name string, r io.Reader, size int64) error) func(name string, r io.Reader, size int64) error {
+	return func(name string, r io.Reader, size int64) error {
+		var b strings.Builder
+		b.Grow(int(size))
+		tee := io.TeeReader(r, &b)
+		if err := load(name, tee, size); err != nil {
+			return err
+		}
+		if _, err := io.Copy(io.Discard, tee); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		*dst = b.String()
+		return nil
+	}
 }
 
 // Load reads a corpus directory: papers.csv (required), excluded.csv and
@@ -121,6 +181,10 @@ type LoadOptions struct {
 	// with Previous set to it; it costs the file's size in memory, and
 	// the file is read whole instead of streamed. EachPaper ignores it.
 	Keep bool
+	// NoSources keeps the text of papers.csv and excluded.csv only as
+	// Keep asks (Corpus.Source has none otherwise), for a load that
+	// publishes neither (CheckOptions.NoSources).
+	NoSources bool
 }
 
 // LoadWith is Load with options. The directory is read through an
@@ -157,8 +221,12 @@ func LoadFS(fsys fs.FS, dir string, opt LoadOptions) (*Corpus, error) {
 			if _, err := io.Copy(&b, r); err != nil {
 				return err
 			}
-			return c.loadPapersText(name, b.String(), prev)
+			c.papersSrc, c.hasPapersSrc = b.String(), true
+			return c.loadPapersText(name, c.papersSrc, prev)
 		}
+	} else if opt.EachPaper == nil && !opt.NoSources {
+		loadPapers = keepText(&c.papersSrc, loadPapers)
+		c.hasPapersSrc = true
 	}
 	if err := c.loadDir(fsys, opt, loadPapers); err != nil {
 		return nil, err
@@ -207,7 +275,11 @@ func (c *Corpus) loadDir(fsys fs.FS, opt LoadOptions, loadPapers func(name strin
 	// have none. An optional file that leads out of the corpus is a
 	// finding at its name, and is not read.
 	var escape *EscapeError
-	if err := readCSVFile(fsys, dir, ExcludedFile, c.loadExcluded); errors.As(err, &escape) {
+	loadExcluded := c.loadExcluded
+	if !opt.NoSources {
+		loadExcluded, c.hasExcludedSrc = keepText(&c.excludedSrc, c.loadExcluded), true
+	}
+	if err := readCSVFile(fsys, dir, ExcludedFile, loadExcluded); errors.As(err, &escape) {
 		c.loadDiags.add(Error, Pos{File: escape.Path}, "", "", "%s", escape.Reason())
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
@@ -235,6 +307,14 @@ func (c *Corpus) loadDir(fsys fs.FS, opt LoadOptions, loadPapers func(name strin
 		return err
 	}
 	c.loadDiags = append(c.loadDiags, journalFinding(fsys, dir)...)
+	// The list's introduction is the site's, but read here with the rest
+	// (Source): a missing one is none, one that cannot be read is the
+	// site's error when it publishes it.
+	if b, err := readFile(fsys, dir, IntroFile); err == nil {
+		c.introSrc, c.hasIntro = string(b), true
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		c.introErr = err
+	}
 	return nil
 }
 
@@ -307,10 +387,10 @@ func LoadPapersIn(dir, name string) (*Corpus, error) {
 	return c, nil
 }
 
-// ParsePapers reads papers.csv content; name is used in positions. It is
-// the entry point of the loader's fuzz test.
+// ParsePapers reads papers.csv content, kept as its Source; name is used
+// in positions. It is the entry point of the loader's fuzz test.
 func ParsePapers(name string, b []byte) (*Corpus, error) {
-	c := &Corpus{}
+	c := &Corpus{papersSrc: string(b), hasPapersSrc: true}
 	return c, c.loadPapers(name, bytes.NewReader(b), int64(len(b)))
 }
 

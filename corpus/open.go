@@ -202,6 +202,7 @@ func openWith(dir string, dataFS fs.FS, profile string, opt CheckOptions, lo Loa
 		d, err := LoadData(dataFS, profile, dir)
 		dataDone <- loaded{d, err}
 	}()
+	lo.NoSources = opt.NoSources
 	c, err := LoadWith(dir, lo)
 	ld := <-dataDone
 	if ld.err != nil {

@@ -44,9 +44,6 @@ func TestHostileRows(t *testing.T) {
 		t.Fatalf("%d hostile rows parsed, want %d", len(c.Papers), len(hostileRows))
 	}
 	c.Dir = t.TempDir()
-	if err := os.WriteFile(filepath.Join(c.Dir, "papers.csv"), []byte(csv), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	res, err := Build(unchecked(t, c), Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -185,7 +186,10 @@ func TestFeedAddedFromHistory(t *testing.T) {
 	}
 	now := time.Now().UTC()
 	git(now.Format(time.RFC3339), "commit", "-q", "-am", "add toolformer")
-	res := buildAgents(t, dir, Options{Config: siteconfig.Config{BaseURL: "https://example.org/"}})
+	added := func(keyColumn int) (map[string]string, error) {
+		return corpus.AddedFromHistory(context.Background(), dir, keyColumn)
+	}
+	res := buildAgents(t, dir, Options{Config: siteconfig.Config{BaseURL: "https://example.org/"}, AddedDates: added})
 	feed, _ := res.Files.Get("feed.xml")
 	entries := regexp.MustCompile(`(?s)<entry>.*?<title>([^<]*)</title>.*?<updated>([^<]*)</updated>`).FindAllStringSubmatch(string(feed), 2)
 	if len(entries) < 2 || !strings.HasPrefix(entries[0][1], "Toolformer") || entries[0][2] != now.Format(time.DateOnly)+"T00:00:00Z" || entries[1][2] != "2024-01-02T00:00:00Z" {

@@ -1,8 +1,6 @@
 package site
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -22,7 +20,6 @@ plain,P,A,,2025,,V,https://ok.example/q,survey,yes,NA,NA,NA,NA,core,x,yes,publis
 		t.Fatal(err)
 	}
 	c.Dir = t.TempDir()
-	os.WriteFile(filepath.Join(c.Dir, "papers.csv"), []byte(header+rows), 0o644)
 	files := mustLoad(t, unchecked(t, c), Options{})
 	p := page(t, files, "papers/k/index.html")
 	want := `<h1><bdi>T</bdi></h1>

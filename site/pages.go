@@ -10,8 +10,8 @@ import (
 )
 
 // IntroFile is a list's introduction, Markdown beside papers.csv, which
-// the home page shows under the lede.
-const IntroFile = "intro.md"
+// the home page shows under the lede (corpus.Corpus.Source).
+const IntroFile = corpus.IntroFile
 
 // This file holds the builders of the pages that exist once per site,
 // field, value, sub-decision or cell; entry pages are in entrypage.go.
@@ -33,10 +33,11 @@ func (r *renderer) home() error {
 	if !r.site.Survey {
 		hp.Lede = r.opt.Description
 	}
-	// A list's own introduction, intro.md beside papers.csv, read through
-	// the corpus's root like every corpus file.
-	if src, err := corpus.ReadFile(r.c.Dir, IntroFile); err == nil {
-		if hp.Intro, err = renderMarkdown(r.md, src, "intro-"); err != nil {
+	// A list's own introduction, intro.md beside papers.csv, as
+	// corpus.Open read it (through the corpus's root like every corpus
+	// file).
+	if src, err := r.c.Source(IntroFile); err == nil {
+		if hp.Intro, err = renderMarkdown(r.md, []byte(src), "intro-"); err != nil {
 			return fmt.Errorf("%s: %w", IntroFile, err)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {

@@ -2,7 +2,6 @@ package site
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -394,15 +393,16 @@ func links(urls []string) []Link {
 var datePattern = regexp.MustCompile(`\b[0-9]{4}-[0-9]{2}-[0-9]{2}\b`)
 
 // addedFromHistory dates the entries of a list's own feed by the day they
-// joined the list, from the corpus's git history
-// (corpus.AddedFromHistory), when the rows have no added column: the
-// feed then says what is new in the list. The survey's site keeps its
-// dates; a corpus outside a repository keeps entryDate's.
+// joined the list, from the corpus's git history (Options.AddedDates,
+// which the command fills with corpus.AddedFromHistory), when the rows
+// have no added column: the feed then says what is new in the list. The
+// survey's site keeps its dates; a corpus outside a repository keeps
+// entryDate's.
 func (r *renderer) addedFromHistory() {
-	if r.site.Survey || !r.site.Feed || r.c.Dir == "" || len(r.entries) == 0 || slices.Contains(r.entries[0].Columns(), corpus.AddedColumn) {
+	if r.opt.AddedDates == nil || r.site.Survey || !r.site.Feed || len(r.entries) == 0 || slices.Contains(r.entries[0].Columns(), corpus.AddedColumn) {
 		return
 	}
-	added, err := corpus.AddedFromHistory(context.Background(), r.c.Dir, r.c.KeyColumn())
+	added, err := r.opt.AddedDates(r.c.KeyColumn())
 	if err != nil || added == nil {
 		return
 	}

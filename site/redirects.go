@@ -1,10 +1,8 @@
 package site
 
 import (
-	"fmt"
 	"html/template"
 	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -14,13 +12,10 @@ import (
 // This file leaves a page at the old address of every entry whose key
 // changed, so that no published link breaks. The old keys come from the
 // dated snapshots of papers.csv in the corpus's history folder (the files
-// masrl diff compares): a key papers.csv no longer has, whose row had the
+// masrl diff compares), which the command reads (release.ReadSnapshots,
+// Options.History): a key papers.csv no longer has, whose row had the
 // same arXiv id or the same title as a current entry, is that entry
-// renamed. Without a history folder, or without renames, nothing is
-// written.
-
-// historyDir is the corpus's folder of earlier papers.csv versions.
-const historyDir = "history"
+// renamed. Without snapshots, or without renames, nothing is written.
 
 // redirectPage is the whole page at an old address: a refresh to the new
 // one, its link for readers without refresh, noindex so search engines
@@ -43,21 +38,13 @@ var redirectPage = template.Must(template.New("redirect").Parse(`<!DOCTYPE html>
 </html>
 `))
 
-// renames returns old key → current entry from the history folder, in
-// key order.
-func renames(c *corpus.Corpus) (map[string]*corpus.Entry, error) {
+// renames returns old key → current entry from the history folder's
+// snapshots (oldest name first), in key order.
+func renames(c *corpus.Corpus, snapshots []*corpus.Corpus) map[string]*corpus.Entry {
 	out := map[string]*corpus.Entry{}
-	if c.Dir == "" {
-		return out, nil
+	if len(snapshots) == 0 {
+		return out
 	}
-	paths, err := filepath.Glob(filepath.Join(c.Dir, historyDir, "*.csv"))
-	if err != nil {
-		return nil, err
-	}
-	if len(paths) == 0 {
-		return out, nil
-	}
-	slices.Sort(paths)
 	byArxiv, byTitle := map[string]*corpus.Entry{}, map[string]*corpus.Entry{}
 	for i := range c.Papers {
 		e := &c.Papers[i]
@@ -66,13 +53,7 @@ func renames(c *corpus.Corpus) (map[string]*corpus.Entry, error) {
 		}
 		byTitle[titleKey(e.Title)] = e
 	}
-	for _, p := range paths {
-		// Read through the corpus's root: a history file or folder that
-		// links out of the corpus is an error, not read.
-		old, err := corpus.LoadPapersIn(c.Dir, historyDir+"/"+filepath.Base(p))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
-		}
+	for _, old := range snapshots {
 		for i := range old.Papers {
 			o := &old.Papers[i]
 			if !corpus.IsKey(o.Key) || c.Entry(o.Key) != nil || out[o.Key] != nil {
@@ -87,17 +68,18 @@ func renames(c *corpus.Corpus) (map[string]*corpus.Entry, error) {
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 func titleKey(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 
 // redirects queues the page at each renamed entry's old address.
 func (r *renderer) redirects() error {
-	moved, err := renames(r.c)
-	if err != nil {
-		return err
+	var snapshots []*corpus.Corpus
+	if r.opt.History != nil {
+		snapshots = r.opt.History.Snapshots
 	}
+	moved := renames(r.c, snapshots)
 	olds := make([]string, 0, len(moved))
 	for k := range moved {
 		olds = append(olds, k)

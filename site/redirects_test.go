@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/release"
 	"github.com/masrl/masrl/corpus/siteconfig"
 )
 
@@ -33,7 +34,12 @@ func TestRenamedKeysRedirect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := mustLoad(t, unchecked(t, c), Options{Config: siteconfig.Config{BaseURL: "https://example.org/l/"}})
+	snaps, err := release.ReadSnapshots(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	history := &release.History{Snapshots: snaps}
+	files := mustLoad(t, unchecked(t, c), Options{Config: siteconfig.Config{BaseURL: "https://example.org/l/"}, History: history})
 	p := page(t, files, "papers/tlearn/index.html")
 	for _, want := range []string{
 		`<meta http-equiv="refresh" content="0; url=../teams/">`,

@@ -121,11 +121,20 @@ type Options struct {
 	// False gates on the check's findings alone (check --claims=false);
 	// the claims page shows the claims either way.
 	WithClaims bool
-	// History is the list's releases and upkeep dates
-	// (release.ReadHistory), which the release pages and the home page
-	// show; nil: none. The caller reads it from the corpus directory, for
+	// History is the list's releases, upkeep dates and papers.csv
+	// snapshots (release.ReadHistory): the release pages and the home
+	// page show the first two, and each renamed entry of the snapshots
+	// keeps a page at its old address (redirects.go); nil: none. The caller reads it from the corpus directory, for
 	// the site reads nothing from disk itself.
 	History *release.History
+	// AddedDates, when not nil, returns the day each row joined the
+	// list, by key, from the corpus's git history (keyColumn is the key's
+	// column in papers.csv's header): a list's own feed without an added
+	// column dates its entries so. The command fills it
+	// (corpus.AddedFromHistory), for git's history is not a corpus file
+	// and the site reads nothing from disk itself; it is called only when
+	// the feed needs it.
+	AddedDates func(keyColumn int) (map[string]string, error)
 	// StepTime, when not nil, is told each step of the build (the
 	// renderer's steps, then "publish") and how long it took: masrl build
 	// --verbose prints them.

@@ -403,7 +403,6 @@ func TestUnsafeInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Dir = t.TempDir()
-	os.WriteFile(filepath.Join(c.Dir, "papers.csv"), []byte(header+row), 0o644)
 	res, err := Build(unchecked(t, c), Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -177,6 +177,12 @@ func (bf buildFlags) options() (site.Options, error) {
 		return site.Options{}, err
 	}
 	opt.History = history
+	// So are the days rows joined the list, from git (a list's feed
+	// without an added column), when the build asks.
+	dir := *bf.corpus
+	opt.AddedDates = func(keyColumn int) (map[string]string, error) {
+		return corpus.AddedFromHistory(context.Background(), dir, keyColumn)
+	}
 	assets, err := listAssets(*bf.corpus, cfg.Theme.Assets)
 	if err != nil {
 		return site.Options{}, err

@@ -63,7 +63,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	ck, err := corpus.Open(*dir, data.Dir(*dataDir), prof)
+	// The check publishes nothing: the files' text is not kept.
+	ck, err := corpus.OpenWith(*dir, data.Dir(*dataDir), prof, corpus.CheckOptions{NoSources: true})
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}

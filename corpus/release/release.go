@@ -306,10 +306,40 @@ func load(dir, version string, n int) (*Release, error) {
 type History struct {
 	Releases []Release
 	Upkeep   Upkeep
+	// Snapshots are the dated papers.csv versions of the history folder
+	// (ReadSnapshots), from which the site leaves a page at the old
+	// address of every renamed entry.
+	Snapshots []*corpus.Corpus
 }
 
-// ReadHistory reads upkeep.yaml (ReadUpkeep) and every release (Load) of
-// the corpus in corpusDir.
+// HistoryDir is the corpus's folder of earlier papers.csv versions (the
+// files masrl diff compares).
+const HistoryDir = "history"
+
+// ReadSnapshots reads every papers.csv version (*.csv) of the history
+// folder of corpusDir, in name order; no folder or no file is none. Each
+// is read through the corpus's root: a history file or folder that links
+// out of the corpus is an error, not read.
+func ReadSnapshots(corpusDir string) ([]*corpus.Corpus, error) {
+	paths, err := filepath.Glob(filepath.Join(corpusDir, HistoryDir, "*.csv"))
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(paths)
+	var out []*corpus.Corpus
+	for _, p := range paths {
+		old, err := corpus.LoadPapersIn(corpusDir, HistoryDir+"/"+filepath.Base(p))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		out = append(out, old)
+	}
+	return out, nil
+}
+
+// ReadHistory reads upkeep.yaml (ReadUpkeep), every release (Load) and
+// every papers.csv version of the history folder (ReadSnapshots) of the
+// corpus in corpusDir.
 func ReadHistory(corpusDir string) (*History, error) {
 	u, err := ReadUpkeep(corpusDir)
 	if err != nil {
@@ -319,7 +349,11 @@ func ReadHistory(corpusDir string) (*History, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &History{Releases: rels, Upkeep: u}, nil
+	snaps, err := ReadSnapshots(corpusDir)
+	if err != nil {
+		return nil, err
+	}
+	return &History{Releases: rels, Upkeep: u, Snapshots: snaps}, nil
 }
 
 // UpkeepFile records when the list's upkeep last ran: masrl refresh
