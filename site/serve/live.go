@@ -2,9 +2,10 @@ package serve
 
 import (
 	"bytes"
-	"fmt"
 	"net/http"
 	"strconv"
+
+	"github.com/masrl/masrl/internal/sse"
 )
 
 // Live reload: masrl serve adds one script to every HTML page it serves,
@@ -53,41 +54,13 @@ func withLiveScript(page []byte, version int) []byte {
 	return append(out, page[i:]...)
 }
 
-// serveEvents streams the site's version: once at once, then after every
-// build, until the page or the server goes away.
+// serveEvents streams the site's version (internal/sse, which masrl
+// trace serve shares): once at once, then after every build, until the
+// page or the server goes away.
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
-	StreamVersions(w, r, s.quit, func() (int, <-chan struct{}) {
+	sse.StreamVersions(w, r, s.quit, func() (int, <-chan struct{}) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return s.version, s.changed
 	})
-}
-
-// StreamVersions is the one Server-Sent Events stream of masrl serve and
-// masrl trace serve (cmd/masrl/traceserve.go imports it from here): it
-// sends the version current gives at once, then again each time the
-// channel current gave with it is closed, until the page or the server
-// (quit) goes away.
-func StreamVersions(w http.ResponseWriter, r *http.Request, quit <-chan struct{}, current func() (int, <-chan struct{})) {
-	fl, ok := w.(http.Flusher)
-	if !ok {
-		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	for {
-		version, changed := current()
-		if _, err := fmt.Fprintf(w, "event: version\ndata: %d\n\n", version); err != nil {
-			return
-		}
-		fl.Flush()
-		select {
-		case <-changed:
-		case <-r.Context().Done():
-			return
-		case <-quit:
-			return
-		}
-	}
 }
