@@ -3,6 +3,7 @@ package corpus
 import (
 	"errors"
 	"fmt"
+	"github.com/masrl/masrl/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"slices"
@@ -32,22 +33,11 @@ func WriteFiles(dir string, files map[string][]byte) (err error) {
 		}
 	}()
 	for _, n := range names {
-		target := filepath.Join(dir, n)
-		mode := os.FileMode(0o644)
-		if st, err := os.Stat(target); err == nil {
-			mode = st.Mode().Perm()
-		}
-		f, err := os.CreateTemp(dir, "."+n+".*.tmp")
+		tmp, err := atomicfile.Stage(dir, n, files[n])
 		if err != nil {
 			return err
 		}
-		temps[n] = f.Name()
-		_, werr := f.Write(files[n])
-		serr := f.Sync()
-		cerr := f.Close()
-		if err := errors.Join(werr, serr, cerr, os.Chmod(f.Name(), mode)); err != nil {
-			return fmt.Errorf("writing %s: %w", target, err)
-		}
+		temps[n] = tmp
 	}
 	var done []string
 	old := map[string][]byte{}

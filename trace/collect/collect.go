@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/masrl/masrl/internal/atomicfile"
 	"html/template"
 	"io"
 	"math"
@@ -424,7 +425,7 @@ func (s *Server) write(id string, reqs []otlpRequest) error {
 	if got == nil {
 		return errors.New("no trace imported")
 	}
-	if err := writeFile(s.dir, id+".json", got.JSON); err != nil {
+	if err := atomicfile.Write(s.dir, id+".json", got.JSON); err != nil {
 		return err
 	}
 	units, err := viewer.Read(bytes.NewReader(got.JSON), id+".json", false, trace.Options{}, trace.Limits{})
@@ -568,34 +569,6 @@ const listScript = `(() => {
   addEventListener("pagehide", () => events.close());
 })();
 `
-
-// writeFile replaces dir/name with data atomically, as corpus.WriteFiles
-// does for one file (a trace package does not import corpus): a temporary
-// file beside it, synced, then renamed over it, so a reader of DIR sees
-// the old trace or the new one, never half of it. The mode of a file it
-// replaces is kept (0644 for a new one).
-func writeFile(dir, name string, data []byte) error {
-	target := filepath.Join(dir, name)
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(target); err == nil {
-		mode = st.Mode().Perm()
-	}
-	f, err := os.CreateTemp(dir, "."+name+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name()) // gone after the rename; left behind after a failure
-	_, werr := f.Write(data)
-	serr := f.Sync()
-	cerr := f.Close()
-	if err := errors.Join(werr, serr, cerr, os.Chmod(f.Name(), mode)); err != nil {
-		return fmt.Errorf("writing %s: %w", target, err)
-	}
-	if err := os.Rename(f.Name(), target); err != nil {
-		return fmt.Errorf("replacing %s: %w", target, err)
-	}
-	return nil
-}
 
 // count says how many of noun there are: "1 span", "2 errors" (the
 // nouns it is given take -s).
