@@ -422,7 +422,7 @@ func (g *graph) addEvent(ev *eventRecord, b *graphBatch, h *eventHashes) {
 	idx, dup := g.ids.insert(id, h.id)
 	if dup {
 		first := g.ids.bytesOf(int(idx))
-		g.report(ev.idAt, fmt.Sprintf("/events/%d/id", ev.index), Error, RuleUniqueID,
+		g.report(ev.idAt.pos(), fmt.Sprintf("/events/%d/id", ev.index), Error, RuleUniqueID,
 			fmt.Sprintf("event id %q is already used by an earlier event", first))
 		return
 	}
@@ -520,13 +520,13 @@ func (g *graph) addEdge(ed *edgeRecord, b *graphBatch) {
 	k := int32(g.src.n)
 	src, dst := int32(-2), int32(-2)
 	if ed.ok {
-		src = g.resolve(k, false, b.str(ed.src), ed.srcHash, ed.srcAt)
-		dst = g.resolve(k, true, b.str(ed.dst), ed.dstHash, ed.dstAt)
+		src = g.resolve(k, false, b.str(ed.src), ed.srcHash, ed.srcAt.pos())
+		dst = g.resolve(k, true, b.str(ed.dst), ed.dstHash, ed.dstAt.pos())
 	}
 	g.src.add(src)
 	g.dst.add(dst)
-	g.eline.add(int32(ed.at.line))
-	g.ecol.add(int32(ed.at.col))
+	g.eline.add(ed.at.line)
+	g.ecol.add(ed.at.col)
 }
 
 // resolve returns the node of an edge end, -1 if it is not known yet, or
