@@ -16,28 +16,41 @@ const chunkBits = 16
 // slice it never copies itself to grow, so a million-entry column costs its
 // size and not twice its size at the moment of growth.
 type column[T any] struct {
-	chunks [][]T
+	chunks [][]T // each at its full length; entries from n on are unset
 	n      int
 	first  int // capacity of the first chunk; 0 is 64
 	// spare is the first chunk of the column's last trace, emptied by
 	// reset, for the next trace's first chunk.
 	spare []T
+	// tail is the last chunk, so that add stores one entry and the
+	// count, where appending to chunks[last] also stored its header.
+	tail []T
 }
 
 // reset empties the column for another trace, keeping its first chunk.
 func (c *column[T]) reset() {
 	if len(c.chunks) > 0 {
-		c.spare = c.chunks[0][:0]
+		c.spare = c.chunks[0]
 	}
 	clear(c.chunks)
 	*c = column[T]{chunks: c.chunks[:0], spare: c.spare}
 }
 
 func (c *column[T]) add(v T) {
-	if c.n&(1<<chunkBits-1) == 0 {
-		// The first chunk starts small and grows by append, so that a
-		// small trace (a line of a batch) does not pay for 64 Ki entries
-		// per column; the others are allocated whole.
+	k := c.n & (1<<chunkBits - 1)
+	if k == 0 || k == len(c.tail) {
+		c.grow(k)
+	}
+	c.tail[k] = v
+	c.n++
+}
+
+// grow makes room for entry k of the last chunk: a new chunk when k is 0,
+// else a first chunk twice as large. The first chunk starts small and
+// doubles, so that a small trace (a line of a batch) does not pay for
+// 64 Ki entries per column; the others are allocated whole.
+func (c *column[T]) grow(k int) {
+	if k == 0 {
 		size := 1 << chunkBits
 		var chunk []T
 		if c.n == 0 {
@@ -45,13 +58,17 @@ func (c *column[T]) add(v T) {
 			chunk, c.spare = c.spare, nil
 		}
 		if cap(chunk) < size {
-			chunk = make([]T, 0, size)
+			chunk = make([]T, size)
 		}
+		chunk = chunk[:cap(chunk)]
 		c.chunks = append(c.chunks, chunk)
+		c.tail = chunk
+		return
 	}
-	last := len(c.chunks) - 1
-	c.chunks[last] = append(c.chunks[last], v)
-	c.n++
+	chunk := make([]T, min(2*len(c.tail), 1<<chunkBits))
+	copy(chunk, c.tail)
+	c.chunks[len(c.chunks)-1] = chunk
+	c.tail = chunk
 }
 
 func (c *column[T]) at(i int) T { return c.chunks[i>>chunkBits][i&(1<<chunkBits-1)] }
