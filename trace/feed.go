@@ -51,7 +51,18 @@ type graphFeed struct {
 	found   []Finding
 	dropped int
 	stopped bool
+	// made counts the batches this feed has in circulation (cur, queued,
+	// being filed, free); at maxFeedBatches the scanner waits for a free
+	// one instead of making another.
+	made int
 }
+
+// maxFeedBatches bounds the batches of one feed. Without the bound the
+// scanner made a new batch whenever the graph had not yet handed one back,
+// and the graph dropped the surplus when the free list was full: on a
+// million events some thirty batches (30 MB) were allocated and faulted in
+// where five circulate (bench/trace/RESULTS.md, issue 38).
+const maxFeedBatches = 5
 
 // inlineGraphMax is the size below which a trace known to be small has its
 // graph filed on the scanner's goroutine: the handoff would cost more than
@@ -74,7 +85,7 @@ func startGraphFeed(g *graph, maxFindings int, sizeHint int64, pool *sync.Pool) 
 		max:    maxFindings,
 	}
 	if !f.inline {
-		f.in, f.free, f.done = make(chan *graphBatch, 2), make(chan *graphBatch, 3), make(chan struct{})
+		f.in, f.free, f.done = make(chan *graphBatch, 2), make(chan *graphBatch, maxFeedBatches), make(chan struct{})
 	}
 	g.report = func(at pos, ptr string, sev diag.Severity, rule, msg string) {
 		if len(f.found) >= f.max {
@@ -84,6 +95,7 @@ func startGraphFeed(g *graph, maxFindings int, sizeHint int64, pool *sync.Pool) 
 		f.found = append(f.found, Finding{Pointer: ptr, Line: at.line, Col: at.col, Severity: sev, Rule: rule, Message: msg})
 	}
 	f.cur = f.newBatch()
+	f.made = 1
 	if !f.inline {
 		go f.run()
 	}
@@ -95,10 +107,7 @@ func (f *graphFeed) run() {
 	defer close(f.done)
 	for b := range f.in {
 		f.file(b)
-		select {
-		case f.free <- b:
-		default:
-		}
+		f.free <- b // never blocks: free holds every batch the feed made
 	}
 }
 
@@ -173,10 +182,15 @@ func (f *graphFeed) flush(eventsDone bool) {
 		return
 	}
 	f.in <- b
+	if f.made >= maxFeedBatches {
+		f.cur = <-f.free
+		return
+	}
 	select {
 	case f.cur = <-f.free:
 	default:
 		f.cur = f.newBatch()
+		f.made++
 	}
 }
 

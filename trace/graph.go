@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"math/bits"
 
 	"github.com/masrl/masrl/internal/diag"
 )
@@ -16,28 +17,41 @@ const chunkBits = 16
 // slice it never copies itself to grow, so a million-entry column costs its
 // size and not twice its size at the moment of growth.
 type column[T any] struct {
-	chunks [][]T
+	chunks [][]T // each at its full length; entries from n on are unset
 	n      int
 	first  int // capacity of the first chunk; 0 is 64
 	// spare is the first chunk of the column's last trace, emptied by
 	// reset, for the next trace's first chunk.
 	spare []T
+	// tail is the last chunk, so that add stores one entry and the
+	// count, where appending to chunks[last] also stored its header.
+	tail []T
 }
 
 // reset empties the column for another trace, keeping its first chunk.
 func (c *column[T]) reset() {
 	if len(c.chunks) > 0 {
-		c.spare = c.chunks[0][:0]
+		c.spare = c.chunks[0]
 	}
 	clear(c.chunks)
 	*c = column[T]{chunks: c.chunks[:0], spare: c.spare}
 }
 
 func (c *column[T]) add(v T) {
-	if c.n&(1<<chunkBits-1) == 0 {
-		// The first chunk starts small and grows by append, so that a
-		// small trace (a line of a batch) does not pay for 64 Ki entries
-		// per column; the others are allocated whole.
+	k := c.n & (1<<chunkBits - 1)
+	if k == 0 || k == len(c.tail) {
+		c.grow(k)
+	}
+	c.tail[k] = v
+	c.n++
+}
+
+// grow makes room for entry k of the last chunk: a new chunk when k is 0,
+// else a first chunk twice as large. The first chunk starts small and
+// doubles, so that a small trace (a line of a batch) does not pay for
+// 64 Ki entries per column; the others are allocated whole.
+func (c *column[T]) grow(k int) {
+	if k == 0 {
 		size := 1 << chunkBits
 		var chunk []T
 		if c.n == 0 {
@@ -45,13 +59,17 @@ func (c *column[T]) add(v T) {
 			chunk, c.spare = c.spare, nil
 		}
 		if cap(chunk) < size {
-			chunk = make([]T, 0, size)
+			chunk = make([]T, size)
 		}
+		chunk = chunk[:cap(chunk)]
 		c.chunks = append(c.chunks, chunk)
+		c.tail = chunk
+		return
 	}
-	last := len(c.chunks) - 1
-	c.chunks[last] = append(c.chunks[last], v)
-	c.n++
+	chunk := make([]T, min(2*len(c.tail), 1<<chunkBits))
+	copy(chunk, c.tail)
+	c.chunks[len(c.chunks)-1] = chunk
+	c.tail = chunk
 }
 
 func (c *column[T]) at(i int) T { return c.chunks[i>>chunkBits][i&(1<<chunkBits-1)] }
@@ -60,19 +78,23 @@ func (c *column[T]) set(i int, v T) { c.chunks[i>>chunkBits][i&(1<<chunkBits-1)]
 
 // idTable interns strings (event ids, agent names, roles): their bytes in
 // one arena and an open-addressing hash table of indexes. A Go
-// map[string]int32 of a million ids costs about 70 MB; this costs about 30.
-// Each slot holds the upper half of the hash beside the index, so that a
-// probe rarely compares bytes it need not. Callers that hash ahead of time
-// (see prefetch) pass the hash in; hash gives it.
+// map[string]int32 of a million ids costs about 70 MB; this costs about 22.
+// A slot is 32 bits: the index (plus one) in its low bits, as many as the
+// table's size needs, and in the others a tag of the hash, so that a probe
+// rarely compares bytes it need not. Half the size of a slot of a 32-bit
+// index and a 32-bit tag, a million-id table (8 MB) misses the cache less
+// when edges look their ends up in random order. Callers that hash ahead
+// of time (see prefetch) pass the hash in; hash gives it.
 type idTable struct {
 	seed  maphash.Seed // per table: probe order varies, results do not
 	arena []byte
 	ends  column[uint32] // ends[i] is the end of id i in arena
-	slots []uint64       // 0 is empty, otherwise hash<<32 | index+1
+	slots []uint32       // 0 is empty, otherwise tag<<shift | index+1
+	shift uint           // log2(len(slots))
 	n     int
 	// spare holds the slots of the last trace once it has no more use for
 	// them, for reuse.
-	spare []uint64
+	spare []uint32
 }
 
 func newIDTable() idTable { return idTable{seed: maphash.MakeSeed()} }
@@ -106,18 +128,22 @@ func (t *idTable) bytesOf(i int) []byte {
 }
 
 // find returns the index of id, or -1, and the slot where it is or would go.
-// The upper half of the hash both picks the first slot and tags it, so that
-// growing the table needs neither the hash function nor the arena.
+// The upper half of the hash picks the first slot with its low bits and
+// tags the slot with the bits above those.
 func (t *idTable) find(id []byte, h uint64) (idx int32, slot int) {
-	mask := uint64(len(t.slots) - 1)
-	tag := h >> 32
-	for k := tag & mask; ; k = (k + 1) & mask {
+	mask := uint32(len(t.slots) - 1)
+	hi := uint32(h >> 32)
+	tag := hi >> t.shift
+	for k := hi & mask; ; k = (k + 1) & mask {
 		s := t.slots[k]
 		if s == 0 {
 			return -1, int(k)
 		}
-		if s>>32 == tag && string(t.bytesOf(int(uint32(s))-1)) == string(id) {
-			return int32(uint32(s)) - 1, int(k)
+		if s>>t.shift == tag {
+			i := int(s&mask) - 1
+			if string(t.bytesOf(i)) == string(id) {
+				return int32(i), int(k)
+			}
 		}
 	}
 }
@@ -131,7 +157,7 @@ func (t *idTable) touch(h uint64) uint64 {
 	if len(t.slots) == 0 {
 		return 0
 	}
-	return t.slots[h>>32&uint64(len(t.slots)-1)]
+	return uint64(t.slots[uint32(h>>32)&uint32(len(t.slots)-1)])
 }
 
 // lookup returns the index of id, whose hash is h, or -1.
@@ -157,7 +183,7 @@ func (t *idTable) insert(id []byte, h uint64) (idx int32, dup bool) {
 	t.ends.add(uint32(len(t.arena)))
 	idx = int32(t.n)
 	t.n++
-	t.slots[slot] = h>>32<<32 | uint64(idx+1)
+	t.slots[slot] = uint32(h>>32)>>t.shift<<t.shift | uint32(idx+1)
 	return idx, false
 }
 
@@ -174,27 +200,28 @@ func (t *idTable) reserve(n int) {
 		t.slots, t.spare = t.spare[:cap(t.spare)], nil
 		clear(t.slots)
 	} else {
-		t.slots = make([]uint64, size)
+		t.slots = make([]uint32, size)
 	}
+	t.shift = uint(bits.TrailingZeros(uint(len(t.slots))))
 	if cap(t.arena) < 8*n {
 		t.arena = make([]byte, 0, 8*n)
 	}
 }
 
+// grow doubles the table, hashing each id again: the slots keep too few
+// bits of the hash to place an entry in the larger table.
 func (t *idTable) grow() {
-	old := t.slots
-	size := max(64, 2*len(old))
-	t.slots = make([]uint64, size)
-	mask := uint64(size - 1)
-	for _, s := range old {
-		if s == 0 {
-			continue
-		}
-		k := s >> 32 & mask
+	size := max(64, 2*len(t.slots))
+	t.slots = make([]uint32, size)
+	t.shift = uint(bits.TrailingZeros(uint(size)))
+	mask := uint32(size - 1)
+	for i := range t.n {
+		hi := uint32(t.hash(t.bytesOf(i)) >> 32)
+		k := hi & mask
 		for t.slots[k] != 0 {
 			k = (k + 1) & mask
 		}
-		t.slots[k] = s
+		t.slots[k] = hi>>t.shift<<t.shift | uint32(i+1)
 	}
 }
 
@@ -365,7 +392,7 @@ func (g *graph) agentIndex(name []byte, h uint64) int32 {
 // touchGroup is how many events or edges the graph hashes and touches
 // (idTable.touch) before it files them: enough independent loads to keep
 // the memory system busy, few enough that their lines are still cached
-// when the group is filed. On a million events the id table is 16 MB, and
+// when the group is filed. On a million events the id table is 8 MB, and
 // without the touches its random probes were a third of the graph's time.
 const touchGroup = 16
 
@@ -422,7 +449,7 @@ func (g *graph) addEvent(ev *eventRecord, b *graphBatch, h *eventHashes) {
 	idx, dup := g.ids.insert(id, h.id)
 	if dup {
 		first := g.ids.bytesOf(int(idx))
-		g.report(ev.idAt, fmt.Sprintf("/events/%d/id", ev.index), Error, RuleUniqueID,
+		g.report(ev.idAt.pos(), fmt.Sprintf("/events/%d/id", ev.index), Error, RuleUniqueID,
 			fmt.Sprintf("event id %q is already used by an earlier event", first))
 		return
 	}
@@ -520,13 +547,13 @@ func (g *graph) addEdge(ed *edgeRecord, b *graphBatch) {
 	k := int32(g.src.n)
 	src, dst := int32(-2), int32(-2)
 	if ed.ok {
-		src = g.resolve(k, false, b.str(ed.src), ed.srcHash, ed.srcAt)
-		dst = g.resolve(k, true, b.str(ed.dst), ed.dstHash, ed.dstAt)
+		src = g.resolve(k, false, b.str(ed.src), ed.srcHash, ed.srcAt.pos())
+		dst = g.resolve(k, true, b.str(ed.dst), ed.dstHash, ed.dstAt.pos())
 	}
 	g.src.add(src)
 	g.dst.add(dst)
-	g.eline.add(int32(ed.at.line))
-	g.ecol.add(int32(ed.at.col))
+	g.eline.add(ed.at.line)
+	g.ecol.add(ed.at.col)
 }
 
 // resolve returns the node of an edge end, -1 if it is not known yet, or

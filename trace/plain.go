@@ -222,7 +222,7 @@ func (c *checker) plainEdge(i int) bool {
 	if !c.s.plainObject(c.edgeObj, &c.edgeKinds, o, &c.edgeKeys) {
 		return false
 	}
-	ed := edgeRecord{index: i, typ: -1, at: c.s.here()}
+	ed := edgeRecord{index: i, typ: -1, at: lineCol(c.s.here())}
 	srcOK, dstOK := false, false
 	for k := range o.n {
 		m := &o.m[k]

@@ -1,0 +1,68 @@
+package trace
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestColumn checks that a column returns what was added across the
+// growth of its first chunk, chunk boundaries and a reset that hands the
+// first chunk to the next trace.
+func TestColumn(t *testing.T) {
+	for _, first := range []int{0, 1, 3000, 1 << chunkBits} {
+		var c column[int32]
+		for round, n := range []int{3*(1<<chunkBits) + 17, 100, 1 << chunkBits} {
+			c.first = first
+			for i := range n {
+				c.add(int32(i*7 + round))
+			}
+			if c.n != n {
+				t.Fatalf("first %d round %d: n = %d, want %d", first, round, c.n, n)
+			}
+			for i := range n {
+				if got := c.at(i); got != int32(i*7+round) {
+					t.Fatalf("first %d round %d: at(%d) = %d, want %d", first, round, i, got, i*7+round)
+				}
+			}
+			c.set(n-1, -1)
+			if c.at(n-1) != -1 {
+				t.Fatalf("first %d round %d: set did not hold", first, round)
+			}
+			c.reset()
+		}
+	}
+}
+
+// TestIDTable checks interning across the table's growth (which hashes
+// every id again), with and without a reservation: each id gets the next
+// index, finds it again, and is a duplicate the second time.
+func TestIDTable(t *testing.T) {
+	for _, reserve := range []int{0, 10, 1 << 17} {
+		tab := newIDTable()
+		if reserve > 0 {
+			tab.reserve(reserve)
+		}
+		const n = 100000
+		id := func(i int) []byte { return []byte(fmt.Sprintf("e%d", i*7919%1000003)) }
+		for i := range n {
+			got, dup := tab.insert(id(i), tab.hash(id(i)))
+			if dup || int(got) != i {
+				t.Fatalf("reserve %d: insert %s = %d, %v; want %d, false", reserve, id(i), got, dup, i)
+			}
+		}
+		for i := range n {
+			if got := tab.lookup(id(i), tab.hash(id(i))); int(got) != i {
+				t.Fatalf("reserve %d: lookup %s = %d, want %d", reserve, id(i), got, i)
+			}
+			if got, dup := tab.insert(id(i), tab.hash(id(i))); !dup || int(got) != i {
+				t.Fatalf("reserve %d: insert again %s = %d, %v; want %d, true", reserve, id(i), got, dup, i)
+			}
+			if string(tab.bytesOf(i)) != string(id(i)) {
+				t.Fatalf("reserve %d: bytesOf(%d) = %q", reserve, i, tab.bytesOf(i))
+			}
+		}
+		if got := tab.lookup([]byte("absent"), tab.hash([]byte("absent"))); got != -1 {
+			t.Fatalf("reserve %d: lookup of an absent id = %d", reserve, got)
+		}
+	}
+}
