@@ -117,7 +117,7 @@ test-busy: stress-ng
 	$(MAKE) test
 
 stress-ng:
-	@command -v stress-ng >/dev/null 2>&1 || { apt-get update && apt-get install -y stress-ng; }
+	@command -v stress-ng >/dev/null 2>&1 || { apt-get update && apt-get install -y --no-install-recommends stress-ng; }
 
 # lint runs the checks the Go community already trusts, pinned: gofmt, go
 # vet, staticcheck (all its default checks), go mod tidy -diff (go.mod and
@@ -166,7 +166,7 @@ debian:
 	command -v shellcheck >/dev/null 2>&1 || missing="$$missing shellcheck"; \
 	command -v java >/dev/null 2>&1 || missing="$$missing default-jre-headless"; \
 	[ -x /usr/bin/time ] || missing="$$missing time"; \
-	if [ -n "$$missing" ]; then apt-get update && apt-get install -y $$missing; fi
+	if [ -n "$$missing" ]; then apt-get update && apt-get install -y --no-install-recommends $$missing; fi
 
 # browsertest runs only the browser tests, verbosely, on a fresh build.
 browsertest: site debian node_modules
@@ -247,7 +247,7 @@ HUGO_NEWEST_BIN := $(abspath bench/_work/hugo-$(HUGO_NEWEST))/hugo
 bench-peers: node_modules
 	@missing=""; command -v hugo >/dev/null 2>&1 || missing="$$missing hugo"; \
 	[ -x /usr/bin/time ] || missing="$$missing time"; \
-	if [ -n "$$missing" ]; then apt-get update && apt-get install -y $$missing; fi
+	if [ -n "$$missing" ]; then apt-get update && apt-get install -y --no-install-recommends $$missing; fi
 	@if [ -f bench/trace/package-lock.json ]; then cd bench/trace && npm ci --no-audit --no-fund; fi
 	@[ -x $(HUGO_NEWEST_BIN) ] || GOTOOLCHAIN=go1.27.3 GOBIN=$(dir $(HUGO_NEWEST_BIN)) $(GO) install github.com/gohugoio/hugo@$(HUGO_NEWEST)
 
