@@ -192,7 +192,11 @@ bench-lighthouse: site debian node_modules
 # the process past the limits dies with "out of memory": both leave the
 # input in the package's testdata/fuzz for go test to replay. make test
 # runs the seeds only. FUZZ_PARALLEL workers share the machine's cores.
+# FUZZ_MINIMIZE bounds the shrinking of each new input: with go test's
+# default (60 s) a young corpus spends nearly all its time shrinking
+# (FuzzValidate: 1,885 inputs tried in 45 s, against 48,059 with 10x).
 FUZZTIME      ?= 60s
+FUZZ_MINIMIZE ?= 10x
 FUZZ_MEMLIMIT ?= 1GiB
 FUZZ_VMEM_KB  ?= 3000000
 FUZZ_PARALLEL ?= 1
@@ -205,7 +209,7 @@ fuzz-traces:
 		pkg=$${t%%:*}; name=$${t##*:}; \
 		echo "fuzz $$name in $$pkg for $(FUZZTIME) (GOMEMLIMIT=$(FUZZ_MEMLIMIT), ulimit -v $(FUZZ_VMEM_KB))"; \
 		( ulimit -v $(FUZZ_VMEM_KB) && GOMEMLIMIT=$(FUZZ_MEMLIMIT) MASRL_CORPUS=$(abspath $(CORPUS)) \
-			$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) -parallel $(FUZZ_PARALLEL) $$pkg ); \
+			$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZ_MINIMIZE) -parallel $(FUZZ_PARALLEL) $$pkg ); \
 	done
 
 clean:
