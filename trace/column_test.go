@@ -43,7 +43,7 @@ func TestIDTable(t *testing.T) {
 			tab.reserve(reserve)
 		}
 		const n = 100000
-		id := func(i int) []byte { return []byte(fmt.Sprintf("e%d", i*7919%1000003)) }
+		id := func(i int) []byte { return fmt.Appendf(nil, "e%d", i*7919%1000003) }
 		for i := range n {
 			got, dup := tab.insert(id(i), tab.hash(id(i)))
 			if dup || int(got) != i {
