@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"maps"
 	"sync"
 )
 
@@ -15,11 +16,15 @@ type earlyPages struct {
 	left   int
 	pages  map[string][]byte
 	failed bool
+	// sent are the pages showFirst handed to Options.Early before the
+	// site's other views were made; nil when it did not. When the
+	// render step renders the same bytes they are not sent again.
+	sent map[string][]byte
 }
 
 // newEarlyPages finds the jobs of opt.First; nil when there are none or
-// nobody receives them.
-func newEarlyPages(jobs []renderJob, opt Options) *earlyPages {
+// nobody receives them. sent are the pages already shown (showFirst).
+func newEarlyPages(jobs []renderJob, opt Options, sent map[string][]byte) *earlyPages {
 	if opt.Early == nil || len(opt.First) == 0 {
 		return nil
 	}
@@ -27,7 +32,7 @@ func newEarlyPages(jobs []renderJob, opt Options) *earlyPages {
 	for _, n := range opt.First {
 		names[n] = true
 	}
-	e := &earlyPages{wanted: map[int]bool{}, send: opt.Early, pages: map[string][]byte{}}
+	e := &earlyPages{wanted: map[int]bool{}, send: opt.Early, pages: map[string][]byte{}, sent: sent}
 	for i, j := range jobs {
 		if j.tmpl != "" && names[j.file] {
 			e.wanted[i] = true
@@ -44,7 +49,8 @@ func newEarlyPages(jobs []renderJob, opt Options) *earlyPages {
 func (e *earlyPages) wants(i int) bool { return e != nil && e.wanted[i] }
 
 // done records job i's page, or that it failed (b nil), and sends the
-// pages once the last one is in and none failed.
+// pages once the last one is in and none failed, unless they are the
+// pages sent already.
 func (e *earlyPages) done(file string, b []byte) {
 	e.mu.Lock()
 	if b == nil {
@@ -53,9 +59,57 @@ func (e *earlyPages) done(file string, b []byte) {
 		e.pages[file] = bytes.Clone(b)
 	}
 	e.left--
-	send := e.left == 0 && !e.failed
+	send := e.left == 0 && !e.failed && !maps.EqualFunc(e.pages, e.sent, bytes.Equal)
 	e.mu.Unlock()
 	if send {
 		e.send(e.pages)
 	}
+}
+
+// showFirst is the step right after the entry pages are queued: when
+// every page of Options.First is an entry page queued by now, it
+// renders them and hands them to Options.Early at once, before the
+// list pages, the taxonomy, the items and the search index are made
+// for every entry (which grow with the list, the edited entry's page
+// does not). An entry page reads only the views prepare made (the
+// entry, its cell, the site's context), so these are the bytes the
+// render step writes; should they differ, the render step sends its
+// own (earlyPages.done), and the open pages reload again. Nothing is
+// shown here when the check fails, or a page is not an entry page, is
+// not queued or fails:
+// the render step renders it first and reports its error.
+func (r *renderer) showFirst() error {
+	if r.opt.Early == nil || len(r.opt.First) == 0 {
+		return nil
+	}
+	want := make(map[string]bool, len(r.opt.First))
+	for _, n := range r.opt.First {
+		want[n] = true
+	}
+	var jobs []renderJob
+	for _, j := range r.jobs {
+		if want[j.file] && j.tmpl == "entry" && j.build != nil {
+			jobs = append(jobs, j)
+			delete(want, j.file)
+		}
+	}
+	// A corpus that fails its check shows its findings, never a page.
+	if len(want) > 0 || r.checked.Verdict(r.opt.WithClaims).Err() != nil {
+		return nil
+	}
+	pages := make(map[string][]byte, len(jobs))
+	var page bytes.Buffer
+	for _, j := range jobs {
+		var p *Page
+		j.data, p = j.build(j.input())
+		r.frame(j.tmpl, p)
+		b, err := r.renderToMemory(j, &page)
+		if err != nil || r.cache.err != nil {
+			return nil
+		}
+		pages[j.file] = b
+	}
+	r.shownEarly = pages
+	r.opt.Early(pages)
+	return nil
 }

@@ -79,8 +79,29 @@ func TestIncrementalMatchesFull(t *testing.T) {
 		mem, merr := Build(ck, Options{Config: cfg, Templates: tfs, Cache: memCache})
 		// The build into a directory is serve's: the corpus opened again
 		// from the last one.
+		// Like serve, it shows the visited pages first: here every entry
+		// page, which must reach Early before the taxonomy is made (the
+		// views that grow with the list), with the bytes of the full build.
 		reopened = reopenCorpus(t, reopened, dir)
-		_, derr := Build(reopened, Options{Config: cfg, Templates: tfs, Cache: dirCache, Out: out})
+		var events []string // "early" and the steps, in order
+		var early map[string][]byte
+		_, derr := Build(reopened, Options{Config: cfg, Templates: tfs, Cache: dirCache, Out: out,
+			First: entryFiles(t, papers),
+			Early: func(pages map[string][]byte) {
+				events = append(events, "early")
+				early = pages
+			},
+			StepTime: func(step string, _ time.Duration) { events = append(events, step) }})
+		if derr == nil {
+			if n := strings.Count(strings.Join(events, " "), "early"); n != 1 {
+				t.Fatalf("step %d (%s): Early called %d times, want once: %q", step, name, n, events)
+			}
+			if e, tx := slices.Index(events, "early"), slices.Index(events, "taxonomy"); tx < 0 || e > tx {
+				t.Fatalf("step %d (%s): the first pages were shown after the taxonomy was made: %q", step, name, events)
+			}
+		} else if early != nil {
+			t.Fatalf("step %d (%s): the build failed (%v) after showing its first pages", step, name, derr)
+		}
 		if ferr != nil {
 			if merr == nil || derr == nil {
 				t.Fatalf("step %d (%s): the full build failed (%v), an incremental one did not (memory: %v, directory: %v)", step, name, ferr, merr, derr)
@@ -112,6 +133,11 @@ func TestIncrementalMatchesFull(t *testing.T) {
 		delete(got, outdir.MarkName)
 		if diff := treeDiff(got, want); diff != "" {
 			t.Fatalf("step %d (%s): incremental build into a directory differs from the full build: %s", step, name, diff)
+		}
+		for n, b := range early {
+			if string(b) != want[n] {
+				t.Fatalf("step %d (%s): %s as shown first differs from the full build's", step, name, n)
+			}
 		}
 		t.Logf("step %d (%s): %d files; memory rendered %d, kept %d; directory rendered %d, kept %d",
 			step, name, len(want), memCache.Rendered, memCache.Reused, dirCache.Rendered, dirCache.Reused)
@@ -655,4 +681,16 @@ func TestEntryEditRendersFewEntryPages(t *testing.T) {
 			edited, len(big.Entries), len(changed), bound, changed[:min(len(changed), 2*bound)])
 	}
 	t.Logf("editing %s (first of a cell of %d) changed %d entry pages", edited, len(big.Entries), len(changed))
+}
+
+// entryFiles are the entry pages of the rows of papers.csv at path.
+func entryFiles(t *testing.T, path string) []string {
+	t.Helper()
+	rows := readRows(t, path)
+	key := slices.Index(rows[0], "key")
+	var files []string
+	for _, r := range rows[1:] {
+		files = append(files, "papers/"+corpus.Slug(r[key])+"/index.html")
+	}
+	return files
 }

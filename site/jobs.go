@@ -74,7 +74,7 @@ func (r *renderer) runJobs() error {
 		r.inc.keys = make([]uint64, len(r.jobs))
 		r.inc.reused = make([]bool, len(r.jobs))
 	}
-	r.early = newEarlyPages(r.jobs, r.opt)
+	r.early = newEarlyPages(r.jobs, r.opt, r.shownEarly)
 	errs := make([]error, len(r.jobs))
 	next := make(chan int, 64)
 	var wg sync.WaitGroup

@@ -77,13 +77,16 @@ type views struct {
 // output is what the build produces: the queued pages, the files they go
 // to, the pieces they share and the warnings.
 type output struct {
-	files    *outdir.Files
-	jobs     []renderJob
-	pages    []string     // page directories for the sitemap, in creation order
-	cache    pieceCache   // pieces many pages share, rendered once (items.go)
-	inc      *incremental // nil: a full build (incremental.go)
-	early    *earlyPages  // nil: no page is wanted first (Options.First)
-	warnings corpus.Diagnostics
+	files *outdir.Files
+	jobs  []renderJob
+	pages []string     // page directories for the sitemap, in creation order
+	cache pieceCache   // pieces many pages share, rendered once (items.go)
+	inc   *incremental // nil: a full build (incremental.go)
+	early *earlyPages  // nil: no page is wanted first (Options.First)
+	// shownEarly are the pages showFirst handed to Options.Early; nil
+	// when it did not.
+	shownEarly map[string][]byte
+	warnings   corpus.Diagnostics
 }
 
 // render renders the site of ck into files, which either keeps it in
@@ -131,7 +134,7 @@ func render(ck *corpus.Checked, opt Options, files *outdir.Files) (*renderer, er
 	}
 	steps := []step{
 		{"prepare", r.prepare}, {"claims", r.prepareClaims}, {"releases", r.loadReleases},
-		{"home", r.home}, {"papers", r.papers}, {"entry pages", r.entryPages}, {"taxonomy", r.taxonomy},
+		{"home", r.home}, {"papers", r.papers}, {"entry pages", r.entryPages}, {"first pages", r.showFirst}, {"taxonomy", r.taxonomy},
 		{"orchestration", r.orchestration}, {"coverage", r.coverage}, {"excluded", r.excluded},
 		{"claims audit", r.claimsAudit}, {"traces", r.traces}, {"prose", r.prose}, {"not found", r.notFound},
 		{"redirects", r.redirects}, {"release pages", r.releasePages}, {"assets", r.assets},

@@ -419,8 +419,8 @@ func (s *Server) outputs() []string {
 }
 
 // fingerprint lists the name, size and modification time of every regular
-// file under dirs (or of a file named in dirs) but those under skip,
-// sorted, as one string.
+// file under dirs (or of a file named in dirs) but those under skip and
+// editors' scratch files, sorted, as one string.
 func fingerprint(dirs, skip []string) string {
 	var lines []string
 	for _, d := range dirs {
@@ -435,7 +435,7 @@ func fingerprint(dirs, skip []string) string {
 				lines = append(lines, p+" "+err.Error())
 				return nil
 			}
-			if e.Type().IsRegular() {
+			if e.Type().IsRegular() && !scratch(e.Name()) {
 				if info, err := e.Info(); err == nil {
 					lines = append(lines, fmt.Sprintf("%s %d %d", p, info.Size(), info.ModTime().UnixNano()))
 				}
@@ -445,6 +445,27 @@ func fingerprint(dirs, skip []string) string {
 	}
 	slices.Sort(lines)
 	return strings.Join(lines, "\n")
+}
+
+// scratch reports whether a file name is one an editor or a tool writes
+// beside the file it saves and then renames or removes: "papers.csv.tmp"
+// before a rename over papers.csv, Vim's ".papers.csv.swp" and "4913",
+// Emacs's "#papers.csv#" and ".#papers.csv", backups ending in "~". No
+// build reads them, and one taken as a change started a rebuild of the
+// unchanged corpus that the save's rename then waited for: at 100,000
+// entries, writing the temporary file outlasts settle, and the edit
+// reached the page a whole rebuild later.
+func scratch(name string) bool {
+	switch {
+	case name == "4913", strings.HasSuffix(name, "~"), strings.HasPrefix(name, ".#"),
+		len(name) > 1 && strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#"):
+		return true
+	}
+	switch path.Ext(name) {
+	case ".tmp", ".swp", ".swx", ".swo":
+		return true
+	}
+	return false
 }
 
 var errorPage = template.Must(template.New("error").Parse(`<!DOCTYPE html>

@@ -252,6 +252,32 @@ func TestServeLiveReload(t *testing.T) {
 	}
 }
 
+// TestServeIgnoresScratchFiles: the temporary file an editor (or
+// benchrun) writes before renaming it over papers.csv, and the swap and
+// backup files of Vim and Emacs, are no change: only the rename is.
+func TestServeIgnoresScratchFiles(t *testing.T) {
+	dir := copyCorpus(t, corpustest.Dir(t))
+	s, _ := newTestServer(t, dir)
+	papers := filepath.Join(dir, corpus.PapersFile)
+	orig, err := os.ReadFile(papers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := bytes.Replace(orig, []byte("Models LLM collaboration as cooperative MARL"), []byte("Saved through a temporary file"), 1)
+	for _, name := range []string{"papers.csv.tmp", ".papers.csv.swp", "4913", "papers.csv~", "#papers.csv#", ".#papers.csv"} {
+		writeLater(t, filepath.Join(dir, name), edited)
+		if s.changedFiles() {
+			t.Errorf("writing %s counts as a change of the inputs", name)
+		}
+	}
+	if err := os.Rename(filepath.Join(dir, "papers.csv.tmp"), papers); err != nil {
+		t.Fatal(err)
+	}
+	if !s.changedFiles() {
+		t.Error("renaming the temporary file over papers.csv is not a change")
+	}
+}
+
 // TestServeIgnoresItsOutput: with the output inside the watched corpus
 // directory, a build's own writes are not a change to rebuild for (they
 // would make serve rebuild forever).
