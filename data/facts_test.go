@@ -22,7 +22,7 @@ import (
 // of string literals spells out a controlled field's values or the
 // controlled fields themselves (the order of a list belongs in
 // vocab.yaml). It also keeps the rules that have one home from growing a
-// second: slugs (corpus/slug.go), the atomic writer (corpus/write.go) and
+// second: slugs (corpus/slug.go), the atomic writer (internal/atomicfile) and
 // the GitHub annotation encoder (cmd/masrl/annotation.go).
 func TestFactsOnce(t *testing.T) {
 	d, err := corpus.LoadData(nil, data.SurveyProfile, "")
@@ -166,7 +166,7 @@ func checkGo(t *testing.T, fset *token.FileSet, rel string, f *ast.File, facts m
 		}
 		return true
 	})
-	if usesCreateTemp && usesRename && rel != "corpus/write.go" {
-		t.Errorf("%s: writes a temporary file and renames it: a second atomic writer; use corpus.WriteFiles", rel)
+	if usesCreateTemp && usesRename && rel != "internal/atomicfile/atomicfile.go" {
+		t.Errorf("%s: writes a temporary file and renames it: a second atomic writer; use internal/atomicfile (corpus.WriteFiles for several files)", rel)
 	}
 }

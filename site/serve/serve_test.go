@@ -256,7 +256,7 @@ func TestServeLiveReload(t *testing.T) {
 // benchrun) writes before renaming it over papers.csv, and the swap and
 // backup files of Vim and Emacs, are no change: only the rename is.
 func TestServeIgnoresScratchFiles(t *testing.T) {
-	dir := copyCorpus(t, corpustest.Dir(t))
+	dir := corpustest.CopyCorpus(t, corpustest.Dir(t))
 	s, _ := newTestServer(t, dir)
 	papers := filepath.Join(dir, corpus.PapersFile)
 	orig, err := os.ReadFile(papers)
