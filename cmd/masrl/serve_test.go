@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -64,12 +63,12 @@ func TestServeWatchesConfigFolders(t *testing.T) {
 		if bytes.Equal(b, home) {
 			t.Fatal("404.html has no content block")
 		}
-		writeLater(t, page, b)
+		corpustest.WriteLater(t, page, b)
 	}
 	write("first look")
 	out := filepath.Join(t.TempDir(), "public")
 	ctx, cancel := context.WithCancel(t.Context())
-	stdout := &lockedBuffer{}
+	stdout := &corpustest.LogBuffer{}
 	done := make(chan int)
 	go func() {
 		done <- runServe(ctx, []string{"--corpus", dir, "--config", config, "--out", out, "--addr", "127.0.0.1:0", "--echarts="}, stdout, io.Discard)
@@ -106,36 +105,5 @@ func TestServeWatchesConfigFolders(t *testing.T) {
 		if strings.Contains(body(), "second look") {
 			break
 		}
-	}
-}
-
-// lockedBuffer is a writer a test and a server's goroutine may share.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-// writeLater writes a file and moves its modification time forward, so a
-// change within the file system's timestamp resolution is still seen.
-func writeLater(t *testing.T, name string, b []byte) {
-	t.Helper()
-	if err := os.WriteFile(name, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	later := time.Now().Add(time.Duration(len(b)%7+1) * time.Second)
-	if err := os.Chtimes(name, later, later); err != nil {
-		t.Fatal(err)
 	}
 }

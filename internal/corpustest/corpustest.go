@@ -12,12 +12,15 @@
 package corpustest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 )
 
 // papersFile is the file that marks a corpus directory (corpus.PapersFile).
@@ -162,4 +165,36 @@ func CopyCorpus(t testing.TB, src string) string {
 		}
 	}
 	return dst
+}
+
+// WriteLater writes a file and moves its modification time forward, so
+// that a watcher comparing times (masrl serve's) sees an edit made within
+// the file system's timestamp resolution.
+func WriteLater(t testing.TB, name string, b []byte) {
+	t.Helper()
+	if err := os.WriteFile(name, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Duration(len(b)%7+1) * time.Second)
+	if err := os.Chtimes(name, later, later); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// LogBuffer is a log that a server's goroutines write and a test reads.
+type LogBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *LogBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *LogBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

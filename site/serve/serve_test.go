@@ -16,7 +16,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -127,7 +126,7 @@ func TestServeRebuild(t *testing.T) {
 	if bytes.Equal(bad, orig) {
 		t.Fatal("fixture edit did not apply")
 	}
-	writeLater(t, papers, bad)
+	corpustest.WriteLater(t, papers, bad)
 	if !s.changedFiles() {
 		t.Fatal("changed() missed an edit of papers.csv")
 	}
@@ -141,23 +140,10 @@ func TestServeRebuild(t *testing.T) {
 	}
 
 	fixed := bytes.Replace(orig, []byte("Models LLM collaboration as cooperative MARL"), []byte("Edited one-liner"), 1)
-	writeLater(t, papers, fixed)
+	corpustest.WriteLater(t, papers, fixed)
 	s.Rebuild()
 	if code, body := get(t, ts.URL+"/papers/magrpo/"); code != 200 || !strings.Contains(body, "Edited one-liner") {
 		t.Errorf("after the fix: %d", code)
-	}
-}
-
-// writeLater writes a file and moves its modification time forward, so a
-// change within the file system's timestamp resolution is still seen.
-func writeLater(t *testing.T, name string, b []byte) {
-	t.Helper()
-	if err := os.WriteFile(name, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	later := time.Now().Add(time.Duration(len(b)%7+1) * time.Second)
-	if err := os.Chtimes(name, later, later); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -238,7 +224,7 @@ func TestServeLiveReload(t *testing.T) {
 	defer tick.Stop()
 	var v string
 	for v == "" {
-		writeLater(t, papers, edited)
+		corpustest.WriteLater(t, papers, edited)
 		select {
 		case v = <-done:
 		case <-tick.C:
@@ -265,7 +251,7 @@ func TestServeIgnoresScratchFiles(t *testing.T) {
 	}
 	edited := bytes.Replace(orig, []byte("Models LLM collaboration as cooperative MARL"), []byte("Saved through a temporary file"), 1)
 	for _, name := range []string{"papers.csv.tmp", ".papers.csv.swp", "4913", "papers.csv~", "#papers.csv#", ".#papers.csv"} {
-		writeLater(t, filepath.Join(dir, name), edited)
+		corpustest.WriteLater(t, filepath.Join(dir, name), edited)
 		if s.changedFiles() {
 			t.Errorf("writing %s counts as a change of the inputs", name)
 		}
@@ -293,7 +279,7 @@ func TestServeIgnoresItsOutput(t *testing.T) {
 	if s.changedFiles() {
 		t.Error("the build's own output counts as a change of the inputs")
 	}
-	writeLater(t, filepath.Join(dir, corpus.PapersFile), []byte("key\n"))
+	corpustest.WriteLater(t, filepath.Join(dir, corpus.PapersFile), []byte("key\n"))
 	if !s.changedFiles() {
 		t.Error("an edit of papers.csv is not a change")
 	}
@@ -307,7 +293,7 @@ func TestServeIgnoresItsOutput(t *testing.T) {
 func TestServeShowsVisitedPagesFirst(t *testing.T) {
 	dir := corpustest.CopyCorpus(t, corpustest.Dir(t))
 	s, ts := newTestServer(t, dir)
-	var log lockedBuffer
+	var log corpustest.LogBuffer
 	s.log = &log
 	s.RebuildQuietly() // the buffer, as serve's start does
 	for _, p := range []string{"/papers/magrpo/", "/taxonomy/", "/papers/magrpo/"} {
@@ -321,7 +307,7 @@ func TestServeShowsVisitedPagesFirst(t *testing.T) {
 	papers := filepath.Join(dir, corpus.PapersFile)
 	orig, _ := os.ReadFile(papers)
 	edited := bytes.Replace(orig, []byte("Models LLM collaboration as cooperative MARL"), []byte("Shown before the build ends"), 1)
-	writeLater(t, papers, edited)
+	corpustest.WriteLater(t, papers, edited)
 	s.mu.Lock()
 	version, changed := s.version, s.changed
 	s.mu.Unlock()
@@ -345,24 +331,6 @@ func TestServeShowsVisitedPagesFirst(t *testing.T) {
 	if s.version != version+1 {
 		t.Errorf("version %d after one edit, want %d: the open pages reload once", s.version, version+1)
 	}
-}
-
-// lockedBuffer is a log the server and a test may share.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // TestServeOnlyGetAndHead: serve is a file server; any other method is
@@ -489,7 +457,7 @@ func TestServeRebuildsMatchFull(t *testing.T) {
 		var buf bytes.Buffer
 		w := csv.NewWriter(&buf)
 		w.WriteAll(rows)
-		writeLater(t, papers, buf.Bytes())
+		corpustest.WriteLater(t, papers, buf.Bytes())
 		s.Rebuild()
 		ck, err := corpus.Open(dir, nil, "")
 		if err != nil {
@@ -542,7 +510,7 @@ func TestServeWatchesInputs(t *testing.T) {
 	if s.changedFiles() {
 		t.Fatal("a change before any")
 	}
-	writeLater(t, filepath.Join(theme, "home.html"), []byte("x"))
+	corpustest.WriteLater(t, filepath.Join(theme, "home.html"), []byte("x"))
 	if !s.changedFiles() {
 		t.Error("an edit in a folder of Options.Inputs is not a change")
 	}
@@ -553,7 +521,7 @@ func TestServeWatchesInputs(t *testing.T) {
 	if s.changedFiles() {
 		t.Fatal("a change after the rebuilds")
 	}
-	writeLater(t, filepath.Join(later, "home.html"), []byte("y"))
+	corpustest.WriteLater(t, filepath.Join(later, "home.html"), []byte("y"))
 	if !s.changedFiles() {
 		t.Error("an edit in a folder Options.Inputs names after a build is not a change")
 	}
