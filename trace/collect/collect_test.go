@@ -1,3 +1,8 @@
+// trace serve listens on TCP, which js/wasm does not have: make test's
+// WebAssembly run of ./trace/... would wait on these tests until its
+// timeout.
+//go:build !js
+
 package collect
 
 import (
