@@ -2,7 +2,6 @@ package browsertest
 
 import (
 	"bufio"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"os"
@@ -200,7 +199,7 @@ func startServe(t *testing.T, corpusDir, out string) (string, *serveLog) {
 // firstKey returns the key of the first row of papers.csv.
 func firstKey(t *testing.T, papers string) string {
 	t.Helper()
-	rows := readCSV(t, papers)
+	rows := corpustest.ReadCSV(t, papers)
 	if len(rows) < 2 {
 		t.Fatalf("%s has no rows", papers)
 	}
@@ -226,18 +225,4 @@ func setTitle(t *testing.T, papers, key, title string) {
 	if err := os.Rename(tmp, papers); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func readCSV(t *testing.T, name string) [][]string {
-	t.Helper()
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
 }

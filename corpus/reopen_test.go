@@ -41,8 +41,8 @@ func TestReopenMatchesOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	papers := filepath.Join(dir, corpus.PapersFile)
-	rows := readCSV(t, papers)
-	excludedRows := readCSV(t, filepath.Join(dir, corpus.ExcludedFile))
+	rows := corpustest.ReadCSV(t, papers)
+	excludedRows := corpustest.ReadCSV(t, filepath.Join(dir, corpus.ExcludedFile))
 	writeCSV(t, papers, rows)
 	bib, err := os.ReadFile(filepath.Join(dir, corpus.BibFile))
 	if err != nil {
@@ -145,20 +145,6 @@ func diagDiff(got, want corpus.Diagnostics) string {
 		return "(the same findings in another order)"
 	}
 	return b.String()
-}
-
-func readCSV(t *testing.T, name string) [][]string {
-	t.Helper()
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
 }
 
 func writeCSV(t *testing.T, name string, rows [][]string) {
