@@ -28,16 +28,7 @@ func TestServeLiveReload(t *testing.T) {
 	_, err := exec.LookPath(chromiumPath())
 	need(t, err == nil, "chromium not found at %s (run make chromium)", chromiumPath())
 	dir := t.TempDir()
-	corpusDir := filepath.Join(dir, "corpus")
-	os.Mkdir(corpusDir, 0o755)
-	src := corpustest.Dir(t)
-	for _, name := range []string{corpus.PapersFile, corpus.ExcludedFile, corpus.BibFile, corpus.SpotcheckFile} {
-		if b, err := os.ReadFile(filepath.Join(src, name)); err == nil {
-			if err := os.WriteFile(filepath.Join(corpusDir, name), b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	corpusDir := corpustest.CopyCorpus(t, corpustest.Dir(t))
 	base, _ := startServe(t, corpusDir, filepath.Join(dir, "public"))
 	b := startBrowserAt(t, base)
 	p := b.newPage(t)
@@ -139,10 +130,9 @@ func (l *serveLog) waitFor(t *testing.T, n int) {
 
 func (l *serveLog) builds() []string { return l.seen }
 
-// startServe builds masrl and runs masrl serve on corpusDir, writing into
-// out, on a free port; it returns the server's root URL once the first
-// build is served. The server is stopped when the test ends.
-func startServe(t *testing.T, corpusDir, out string) (string, *serveLog) {
+// buildMasrl builds the masrl command into a temporary directory and
+// returns its path, for the tests that run it as a user would.
+func buildMasrl(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "masrl")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/masrl")
@@ -150,6 +140,15 @@ func startServe(t *testing.T, corpusDir, out string) (string, *serveLog) {
 	if b, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, b)
 	}
+	return bin
+}
+
+// startServe builds masrl and runs masrl serve on corpusDir, writing into
+// out, on a free port; it returns the server's root URL once the first
+// build is served. The server is stopped when the test ends.
+func startServe(t *testing.T, corpusDir, out string) (string, *serveLog) {
+	t.Helper()
+	bin := buildMasrl(t)
 	cmd := exec.Command(bin, "serve", "--corpus", corpusDir, "--out", out, "--addr", "127.0.0.1:0")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

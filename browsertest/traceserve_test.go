@@ -21,12 +21,7 @@ func TestTraceServeLive(t *testing.T) {
 	_, err := exec.LookPath(chromiumPath())
 	need(t, err == nil, "chromium not found at %s (run make chromium)", chromiumPath())
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "masrl")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/masrl")
-	build.Dir = repoRoot(t)
-	if b, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
+	bin := buildMasrl(t)
 	cmd := exec.Command(bin, "trace", "serve", "--otlp", "127.0.0.1:0", "--addr", "127.0.0.1:0", "--out", filepath.Join(dir, "traces"), "--idle", "50ms")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

@@ -133,13 +133,10 @@ func TestConfigSchema(t *testing.T) {
 	}
 }
 
-// TestListRowSchema: the row schema masrl build publishes for a list of
-// one's own (testdata/lists/gnnx) is generated from its vocab.yaml: every
-// row of the list, which passes the check, is valid, a free-text column
-// of the list's own is allowed, and a value outside the list's vocabulary
-// or a missing required column fails at its member.
-func TestListRowSchema(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "lists", "gnnx", "corpus")
+// listRowSchema compiles the row schema masrl build publishes for the
+// example list in dir, generated from its vocab.yaml.
+func listRowSchema(t *testing.T, dir string) *jsonschema.Schema {
+	t.Helper()
 	v, err := corpus.ListVocabulary(dir)
 	if err != nil || v == nil {
 		t.Fatalf("the example list's vocabulary: %v", err)
@@ -164,6 +161,17 @@ func TestListRowSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+// TestListRowSchema: the row schema masrl build publishes for a list of
+// one's own (testdata/lists/gnnx) is generated from its vocab.yaml: every
+// row of the list, which passes the check, is valid, a free-text column
+// of the list's own is allowed, and a value outside the list's vocabulary
+// or a missing required column fails at its member.
+func TestListRowSchema(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "lists", "gnnx", "corpus")
+	s := listRowSchema(t, dir)
 	row := checkRows(t, s, dir, []rowCase{
 		{"method_family", "Perturbation", "/method_family"},
 		{"access", "NA", "/access"},
@@ -190,30 +198,7 @@ func TestListRowSchema(t *testing.T) {
 // and refuses a value outside the vocabulary or an empty one.
 func TestListRowSchemaMultiple(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "lists", "agents", "corpus")
-	v, err := corpus.ListVocabulary(dir)
-	if err != nil || v == nil {
-		t.Fatalf("the example list's vocabulary: %v", err)
-	}
-	id, err := schema.ID("paper.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := schema.Document(id, corpus.RowSchema(v))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource(id, doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := listRowSchema(t, dir)
 	row := checkRows(t, s, dir, []rowCase{
 		{"topic", "memory; memroy", "/topic"},
 		{"topic", "memory;;web", "/topic"},
