@@ -173,6 +173,29 @@ func ParseSize(s string) (int64, error) {
 	return n << shift, nil
 }
 
+// SizeValue is a limit read from the command line, as ParseSize reads
+// it ("64MiB"): a flag.Value over one field of Limits, so that every
+// --max-* flag takes the same units and refuses the same mistakes.
+type SizeValue struct{ N *int64 }
+
+// String is the size in FormatSize's words, or "" when it is unset (the
+// default applies).
+func (v SizeValue) String() string {
+	if v.N == nil || *v.N == 0 {
+		return ""
+	}
+	return FormatSize(*v.N)
+}
+
+// Set reads a size with ParseSize.
+func (v SizeValue) Set(s string) error {
+	n, err := ParseSize(s)
+	if err == nil {
+		*v.N = n
+	}
+	return err
+}
+
 // ReadAtMost reads r to its end, or returns ErrLimit once it has more than
 // max bytes. Its buffer doubles as bytes arrive but never beyond max+1,
 // so reading to the limit costs about twice the limit, and a size the

@@ -1,4 +1,4 @@
-package main
+package otlp
 
 import (
 	"bufio"
@@ -8,23 +8,30 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/masrl/masrl/internal/diag"
 	"github.com/masrl/masrl/trace"
-	"github.com/masrl/masrl/trace/otlp"
 )
 
-// spanFiles turns the span files among the arguments of trace view,
+// SpanFiles turns the span files among the arguments of trace view,
 // validate or stats into the traces trace import makes of them, so that
 // OpenTelemetry spans go straight in instead of being read as one broken
-// trace. A file is told by its content (otlp.IsSpans, the importer's own
+// trace. A file is told by its content (IsSpans, the importer's own
 // detection), never by its name; directories are left as they are.
-type spanFiles struct {
-	cmd    string // "trace view", for messages
-	jsonl  bool   // the command reads every file as JSON Lines (--jsonl)
-	stderr io.Writer
+type SpanFiles struct {
+	// Command names the command in the messages ("trace view").
+	Command string
+	// JSONLines is set when the command reads every file as JSON Lines
+	// (--jsonl): the traces are then always written as lines.
+	JSONLines bool
+	// Log receives the imports' diagnostics and a line per span file,
+	// as trace import reports them.
+	Log io.Writer
 	// imported holds the traces of each span file, under the name the
 	// command reads them by.
 	imported map[string][]byte
-	errors   int // the imports' errors, which are findings about the input
+	// Errors counts the imports' errors, which are findings about the
+	// input, and the span files that held no trace.
+	Errors int
 }
 
 // importedName is the name the traces imported from the span file name
@@ -34,27 +41,27 @@ type spanFiles struct {
 // import --jsonl` writes them).
 func importedName(name string, lines bool) string {
 	if lines {
-		return displayName(name) + " (imported).jsonl"
+		return trace.DisplayName(name) + " (imported).jsonl"
 	}
-	return displayName(name) + " (imported).json"
+	return trace.DisplayName(name) + " (imported).json"
 }
 
-// rewrite imports every span file among names and returns the names to
-// read, with a traceIO that opens the imported traces under their new
+// Rewrite imports every span file among names and returns the names to
+// read, with an input that opens the imported traces under their new
 // names. Standard input is read through a buffer so that it can be told
 // too. It fails only when an input cannot be read.
-func (sf *spanFiles) rewrite(ctx context.Context, names []string, tio traceIO) ([]string, traceIO, error) {
+func (sf *SpanFiles) Rewrite(ctx context.Context, names []string, tio trace.BatchInput) ([]string, trace.BatchInput, error) {
 	sf.imported = map[string][]byte{}
 	out := make([]string, 0, len(names))
 	for _, name := range names {
 		if name == "-" {
-			br := bufio.NewReaderSize(tio.stdin, 1<<20)
-			tio.stdin = br
-			if !otlp.IsSpans(br) {
+			br := bufio.NewReaderSize(tio.Stdin, 1<<20)
+			tio.Stdin = br
+			if !IsSpans(br) {
 				out = append(out, name)
 				continue
 			}
-			n, err := sf.importOne(ctx, name, br)
+			n, err := sf.Import(ctx, name, br)
 			if err != nil {
 				return nil, tio, err
 			}
@@ -63,22 +70,22 @@ func (sf *spanFiles) rewrite(ctx context.Context, names []string, tio traceIO) (
 			}
 			continue
 		}
-		if _, isDir, err := tio.dir(name); err == nil && isDir {
+		if _, isDir, err := tio.Dir(name); err == nil && isDir {
 			out = append(out, name)
 			continue
 		}
-		f, err := tio.open(name)
+		f, err := tio.Open(name)
 		if err != nil {
 			out = append(out, name) // the command reports it as it always did
 			continue
 		}
 		br := bufio.NewReaderSize(f, 1<<20)
-		if !otlp.IsSpans(br) {
+		if !IsSpans(br) {
 			f.Close()
 			out = append(out, name)
 			continue
 		}
-		n, err := sf.importOne(ctx, name, br)
+		n, err := sf.Import(ctx, name, br)
 		f.Close()
 		if err != nil {
 			return nil, tio, err
@@ -88,8 +95,8 @@ func (sf *spanFiles) rewrite(ctx context.Context, names []string, tio traceIO) (
 		}
 	}
 	if len(sf.imported) > 0 {
-		open := tio.open
-		tio.open = func(name string) (io.ReadCloser, error) {
+		open := tio.Open
+		tio.Open = func(name string) (io.ReadCloser, error) {
 			if data, ok := sf.imported[name]; ok {
 				return io.NopCloser(bytes.NewReader(data)), nil
 			}
@@ -99,36 +106,36 @@ func (sf *spanFiles) rewrite(ctx context.Context, names []string, tio traceIO) (
 	return out, tio, nil
 }
 
-// importOne imports the span file name from r as trace import would,
-// reporting its diagnostics to stderr as trace import does, and returns
+// Import imports the span file name from r as trace import would,
+// reporting its diagnostics to Log as trace import does, and returns
 // the name its traces are read by, "" when it holds none.
-func (sf *spanFiles) importOne(ctx context.Context, name string, r io.Reader) (string, error) {
+func (sf *SpanFiles) Import(ctx context.Context, name string, r io.Reader) (string, error) {
 	if sf.imported == nil {
 		sf.imported = map[string][]byte{}
 	}
 	var traces [][]byte
 	spans, warnings := 0, 0
-	dw := bufio.NewWriter(sf.stderr)
+	dw := bufio.NewWriter(sf.Log)
 	defer dw.Flush()
-	im := otlp.NewImporter(otlp.Options{}, func(t *otlp.Trace) error {
+	im := NewImporter(Options{}, func(t *Trace) error {
 		traces = append(traces, t.JSON)
 		spans += t.Spans
 		return nil
-	}, func(d otlp.Diagnostic) {
-		if d.Severity == otlp.Warning {
+	}, func(d Diagnostic) {
+		if d.Severity == Warning {
 			warnings++
 		}
 		dw.WriteString(d.String() + "\n")
 	})
-	err := im.Read(displayName(name), trace.ContextReader(ctx, r))
+	err := im.Read(trace.DisplayName(name), trace.ContextReader(ctx, r))
 	if err == nil {
 		err = im.Close()
 	}
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", displayName(name), err)
+		return "", fmt.Errorf("%s: %w", trace.DisplayName(name), err)
 	}
-	sf.errors += im.Errors()
-	lines := sf.jsonl || len(traces) > 1
+	sf.Errors += im.Errors()
+	lines := sf.JSONLines || len(traces) > 1
 	var data []byte
 	for _, t := range traces {
 		if !lines {
@@ -137,18 +144,25 @@ func (sf *spanFiles) importOne(ctx context.Context, name string, r io.Reader) (s
 		}
 		var c bytes.Buffer
 		if err := json.Compact(&c, t); err != nil {
-			return "", fmt.Errorf("%s: imported trace: %w", displayName(name), err)
+			return "", fmt.Errorf("%s: imported trace: %w", trace.DisplayName(name), err)
 		}
 		data = append(append(data, c.Bytes()...), '\n')
 	}
 	n := importedName(name, lines)
 	fmt.Fprintf(dw, "masrl %s: %s was read as OpenTelemetry spans and imported, as trace import would: %s from %s; %s, %s (the traces are read as %q)\n",
-		sf.cmd, displayName(name), count(len(traces), "trace"), count(spans, "span"), count(im.Errors(), "error"), count(warnings, "warning"), n)
+		sf.Command, trace.DisplayName(name), diag.Count(len(traces), "trace"), diag.Count(spans, "span"), diag.Count(im.Errors(), "error"), diag.Count(warnings, "warning"), n)
 	if len(traces) == 0 {
-		sf.errors++
-		fmt.Fprintf(dw, "masrl %s: %s: no trace imported\n", sf.cmd, displayName(name))
+		sf.Errors++
+		fmt.Fprintf(dw, "masrl %s: %s: no trace imported\n", sf.Command, trace.DisplayName(name))
 		return "", nil
 	}
 	sf.imported[n] = data
 	return n, nil
+}
+
+// Imported returns the traces imported under name, the name Import
+// returned.
+func (sf *SpanFiles) Imported(name string) ([]byte, bool) {
+	data, ok := sf.imported[name]
+	return data, ok
 }
