@@ -6,35 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
 
-	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/trace"
 )
-
-// traceIO is where the trace subcommands read files and standard input
-// from. Tests substitute both, so that scripts run in-process can name
-// files relative to their own directory.
-type traceIO struct {
-	stdin io.Reader
-	open  func(name string) (io.ReadCloser, error)
-	// dir lists the trace files below name, in order, if it is a
-	// directory; isDir is false otherwise.
-	dir func(name string) (files []string, isDir bool, err error)
-}
-
-func osTraceIO() traceIO {
-	in := trace.OSBatchInput()
-	return traceIO{stdin: in.Stdin, open: in.Open, dir: in.Dir}
-}
-
-// batch is where trace.ValidateBatch reads.
-func (tio traceIO) batch() trace.BatchInput {
-	return trace.BatchInput{Stdin: tio.stdin, Open: tio.open, Dir: tio.dir}
-}
 
 // traceMemoryLimit is the soft heap limit of the trace command. A million-
 // event trace keeps about 80 MB of columns live; without a limit the
@@ -58,10 +35,12 @@ func runTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(traceGCPercent)
 	}
-	return traceMain(ctx, args, stdout, stderr, osTraceIO())
+	return traceMain(ctx, args, stdout, stderr, trace.OSBatchInput())
 }
 
-func traceMain(ctx context.Context, args []string, stdout, stderr io.Writer, tio traceIO) int {
+// traceMain is the trace command over in, the files and standard input
+// its subcommands read (tests substitute them).
+func traceMain(ctx context.Context, args []string, stdout, stderr io.Writer, in trace.BatchInput) int {
 	const usage = "usage: masrl trace <validate|stats|merge|import|view|serve> [flags] FILE...\n\n" +
 		"  validate  check traces against the orchestration-trace schema and the graph rules\n" +
 		"  stats     report a trace's reporting checklist (survey Table 14) and graph measures\n" +
@@ -75,15 +54,15 @@ func traceMain(ctx context.Context, args []string, stdout, stderr io.Writer, tio
 	}
 	switch args[0] {
 	case "validate":
-		return traceValidate(ctx, args[1:], stdout, stderr, tio)
+		return traceValidate(ctx, args[1:], stdout, stderr, in)
 	case "stats":
-		return traceStats(ctx, args[1:], stdout, stderr, tio)
+		return traceStats(ctx, args[1:], stdout, stderr, in)
 	case "merge":
-		return traceMerge(ctx, args[1:], stdout, stderr, tio)
+		return traceMerge(ctx, args[1:], stdout, stderr, in)
 	case "import":
-		return traceImport(ctx, args[1:], stdout, stderr, importIO{traceIO: tio, path: func(n string) string { return n }})
+		return traceImport(ctx, args[1:], stdout, stderr, in, func(n string) string { return n })
 	case "view":
-		return traceView(ctx, args[1:], stdout, stderr, tio)
+		return traceView(ctx, args[1:], stdout, stderr, in)
 	case "serve":
 		return traceServe(ctx, args[1:], stderr)
 	case "-h", "-help", "--help", "help":
@@ -134,32 +113,6 @@ func (f *formatFlag) Set(s string) error {
 	return fmt.Errorf("must be one of %s", strings.Join(f.choices, ", "))
 }
 
-func displayName(name string) string {
-	if name == "-" {
-		return "<stdin>"
-	}
-	return name
-}
-
-// sizeFlag is a --max-* value: a size in bytes, as trace.ParseSize reads
-// it ("64MiB").
-type sizeFlag struct{ n *int64 }
-
-func (f sizeFlag) String() string {
-	if f.n == nil || *f.n == 0 {
-		return ""
-	}
-	return trace.FormatSize(*f.n)
-}
-
-func (f sizeFlag) Set(s string) error {
-	n, err := trace.ParseSize(s)
-	if err == nil {
-		*f.n = n
-	}
-	return err
-}
-
 // limitFlags registers on fs the flags that raise the readers' limits
 // (trace.Limits) a command meets: "line", "record", "document",
 // "decompressed".
@@ -167,61 +120,13 @@ func limitFlags(fs *flag.FlagSet, l *trace.Limits, which ...string) {
 	for _, w := range which {
 		switch w {
 		case "line":
-			fs.Var(sizeFlag{&l.MaxLine}, "max-line", "the longest line of JSON Lines read, in `bytes` (KiB, MiB, GiB allowed; default "+trace.FormatSize(trace.DefaultMaxLine)+")")
+			fs.Var(trace.SizeValue{N: &l.MaxLine}, "max-line", "the longest line of JSON Lines read, in `bytes` (KiB, MiB, GiB allowed; default "+trace.FormatSize(trace.DefaultMaxLine)+")")
 		case "record":
-			fs.Var(sizeFlag{&l.MaxRecord}, "max-record", "the longest OTLP protobuf request read, decompressed, in `bytes` (default "+trace.FormatSize(trace.DefaultMaxRecord)+")")
+			fs.Var(trace.SizeValue{N: &l.MaxRecord}, "max-record", "the longest OTLP protobuf request read, decompressed, in `bytes` (default "+trace.FormatSize(trace.DefaultMaxRecord)+")")
 		case "document":
-			fs.Var(sizeFlag{&l.MaxDocument}, "max-document", "the most `bytes` read whole that are not one line (a multi-line OTLP/JSON document; what trace view embeds; default "+trace.FormatSize(trace.DefaultMaxDocument)+")")
+			fs.Var(trace.SizeValue{N: &l.MaxDocument}, "max-document", "the most `bytes` read whole that are not one line (a multi-line OTLP/JSON document; what trace view embeds; default "+trace.FormatSize(trace.DefaultMaxDocument)+")")
 		case "decompressed":
-			fs.Var(sizeFlag{&l.MaxDecompressed}, "max-decompressed", "the most `bytes` a compressed input may expand to (default "+trace.FormatSize(trace.DefaultMaxDecompressed)+")")
+			fs.Var(trace.SizeValue{N: &l.MaxDecompressed}, "max-decompressed", "the most `bytes` a compressed input may expand to (default "+trace.FormatSize(trace.DefaultMaxDecompressed)+")")
 		}
 	}
-}
-
-// inputFile is an input a command read, kept so that no output is written
-// over it.
-type inputFile struct {
-	name string
-	info os.FileInfo
-}
-
-// statInput returns the input r is (an *os.File, as tio.open and os.Stdin
-// give) with its name, or ok false when r is no file.
-func statInput(name string, r any) (in inputFile, ok bool) {
-	st, isFile := r.(interface{ Stat() (os.FileInfo, error) })
-	if !isFile {
-		return inputFile{}, false
-	}
-	fi, err := st.Stat()
-	if err != nil {
-		return inputFile{}, false
-	}
-	return inputFile{name: name, info: fi}, true
-}
-
-// notAnInput refuses to write out over one of the inputs: the files are
-// compared with os.SameFile, so another spelling of the path, a hard link
-// or a symbolic link to the input is refused as well. A path that does
-// not exist yet is no input.
-func notAnInput(out string, inputs []inputFile) error {
-	fi, err := os.Stat(out)
-	if err != nil {
-		return nil
-	}
-	for _, in := range inputs {
-		if os.SameFile(fi, in.info) {
-			return fmt.Errorf("the output %s is the input %s: writing it would destroy the input; name another output", out, displayName(in.name))
-		}
-	}
-	return nil
-}
-
-// writeOutput writes data to the file out atomically (corpus.WriteFiles:
-// a temporary file beside it, renamed over it), after checking that out is
-// none of the inputs.
-func writeOutput(out string, data []byte, inputs []inputFile) error {
-	if err := notAnInput(out, inputs); err != nil {
-		return err
-	}
-	return corpus.WriteFiles(filepath.Dir(out), map[string][]byte{filepath.Base(out): data})
 }

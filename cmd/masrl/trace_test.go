@@ -27,9 +27,9 @@ const traceFixtures = "../../trace/testdata"
 func runTraceCmd(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	tio := osTraceIO()
-	tio.stdin = strings.NewReader(stdin)
-	code = traceMain(context.Background(), args, &out, &errb, tio)
+	in := trace.OSBatchInput()
+	in.Stdin = strings.NewReader(stdin)
+	code = traceMain(context.Background(), args, &out, &errb, in)
 	return out.String(), errb.String(), code
 }
 
@@ -149,7 +149,7 @@ func mustGlob(t *testing.T, pattern string) []string {
 // names are relative to the script's directory, and an error or a file
 // found below a directory names it as the script wrote it, as the real
 // command would.
-func scriptTraceIO(ts *testscript.TestScript, stdin io.Reader) traceIO {
+func scriptTraceIO(ts *testscript.TestScript, stdin io.Reader) trace.BatchInput {
 	open := func(name string) (io.ReadCloser, error) {
 		f, err := os.Open(ts.MkAbs(name))
 		var pe *fs.PathError
@@ -166,7 +166,7 @@ func scriptTraceIO(ts *testscript.TestScript, stdin io.Reader) traceIO {
 		}
 		return files, isDir, err
 	}
-	return traceIO{stdin: stdin, open: open, dir: dir}
+	return trace.BatchInput{Stdin: stdin, Open: open, Dir: dir}
 }
 
 // TestTraceBatchManyLines validates a 500-trace JSON Lines file with four

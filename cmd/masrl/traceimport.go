@@ -1,33 +1,19 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/masrl/masrl/trace"
 	"github.com/masrl/masrl/trace/otlp"
 )
 
-// importIO is where trace import reads and writes: the trace command's
-// inputs, and a function that places output paths (tests resolve them in
-// the script's directory).
-type importIO struct {
-	traceIO
-	path func(name string) string
-}
-
-// errManyTraces stops an import to standard output that meets a second
-// trace: two traces in one JSON document would not be a trace.
-var errManyTraces = errors.New("the input holds more than one trace: use --out DIR or --jsonl")
-
 // traceImport is "masrl trace import": OTLP/JSON or the collector's OTLP
-// protobuf records in, one orchestration trace per OTel trace id out.
-func traceImport(ctx context.Context, args []string, stdout, stderr io.Writer, iio importIO) int {
+// protobuf records in, one orchestration trace per OTel trace id out
+// (otlp.ImportFiles). outDir places --out (tests resolve it in the
+// script's directory).
+func traceImport(ctx context.Context, args []string, stdout, stderr io.Writer, in trace.BatchInput, outDir func(string) string) int {
 	fs := newFlagSet("trace import", "trace import [--out DIR | --jsonl] [--format auto|json|proto|body] [--group-by trace|conversation] [--window SPANS] [--task ID] [--max-line|--max-record|--max-document|--max-decompressed BYTES] FILE...", stderr)
 	out := fs.String("out", "", "write each trace to `DIR`/TRACE_ID.json (default: the one trace to standard output)")
 	jsonl := fs.Bool("jsonl", false, "write every trace to standard output, one per line (JSON Lines)")
@@ -40,133 +26,37 @@ func traceImport(ctx context.Context, args []string, stdout, stderr io.Writer, i
 	var limits trace.Limits
 	limitFlags(fs, &limits, "line", "record", "document", "decompressed")
 	files, code, ok := parseInterspersed(fs, args)
-	if !ok {
-		return code
-	}
+	fail := failer(stderr, "trace import")
 	switch {
+	case !ok:
+		return code
 	case len(files) == 0:
 		fmt.Fprintln(stderr, "masrl trace import: no files (use - for standard input)")
 		fs.Usage()
 		return exitUsage
 	case *out != "" && *jsonl:
-		fmt.Fprintln(stderr, "masrl trace import: --out and --jsonl exclude each other")
-		return exitUsage
+		return fail(exitUsage, "--out and --jsonl exclude each other")
 	case *window < 1:
-		fmt.Fprintln(stderr, "masrl trace import: --window must be at least 1")
-		return exitUsage
+		return fail(exitUsage, "--window must be at least 1")
 	case *groupBy != "trace" && *groupBy != "conversation":
-		fmt.Fprintf(stderr, "masrl trace import: --group-by %q: want trace or conversation\n", *groupBy)
-		return exitUsage
+		return fail(exitUsage, "--group-by %q: want trace or conversation", *groupBy)
 	}
 	format, err := otlp.ParseFormat(*formatName)
 	if err != nil {
-		fmt.Fprintf(stderr, "masrl trace import: --%v\n", err)
-		return exitUsage
+		return fail(exitUsage, "--%v", err)
 	}
 	if *out != "" {
-		if err := os.MkdirAll(iio.path(*out), 0o755); err != nil {
-			fmt.Fprintf(stderr, "masrl trace import: %v\n", err)
-			return exitUsage
-		}
+		*out = outDir(*out)
 	}
-	// The inputs, which no trace written to DIR may replace.
-	var inputs []inputFile
-	for _, name := range files {
-		if name == "-" {
-			if in, ok := statInput(name, iio.stdin); ok {
-				inputs = append(inputs, in)
-			}
-			continue
-		}
-		if f, err := iio.open(name); err == nil {
-			if in, ok := statInput(name, f); ok {
-				inputs = append(inputs, in)
-			}
-			f.Close()
-		}
-	}
-	w := bufio.NewWriterSize(stdout, 1<<16)
-	var held *otlp.Trace // the one trace bound for standard output
-	traces, spans, warnings := 0, 0, 0
-	emit := func(t *otlp.Trace) error {
-		traces++
-		spans += t.Spans
-		switch {
-		case *out != "":
-			// The id is 32 hex digits (checked again here), so the name
-			// cannot leave DIR.
-			if err := otlp.ParseTraceID(t.ID); err != nil {
-				return fmt.Errorf("trace id %q: %w", t.ID, err)
-			}
-			return writeOutput(filepath.Join(iio.path(*out), t.ID+".json"), t.JSON, inputs)
-		case *jsonl:
-			_, err := w.Write(t.JSON)
-			return err
-		case held != nil:
-			return fmt.Errorf("%w (traces %s and %s)", errManyTraces, held.ID, t.ID)
-		}
-		held = t
-		return nil
-	}
-	dw := bufio.NewWriter(stderr)
-	report := func(d otlp.Diagnostic) {
-		if d.Severity == otlp.Warning {
-			warnings++
-		}
-		dw.WriteString(d.String() + "\n")
-	}
-	im := otlp.NewImporter(otlp.Options{Window: *window, Task: *task, Compact: *jsonl, Format: format, ByConversation: *groupBy == "conversation", Limits: limits}, emit, report)
-	var failed error
-	stdinUsed := false
-	for _, name := range files {
-		if err := ctx.Err(); err != nil {
-			failed = err
-			break
-		}
-		if err := importOne(ctx, im, name, iio, &stdinUsed); err != nil {
-			failed = err
-			break
-		}
-	}
-	if failed == nil {
-		failed = im.Close()
-	}
-	if failed == nil && held != nil {
-		_, failed = w.Write(held.JSON)
-	}
-	if err := w.Flush(); failed == nil {
-		failed = err
-	}
-	fmt.Fprintf(dw, "imported %s from %s; %s, %s\n", count(traces, "trace"), count(spans, "span"), count(im.Errors(), "error"), count(warnings, "warning"))
-	dw.Flush()
+	opts := otlp.Options{Window: *window, Task: *task, Compact: *jsonl, Format: format, ByConversation: *groupBy == "conversation", Limits: limits}
+	sum, err := otlp.ImportFiles(ctx, files, in, opts, otlp.Output{Dir: *out, JSONLines: *jsonl, W: stdout, Log: stderr})
 	switch {
-	case failed != nil:
-		fmt.Fprintf(stderr, "masrl trace import: %v\n", failed)
-		return exitUsage
-	case im.Errors() > 0:
+	case err != nil:
+		return fail(exitUsage, "%v", err)
+	case sum.Errors > 0:
 		return exitFindings
-	case traces == 0:
-		fmt.Fprintln(stderr, "masrl trace import: no trace imported")
-		return exitFindings
+	case sum.Traces == 0:
+		return fail(exitFindings, "no trace imported")
 	}
 	return exitOK
-}
-
-func importOne(ctx context.Context, im *otlp.Importer, name string, iio importIO, stdinUsed *bool) error {
-	if name == "-" {
-		if *stdinUsed {
-			return errors.New("standard input can be read only once")
-		}
-		*stdinUsed = true
-		return im.Read("<stdin>", trace.ContextReader(ctx, iio.stdin))
-	}
-	f, err := iio.open(name)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if err := im.Read(name, trace.ContextReader(ctx, f)); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/masrl/masrl/trace"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -31,7 +32,7 @@ func TestTraceImportScripts(t *testing.T) {
 		tio := scriptTraceIO(ts, stdin)
 		var code int
 		if args[1] == "import" {
-			code = traceImport(context.Background(), args[2:], ts.Stdout(), ts.Stderr(), importIO{traceIO: tio, path: ts.MkAbs})
+			code = traceImport(context.Background(), args[2:], ts.Stdout(), ts.Stderr(), tio, ts.MkAbs)
 		} else {
 			code = traceMain(context.Background(), args[1:], ts.Stdout(), ts.Stderr(), tio)
 		}
@@ -82,7 +83,7 @@ func TestTraceImportScripts(t *testing.T) {
 // import command through the trace command.
 func TestTraceImportDispatch(t *testing.T) {
 	var out, errb bytes.Buffer
-	code := traceMain(context.Background(), []string{"import", "--jsonl", filepath.Join(otlpFixtures, "genai.otlp.jsonl")}, &out, &errb, osTraceIO())
+	code := traceMain(context.Background(), []string{"import", "--jsonl", filepath.Join(otlpFixtures, "genai.otlp.jsonl")}, &out, &errb, trace.OSBatchInput())
 	if code != exitOK || strings.Count(out.String(), "\n") != 2 {
 		t.Fatalf("exit %d, stdout %d lines, stderr:\n%s", code, strings.Count(out.String(), "\n"), errb.String())
 	}
@@ -100,7 +101,7 @@ func TestTraceImportNotOverInput(t *testing.T) {
 	t.Chdir(t.TempDir())
 	run := func(args ...string) (string, int) {
 		var stdout, stderr bytes.Buffer
-		code := traceImport(context.Background(), args, &stdout, &stderr, importIO{traceIO: osTraceIO(), path: func(n string) string { return n }})
+		code := traceImport(context.Background(), args, &stdout, &stderr, trace.OSBatchInput(), func(n string) string { return n })
 		return stderr.String(), code
 	}
 	if err := os.WriteFile("spans.jsonl", in, 0o644); err != nil {

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/masrl/masrl/trace"
 )
 
 // TestSpanFilesGoStraightIn runs trace validate, view and stats on the
@@ -38,7 +40,7 @@ func TestSpanFilesGoStraightIn(t *testing.T) {
 		}
 		files = append(files, p)
 	}
-	tio := osTraceIO()
+	tio := trace.OSBatchInput()
 	run := func(args ...string) (stdout, stderr string, code int) {
 		var o, e bytes.Buffer
 		code = traceMain(context.Background(), args, &o, &e, tio)

@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/masrl/masrl/trace"
 )
 
 // viewData decodes the data island of a page masrl trace view wrote.
@@ -194,7 +196,7 @@ func TestTraceViewServe(t *testing.T) {
 	done := make(chan int)
 	go func() {
 		var out bytes.Buffer
-		done <- traceMain(ctx, []string{"view", "--serve", ex}, &out, pw, osTraceIO())
+		done <- traceMain(ctx, []string{"view", "--serve", ex}, &out, pw, trace.OSBatchInput())
 		pw.Close()
 	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')
