@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -163,6 +164,36 @@ func WriteJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// ValidateOptions say how ValidateFiles reads, checks and reports a
+// batch.
+type ValidateOptions struct {
+	BatchOptions
+	// Format is one of ReportFormats; the report goes to Out.
+	Format string
+	Out    io.Writer
+	// Log receives a line for each input that could not be read,
+	// "masrl COMMAND: runs.jsonl:3: error", Command being "trace validate".
+	Log     io.Writer
+	Command string
+}
+
+// ValidateFiles is the batch of trace validate: every trace of names
+// checked on all cores (ValidateBatch) and its findings written to
+// opts.Out as they come, in input order (ReportWriter). It returns the
+// counts of the summary line and the report's write error.
+func ValidateFiles(ctx context.Context, names []string, in BatchInput, opts ValidateOptions) (Tally, error) {
+	var tally Tally
+	rw := NewReportWriter(opts.Out, opts.Format)
+	ValidateBatch(ctx, names, opts.BatchOptions, in, func(r *BatchResult) {
+		tally.Add(r)
+		if r.Err != nil {
+			fmt.Fprintf(opts.Log, "masrl %s: %s: %v\n", opts.Command, r.Name(), r.Err)
+		}
+		rw.Add(r)
+	})
+	return tally, rw.Finish()
 }
 
 // Tally counts what a batch held, for the summary line and the exit code

@@ -108,6 +108,21 @@ func (l Limits) OrDefault() Limits {
 	return l
 }
 
+// MemoryLimit is the soft heap limit (debug.SetMemoryLimit) of a process
+// that runs the validator, as masrl trace does. A million-event trace
+// keeps about 80 MB of columns live; without a limit the collector lets
+// the heap grow to twice that before it runs, and the limit holds the
+// process near the 128 MB the validator promises, at a few percent of
+// CPU.
+const MemoryLimit = 96 << 20
+
+// GCPercent is the GOGC (debug.SetGCPercent) of a process that runs the
+// validator over batches. A batch of small traces keeps little live (a few
+// MB), so at the default of 100 the collector would run every few MB of
+// garbage; at 400 it runs a quarter as often, and MemoryLimit still bounds
+// the heap.
+const GCPercent = 400
+
 // ErrLimit is wrapped by every error of a reader that met one of its
 // Limits.
 var ErrLimit = errors.New("input limit")

@@ -62,7 +62,7 @@ func (s Summary) approximate() bool {
 }
 
 // WriteText prints the report in the order of the survey's Table 14, as
-// trace stats prints the report of one
+// trace stats prints the report of one trace.
 func (r *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	row := func(k, v string) { fmt.Fprintf(tw, "  %s\t%s\n", k, v) }

@@ -13,27 +13,15 @@ import (
 	"github.com/masrl/masrl/trace"
 )
 
-// traceMemoryLimit is the soft heap limit of the trace command. A million-
-// event trace keeps about 80 MB of columns live; without a limit the
-// collector lets the heap grow to twice that before it runs, and the limit
-// holds the process near the 128 MB the validator promises, at a few
-// percent of CPU. A GOMEMLIMIT in the environment wins.
-const traceMemoryLimit = 96 << 20
-
-// traceGCPercent is the trace command's GOGC. A batch of small traces
-// keeps little live (a few MB), so at the default of 100 the collector
-// would run every few MB of garbage; at 400 it runs a quarter as often,
-// and the memory limit still bounds the heap. A GOGC in the environment
-// wins.
-const traceGCPercent = 400
-
-// runTrace is the "trace" command: it dispatches to validate and stats.
+// runTrace is the "trace" command: it holds the process to the
+// validator's memory (trace.MemoryLimit, trace.GCPercent; GOMEMLIMIT and
+// GOGC in the environment win) and dispatches to the subcommands.
 func runTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(traceMemoryLimit)
+		debug.SetMemoryLimit(trace.MemoryLimit)
 	}
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(traceGCPercent)
+		debug.SetGCPercent(trace.GCPercent)
 	}
 	return traceMain(ctx, args, stdout, stderr, trace.OSBatchInput())
 }

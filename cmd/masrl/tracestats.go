@@ -10,10 +10,10 @@ import (
 	"github.com/masrl/masrl/trace/partial"
 )
 
-// traceStats is "masrl trace stats": one trace's report, or for a batch
-// the distribution of the measures over its valid traces
-// (partial.Batch), or with --partial the batch's partial for trace
-// merge. Findings go to stderr so that stdout stays the report.
+// traceStats is "masrl trace stats": the traces read (partial.ReadBatch)
+// and one trace's report, or for a batch the distribution of the measures
+// over its valid traces, or with --partial the batch's partial for trace
+// merge.
 func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, in trace.BatchInput) int {
 	fail := failer(stderr, "trace stats")
 	fs := newFlagSet("trace stats", "trace stats [--format text|json] [--jsonl] [--max-line BYTES] [--partial] [--findings-jsonl FILE] FILE|DIR...", stderr)
@@ -43,35 +43,16 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, in
 	case *findingsTo == "-":
 		return fail(exitUsage, "--findings-jsonl -: standard output holds the report or the partial; name a file")
 	}
-	var findings *trace.FindingsWriter
-	if *findingsTo != "" {
-		if findings, err = trace.CreateFindings(*findingsTo); err != nil {
-			return fail(exitUsage, "--findings-jsonl: %v", err)
-		}
-	}
-	batch, unreadable := partial.NewBatch(), 0
-	trace.ValidateBatch(ctx, files, trace.BatchOptions{JSONLines: *jsonl, Limits: limits}, in, func(r *trace.BatchResult) {
-		if findings != nil {
-			findings.Add(r)
-		}
-		if r.Err != nil {
-			unreadable++
-			fmt.Fprintf(stderr, "masrl trace stats: %s: %v\n", r.Name(), r.Err)
-			return
-		}
-		for _, f := range r.Result.Findings {
-			fmt.Fprintln(stderr, r.FindingLine(f))
-		}
-		batch.Add(r)
+	batch, err := partial.ReadBatch(ctx, files, in, partial.ReadOptions{
+		BatchOptions: trace.BatchOptions{JSONLines: *jsonl, Limits: limits},
+		FindingsTo:   *findingsTo, Log: stderr, Command: "trace stats",
 	})
-	if findings != nil {
-		if err := findings.Close(); err != nil {
-			return fail(exitUsage, "--findings-jsonl %s: %v", *findingsTo, err)
-		}
+	if err != nil {
+		return fail(exitUsage, "%v", err)
 	}
 	switch {
-	case unreadable > 0:
-		return exitUsage // a partial that silently lacks a file's traces would merge as if it were whole
+	case batch.Unreadable > 0:
+		return exitUsage
 	case *asPartial:
 		if err := batch.Partial().Write(stdout); err != nil {
 			return fail(exitUsage, "%v", err)

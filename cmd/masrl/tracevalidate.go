@@ -10,8 +10,8 @@ import (
 )
 
 // traceValidate is "masrl trace validate": every trace of the files
-// checked on all cores (trace.ValidateBatch), its findings written in the
-// format asked for (trace.ReportWriter), and a summary line.
+// checked, its findings written in the format asked for
+// (trace.ValidateFiles), and a summary line.
 func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer, in trace.BatchInput) int {
 	fail := failer(stderr, "trace validate")
 	fs := newFlagSet("trace validate", "trace validate [--format text|json|github] [--strict] [--jsonl] [--max-line BYTES] FILE|DIR...", stderr)
@@ -35,17 +35,11 @@ func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer,
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	out := trace.NewReportWriter(stdout, format.value)
-	tally := trace.Tally{Errors: sf.Errors}
-	opts := trace.BatchOptions{Check: trace.Options{Strict: *strict, FindingsOnly: true}, JSONLines: *jsonl, Limits: limits}
-	trace.ValidateBatch(ctx, files, opts, in, func(r *trace.BatchResult) {
-		tally.Add(r)
-		if r.Err != nil {
-			fmt.Fprintf(stderr, "masrl trace validate: %s: %v\n", r.Name(), r.Err)
-		}
-		out.Add(r)
+	tally, err := trace.ValidateFiles(ctx, files, in, trace.ValidateOptions{
+		BatchOptions: trace.BatchOptions{Check: trace.Options{Strict: *strict, FindingsOnly: true}, JSONLines: *jsonl, Limits: limits},
+		Format:       format.value, Out: stdout, Log: stderr, Command: "trace validate",
 	})
-	err = out.Finish()
+	tally.Errors += sf.Errors
 	if format.value == "text" && tally.Errors+tally.Warnings > 0 {
 		fmt.Fprintln(stderr, tally.Summary(len(named)))
 	}

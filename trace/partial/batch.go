@@ -1,6 +1,7 @@
 package partial
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -23,6 +24,10 @@ type Batch struct {
 	all    *Partial
 	first  *trace.BatchResult
 	traces int
+	// Unreadable counts the inputs that could not be read (ReadBatch):
+	// a partial that silently lacks a file's traces would merge as if
+	// it were whole.
+	Unreadable int
 }
 
 // NewBatch returns an empty batch with the default parameters.
@@ -39,6 +44,55 @@ func (b *Batch) Add(r *trace.BatchResult) {
 	} else {
 		b.all.AddInvalid()
 	}
+}
+
+// ReadOptions say how ReadBatch reads a batch and where it says what it
+// found.
+type ReadOptions struct {
+	trace.BatchOptions
+	// FindingsTo, when set, is the file that receives each trace with
+	// findings as a line of JSON (trace.FindingsWriter).
+	FindingsTo string
+	// Log receives each finding as a text line (BatchResult.FindingLine)
+	// and each input that could not be read, "masrl COMMAND: NAME:
+	// error", Command being "trace stats".
+	Log     io.Writer
+	Command string
+}
+
+// ReadBatch is the batch of trace stats: every trace of names checked on
+// all cores (trace.ValidateBatch) and added in input order. Its findings
+// are said as they come, so that standard output stays the report. The
+// error is a findings file that could not be written.
+func ReadBatch(ctx context.Context, names []string, in trace.BatchInput, opts ReadOptions) (*Batch, error) {
+	b := NewBatch()
+	var findings *trace.FindingsWriter
+	if opts.FindingsTo != "" {
+		var err error
+		if findings, err = trace.CreateFindings(opts.FindingsTo); err != nil {
+			return nil, fmt.Errorf("--findings-jsonl: %w", err)
+		}
+	}
+	trace.ValidateBatch(ctx, names, opts.BatchOptions, in, func(r *trace.BatchResult) {
+		if findings != nil {
+			findings.Add(r)
+		}
+		if r.Err != nil {
+			b.Unreadable++
+			fmt.Fprintf(opts.Log, "masrl %s: %s: %v\n", opts.Command, r.Name(), r.Err)
+			return
+		}
+		for _, f := range r.Result.Findings {
+			fmt.Fprintln(opts.Log, r.FindingLine(f))
+		}
+		b.Add(r)
+	})
+	if findings != nil {
+		if err := findings.Close(); err != nil {
+			return nil, fmt.Errorf("--findings-jsonl %s: %w", opts.FindingsTo, err)
+		}
+	}
+	return b, nil
 }
 
 // Traces is the number of traces added, with errors or not.
