@@ -108,6 +108,34 @@ func (l Limits) OrDefault() Limits {
 	return l
 }
 
+// LimitFlag is the command-line flag that raises one field of Limits,
+// the flag a LimitError names: the usage beside the limit's default, so
+// that every command says the same of it.
+type LimitFlag struct {
+	Name  string // without the dashes: "max-line"
+	Usage string
+	Value SizeValue
+}
+
+// Flags returns the flags that raise the limits of l named in which:
+// "line", "record", "document" or "decompressed", in that order.
+func (l *Limits) Flags(which ...string) []LimitFlag {
+	var out []LimitFlag
+	for _, w := range which {
+		switch w {
+		case "line":
+			out = append(out, LimitFlag{"max-line", "the longest line of JSON Lines read, in `bytes` (KiB, MiB, GiB allowed; default " + FormatSize(DefaultMaxLine) + ")", SizeValue{&l.MaxLine}})
+		case "record":
+			out = append(out, LimitFlag{"max-record", "the longest OTLP protobuf request read, decompressed, in `bytes` (default " + FormatSize(DefaultMaxRecord) + ")", SizeValue{&l.MaxRecord}})
+		case "document":
+			out = append(out, LimitFlag{"max-document", "the most `bytes` read whole that are not one line (a multi-line OTLP/JSON document; what trace view embeds; default " + FormatSize(DefaultMaxDocument) + ")", SizeValue{&l.MaxDocument}})
+		case "decompressed":
+			out = append(out, LimitFlag{"max-decompressed", "the most `bytes` a compressed input may expand to (default " + FormatSize(DefaultMaxDecompressed) + ")", SizeValue{&l.MaxDecompressed}})
+		}
+	}
+	return out
+}
+
 // MemoryLimit is the soft heap limit (debug.SetMemoryLimit) of a process
 // that runs the validator, as masrl trace does. A million-event trace
 // keeps about 80 MB of columns live; without a limit the collector lets

@@ -61,10 +61,12 @@ func traceMain(ctx context.Context, args []string, stdout, stderr io.Writer, in 
 	return exitUsage
 }
 
-// parseInterspersed parses flags that may come before or after the file
+// parseFiles parses flags that may come before or after the file
 // arguments ("trace stats FILE --format json"), as the issue's synopsis
-// writes them; arguments after "--" are never flags.
-func parseInterspersed(fs *flag.FlagSet, args []string) (files []string, code int, ok bool) {
+// writes them; arguments after "--" are never flags. With no file
+// argument and a none message, it says "masrl COMMAND: none" and the
+// usage, and returns exitUsage.
+func parseFiles(fs *flag.FlagSet, args []string, none string) (files []string, code int, ok bool) {
 	var rest []string
 	for i, a := range args {
 		if a == "--" {
@@ -82,20 +84,28 @@ func parseInterspersed(fs *flag.FlagSet, args []string) (files []string, code in
 		files = append(files, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
-	return append(files, rest...), 0, true
+	files = append(files, rest...)
+	if len(files) == 0 && none != "" {
+		fmt.Fprintf(fs.Output(), "masrl %s: %s\n", fs.Name(), none)
+		fs.Usage()
+		return nil, exitUsage, false
+	}
+	return files, 0, true
 }
 
-// formatFlag is a --format value restricted to a list of choices.
+// formatFlag is a --format value restricted to a list of choices; set
+// says whether it was given.
 type formatFlag struct {
 	value   string
 	choices []string
+	set     bool
 }
 
 func (f *formatFlag) String() string { return f.value }
 
 func (f *formatFlag) Set(s string) error {
 	if slices.Contains(f.choices, s) {
-		f.value = s
+		f.value, f.set = s, true
 		return nil
 	}
 	return fmt.Errorf("must be one of %s", strings.Join(f.choices, ", "))
@@ -105,16 +115,7 @@ func (f *formatFlag) Set(s string) error {
 // (trace.Limits) a command meets: "line", "record", "document",
 // "decompressed".
 func limitFlags(fs *flag.FlagSet, l *trace.Limits, which ...string) {
-	for _, w := range which {
-		switch w {
-		case "line":
-			fs.Var(trace.SizeValue{N: &l.MaxLine}, "max-line", "the longest line of JSON Lines read, in `bytes` (KiB, MiB, GiB allowed; default "+trace.FormatSize(trace.DefaultMaxLine)+")")
-		case "record":
-			fs.Var(trace.SizeValue{N: &l.MaxRecord}, "max-record", "the longest OTLP protobuf request read, decompressed, in `bytes` (default "+trace.FormatSize(trace.DefaultMaxRecord)+")")
-		case "document":
-			fs.Var(trace.SizeValue{N: &l.MaxDocument}, "max-document", "the most `bytes` read whole that are not one line (a multi-line OTLP/JSON document; what trace view embeds; default "+trace.FormatSize(trace.DefaultMaxDocument)+")")
-		case "decompressed":
-			fs.Var(trace.SizeValue{N: &l.MaxDecompressed}, "max-decompressed", "the most `bytes` a compressed input may expand to (default "+trace.FormatSize(trace.DefaultMaxDecompressed)+")")
-		}
+	for _, f := range l.Flags(which...) {
+		fs.Var(f.Value, f.Name, f.Usage)
 	}
 }

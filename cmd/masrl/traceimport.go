@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/masrl/masrl/trace"
@@ -25,15 +24,11 @@ func traceImport(ctx context.Context, args []string, stdout, stderr io.Writer, i
 	groupBy := fs.String("group-by", "trace", "one orchestration trace per OTel `trace`, or per conversation (gen_ai.conversation.id or session.id; holds every trace until the input ends)")
 	var limits trace.Limits
 	limitFlags(fs, &limits, "line", "record", "document", "decompressed")
-	files, code, ok := parseInterspersed(fs, args)
+	files, code, ok := parseFiles(fs, args, "no files (use - for standard input)")
 	fail := failer(stderr, "trace import")
 	switch {
 	case !ok:
 		return code
-	case len(files) == 0:
-		fmt.Fprintln(stderr, "masrl trace import: no files (use - for standard input)")
-		fs.Usage()
-		return exitUsage
 	case *out != "" && *jsonl:
 		return fail(exitUsage, "--out and --jsonl exclude each other")
 	case *window < 1:

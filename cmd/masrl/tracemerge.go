@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
-	"fmt"
 	"io"
 
 	"github.com/masrl/masrl/trace"
@@ -19,44 +17,33 @@ func traceMerge(_ context.Context, args []string, stdout, stderr io.Writer, in t
 	format := &formatFlag{value: "text", choices: []string{"text", "json"}}
 	fs.Var(format, "format", "output `format` of the report: text or json")
 	asPartial := fs.Bool("partial", false, "write the merged partial instead of the report, to merge it again later")
-	files, code, ok := parseInterspersed(fs, args)
+	files, code, ok := parseFiles(fs, args, "no partials (use - for standard input)")
 	switch {
 	case !ok:
 		return code
-	case len(files) == 0:
-		fmt.Fprintln(stderr, "masrl trace merge: no partials (use - for standard input)")
-		fs.Usage()
-		return exitUsage
-	case *asPartial && flagSet(fs, "format"):
+	case *asPartial && format.set:
 		return fail(exitUsage, "--partial writes a partial, not a report: leave out --format")
 	}
 	total, errs := partial.MergeFiles(files, in)
 	for _, err := range errs {
 		fail(exitUsage, "%v", err)
 	}
+	var err error
 	switch {
 	case len(errs) > 0:
 		return exitUsage
 	case *asPartial:
-		if err := total.Write(stdout); err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-		return exitOK
+		err = total.Write(stdout)
 	case total.Traces()+total.Invalid() == 0:
 		return fail(exitUsage, "no traces")
+	default:
+		err = total.WriteReport(stdout, format.value)
 	}
-	if err := total.WriteReport(stdout, format.value); err != nil {
+	switch {
+	case err != nil:
 		return fail(exitUsage, "%v", err)
-	}
-	if total.Invalid() > 0 {
+	case !*asPartial && total.Invalid() > 0:
 		return fail(exitFindings, "%s", total.LeftOut())
 	}
 	return exitOK
-}
-
-// flagSet reports whether the flag called name was given.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/masrl/masrl/trace"
@@ -24,21 +23,16 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, in
 	limitFlags(fs, &limits, "line")
 	asPartial := fs.Bool("partial", false, "write the partial summary of the traces (schema/partial.schema.json) instead of the report, for masrl trace merge")
 	findingsTo := fs.String("findings-jsonl", "", "also write each trace that has findings to `FILE` as one JSON object per line (file, line, trace_id, findings)")
-	files, code, ok := parseInterspersed(fs, args)
-	switch {
-	case !ok:
+	files, code, ok := parseFiles(fs, args, "no files (use - for standard input)")
+	if !ok {
 		return code
-	case len(files) == 0:
-		fmt.Fprintln(stderr, "masrl trace stats: no files (use - for standard input)")
-		fs.Usage()
-		return exitUsage
 	}
 	sf := &otlp.SpanFiles{Command: "trace stats", JSONLines: *jsonl, Log: stderr}
 	files, in, err := sf.Rewrite(ctx, files, in)
 	switch {
 	case err != nil:
 		return fail(exitUsage, "%v", err)
-	case *asPartial && flagSet(fs, "format"):
+	case *asPartial && format.set:
 		return fail(exitUsage, "--partial writes a partial, not a report: leave out --format")
 	case *findingsTo == "-":
 		return fail(exitUsage, "--findings-jsonl -: standard output holds the report or the partial; name a file")
@@ -54,25 +48,22 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, in
 	case batch.Unreadable > 0:
 		return exitUsage
 	case *asPartial:
-		if err := batch.Partial().Write(stdout); err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-		if sf.Errors == 0 && batch.Invalid() > 0 {
-			return fail(exitFindings, "%d of %s have errors and are counted in the partial but left out of its measures", batch.Invalid(), count(batch.Traces(), "trace"))
-		}
+		err = batch.Partial().Write(stdout)
 	case batch.Traces() == 0 && sf.Errors > 0:
 		return fail(exitFindings, "no traces")
 	case batch.Traces() == 0:
 		return fail(exitUsage, "no traces")
 	default:
-		if err := batch.WriteReport(stdout, format.value); err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-		if batch.Invalid() > 0 {
-			return fail(exitFindings, "%s", batch.Incomplete())
-		}
+		err = batch.WriteReport(stdout, format.value)
 	}
-	if sf.Errors > 0 {
+	switch {
+	case err != nil:
+		return fail(exitUsage, "%v", err)
+	case sf.Errors == 0 && *asPartial && batch.Invalid() > 0:
+		return fail(exitFindings, "%d of %s have errors and are counted in the partial but left out of its measures", batch.Invalid(), count(batch.Traces(), "trace"))
+	case !*asPartial && batch.Invalid() > 0:
+		return fail(exitFindings, "%s", batch.Incomplete())
+	case sf.Errors > 0:
 		return exitFindings
 	}
 	return exitOK

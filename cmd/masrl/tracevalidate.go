@@ -21,14 +21,9 @@ func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer,
 	jsonl := fs.Bool("jsonl", false, "read every file, standard input included, as JSON Lines (one trace per line); .jsonl and .ndjson files always are")
 	var limits trace.Limits
 	limitFlags(fs, &limits, "line")
-	named, code, ok := parseInterspersed(fs, args)
+	named, code, ok := parseFiles(fs, args, "no files (use - for standard input)")
 	if !ok {
 		return code
-	}
-	if len(named) == 0 {
-		fmt.Fprintln(stderr, "masrl trace validate: no files (use - for standard input)")
-		fs.Usage()
-		return exitUsage
 	}
 	sf := &otlp.SpanFiles{Command: "trace validate", JSONLines: *jsonl, Log: stderr}
 	files, in, err := sf.Rewrite(ctx, named, in)

@@ -27,7 +27,7 @@ func traceView(ctx context.Context, args []string, stdout, stderr io.Writer, in 
 	jsonl := fs.Bool("jsonl", false, "read FILE as JSON Lines (one trace per line); .jsonl and .ndjson files always are")
 	var limits trace.Limits
 	limitFlags(fs, &limits, "line", "document")
-	files, code, ok := parseInterspersed(fs, args)
+	files, code, ok := parseFiles(fs, args, "")
 	if !ok {
 		return code
 	}
@@ -53,24 +53,17 @@ func traceView(ctx context.Context, args []string, stdout, stderr io.Writer, in 
 	case err != nil:
 		return fail(exitUsage, "%v", err)
 	case *serve:
-		ln, err := net.Listen("tcp", *addr)
-		if err == nil {
-			fmt.Fprintf(stderr, "masrl trace view: serving on http://%s/ (interrupt to stop)\n", ln.Addr())
-			err = collect.ServePage(ctx, ln, page.HTML)
-		}
-		if err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-		return exitOK
-	case *out == "-":
-		if _, err := stdout.Write(page.HTML); err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-		return exitOK
+		err = collect.ServePage(ctx, *addr, page.HTML, func(a net.Addr) {
+			fmt.Fprintf(stderr, "masrl trace view: serving on http://%s/ (interrupt to stop)\n", a)
+		})
+	default:
+		err = page.Save(*out, stdout)
 	}
-	if err := page.WriteFile(*out); err != nil {
+	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	fmt.Fprintf(stderr, "masrl trace view: wrote %s (%s, %d with errors)\n", *out, count(page.Traces, "trace"), page.Invalid)
+	if !*serve && *out != "-" {
+		fmt.Fprintf(stderr, "masrl trace view: wrote %s (%s, %d with errors)\n", *out, count(page.Traces, "trace"), page.Invalid)
+	}
 	return exitOK
 }

@@ -118,8 +118,12 @@ func ViewFile(ctx context.Context, name string, in trace.BatchInput, opts FileOp
 	return page, nil
 }
 
-// WriteFile writes the page to the file out, whole or not at all, unless
-// out is the input.
-func (p *FilePage) WriteFile(out string) error {
+// Save writes the page to w when out is "-", else to the file out,
+// whole or not at all, unless out is the input.
+func (p *FilePage) Save(out string, w io.Writer) error {
+	if out == "-" {
+		_, err := w.Write(p.HTML)
+		return err
+	}
 	return p.inputs.Write(out, p.HTML)
 }
