@@ -142,7 +142,6 @@ func TestFindingsWriter(t *testing.T) {
 	}
 }
 
-
 // TestReportWriteText holds the text report of the example trace, which
 // trace stats prints, to its golden file.
 func TestReportWriteText(t *testing.T) {
