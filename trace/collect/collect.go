@@ -34,6 +34,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/masrl/masrl/internal/diag"
 	"github.com/masrl/masrl/internal/sse"
 	"github.com/masrl/masrl/trace"
 	"github.com/masrl/masrl/trace/otlp"
@@ -461,7 +462,7 @@ func (s *Server) write(id string, reqs []otlpRequest) error {
 	close(s.changed)
 	s.changed = make(chan struct{})
 	s.mu.Unlock()
-	fmt.Fprintf(s.log, "masrl trace serve: wrote %s (%s, %s, %s)\n", filepath.Join(s.dir, id+".json"), count(got.Spans, "span"), count(st.Errors, "error"), count(st.Warnings, "warning"))
+	fmt.Fprintf(s.log, "masrl trace serve: wrote %s (%s, %s, %s)\n", filepath.Join(s.dir, id+".json"), diag.Count(got.Spans, "span"), diag.Count(st.Errors, "error"), diag.Count(st.Warnings, "warning"))
 	return nil
 }
 
@@ -569,12 +570,3 @@ const listScript = `(() => {
   addEventListener("pagehide", () => events.close());
 })();
 `
-
-// count says how many of noun there are: "1 span", "2 errors" (the
-// nouns it is given take -s).
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
