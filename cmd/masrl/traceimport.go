@@ -10,8 +10,8 @@ import (
 
 // traceImport is "masrl trace import": OTLP/JSON or the collector's OTLP
 // protobuf records in, one orchestration trace per OTel trace id out
-// (otlp.ImportFiles). outDir places --out (tests resolve it in the
-// script's directory).
+// (otlp.ImportFiles). outDir places --out, "" when not given (tests
+// resolve it in the script's directory).
 func traceImport(ctx context.Context, args []string, stdout, stderr io.Writer, in trace.BatchInput, outDir func(string) string) int {
 	fs := newFlagSet("trace import", "trace import [--out DIR | --jsonl] [--format auto|json|proto|body] [--group-by trace|conversation] [--window SPANS] [--task ID] [--max-line|--max-record|--max-document|--max-decompressed BYTES] FILE...", stderr)
 	out := fs.String("out", "", "write each trace to `DIR`/TRACE_ID.json (default: the one trace to standard output)")
@@ -40,11 +40,8 @@ func traceImport(ctx context.Context, args []string, stdout, stderr io.Writer, i
 	if err != nil {
 		return fail(exitUsage, "--%v", err)
 	}
-	if *out != "" {
-		*out = outDir(*out)
-	}
 	opts := otlp.Options{Window: *window, Task: *task, Compact: *jsonl, Format: format, ByConversation: *groupBy == "conversation", Limits: limits}
-	sum, err := otlp.ImportFiles(ctx, files, in, opts, otlp.Output{Dir: *out, JSONLines: *jsonl, W: stdout, Log: stderr})
+	sum, err := otlp.ImportFiles(ctx, files, in, opts, otlp.Output{Dir: outDir(*out), JSONLines: *jsonl, W: stdout, Log: stderr})
 	switch {
 	case err != nil:
 		return fail(exitUsage, "%v", err)

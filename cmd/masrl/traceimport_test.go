@@ -32,7 +32,13 @@ func TestTraceImportScripts(t *testing.T) {
 		tio := scriptTraceIO(ts, stdin)
 		var code int
 		if args[1] == "import" {
-			code = traceImport(context.Background(), args[2:], ts.Stdout(), ts.Stderr(), tio, ts.MkAbs)
+			outDir := func(n string) string {
+				if n == "" {
+					return ""
+				}
+				return ts.MkAbs(n)
+			}
+			code = traceImport(context.Background(), args[2:], ts.Stdout(), ts.Stderr(), tio, outDir)
 		} else {
 			code = traceMain(context.Background(), args[1:], ts.Stdout(), ts.Stderr(), tio)
 		}

@@ -34,8 +34,6 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, in
 		return fail(exitUsage, "%v", err)
 	case *asPartial && format.set:
 		return fail(exitUsage, "--partial writes a partial, not a report: leave out --format")
-	case *findingsTo == "-":
-		return fail(exitUsage, "--findings-jsonl -: standard output holds the report or the partial; name a file")
 	}
 	batch, err := partial.ReadBatch(ctx, files, in, partial.ReadOptions{
 		BatchOptions: trace.BatchOptions{JSONLines: *jsonl, Limits: limits},

@@ -51,7 +51,8 @@ func (b *Batch) Add(r *trace.BatchResult) {
 type ReadOptions struct {
 	trace.BatchOptions
 	// FindingsTo, when set, is the file that receives each trace with
-	// findings as a line of JSON (trace.FindingsWriter).
+	// findings as a line of JSON (trace.FindingsWriter); not "-", since
+	// standard output holds the report.
 	FindingsTo string
 	// Log receives each finding as a text line (BatchResult.FindingLine)
 	// and each input that could not be read, "masrl COMMAND: NAME:
@@ -67,7 +68,11 @@ type ReadOptions struct {
 func ReadBatch(ctx context.Context, names []string, in trace.BatchInput, opts ReadOptions) (*Batch, error) {
 	b := NewBatch()
 	var findings *trace.FindingsWriter
-	if opts.FindingsTo != "" {
+	switch opts.FindingsTo {
+	case "":
+	case "-":
+		return nil, errors.New("--findings-jsonl -: standard output holds the report or the partial; name a file")
+	default:
 		var err error
 		if findings, err = trace.CreateFindings(opts.FindingsTo); err != nil {
 			return nil, fmt.Errorf("--findings-jsonl: %w", err)

@@ -123,6 +123,10 @@ func TestBatchOneTrace(t *testing.T) {
 	if got, want := b.Incomplete(), bad+" has 1 error; the figures above may be incomplete"; got != want {
 		t.Errorf("Incomplete() = %q, want %q", got, want)
 	}
+	// Standard output holds the report: findings go to a file.
+	if _, err := ReadBatch(context.Background(), []string{ex}, trace.OSBatchInput(), ReadOptions{FindingsTo: "-"}); err == nil || !strings.Contains(err.Error(), "name a file") {
+		t.Errorf("FindingsTo -: %v", err)
+	}
 }
 
 // TestMergeFilesRefuses: every bad partial is named with its position,
