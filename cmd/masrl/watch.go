@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/release"
 	"github.com/masrl/masrl/upkeep/intake"
 	"github.com/masrl/masrl/upkeep/watch"
 )
@@ -41,7 +42,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	if fs.NArg() > 0 || *minimum < 1 || *maxPages < 1 || (*since != "" && !isoDate.MatchString(*since)) || !isoDate.MatchString(*date) {
+	if fs.NArg() > 0 || *minimum < 1 || *maxPages < 1 || (*since != "" && !release.IsDate(*since)) || !release.IsDate(*date) {
 		fs.Usage()
 		return exitUsage
 	}

@@ -1,0 +1,64 @@
+package citation
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/internal/corpustest"
+)
+
+// TestPlanWritesRelease runs a cite with --snapshot through its API: the
+// plan finds both files stale in a missing --out, Write makes --out,
+// writes them and puts the release in place with the plan's hash, a new
+// plan finds nothing stale, the same release is then refused before
+// anything is read, and an --out that is a file is an error naming it.
+func TestPlanWritesRelease(t *testing.T) {
+	dir := corpustest.CopyList(t, "agents")
+	f, err := os.OpenFile(filepath.Join(dir, "masrl.yaml"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("citation:\n  authors: \"Doe, Jane\"\n")
+	f.Close()
+	ck, err := corpus.Open(dir, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := Request{Out: filepath.Join(t.TempDir(), "top"), Version: "v1", Date: "2026-01-02", Snapshot: true}
+	if err := Refuse(dir, req); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := NewPlan(ck, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Stale) != 2 {
+		t.Errorf("stale %q, want both files", plan.Stale)
+	}
+	folder, hash, err := plan.Write()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if folder != filepath.Join(dir, "releases", "v1") || hash != plan.Hash {
+		t.Errorf("release %s (%s), want %s/releases/v1 (%s)", folder, hash, dir, plan.Hash)
+	}
+	if st, err := os.Stat(folder); err != nil || !st.IsDir() {
+		t.Errorf("no release folder: %v", err)
+	}
+	again, err := NewPlan(ck, Request{Out: req.Out, Version: "v1", Date: "2026-01-02"})
+	if err != nil || len(again.Stale) != 0 {
+		t.Errorf("after Write: %v, stale %q; want none", err, again.Stale)
+	}
+	if err := Refuse(dir, req); err == nil {
+		t.Error("the same release again was not refused")
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
+	plan.Out, plan.Snapshot = file, false
+	if _, _, err := plan.Write(); err == nil || !strings.Contains(err.Error(), "--out "+file+" is a file, not a directory") {
+		t.Errorf("an --out that is a file: %v", err)
+	}
+}
