@@ -17,12 +17,12 @@ import (
 // the corpus as the edit would have left it and then refused's sentence
 // (exit 1); an edit left half done says so alone, since a file did
 // change; any other failure is fail's (exit 2). withClaims is how the
-// edit was judged.
+// edit was judged; refused is nil for an edit that is not judged (fmt).
 func editFailed(stderr io.Writer, name string, fail func(code int, format string, args ...any) int, withClaims bool, err error, refused func(*corpus.RefusedError) string) int {
 	var r *corpus.RefusedError
 	var half *corpus.HalfAppliedError
 	switch {
-	case errors.As(err, &r):
+	case refused != nil && errors.As(err, &r):
 		writeCheckReport(stderr, "text", checkCorpus(r.Proposal.Dir, r.Proposal.After, withClaims))
 		return fail(exitFindings, "%s", refused(r))
 	case errors.As(err, &half):
