@@ -99,11 +99,7 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	for _, d := range ed.BibFindings {
 		fmt.Fprintln(stderr, d.String())
 	}
-	var claims *corpus.Claims
-	if *withClaims {
-		claims = ck.Claims
-	}
-	d := ed.Diff(ck.Vocabulary, claims)
+	d := ed.Diff(ck, *withClaims)
 	io.WriteString(stdout, "\n"+diffMarkdown(&d, len(ed.Before.Papers), len(ed.After.Papers)))
 	if !*write {
 		return exitOK

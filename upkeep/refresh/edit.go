@@ -76,11 +76,15 @@ func (ed *Edit) WriteReport(w io.Writer) {
 	}
 }
 
-// Diff is what the refresh changes in the rows, the counts and, with
-// claims (nil: none), the claims' outcomes, its sides named "before" and
-// "after refresh".
-func (ed *Edit) Diff(v *corpus.Vocabulary, claims *corpus.Claims) corpus.Diff {
-	d := corpus.DiffCorpora(ed.Before, ed.After, v, claims)
+// Diff is what the refresh changes in the rows of the corpus ck, the
+// counts and, withClaims, the outcomes of ck's claims, its sides named
+// "before" and "after refresh".
+func (ed *Edit) Diff(ck *corpus.Checked, withClaims bool) corpus.Diff {
+	var claims *corpus.Claims
+	if withClaims {
+		claims = ck.Claims
+	}
+	d := corpus.DiffCorpora(ed.Before, ed.After, ck.Vocabulary, claims)
 	d.Old, d.New = "before", "after refresh"
 	return d
 }

@@ -150,13 +150,14 @@ func Exclude(c *corpus.Corpus, ds []Decision, date string) (*Exclusion, error) {
 	}
 	var b bytes.Buffer
 	b.Write(old)
-	if len(old) == 0 {
-		csv.NewWriter(&b).Write(corpus.ExcludedColumns())
-	} else if old[len(old)-1] != '\n' {
+	if len(old) > 0 && old[len(old)-1] != '\n' {
 		b.WriteByte('\n')
 	}
 	w := csv.NewWriter(&b)
-	w.WriteAll(x.Records)
+	if len(old) == 0 {
+		w.Write(corpus.ExcludedColumns())
+	}
+	w.WriteAll(x.Records) // flushes the header too
 	out, err := corpus.FormatCSV(filepath.Join(c.Dir, corpus.ExcludedFile), b.Bytes())
 	if err != nil {
 		return nil, err
