@@ -41,7 +41,7 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := citation.Refuse(*dir, req); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	ck, err := openForUpdate(*dir, *dataDir, *profile)
+	ck, err := openForUpdate(*dir, *dataDir, *profile, false)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}

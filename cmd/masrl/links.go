@@ -40,7 +40,7 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	fail := failer(stderr, "links")
-	ck, err := openForUpdate(*dir, *dataDir, *profile)
+	ck, err := openForUpdate(*dir, *dataDir, *profile, false)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}

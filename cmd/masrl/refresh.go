@@ -21,10 +21,16 @@ func refreshCommand() command {
 // API key; without it OpenAlex is not asked.
 const openAlexKeyEnv = "OPENALEX_API_KEY"
 
-// openForUpdate opens the corpus masrl refresh, links and watch work on,
-// through corpus.Open like every other command, so that --data and
-// --profile are honoured the same way.
-func openForUpdate(dir, dataDir, profile string) (*corpus.Checked, error) {
+// openForUpdate opens the corpus masrl refresh, links, watch and cite
+// work on, through corpus.Open like every other command, so that --data
+// and --profile are honoured the same way. One that is opened to be
+// written is refused first while an interrupted edit's journal is in it.
+func openForUpdate(dir, dataDir, profile string, write bool) (*corpus.Checked, error) {
+	if write {
+		if err := corpus.Interrupted(dir); err != nil {
+			return nil, err
+		}
+	}
 	if err := needCorpus(dir); err != nil {
 		return nil, err
 	}
@@ -57,12 +63,7 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if *record != "" && (!*write || !release.IsDate(*record)) {
 		return fail(exitUsage, "--record %q: want a YYYY-MM-DD date, with --write", *record)
 	}
-	if *write {
-		if err := corpus.Interrupted(*dir); err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-	}
-	ck, err := openForUpdate(*dir, *dataDir, *profile)
+	ck, err := openForUpdate(*dir, *dataDir, *profile, *write)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}

@@ -47,20 +47,14 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	fail := failer(stderr, "watch")
-	if *apply != "" {
-		if err := corpus.Interrupted(*dir); err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-	}
-	ck, err := openForUpdate(*dir, *dataDir, *profile)
+	ck, err := openForUpdate(*dir, *dataDir, *profile, *apply != "")
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	c := ck.Corpus
 	if *apply != "" {
 		return applyTriage(ck, *apply, *date, *claims, stdout, stderr)
 	}
-	cands, ds, err := watch.Find(ctx, c, watch.Options{Client: sf.ready(), Min: *minimum, Since: *since, MaxPages: *maxPages})
+	cands, ds, err := watch.Find(ctx, ck.Corpus, watch.Options{Client: sf.ready(), Min: *minimum, Since: *since, MaxPages: *maxPages})
 	for _, d := range ds {
 		fmt.Fprintln(stderr, d.String())
 	}
