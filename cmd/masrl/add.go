@@ -122,10 +122,5 @@ func fromSuggestion(r *intake.Request, file, dir, dataDir string) error {
 	if err != nil {
 		return err
 	}
-	s, err := intake.ParseIssue(v, string(body))
-	if err != nil {
-		return fmt.Errorf("%s: %w", file, err)
-	}
-	r.FromSuggestion(v, s)
-	return nil
+	return r.FromIssue(v, file, body)
 }

@@ -31,11 +31,16 @@ type Request struct {
 	Tags, Sets []string
 }
 
-// FromSuggestion fills in what r leaves empty from a suggestion issue's
-// form (IssueForm, ParseIssue): what r was given wins, and a tag of r
-// comes first, so that ParseTags keeps it and reports the issue's other
-// value of the same field.
-func (r *Request) FromSuggestion(v *corpus.Vocabulary, s *Suggestion) {
+// FromIssue fills in what r leaves empty from the body of a suggestion
+// issue made with the form of the vocabulary v (IssueForm, ParseIssue),
+// read from file, which its errors name. What r was given wins, and a
+// tag of r comes first, so that ParseTags keeps it and reports the
+// issue's other value of the same field.
+func (r *Request) FromIssue(v *corpus.Vocabulary, file string, body []byte) error {
+	s, err := ParseIssue(v, string(body))
+	if err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
 	r.ID = cmp.Or(r.ID, s.ID)
 	r.OneLiner = cmp.Or(r.OneLiner, s.OneLiner)
 	r.Key = cmp.Or(r.Key, s.Key)
@@ -50,6 +55,7 @@ func (r *Request) FromSuggestion(v *corpus.Vocabulary, s *Suggestion) {
 			r.Tags = append(r.Tags, f.Name+"="+val)
 		}
 	}
+	return nil
 }
 
 // Dialogue is where Add says which paper it found and, when Interactive,
