@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -41,33 +43,23 @@ func runImport(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	var r importer.Result
-	for _, name := range files {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			fmt.Fprintf(stderr, "masrl import: %v\n", err)
+	r, err := importer.ReadSources(files, importer.Options{TagField: *tagField})
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl import: %v\n", err)
+		if errors.As(err, new(*os.PathError)) {
 			return exitUsage
 		}
-		if err := r.Read(name, src, importer.Options{TagField: *tagField}); err != nil {
-			fmt.Fprintf(stderr, "masrl import: %v\n", err)
-			return exitFindings
-		}
+		return exitFindings
 	}
 	if *into != "" {
 		r.Report(stdout)
-		return importInto(*into, &r, *dryRun, stdout, stderr)
+		return importInto(*into, r, *dryRun, stdout, stderr)
 	}
-	dir := *out
-	if dir == "" {
-		dir = "."
-	}
+	dir := cmp.Or(*out, ".")
 	// The files first: they give entries under no heading their value,
 	// which the report counts.
-	list, err := r.Files(nil)
+	list, err := r.NewList(dir)
 	r.Report(stdout)
-	if err == nil {
-		err = importer.Check(dir, list)
-	}
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl import: %v\nmasrl import: nothing was written\n", err)
 		return exitFindings

@@ -6,10 +6,38 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"os"
 	"slices"
 
 	"github.com/masrl/masrl/corpus"
 )
+
+// ReadSources reads each file named, in order, into one Result (Read),
+// stopping at the first that cannot be read (an *fs.PathError) or is of
+// no format at all; items that cannot be read are the Result's Problems.
+func ReadSources(names []string, opt Options) (*Result, error) {
+	r := &Result{}
+	for _, name := range names {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		if err := r.Read(name, src, opt); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// NewList returns the files of a new list in dir (Files) once they pass
+// the check (Check), in memory: nothing is written.
+func (r *Result) NewList(dir string) (map[string][]byte, error) {
+	files, err := r.Files(nil)
+	if err != nil {
+		return nil, err
+	}
+	return files, Check(dir, files)
+}
 
 // Into prepares the merge of the entries into the list in dir (Merge),
 // reading the list as masrl add does: refused while the journal of an

@@ -3,6 +3,7 @@ package importer
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,5 +51,30 @@ func TestWriteListing(t *testing.T) {
 	WriteListing(&b, map[string][]byte{"papers.csv": []byte("key\n"), "masrl.yaml": []byte("title: x\n")})
 	if got, want := b.String(), "--- masrl.yaml\ntitle: x\n--- papers.csv\nkey\n"; got != want {
 		t.Errorf("listing %q, want %q", got, want)
+	}
+}
+
+// TestReadSources reads several sources into one result, and stops at a
+// file that cannot be read with an *fs.PathError; NewList checks the
+// files it returns and writes nothing.
+func TestReadSources(t *testing.T) {
+	r, err := ReadSources([]string{filepath.Join(fixtureDir, "table.md"), filepath.Join(fixtureDir, "refs.bib")}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Formats) != 2 || len(r.Entries) == 0 {
+		t.Errorf("formats %v, %d entries; want two sources read", r.Formats, len(r.Entries))
+	}
+	dir := filepath.Join(t.TempDir(), "list")
+	files, err := r.NewList(dir)
+	if err != nil || files[corpus.PapersFile] == nil {
+		t.Fatalf("NewList: %v", err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("NewList made %s: %v", dir, err)
+	}
+	var pe *fs.PathError
+	if _, err := ReadSources([]string{filepath.Join(fixtureDir, "missing.md")}, Options{}); !errors.As(err, &pe) {
+		t.Errorf("a missing source: %v, want an *fs.PathError", err)
 	}
 }
