@@ -29,6 +29,9 @@ func TestFormatDir(t *testing.T) {
 	if len(r.Problems) != 0 || len(r.Names) != 1 || r.Names[0] != PapersFile || string(r.Changes[PapersFile]) != string(papers) {
 		t.Fatalf("rows out of order: names %v, problems %v; want papers.csv back in order", r.Names, r.Problems)
 	}
+	if !maps.Equal(before, dirState(t, dir)) {
+		t.Fatal("FormatDir wrote the corpus")
+	}
 	os.WriteFile(filepath.Join(dir, ExcludedFile), []byte("record_id,title\n\"E001,x\n"), 0o644)
 	os.Remove(filepath.Join(dir, SpotcheckFile))
 	os.Mkdir(filepath.Join(dir, SpotcheckFile), 0o755)

@@ -29,9 +29,9 @@ func addCorpus(t *testing.T) string {
 }
 
 // addTo runs Add on the corpus of dir with the answers on a terminal and
-// the recorded arXiv answers, and returns the addition, the error and
-// what the dialogue said.
-func addTo(t *testing.T, dir string, r intake.Request, answers string, interactive bool) (*intake.Addition, error, string) {
+// the recorded arXiv answers, and returns the addition, what the
+// dialogue said and the error.
+func addTo(t *testing.T, dir string, r intake.Request, answers string, interactive bool) (*intake.Addition, string, error) {
 	t.Helper()
 	s := intaketest.New("testdata")
 	t.Cleanup(s.Close)
@@ -42,7 +42,7 @@ func addTo(t *testing.T, dir string, r intake.Request, answers string, interacti
 	client := &intake.Client{ArxivAPI: s.ArxivAPI}
 	var out bytes.Buffer
 	a, err := client.Add(context.Background(), dir, d, r, intake.Dialogue{In: strings.NewReader(answers), Out: &out, Interactive: interactive})
-	return a, err, out.String()
+	return a, out.String(), err
 }
 
 // rowOf loads the corpus of dir with the addition's files in place of
@@ -81,7 +81,7 @@ func TestAddAsks(t *testing.T) {
 		"",            // one_liner: empty, asked again
 		"Learns a message router",
 	}, "\n") + "\n"
-	a, err, said := addTo(t, dir, intake.Request{ID: "2606.01234", Tags: []string{"scenario=coding"}}, answers, true)
+	a, said, err := addTo(t, dir, intake.Request{ID: "2606.01234", Tags: []string{"scenario=coding"}}, answers, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,10 +119,10 @@ func TestAddAsks(t *testing.T) {
 // missing value off a terminal, which names the flags to give.
 func TestAddInputEnds(t *testing.T) {
 	dir := addCorpus(t)
-	if _, err, _ := addTo(t, dir, intake.Request{ID: "2606.01234"}, "1\n", true); err == nil || !strings.Contains(err.Error(), "input ended") || intake.Refused(err) {
+	if _, _, err := addTo(t, dir, intake.Request{ID: "2606.01234"}, "1\n", true); err == nil || !strings.Contains(err.Error(), "input ended") || intake.Refused(err) {
 		t.Errorf("answers that end early: %v; want 'input ended', not a refusal", err)
 	}
-	_, err, _ := addTo(t, dir, intake.Request{ID: "2606.01234", Tags: []string{"category=rl_method"}}, "", false)
+	_, _, err := addTo(t, dir, intake.Request{ID: "2606.01234", Tags: []string{"category=rl_method"}}, "", false)
 	if err == nil || !strings.Contains(err.Error(), "missing (not on a terminal, so not asked):") || !strings.Contains(err.Error(), "--tag is_rl=VALUE, one of: ") || !strings.Contains(err.Error(), "--one-liner TEXT") || strings.Contains(err.Error(), "--tag category=") {
 		t.Errorf("off a terminal: %v; want the missing flags, is_rl and --one-liner and not category", err)
 	}
@@ -133,7 +133,7 @@ func TestAddInputEnds(t *testing.T) {
 // (intake.Refused) that names the record, and so is a key in use.
 func TestAddRefuses(t *testing.T) {
 	dir := addCorpus(t)
-	_, err, _ := addTo(t, dir, intake.Request{ID: "2606.01234", Tags: []string{"category=nope", "colour=red"}}, "", false)
+	_, _, err := addTo(t, dir, intake.Request{ID: "2606.01234", Tags: []string{"category=nope", "colour=red"}}, "", false)
 	var fe *intake.FlagErrors
 	if !errors.As(err, &fe) || fe.Flag != "--tag" || len(fe.Errs) != 2 || err.Error() != "2 bad --tag flags" {
 		t.Errorf("bad tags: %v (%+v), want FlagErrors for --tag with both", err, fe)
@@ -143,16 +143,16 @@ func TestAddRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	held := c.Papers[0]
-	_, err, _ = addTo(t, dir, intake.Request{ID: held.ArxivID}, "", false)
+	_, _, err = addTo(t, dir, intake.Request{ID: held.ArxivID}, "", false)
 	var dup *intake.DuplicateError
 	if held.ArxivID == "" || !errors.As(err, &dup) || !intake.Refused(err) || !strings.HasPrefix(err.Error(), held.ArxivID+" is already in the corpus:\n  ") {
 		t.Errorf("an id the corpus holds (%q): %v, want a DuplicateError before the network", held.ArxivID, err)
 	}
-	_, err, _ = addTo(t, dir, intake.Request{ID: "2606.01234", Key: held.Key}, "", false)
+	_, _, err = addTo(t, dir, intake.Request{ID: "2606.01234", Key: held.Key}, "", false)
 	if !errors.Is(err, intake.ErrKeyTaken) || !intake.Refused(err) || !strings.HasSuffix(err.Error(), "; choose another with --key") {
 		t.Errorf("a key in use: %v, want ErrKeyTaken, a refusal", err)
 	}
-	if _, err, _ = addTo(t, dir, intake.Request{ID: "not an id"}, "", false); err == nil || intake.Refused(err) {
+	if _, _, err = addTo(t, dir, intake.Request{ID: "not an id"}, "", false); err == nil || intake.Refused(err) {
 		t.Errorf("not an id: %v, want an error that is not a refusal", err)
 	}
 }
@@ -170,7 +170,7 @@ func TestAddAsksSeveralValues(t *testing.T) {
 		"software; 4, 1, memory",
 		"method", // the list asks for no one-liner
 	}, "\n") + "\n"
-	a, err, said := addTo(t, dir, intake.Request{ID: "2606.01234"}, answers, true)
+	a, said, err := addTo(t, dir, intake.Request{ID: "2606.01234"}, answers, true)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, said)
 	}
