@@ -13,7 +13,7 @@ func citeCommand() command {
 	return command{summary: "write CITATION.cff and .zenodo.json from masrl.yaml and the corpus", run: runCite}
 }
 
-// runCite is masrl cite (citation.NewPlan, Plan.Write). The files depend
+// runCite is masrl cite (citation.NewPlan, release.Stage, Plan.Write). The files depend
 // only on masrl.yaml, the corpus and the flags, so a release workflow can
 // regenerate them and --check can tell a stale one (exit 1).
 func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -58,15 +58,23 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
-	folder, hash, err := plan.Write()
-	if err != nil {
+	// The release is written in full first, beside its place, and put in
+	// place by plan.Write after the citation files.
+	var staged *release.Staged
+	if req.Snapshot {
+		if staged, err = release.Stage(*dir, req.Version, req.Date); err != nil {
+			return fail(exitUsage, "%v; no file was changed", err)
+		}
+		defer staged.Discard() // gone after Commit; cleans up after a failure
+	}
+	if err := plan.Write(staged); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
 	for _, p := range plan.Stale {
 		fmt.Fprintln(stdout, p)
 	}
-	if req.Snapshot {
-		fmt.Fprintf(stdout, "%s (%s)\n", folder, hash)
+	if staged != nil {
+		fmt.Fprintf(stdout, "%s (%s)\n", staged.Dir(), staged.Hash)
 	}
 	return exitOK
 }

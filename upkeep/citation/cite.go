@@ -13,8 +13,8 @@ import (
 
 // This file is masrl cite short of its flags and its output: what is
 // refused before anything is read, the files of a checked corpus, and
-// writing them, with the release when one is asked for, so that every
-// failure leaves no file changed.
+// writing them before the release the caller staged is put in place, so
+// that every failure leaves no file changed.
 
 // Request is one masrl cite.
 type Request struct {
@@ -93,33 +93,30 @@ func NewPlan(ck *corpus.Checked, req Request) (*Plan, error) {
 	return p, nil
 }
 
-// Write writes the plan's files into Out. With Snapshot the release is
-// written in full first, beside its place; the files are written only
-// when it was, and the release is put in place with one rename after
-// them: every failure leaves no file changed (the two files get their old
-// content back). A process killed between the two leaves the new
-// citation files and no release, and the same cite then completes it.
-// It returns the release's folder and hash, or nothing without Snapshot.
-func (p *Plan) Write() (folder, hash string, err error) {
+// Write writes the plan's files into Out and then, with Snapshot, puts
+// the release staged (release.Stage, by the caller: the corpus is
+// written through corpus/release, never by this package) in place with
+// one rename after them, so that every failure leaves no file changed
+// (the two files get their old content back). A process killed between
+// the two leaves the new citation files and no release, and the same
+// cite then completes it. A release staged from other content than the
+// plan's (the corpus changed meanwhile) is refused before anything is
+// written.
+func (p *Plan) Write(staged *release.Staged) error {
 	var commit func() error
 	if p.Snapshot {
-		staged, err := release.Stage(p.Dir, p.Version, p.Date)
-		if err != nil {
-			return "", "", fmt.Errorf("%w; no file was changed", err)
+		if staged == nil {
+			return errors.New("--snapshot: no staged release to put in place")
 		}
-		defer staged.Discard() // gone after Commit; cleans up after a failure
 		if staged.Hash != p.Hash {
-			return "", "", fmt.Errorf("the corpus changed while masrl cite ran (hash %s, then %s); run it again", p.Hash, staged.Hash)
+			return fmt.Errorf("the corpus changed while masrl cite ran (hash %s, then %s); run it again", p.Hash, staged.Hash)
 		}
-		commit, folder, hash = staged.Commit, staged.Dir(), staged.Hash
+		commit = staged.Commit
 	}
 	if err := makeOutDir(p.Out); err != nil {
-		return "", "", err
+		return err
 	}
-	if err := Write(p.Out, p.Files, commit); err != nil {
-		return "", "", err
-	}
-	return folder, hash, nil
+	return Write(p.Out, p.Files, commit)
 }
 
 // makeOutDir makes the directory the files go in when it is missing, as
