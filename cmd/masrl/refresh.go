@@ -105,6 +105,8 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if !*write {
 		return exitOK
 	}
+	// The refresh's date is written with the rows it refreshes, in the
+	// same transaction.
 	if *record != "" {
 		if err := ed.Record(*record); err != nil {
 			return fail(exitUsage, "%v", err)
