@@ -1,12 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"slices"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/upkeep/importer"
@@ -43,48 +43,29 @@ func runImport(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	var r importer.Result
-	for _, name := range files {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			fmt.Fprintf(stderr, "masrl import: %v\n", err)
+	r, err := importer.ReadSources(files, importer.Options{TagField: *tagField})
+	if err != nil {
+		fmt.Fprintf(stderr, "masrl import: %v\n", err)
+		if errors.As(err, new(*os.PathError)) {
 			return exitUsage
 		}
-		if err := r.Read(name, src, importer.Options{TagField: *tagField}); err != nil {
-			fmt.Fprintf(stderr, "masrl import: %v\n", err)
-			return exitFindings
-		}
+		return exitFindings
 	}
 	if *into != "" {
 		r.Report(stdout)
-		return importInto(*into, &r, *dryRun, stdout, stderr)
+		return importInto(*into, r, *dryRun, stdout, stderr)
 	}
-	dir := *out
-	if dir == "" {
-		dir = "."
-	}
+	dir := cmp.Or(*out, ".")
 	// The files first: they give entries under no heading their value,
 	// which the report counts.
-	list, err := r.Files(nil)
+	list, err := r.NewList(dir)
 	r.Report(stdout)
-	if err == nil {
-		err = importer.Check(dir, list)
-	}
 	if err != nil {
 		fmt.Fprintf(stderr, "masrl import: %v\nmasrl import: nothing was written\n", err)
 		return exitFindings
 	}
 	if *dryRun {
-		names := slices.Sorted(func(yield func(string) bool) {
-			for n := range list {
-				if !yield(n) {
-					return
-				}
-			}
-		})
-		for _, n := range names {
-			fmt.Fprintf(stdout, "--- %s\n%s", n, list[n])
-		}
+		importer.WriteListing(stdout, list)
 		return importExit(len(r.Problems))
 	}
 	if err := importer.WriteNew(dir, list); err != nil {
@@ -104,36 +85,14 @@ func importExit(problems int) int {
 	return 0
 }
 
-// importInto merges the entries into the list in dir through the path
-// masrl add takes: the new papers.csv and papers.bib are proposed
-// (corpus.Propose), checked, and written all or none (Apply) only when
-// the check is no worse. Entries already in the list, and entries the
-// list's vocabulary cannot hold, are reported and left out.
+// importInto merges the entries into the list in dir (importer's Into)
+// through the edit masrl add makes (corpus.Edit): checked, and written
+// all or none only when the check is no worse. Entries already in the
+// list, and entries the list's vocabulary cannot hold, are reported and
+// left out.
 func importInto(dir string, r *importer.Result, dryRun bool, stdout, stderr io.Writer) int {
-	fail := func(code int, format string, args ...any) int {
-		fmt.Fprintf(stderr, "masrl import: "+format+"\nmasrl import: no file was changed\n", args...)
-		return code
-	}
-	if err := corpus.Interrupted(dir); err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	d, err := corpus.LoadData(nil, "", dir)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	c, err := corpus.Load(dir)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	papers, err := corpus.ReadFile(dir, corpus.PapersFile)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	bib, err := corpus.ReadFile(dir, corpus.BibFile)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fail(exitUsage, "%v", err)
-	}
-	m, err := r.Merge(c, d.Vocabulary, papers, bib)
+	fail := editFailer(stderr, "import")
+	m, standing, err := r.Into(dir)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
@@ -143,28 +102,15 @@ func importInto(dir string, r *importer.Result, dryRun bool, stdout, stderr io.W
 		fmt.Fprintln(stdout, "nothing to add")
 		return importExit(left)
 	}
-	pc, err := checkProposed(dir, corpus.StartCheck(c, d, corpus.CheckOptions{}), m.Changes, true)
+	p, err := corpus.Edit(standing, m.Changes, corpus.EditOptions{Claims: true, DryRun: dryRun, Apply: applyOptions(stderr)})
 	if err != nil {
-		return fail(exitUsage, "%v", err)
+		return editFailed(stderr, "import", fail, true, err, func(*corpus.RefusedError) string {
+			return "the import is refused: the list with it fails the check"
+		})
 	}
-	if pc.Worse() {
-		writeCheckReport(stderr, "text", pc.After)
-		return fail(exitFindings, "the import is refused: the list with it fails the check")
+	if !dryRun {
+		fmt.Fprintf(stdout, "added %d entries to %s and %s\n", len(m.Added), corpus.PapersFile, corpus.BibFile)
 	}
-	diff := pc.Proposal.Diff()
-	diff.Old, diff.New = "before", "after"
-	if dryRun {
-		io.WriteString(stdout, "\n"+diffMarkdown(&diff, len(c.Papers), len(pc.Proposal.After.Corpus.Papers)))
-		return importExit(left)
-	}
-	if err := pc.Proposal.Apply(applyOptions(stderr)); err != nil {
-		if half := (*corpus.HalfAppliedError)(nil); errors.As(err, &half) {
-			fmt.Fprintf(stderr, "masrl import: %v\n", err)
-			return exitUsage
-		}
-		return fail(exitUsage, "%v", err)
-	}
-	fmt.Fprintf(stdout, "added %d entries to %s and %s\n\n", len(m.Added), corpus.PapersFile, corpus.BibFile)
-	io.WriteString(stdout, diffMarkdown(&diff, len(c.Papers), len(pc.Proposal.After.Corpus.Papers)))
+	writeProposalDiff(stdout, p)
 	return importExit(left)
 }

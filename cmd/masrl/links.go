@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/corpus/release"
 	"github.com/masrl/masrl/upkeep/linkcheck"
 	"golang.org/x/term"
@@ -15,15 +14,6 @@ import (
 
 func linksCommand() command {
 	return command{summary: "check every URL of the corpus (dead links, permanent redirects)", run: runLinks}
-}
-
-// linksReport is masrl links' --format json output.
-type linksReport struct {
-	Corpus      string             `json:"corpus"`
-	URLs        int                `json:"urls"`
-	Errors      int                `json:"errors"`
-	Warnings    int                `json:"warnings"`
-	Diagnostics corpus.Diagnostics `json:"diagnostics"`
 }
 
 // runLinks is masrl links. Exit as masrl check: 0 without errors, 1 with
@@ -50,16 +40,7 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	fail := failer(stderr, "links")
-	ck, err := openForUpdate(*dir, *dataDir, *profile)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	c := ck.Corpus
-	var columns []string
-	for _, l := range ck.Vocabulary.Links {
-		columns = append(columns, l.Name)
-	}
-	links, err := linkcheck.Collect(c, columns...)
+	ck, err := openForUpdate(*dir, *dataDir, *profile, false)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
@@ -69,16 +50,12 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "\rmasrl links: %d of %d links checked", done, total)
 		}
 	}
-	res, err := checker.Check(ctx, links)
+	rep, err := checker.CheckCorpus(ctx, ck)
 	if checker.Progress != nil {
 		fmt.Fprintln(stderr)
 	}
 	if err != nil {
 		return fail(exitUsage, "%v\nmasrl links: the check could not run: no link was judged, nothing was recorded", err)
-	}
-	rep := linksReport{Corpus: *dir, URLs: res.URLs, Errors: res.Findings.Count(corpus.Error), Warnings: res.Findings.Count(corpus.Warning), Diagnostics: res.Findings}
-	if rep.Diagnostics == nil {
-		rep.Diagnostics = corpus.Diagnostics{}
 	}
 	switch *format {
 	case "json":

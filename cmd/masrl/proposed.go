@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,35 +12,30 @@ import (
 	"github.com/masrl/masrl/corpus"
 )
 
-// proposedCheck is the check of a corpus as a command proposes to leave
-// it, beside the check of the corpus as it stands.
-type proposedCheck struct {
-	// Before and After are the two checks; both name the corpus's own
-	// files (corpus.Propose reads the new content from memory).
-	Before, After checkReport
-	// Proposal is the edit, to diff and to apply.
-	Proposal *corpus.Proposal
-}
-
-// Worse reports whether the proposed corpus has more check errors than
-// the corpus had: the one rule refresh --write, watch --apply and add
-// refuse a change by.
-func (p *proposedCheck) Worse() bool {
-	return p.After.Errors > p.Before.Errors
-}
-
-// checkProposed checks the corpus of dir as it would be with files (a
-// file name in the corpus directory, and its new content) in place of its
-// own, without changing dir (corpus.Propose). ck is the corpus as it
-// stands, already being checked. The error is for what could not be read.
-func checkProposed(dir string, ck *corpus.Checked, files map[string][]byte, withClaims bool) (*proposedCheck, error) {
-	before := checkCorpus(dir, ck, withClaims)
-	p, err := corpus.Propose(ck, files)
-	if err != nil {
-		return nil, err
+// editFailed reports an edit of the corpus that failed (corpus.Edit,
+// corpus.Apply) and returns the exit code: a refusal prints the check of
+// the corpus as the edit would have left it and then refused's sentence
+// (exit 1); an edit left half done says so alone, since a file did
+// change; any other failure is fail's (exit 2). withClaims is how the
+// edit was judged; refused is nil for an edit that is not judged (fmt).
+func editFailed(stderr io.Writer, name string, fail func(code int, format string, args ...any) int, withClaims bool, err error, refused func(*corpus.RefusedError) string) int {
+	var r *corpus.RefusedError
+	var half *corpus.HalfAppliedError
+	switch {
+	case refused != nil && errors.As(err, &r):
+		writeCheckReport(stderr, "text", checkCorpus(r.Proposal.Dir, r.Proposal.After, withClaims))
+		return fail(exitFindings, "%s", refused(r))
+	case errors.As(err, &half):
+		return failer(stderr, name)(exitUsage, "%v", err)
 	}
-	after := checkCorpus(dir, p.After, withClaims)
-	return &proposedCheck{Before: before, After: after, Proposal: p}, nil
+	return fail(exitUsage, "%v", err)
+}
+
+// writeProposalDiff prints what an edit changes, as masrl diff does.
+func writeProposalDiff(w io.Writer, p *corpus.Proposal) {
+	diff := p.Diff()
+	diff.Old, diff.New = "before", "after"
+	io.WriteString(w, "\n"+diffMarkdown(&diff, len(p.Before.Corpus.Papers), len(p.After.Corpus.Papers)))
 }
 
 // editPauseEnv names the environment variable that stops a command that
@@ -85,13 +81,12 @@ func runRecover(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if code, ok := parseNoArgs(fs, args); !ok {
 		return code
 	}
-	fail := failer(stderr, "recover")
 	done, found, err := corpus.Recover(*dir)
 	for _, n := range done {
 		fmt.Fprintf(stdout, "replaced %s\n", filepath.Join(*dir, n))
 	}
 	if err != nil {
-		return fail(exitUsage, "%v", err)
+		return failer(stderr, "recover")(exitUsage, "%v", err)
 	}
 	if !found {
 		fmt.Fprintf(stdout, "%s: no interrupted edit to complete\n", *dir)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/corpus/release"
@@ -22,10 +21,16 @@ func refreshCommand() command {
 // API key; without it OpenAlex is not asked.
 const openAlexKeyEnv = "OPENALEX_API_KEY"
 
-// openForUpdate opens the corpus masrl refresh, links and watch work on,
-// through corpus.Open like every other command, so that --data and
-// --profile are honoured the same way.
-func openForUpdate(dir, dataDir, profile string) (*corpus.Checked, error) {
+// openForUpdate opens the corpus masrl refresh, links, watch and cite
+// work on, through corpus.Open like every other command, so that --data
+// and --profile are honoured the same way. One that is opened to be
+// written is refused first while an interrupted edit's journal is in it.
+func openForUpdate(dir, dataDir, profile string, write bool) (*corpus.Checked, error) {
+	if write {
+		if err := corpus.Interrupted(dir); err != nil {
+			return nil, err
+		}
+	}
 	if err := needCorpus(dir); err != nil {
 		return nil, err
 	}
@@ -58,33 +63,13 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if *record != "" && (!*write || !release.IsDate(*record)) {
 		return fail(exitUsage, "--record %q: want a YYYY-MM-DD date, with --write", *record)
 	}
-	// recorded notes the refresh in upkeep.yaml once it has been written.
-	recorded := func() int {
-		if *record == "" {
-			return exitOK
-		}
-		if err := release.RecordUpkeep(*dir, func(u *release.Upkeep) { u.Refreshed = *record }); err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-		return exitOK
-	}
-	if *write {
-		if err := corpus.Interrupted(*dir); err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-	}
-	ck, err := openForUpdate(*dir, *dataDir, *profile)
+	ck, err := openForUpdate(*dir, *dataDir, *profile, *write)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	c, v := ck.Corpus, ck.Vocabulary
-	var claims *corpus.Claims
-	if *withClaims {
-		claims = ck.Claims
-	}
 	client := sf.ready()
 	client.OpenAlexKey = os.Getenv(openAlexKeyEnv)
-	res, err := refresh.Propose(ctx, c, refresh.Options{Client: client, OpenAlex: client.OpenAlexKey != ""})
+	res, err := refresh.Propose(ctx, ck.Corpus, refresh.Options{Client: client, OpenAlex: client.OpenAlexKey != ""})
 	for _, d := range res.Findings {
 		fmt.Fprintln(stderr, d.String())
 	}
@@ -93,19 +78,19 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if len(res.Proposals) == 0 {
 		fmt.Fprintf(stdout, "%s: no entry has a new published version or notice\n", *dir)
-		if *write {
-			return recorded()
+		if *record != "" {
+			if err := release.RecordUpkeep(*dir, func(u *release.Upkeep) { u.Refreshed = *record }); err != nil {
+				return fail(exitUsage, "%v", err)
+			}
 		}
 		return exitOK
 	}
-	ed, err := refresh.NewEdit(c, res.Proposals)
+	ed, err := refresh.NewEdit(ck.Corpus, res.Proposals)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	for _, p := range res.Proposals {
-		fmt.Fprintf(stdout, "%s: %s: %s (%s)\n", p.Pos, p.Key, strings.Join(p.Columns(), ", "), strings.Join(p.Sources, "; "))
-	}
-	name, bibName := filepath.Join(*dir, corpus.PapersFile), filepath.Join(*dir, corpus.BibFile)
+	ed.WriteReport(stdout)
+	bibName := filepath.Join(*dir, corpus.BibFile)
 	if ed.BibErr != nil {
 		// A papers.bib that does not parse (masrl check reports
 		// where): the rows are still refreshed, and this says which
@@ -115,39 +100,26 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	for _, d := range ed.BibFindings {
 		fmt.Fprintln(stderr, d.String())
 	}
-	for _, ch := range ed.BibChanged {
-		fmt.Fprintln(stdout, ch.String())
-	}
-	files, older, newer, bibChanged := ed.Files, ed.Before, ed.After, ed.BibChanged
-	d := corpus.DiffCorpora(older, newer, v, claims)
-	d.Old, d.New = "before", "after refresh"
-	io.WriteString(stdout, "\n"+diffMarkdown(&d, len(older.Papers), len(newer.Papers)))
+	d := ed.Diff(ck, *withClaims)
+	io.WriteString(stdout, "\n"+diffMarkdown(&d, len(ed.Before.Papers), len(ed.After.Papers)))
 	if !*write {
 		return exitOK
 	}
-	// The refresh's date is recorded with the files it refreshes, in the
+	// The refresh's date is written with the rows it refreshes, in the
 	// same transaction.
 	if *record != "" {
-		b, err := release.UpkeepRecorded(*dir, func(u *release.Upkeep) { u.Refreshed = *record })
-		if err != nil {
+		if err := ed.Record(*record); err != nil {
 			return fail(exitUsage, "%v", err)
 		}
-		files[release.UpkeepFile] = b
 	}
-	pc, err := checkProposed(*dir, ck, files, *withClaims)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
+	if _, err := corpus.Edit(ck, ed.Files, corpus.EditOptions{Claims: *withClaims, Apply: applyOptions(stderr)}); err != nil {
+		return editFailed(stderr, "refresh", fail, *withClaims, err, func(r *corpus.RefusedError) string {
+			return fmt.Sprintf("--write refused: the refreshed corpus has %s where it had %d; no file was changed", count(r.After, "error"), r.Before)
+		})
 	}
-	if pc.Worse() {
-		writeCheckReport(stderr, "text", pc.After)
-		return fail(exitFindings, "--write refused: the refreshed corpus has %s where it had %d; no file was changed", count(pc.After.Errors, "error"), pc.Before.Errors)
-	}
-	if err := pc.Proposal.Apply(applyOptions(stderr)); err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	fmt.Fprintf(stdout, "\nwrote %s: %s\n", name, count(len(res.Proposals), "entry"))
-	if len(bibChanged) > 0 {
-		fmt.Fprintf(stdout, "wrote %s: %s\n", bibName, count(len(bibChanged), "entry"))
+	fmt.Fprintf(stdout, "\nwrote %s: %s\n", filepath.Join(*dir, corpus.PapersFile), count(len(res.Proposals), "entry"))
+	if len(ed.BibChanged) > 0 {
+		fmt.Fprintf(stdout, "wrote %s: %s\n", bibName, count(len(ed.BibChanged), "entry"))
 	}
 	return exitOK
 }

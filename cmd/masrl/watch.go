@@ -3,15 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/release"
 	"github.com/masrl/masrl/upkeep/intake"
 	"github.com/masrl/masrl/upkeep/watch"
 )
@@ -44,25 +42,19 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	if fs.NArg() > 0 || *minimum < 1 || *maxPages < 1 || (*since != "" && !isoDate.MatchString(*since)) || !isoDate.MatchString(*date) {
+	if fs.NArg() > 0 || *minimum < 1 || *maxPages < 1 || (*since != "" && !release.IsDate(*since)) || !release.IsDate(*date) {
 		fs.Usage()
 		return exitUsage
 	}
 	fail := failer(stderr, "watch")
-	if *apply != "" {
-		if err := corpus.Interrupted(*dir); err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-	}
-	ck, err := openForUpdate(*dir, *dataDir, *profile)
+	ck, err := openForUpdate(*dir, *dataDir, *profile, *apply != "")
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	c := ck.Corpus
 	if *apply != "" {
-		return applyTriage(*dir, ck, *apply, *date, *claims, stdout, stderr)
+		return applyTriage(ck, *apply, *date, *claims, stdout, stderr)
 	}
-	cands, ds, err := watch.Find(ctx, c, watch.Options{Client: sf.ready(), Min: *minimum, Since: *since, MaxPages: *maxPages})
+	cands, ds, err := watch.Find(ctx, ck.Corpus, watch.Options{Client: sf.ready(), Min: *minimum, Since: *since, MaxPages: *maxPages})
 	for _, d := range ds {
 		fmt.Fprintln(stderr, d.String())
 	}
@@ -81,9 +73,11 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return exitOK
 }
 
-func applyTriage(dir string, ck *corpus.Checked, file, date string, withClaims bool, stdout, stderr io.Writer) int {
+// applyTriage is masrl watch --apply: the accepted candidates are
+// printed as masrl add commands, and the rejected ones appended to
+// excluded.csv (watch.Exclude) through corpus.Edit.
+func applyTriage(ck *corpus.Checked, file, date string, withClaims bool, stdout, stderr io.Writer) int {
 	fail := failer(stderr, "watch")
-	c := ck.Corpus
 	src, err := os.ReadFile(file)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -94,43 +88,22 @@ func applyTriage(dir string, ck *corpus.Checked, file, date string, withClaims b
 	}
 	for _, d := range decisions {
 		if d.Add {
-			fmt.Fprintf(stdout, "masrl add %s --corpus %s\n", d.ID, dir)
+			fmt.Fprintf(stdout, "masrl add %s --corpus %s\n", d.ID, ck.Corpus.Dir)
 		}
 	}
-	rows := watch.ExcludedRecords(c, decisions, date)
-	if len(rows) == 0 {
+	x, err := watch.Exclude(ck.Corpus, decisions, date)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	if len(x.Records) == 0 {
 		return exitOK
 	}
-	name := filepath.Join(dir, corpus.ExcludedFile)
-	old, err := corpus.ReadFile(dir, corpus.ExcludedFile)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fail(exitUsage, "%v", err)
+	if _, err := corpus.Edit(ck, x.Changes, corpus.EditOptions{Claims: withClaims, Apply: applyOptions(stderr)}); err != nil {
+		return editFailed(stderr, "watch", fail, withClaims, err, func(r *corpus.RefusedError) string {
+			return fmt.Sprintf("the exclusions are refused: the corpus would have %s where it had %d; no file was changed", count(r.After, "error"), r.Before)
+		})
 	}
-	var b bytes.Buffer
-	b.Write(old)
-	if len(old) == 0 {
-		csv.NewWriter(&b).Write(corpus.ExcludedColumns())
-	} else if old[len(old)-1] != '\n' {
-		b.WriteByte('\n')
-	}
-	w := csv.NewWriter(&b)
-	w.WriteAll(rows)
-	newExcluded, err := corpus.FormatCSV(name, b.Bytes())
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	pc, err := checkProposed(dir, ck, map[string][]byte{corpus.ExcludedFile: newExcluded}, withClaims)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	if pc.Worse() {
-		writeCheckReport(stderr, "text", pc.After)
-		return fail(exitFindings, "the exclusions are refused: the corpus would have %s where it had %d; no file was changed", count(pc.After.Errors, "error"), pc.Before.Errors)
-	}
-	if err := pc.Proposal.Apply(applyOptions(stderr)); err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	for _, r := range rows {
+	for _, r := range x.Records {
 		fmt.Fprintf(stdout, "excluded %s %s (%s: %s)\n", r[0], r[4], r[7], r[8])
 	}
 	return exitOK

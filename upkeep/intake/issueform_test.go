@@ -176,3 +176,25 @@ func TestIssueFormCheckboxes(t *testing.T) {
 		t.Errorf("no box ticked: %v", err)
 	}
 }
+
+// TestRequestFromIssue: a request takes from the issue what it was not
+// given, keeps what it was (its key and its tag, which comes first), and
+// an issue that does not parse is an error naming its file.
+func TestRequestFromIssue(t *testing.T) {
+	v := vocab(t)
+	answers := map[string]string{
+		"id": "2606.01234", "category": "rl_method", "is_rl": "yes", "reward_type": "shared",
+		"credit_granularity": "message", "orchestration_form": "centralized", "scenario": "coding",
+		"is_core": "supporting", "verified": "partial", "one_liner": "Learns a router", "key": "fromissue",
+	}
+	r := Request{Key: "given", Tags: []string{"scenario=web"}}
+	if err := r.FromIssue(v, "issue.md", []byte(issueBody(answers, v))); err != nil {
+		t.Fatal(err)
+	}
+	if r.ID != "2606.01234" || r.Key != "given" || r.OneLiner != "Learns a router" || len(r.Tags) != 8 || r.Tags[0] != "scenario=web" || slices.Contains(r.Tags, "scenario=coding") {
+		t.Errorf("request %+v: want the issue's id and one-liner, the given key, the given scenario first and alone", r)
+	}
+	if err := (&Request{}).FromIssue(v, "issue.md", []byte("no form")); err == nil || !strings.HasPrefix(err.Error(), "issue.md: ") {
+		t.Errorf("a body without the form: %v, want an error naming issue.md", err)
+	}
+}

@@ -1,7 +1,8 @@
 // Package intake drafts a new corpus entry from a paper's public metadata:
 // arXiv's query API (Atom) for arXiv ids, doi.org content negotiation (CSL
-// JSON) for DOIs. It fetches and parses; the corpus package decides whether
-// the draft is a duplicate and the command writes it.
+// JSON) for DOIs. It fetches and parses, and Add drafts the entry and the
+// corpus files with it, refusing a paper the corpus already holds; it
+// writes nothing: corpus.Edit judges the files and writes them.
 package intake
 
 import (

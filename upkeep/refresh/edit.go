@@ -1,9 +1,13 @@
 package refresh
 
 import (
+	"fmt"
+	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/release"
 )
 
 // Edit is a refresh's proposed change of the corpus files: papers.csv
@@ -11,8 +15,12 @@ import (
 // papers.bib following the rows (ApplyBib). masrl refresh prints it and,
 // with --write, proposes Files (corpus.Propose); Edit writes nothing.
 type Edit struct {
+	// Dir is the corpus directory.
+	Dir string
 	// Files are the new contents by name in the corpus directory.
 	Files map[string][]byte
+	// Proposals are the changes the edit makes, in file order.
+	Proposals []Proposal
 	// Before and After are papers.csv alone, as it is and as refreshed,
 	// so that their diff is about the rows the refresh changes.
 	Before, After *corpus.Corpus
@@ -35,7 +43,7 @@ func NewEdit(c *corpus.Corpus, ps []Proposal) (*Edit, error) {
 	if err != nil {
 		return nil, err
 	}
-	ed := &Edit{Files: map[string][]byte{corpus.PapersFile: out}}
+	ed := &Edit{Dir: c.Dir, Files: map[string][]byte{corpus.PapersFile: out}, Proposals: ps}
 	if ed.After, err = corpus.ParsePapers(name, out); err != nil {
 		return nil, err
 	}
@@ -54,4 +62,41 @@ func NewEdit(c *corpus.Corpus, ps []Proposal) (*Edit, error) {
 		return nil, err
 	}
 	return ed, nil
+}
+
+// WriteReport writes what the edit changes as masrl refresh prints it:
+// one line per proposal (its row, its key, the columns it changes and
+// where the news came from), then one per papers.bib entry it changes.
+func (ed *Edit) WriteReport(w io.Writer) {
+	for _, p := range ed.Proposals {
+		fmt.Fprintf(w, "%s: %s: %s (%s)\n", p.Pos, p.Key, strings.Join(p.Columns(), ", "), strings.Join(p.Sources, "; "))
+	}
+	for _, ch := range ed.BibChanged {
+		fmt.Fprintln(w, ch.String())
+	}
+}
+
+// Diff is what the refresh changes in the rows of the corpus ck, the
+// counts and, withClaims, the outcomes of ck's claims, its sides named
+// "before" and "after refresh".
+func (ed *Edit) Diff(ck *corpus.Checked, withClaims bool) corpus.Diff {
+	var claims *corpus.Claims
+	if withClaims {
+		claims = ck.Claims
+	}
+	d := corpus.DiffCorpora(ed.Before, ed.After, ck.Vocabulary, claims)
+	d.Old, d.New = "before", "after refresh"
+	return d
+}
+
+// Record adds the corpus's upkeep.yaml to the edit's files with date
+// (YYYY-MM-DD) as its last refresh, so that the date is written in the
+// same transaction as the rows it vouches for.
+func (ed *Edit) Record(date string) error {
+	b, err := release.UpkeepRecorded(ed.Dir, func(u *release.Upkeep) { u.Refreshed = date })
+	if err != nil {
+		return err
+	}
+	ed.Files[release.UpkeepFile] = b
+	return nil
 }

@@ -31,3 +31,36 @@ func TestNewEdit(t *testing.T) {
 		t.Error("NewEdit wrote papers.csv")
 	}
 }
+
+// TestEditReportAndRecord: the report has a line per proposal with its
+// columns and sources, the diff names its sides, and Record puts the
+// date into upkeep.yaml among the edit's files without writing it.
+func TestEditReportAndRecord(t *testing.T) {
+	dir := corpustest.CopyList(t, "agents")
+	ck, err := corpus.Open(dir, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := ck.Corpus.Papers[0].Key
+	ed, err := NewEdit(ck.Corpus, []Proposal{{Key: key, Pos: corpus.Pos{File: "papers.csv", Line: 2}, Set: map[string]string{"venue": "Refreshed Venue", "year": "2026"}, Sources: []string{"arXiv x journal_ref", "Crossref y"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	ed.WriteReport(&b)
+	if want := "papers.csv:2: " + key + ": year, venue (arXiv x journal_ref; Crossref y)\n"; !strings.HasPrefix(b.String(), want) {
+		t.Errorf("report %q, want it to start with %q", b.String(), want)
+	}
+	if d := ed.Diff(ck, true); d.Old != "before" || d.New != "after refresh" || len(d.Changed) != 1 {
+		t.Errorf("diff %q → %q with %d changed, want before → after refresh with 1", d.Old, d.New, len(d.Changed))
+	}
+	if err := ed.Record("2026-05-06"); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(ed.Files[corpus.UpkeepFile]); !strings.Contains(got, "refreshed: \"2026-05-06\"") && !strings.Contains(got, "refreshed: 2026-05-06") {
+		t.Errorf("upkeep.yaml %q, want the refresh date", got)
+	}
+	if _, ok := corpustest.ReadTree(t, dir)[corpus.UpkeepFile]; ok {
+		t.Error("Record wrote upkeep.yaml")
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -123,6 +125,45 @@ func ExcludedRecords(c *corpus.Corpus, ds []Decision, date string) [][]string {
 		next++
 	}
 	return out
+}
+
+// Exclusion is the change the rejected decisions of a triage file make:
+// their excluded.csv records (ExcludedRecords) and excluded.csv with
+// them appended, in canonical form, for corpus.Edit to judge and write.
+type Exclusion struct {
+	Records [][]string
+	Changes map[string][]byte
+}
+
+// Exclude turns the rejected decisions into an Exclusion of the corpus c
+// as it stands, dated date (YYYY-MM-DD); a corpus without excluded.csv
+// gets one with its header. Nothing is written; without a rejected
+// decision the Exclusion has no records and no changes.
+func Exclude(c *corpus.Corpus, ds []Decision, date string) (*Exclusion, error) {
+	x := &Exclusion{Records: ExcludedRecords(c, ds, date)}
+	if len(x.Records) == 0 {
+		return x, nil
+	}
+	old, err := corpus.ReadFile(c.Dir, corpus.ExcludedFile)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.Write(old)
+	if len(old) > 0 && old[len(old)-1] != '\n' {
+		b.WriteByte('\n')
+	}
+	w := csv.NewWriter(&b)
+	if len(old) == 0 {
+		w.Write(corpus.ExcludedColumns())
+	}
+	w.WriteAll(x.Records) // flushes the header too
+	out, err := corpus.FormatCSV(filepath.Join(c.Dir, corpus.ExcludedFile), b.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	x.Changes = map[string][]byte{corpus.ExcludedFile: out}
+	return x, nil
 }
 
 // defused applies corpus.DefuseFormula to every cell of rec: the triage

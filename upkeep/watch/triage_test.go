@@ -3,9 +3,11 @@ package watch
 import (
 	"bytes"
 	"encoding/csv"
+	"strings"
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/internal/corpustest"
 )
 
 // hostileTitle is a remote title that a spreadsheet opening the triage
@@ -54,5 +56,32 @@ func TestTriageDefusesFormulas(t *testing.T) {
 				t.Errorf("excluded.csv cell %q is a formula", cell)
 			}
 		}
+	}
+}
+
+// TestExclude: the rejected decisions become excluded.csv records,
+// appended after the corpus's own in canonical form (a corpus without
+// excluded.csv gets its header); accepted ones change nothing, and
+// nothing is written.
+func TestExclude(t *testing.T) {
+	dir := corpustest.CopyList(t, "agents")
+	c, err := corpus.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := Exclude(c, []Decision{{ID: "2606.01234", Add: true}}, "2026-05-05")
+	if err != nil || len(x.Records) != 0 || x.Changes != nil {
+		t.Fatalf("an accepted candidate alone: %v, %d records, changes %v; want none", err, len(x.Records), x.Changes)
+	}
+	x, err = Exclude(c, []Decision{{ID: "2606.01234", Title: "A paper", Stage: "abstract_screen", Reason: "off topic"}}, "2026-05-05")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(x.Changes[corpus.ExcludedFile])
+	if len(x.Records) != 1 || !strings.HasPrefix(got, strings.Join(corpus.ExcludedColumns(), ",")+"\n") || !strings.Contains(got, "E001,Semantic Scholar,citation watch,A paper,arXiv:2606.01234,,2026-05-05,abstract_screen,off topic\n") {
+		t.Errorf("excluded.csv:\n%s", got)
+	}
+	if _, ok := corpustest.ReadTree(t, dir)[corpus.ExcludedFile]; ok {
+		t.Error("Exclude wrote excluded.csv")
 	}
 }

@@ -1,8 +1,7 @@
-package main
+package intake
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -19,11 +18,6 @@ type prompter struct {
 	in  *bufio.Scanner
 	out io.Writer
 }
-
-func newLineReader(r io.Reader) *bufio.Scanner { return bufio.NewScanner(r) }
-
-// errNoAnswer is returned when the input ends before an answer.
-var errNoAnswer = errors.New("input ended before every missing value was given")
 
 // choose asks for the value of a controlled field: by number or by
 // value; a wrong answer is asked again. A multi-valued field takes
@@ -137,5 +131,3 @@ func (p *prompter) text(name, help string) (string, error) {
 		}
 	}
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
