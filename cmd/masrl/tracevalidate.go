@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/masrl/masrl/internal/diag"
 	"github.com/masrl/masrl/trace"
 )
 
@@ -149,9 +150,9 @@ func (v *validateGitHub) add(r *trace.BatchResult) {
 			p = fmt.Sprintf("trace %q: %s", r.TraceID(), p)
 		}
 		line, col := r.Where(f)
-		v.w.WriteString(annotation{
-			level: f.Severity.String(), file: displayName(r.File), line: line, col: col,
-			title: "trace " + f.Rule, message: p + ": " + f.Message,
+		v.w.WriteString(diag.Annotation{
+			Severity: f.Severity, File: displayName(r.File), Line: line, Col: col,
+			Title: "trace " + f.Rule, Message: p + ": " + f.Message,
 		}.String())
 		v.w.WriteByte('\n')
 	}
