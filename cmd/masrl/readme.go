@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/masrl/masrl/corpus"
@@ -71,24 +68,16 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		stdout.Write(awesome.Standalone(c, v, meta, pool))
 		return exitOK
 	}
-	doc, err := os.ReadFile(file)
-	if err != nil {
+	stale, err := awesome.UpdateFile(file, awesome.List(c, v, pool), *check)
+	switch {
+	case err != nil:
 		return fail(exitUsage, "%v", err)
-	}
-	out, err := awesome.ReplaceBlock(doc, awesome.List(c, v, pool))
-	if errors.Is(err, awesome.ErrNoMarkers) {
-		return fail(exitUsage, "%s: %v", file, err)
-	}
-	if bytes.Equal(out, doc) {
+	case !stale:
 		fmt.Fprintf(stdout, "%s: paper list is up to date (%d entries)\n", file, len(c.Papers))
 		return exitOK
-	}
-	if *check {
+	case *check:
 		fmt.Fprintf(stderr, "%s: the generated paper list is out of date with %s; run: masrl readme %s --corpus %s\n", file, *dir, file, *dir)
 		return exitFindings
-	}
-	if err := corpus.WriteFiles(filepath.Dir(file), map[string][]byte{filepath.Base(file): out}); err != nil {
-		return fail(exitUsage, "%v", err)
 	}
 	fmt.Fprintf(stdout, "%s: paper list rewritten (%d entries)\n", file, len(c.Papers))
 	return exitOK
