@@ -11,6 +11,7 @@ import (
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/corpus/release"
 	"github.com/masrl/masrl/data"
+	"github.com/masrl/masrl/upkeep/intake"
 	"github.com/masrl/masrl/upkeep/refresh"
 )
 
@@ -20,7 +21,7 @@ func refreshCommand() command {
 
 // openAlexKeyEnv names the environment variable that holds an OpenAlex
 // API key; without it OpenAlex is not asked.
-const openAlexKeyEnv = "OPENALEX_API_KEY"
+const openAlexKeyEnv = intake.OpenAlexKeyEnv
 
 // openForUpdate opens the corpus masrl refresh, links and watch work on,
 // through corpus.Open like every other command, so that --data and
@@ -49,8 +50,8 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	write := fs.Bool("write", false, "write the proposals into papers.csv (refused when the result fails the check)")
 	record := fs.String("record", "", "with --write, record `YYYY-MM-DD` as the last refresh in the corpus's upkeep.yaml (the home page shows it)")
 	withClaims := fs.Bool("claims", true, "also verify the paper's claims before writing; false for corpora other than the survey's")
-	var sf serviceFlags
-	sf.declareScholarly(fs)
+	var sf intake.Flags
+	sf.DeclareScholarly(fs)
 	if code, ok := parseNoArgs(fs, args); !ok {
 		return code
 	}
@@ -82,7 +83,7 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if *withClaims {
 		claims = ck.Claims
 	}
-	client := sf.ready()
+	client := sf.Ready()
 	client.OpenAlexKey = os.Getenv(openAlexKeyEnv)
 	res, err := refresh.Propose(ctx, c, refresh.Options{Client: client, OpenAlex: client.OpenAlexKey != ""})
 	for _, d := range res.Findings {
