@@ -110,3 +110,17 @@ func countOf(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
+
+// WriteRefusal says why a command refused a corpus with errors: every
+// error finding of ds, one per line, then "prog: the corpus has N
+// errors; outcome", outcome saying what was left undone (masrl build and
+// serve: the previous site was left as it was; masrl readme: no list
+// printed).
+func (ds Diagnostics) WriteRefusal(w io.Writer, prog, outcome string) {
+	for _, d := range ds {
+		if d.Severity == Error {
+			fmt.Fprintln(w, d.String())
+		}
+	}
+	fmt.Fprintf(w, "%s: the corpus has %s; %s\n", prog, countOf(ds.Count(Error), "error"), outcome)
+}

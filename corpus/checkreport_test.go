@@ -44,3 +44,17 @@ func TestCheckReport(t *testing.T) {
 		t.Errorf("json: %v\n%s", err, b.String())
 	}
 }
+
+// TestWriteRefusal: a refusal lists the error findings, not the
+// warnings, and counts them.
+func TestWriteRefusal(t *testing.T) {
+	ds := Diagnostics{
+		{Severity: Error, Pos: Pos{File: "papers.csv", Line: 2, Col: 1}, Message: "bad"},
+		{Severity: Warning, Pos: Pos{File: "papers.csv", Line: 3, Col: 1}, Message: "odd"},
+	}
+	var b strings.Builder
+	ds.WriteRefusal(&b, "masrl build", "the previous site was left as it was")
+	if want := "papers.csv:2:1: error: bad\nmasrl build: the corpus has 1 error; the previous site was left as it was\n"; b.String() != want {
+		t.Errorf("got %q\nwant %q", b.String(), want)
+	}
+}

@@ -153,12 +153,7 @@ func reportBuild(w io.Writer, prog string, res *site.Result, err error) int {
 		return exitOK
 	}
 	if ds, ok := site.IsCheckError(err); ok {
-		for _, d := range ds {
-			if d.Severity == corpus.Error {
-				fmt.Fprintln(w, d.String())
-			}
-		}
-		fmt.Fprintf(w, "%s: the corpus has %s; the previous site was left as it was\n", prog, count(ds.Count(corpus.Error), "error"))
+		ds.WriteRefusal(w, prog, "the previous site was left as it was")
 		return exitFindings
 	}
 	fmt.Fprintf(w, "%s: %v\n", prog, err)

@@ -48,16 +48,11 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	c, v, pool := ck.Corpus, ck.Vocabulary, ck.Pool
 	if ds := ck.Diagnostics(); ds.Err() != nil {
-		for _, d := range ds {
-			if d.Severity == corpus.Error {
-				fmt.Fprintln(stderr, d.String())
-			}
-		}
+		outcome := file + " was not changed"
 		if *standalone {
-			fmt.Fprintf(stderr, "masrl readme: the corpus has %s; no list printed\n", count(ds.Count(corpus.Error), "error"))
-		} else {
-			fmt.Fprintf(stderr, "masrl readme: the corpus has %s; %s was not changed\n", count(ds.Count(corpus.Error), "error"), file)
+			outcome = "no list printed"
 		}
+		ds.WriteRefusal(stderr, "masrl readme", outcome)
 		return exitFindings
 	}
 	if *standalone {
