@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/masrl/masrl/internal/diag"
 )
@@ -69,11 +68,11 @@ func (r CheckReport) Write(w io.Writer, format string) error {
 			io.WriteString(w, d.String()+"\n")
 		}
 	}
-	totals := countOf(r.Entries, "entry")
+	totals := diag.Count(r.Entries, "entry")
 	if r.screened {
-		totals += ", " + countOf(r.Exclusions, "exclusion")
+		totals += ", " + diag.Count(r.Exclusions, "exclusion")
 	}
-	fmt.Fprintf(w, "%s: %s: %s, %s", r.Corpus, totals, countOf(r.Errors, "error"), countOf(r.Warnings, "warning"))
+	fmt.Fprintf(w, "%s: %s: %s, %s", r.Corpus, totals, diag.Count(r.Errors, "error"), diag.Count(r.Warnings, "warning"))
 	if s := r.Survey; s != nil {
 		fmt.Fprintf(w, "; survey pool %s: %d in the survey", s.Paper, s.Pool)
 		if len(s.Missing) > 0 {
@@ -98,19 +97,6 @@ func (d Diagnostic) Annotation() diag.Annotation {
 	}
 }
 
-// countOf says how many of noun there are, in words: "1 error", "2
-// errors", "0 entries" (the nouns it is given take -s, or -ies for a
-// final y), as the reports' summary lines say them.
-func countOf(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	if stem, ok := strings.CutSuffix(noun, "y"); ok {
-		return fmt.Sprintf("%d %sies", n, stem)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
 // WriteRefusal says why a command refused a corpus with errors: every
 // error finding of ds, one per line, then "prog: the corpus has N
 // errors; outcome", outcome saying what was left undone (masrl build and
@@ -122,5 +108,5 @@ func (ds Diagnostics) WriteRefusal(w io.Writer, prog, outcome string) {
 			fmt.Fprintln(w, d.String())
 		}
 	}
-	fmt.Fprintf(w, "%s: the corpus has %s; %s\n", prog, countOf(ds.Count(Error), "error"), outcome)
+	fmt.Fprintf(w, "%s: the corpus has %s; %s\n", prog, diag.Count(ds.Count(Error), "error"), outcome)
 }

@@ -1,15 +1,28 @@
 package diag
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
 
+// Count says how many of noun there are, in words: "1 error", "2
+// errors", "0 entries" (the nouns it is given take -s, or -ies for a final
+// y). Every summary line of the trace commands counts this way, so that
+// a report reads the same whichever package printed it.
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if stem, ok := strings.CutSuffix(noun, "y"); ok {
+		return fmt.Sprintf("%d %sies", n, stem)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 // Annotation is a finding as a GitHub Actions workflow command
-// (::error file=F,line=L,col=C,title=T::message): the one encoder of the
-// --format github reports (masrl check's and links' corpus findings,
-// trace validate's trace findings), so that a workflow shows every kind
-// of finding alike.
+// (::error file=F,line=L,col=C,title=T::message): what --format github
+// prints, so that a workflow run marks the finding on the file's line.
 type Annotation struct {
 	Severity  Severity
 	File      string

@@ -2,9 +2,18 @@ package diag
 
 import "testing"
 
-// TestAnnotation: the runner's special characters are escaped, in the
-// message and, with ':' and ',', in the properties; unknown positions and
-// an empty title are left out.
+func TestCount(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		noun string
+		want string
+	}{{1, "error", "1 error"}, {0, "warning", "0 warnings"}, {2, "entry", "2 entries"}, {1, "entry", "1 entry"}} {
+		if got := Count(tc.n, tc.noun); got != tc.want {
+			t.Errorf("Count(%d, %q) = %q, want %q", tc.n, tc.noun, got, tc.want)
+		}
+	}
+}
+
 func TestAnnotation(t *testing.T) {
 	for _, tc := range []struct {
 		a    Annotation
