@@ -26,9 +26,9 @@ func buildCommand() command {
 // buildFlags are the flags build and serve share.
 type buildFlags struct {
 	corpus, config, out, data, echarts, traceExample, downloads *string
-	// site holds the flags of masrl.yaml's keys (siteconfig.Keys) by key
-	// name; a flag given a value overrides the file.
-	site map[string]*string
+	// site holds the flags of masrl.yaml's keys by key name; a flag
+	// given a value overrides the file.
+	site siteconfig.Flags
 	// claims counts the list's claims in the verdict the build waits
 	// for, as check's --claims does.
 	claims *bool
@@ -46,14 +46,7 @@ func addBuildFlags(fs *flag.FlagSet, baseURLUsage string) buildFlags {
 		out:     fs.String("out", defaultOut, "output `directory`; replaced only when the build succeeds"),
 		data:    dataFlag(fs),
 		echarts: fs.String("echarts", site.DefaultECharts, "`file` echarts.min.js to publish for the charts; empty: no charts"),
-		site:    map[string]*string{},
-	}
-	for _, k := range siteconfig.Keys() {
-		usage := k.Usage + " (masrl.yaml: " + k.Name + ")"
-		if k.Name == "base_url" {
-			usage = baseURLUsage
-		}
-		bf.site[k.Name] = fs.String(k.Flag, "", usage)
+		site:    siteconfig.DeclareFlags(fs, baseURLUsage),
 	}
 	bf.traceExample = fs.String("trace-example", "", "`file` example orchestration trace the traces page offers (must be valid); default: the example built into masrl")
 	bf.claims = fs.Bool("claims", true, "refuse to build when a claim of the list fails (claims.yaml beside papers.csv, or the survey's with --profile survey), as masrl check does; false: only the check's errors refuse it")
@@ -110,11 +103,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 // templates: and assets: folders inside their roots, the releases and
 // upkeep dates, and the days rows joined the list from git.
 func (bf buildFlags) options() (site.Options, error) {
-	overrides := map[string]string{}
-	for name, v := range bf.site {
-		overrides[name] = *v
-	}
-	cfg, configDir, err := siteconfig.Resolve(*bf.config, *bf.corpus, overrides)
+	cfg, configDir, err := siteconfig.Resolve(*bf.config, *bf.corpus, bf.site.Overrides())
 	if err != nil {
 		return site.Options{}, err
 	}

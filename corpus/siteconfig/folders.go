@@ -2,6 +2,7 @@ package siteconfig
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -156,4 +157,33 @@ func Inputs(config, corpusDir string) []string {
 		in = append(in, filepath.Join(corpusDir, c.Assets))
 	}
 	return in
+}
+
+// Flags are the flags of masrl.yaml's keys, one per Key and named by its
+// Flag, by key name: masrl build and masrl serve declare them alike, and
+// a flag given a value overrides its key (Resolve).
+type Flags map[string]*string
+
+// DeclareFlags declares a flag for every key on fs, with the key's usage
+// and name; baseURLUsage is base_url's, which says what the command
+// defaults it to.
+func DeclareFlags(fs *flag.FlagSet, baseURLUsage string) Flags {
+	f := Flags{}
+	for _, k := range Keys() {
+		usage := k.Usage + " (masrl.yaml: " + k.Name + ")"
+		if k.Name == "base_url" {
+			usage = baseURLUsage
+		}
+		f[k.Name] = fs.String(k.Flag, "", usage)
+	}
+	return f
+}
+
+// Overrides are the flags' values by key name, for Resolve.
+func (f Flags) Overrides() map[string]string {
+	o := make(map[string]string, len(f))
+	for name, v := range f {
+		o[name] = *v
+	}
+	return o
 }

@@ -1,6 +1,7 @@
 package siteconfig
 
 import (
+	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -120,5 +121,25 @@ func TestFolders(t *testing.T) {
 	}
 	if _, err := (&Config{Theme: Theme{Assets: "static"}}).OpenAssets(empty); err == nil || !strings.Contains(err.Error(), "masrl.yaml: assets: ") {
 		t.Errorf("a named assets folder that is not there: %v", err)
+	}
+}
+
+// TestDeclareFlags: every key has its flag, named by Key.Flag; the values
+// given come back by key name, and base_url's usage is the command's.
+func TestDeclareFlags(t *testing.T) {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	f := DeclareFlags(fs, "where it is served")
+	if err := fs.Parse([]string{"--title", "Mine", "--repository-branch", "trunk"}); err != nil {
+		t.Fatal(err)
+	}
+	o := f.Overrides()
+	if len(o) != len(Keys()) || o["title"] != "Mine" || o["repository.branch"] != "trunk" || o["base_url"] != "" {
+		t.Errorf("overrides: %v", o)
+	}
+	if u := fs.Lookup("base-url").Usage; u != "where it is served" {
+		t.Errorf("--base-url's usage: %q", u)
+	}
+	if u := fs.Lookup("title").Usage; !strings.HasSuffix(u, " (masrl.yaml: title)") {
+		t.Errorf("--title's usage: %q", u)
 	}
 }
