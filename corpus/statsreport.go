@@ -150,3 +150,38 @@ func (s Stats) WriteCSV(w io.Writer) error {
 	cw.Flush()
 	return cw.Error()
 }
+
+// CrossTabs are cross-tabs asked for by field names, each given as
+// "ROWS,COLS" (masrl stats --crosstab, repeatable, is one): a flag.Value
+// whose pairs are StatsOptions.Extra once Check accepts them.
+type CrossTabs [][2]string
+
+// String is the pairs as they are given, space-separated.
+func (c *CrossTabs) String() string {
+	var parts []string
+	for _, p := range *c {
+		parts = append(parts, p[0]+","+p[1])
+	}
+	return strings.Join(parts, " ")
+}
+
+// Set adds one pair, "ROWS,COLS".
+func (c *CrossTabs) Set(s string) error {
+	rows, cols, ok := strings.Cut(s, ",")
+	if !ok || rows == "" || cols == "" || strings.Contains(cols, ",") {
+		return fmt.Errorf("want FIELD,FIELD, got %q", s)
+	}
+	*c = append(*c, [2]string{strings.TrimSpace(rows), strings.TrimSpace(cols)})
+	return nil
+}
+
+// Check returns an error naming the first pair that is not two
+// controlled fields of papers.csv in v, which the report counts.
+func (c CrossTabs) Check(v *Vocabulary) error {
+	for _, p := range c {
+		if f := v.Field(p[0]); f == nil || f.File != PapersFile || v.Field(p[1]) == nil || v.Field(p[1]).File != PapersFile {
+			return fmt.Errorf("%s,%s: not two controlled fields of one file", p[0], p[1])
+		}
+	}
+	return nil
+}

@@ -47,3 +47,26 @@ func TestDiffMarkdown(t *testing.T) {
 		t.Errorf("added:\n%s", got)
 	}
 }
+
+// TestCrossTabs: --crosstab's pairs are read as ROWS,COLS and checked
+// against the vocabulary: two controlled fields of papers.csv, or an
+// error naming the pair.
+func TestCrossTabs(t *testing.T) {
+	v, err := DefaultVocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c CrossTabs
+	for _, bad := range []string{"category", "a,b,c", ",b"} {
+		if err := c.Set(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	if err := c.Set("category, verified"); err != nil || c.String() != "category,verified" || c.Check(v) != nil {
+		t.Errorf("a good pair: %v, %q, %v", err, c.String(), c.Check(v))
+	}
+	c.Set("category,stage")
+	if err := c.Check(v); err == nil || err.Error() != "category,stage: not two controlled fields of one file" {
+		t.Errorf("a field of excluded.csv: %v", err)
+	}
+}

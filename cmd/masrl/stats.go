@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
@@ -14,26 +13,6 @@ import (
 
 func statsCommand() command {
 	return command{summary: "print coverage statistics (histograms, cross-tabs, exclusion log)", run: runStats}
-}
-
-// crosstabFlags collects repeated --crosstab FIELD,FIELD flags.
-type crosstabFlags [][2]string
-
-func (c *crosstabFlags) String() string {
-	var parts []string
-	for _, p := range *c {
-		parts = append(parts, p[0]+","+p[1])
-	}
-	return strings.Join(parts, " ")
-}
-
-func (c *crosstabFlags) Set(s string) error {
-	rows, cols, ok := strings.Cut(s, ",")
-	if !ok || rows == "" || cols == "" || strings.Contains(cols, ",") {
-		return fmt.Errorf("want FIELD,FIELD, got %q", s)
-	}
-	*c = append(*c, [2]string{strings.TrimSpace(rows), strings.TrimSpace(cols)})
-	return nil
 }
 
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -45,7 +24,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	format := fs.String("format", "markdown", "output `format`: markdown, json or csv")
 	presentOnly := fs.Bool("present-only", false, "leave out values no row uses")
 	survey := fs.Bool("survey", false, "count the survey's pool only ("+corpus.PoolFile+"): the records of the paper's version, not those added since")
-	var extra crosstabFlags
+	var extra corpus.CrossTabs
 	fs.Var(&extra, "crosstab", "add a cross-tab of two controlled fields of one file, as `ROWS,COLS` (repeatable)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -68,10 +47,8 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return fail(exitUsage, "%v", err)
 	}
 	v := d.Vocabulary
-	for _, p := range extra {
-		if f := v.Field(p[0]); f == nil || f.File != corpus.PapersFile || v.Field(p[1]) == nil || v.Field(p[1]).File != corpus.PapersFile {
-			return fail(exitUsage, "--crosstab %s,%s: not two controlled fields of one file", p[0], p[1])
-		}
+	if err := extra.Check(v); err != nil {
+		return fail(exitUsage, "--crosstab %v", err)
 	}
 	// Streamed: the rows are counted as they are read, so a corpus of
 	// millions of rows needs memory for its keys only, and none when the
