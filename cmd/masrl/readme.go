@@ -56,9 +56,15 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitFindings
 	}
 	if *standalone {
-		meta, err := standaloneMeta(c, *dir, pool)
-		if err != nil {
-			return fail(exitUsage, "%v", err)
+		var cfg siteconfig.Config
+		if pool == nil { // the survey's words need no masrl.yaml
+			if cfg, err = listConfig("", *dir); err != nil {
+				return fail(exitUsage, "%v", err)
+			}
+		}
+		meta, ok := awesome.StandaloneMeta(c, pool, cfg.Title, cfg.Description)
+		if !ok {
+			return fail(exitUsage, "--standalone: give the list a title and a description in %s (or, for the survey's list, --profile survey): without the survey's pool, its words do not apply", filepath.Join(*dir, siteconfig.FileName))
 		}
 		stdout.Write(awesome.Standalone(c, v, meta, pool))
 		return exitOK
@@ -76,22 +82,4 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	fmt.Fprintf(stdout, "%s: paper list rewritten (%d entries)\n", file, len(c.Papers))
 	return exitOK
-}
-
-// standaloneMeta is what a standalone list says about itself: the
-// survey's words with its pool (the survey's profile), else the title and
-// description of the list's masrl.yaml (beside papers.csv), which
-// awesome-lint needs.
-func standaloneMeta(c *corpus.Corpus, dir string, pool *corpus.Pool) (awesome.Meta, error) {
-	if pool != nil {
-		return awesome.SurveyMeta(c, pool), nil
-	}
-	cfg, err := listConfig("", dir)
-	if err != nil {
-		return awesome.Meta{}, err
-	}
-	if cfg.Title == "" || cfg.Description == "" {
-		return awesome.Meta{}, fmt.Errorf("--standalone: give the list a title and a description in %s (or, for the survey's list, --profile survey): without the survey's pool, its words do not apply", filepath.Join(dir, siteconfig.FileName))
-	}
-	return awesome.ListMeta(cfg.Title, cfg.Description), nil
 }

@@ -29,3 +29,18 @@ func UpdateFile(file string, list []byte, check bool) (stale bool, err error) {
 	}
 	return true, corpus.WriteFiles(filepath.Dir(file), map[string][]byte{filepath.Base(file): out})
 }
+
+// StandaloneMeta is what a standalone list says about itself: the
+// survey's words with its pool (the survey's profile), else the list's
+// title and description (masrl.yaml's), which awesome-lint needs; ok is
+// false without the pool when either is empty, for the survey's words do
+// not apply to another list.
+func StandaloneMeta(c *corpus.Corpus, pool *corpus.Pool, title, description string) (m Meta, ok bool) {
+	if pool != nil {
+		return SurveyMeta(c, pool), true
+	}
+	if title == "" || description == "" {
+		return Meta{}, false
+	}
+	return ListMeta(title, description), true
+}

@@ -38,3 +38,15 @@ func TestUpdateFile(t *testing.T) {
 		t.Errorf("no markers: %v", err)
 	}
 }
+
+// TestStandaloneMeta: without the survey's pool, a standalone list needs
+// its own title and description, and says them.
+func TestStandaloneMeta(t *testing.T) {
+	if _, ok := StandaloneMeta(nil, nil, "Mine", ""); ok {
+		t.Error("a list without a description got words")
+	}
+	m, ok := StandaloneMeta(nil, nil, "Mine", "Papers on X.")
+	if !ok || m != ListMeta("Mine", "Papers on X.") {
+		t.Errorf("a list's own words: %+v, %v", m, ok)
+	}
+}
