@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -184,4 +185,20 @@ func (c CrossTabs) Check(v *Vocabulary) error {
 		}
 	}
 	return nil
+}
+
+// SurveyPool returns the pool a count of the survey's records alone
+// (masrl stats --survey, StatsOptions.Pool) restricts to, or an error
+// saying what the list lacks for one: the survey's profile (or a
+// claims.yaml of its own that names a pool file), or, with the profile, a
+// pool file in the data directory's claims.yaml.
+func (d *Data) SurveyPool() (*Pool, error) {
+	switch {
+	case d.Pool != nil:
+		return d.Pool, nil
+	case d.Profile == "":
+		return nil, errors.New("the list has no survey pool: give --profile survey (or a claims.yaml beside papers.csv that names a pool file)")
+	default:
+		return nil, errors.New("the data directory's claims.yaml names no pool file")
+	}
 }

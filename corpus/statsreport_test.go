@@ -70,3 +70,18 @@ func TestCrossTabs(t *testing.T) {
 		t.Errorf("a field of excluded.csv: %v", err)
 	}
 }
+
+// TestSurveyPool: a count of the survey's records needs its pool, and
+// says what the list lacks for one.
+func TestSurveyPool(t *testing.T) {
+	pool := &Pool{}
+	if p, err := (&Data{Pool: pool}).SurveyPool(); p != pool || err != nil {
+		t.Errorf("with a pool: %v, %v", p, err)
+	}
+	if _, err := (&Data{}).SurveyPool(); err == nil || !strings.Contains(err.Error(), "give --profile survey") {
+		t.Errorf("a list of one's own: %v", err)
+	}
+	if _, err := (&Data{Profile: "survey"}).SurveyPool(); err == nil || !strings.Contains(err.Error(), "claims.yaml names no pool file") {
+		t.Errorf("the survey's profile without a pool file: %v", err)
+	}
+}

@@ -55,13 +55,8 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	// markdown tables, which print counts, are all that is asked for.
 	opt := corpus.StatsOptions{Extra: extra, CountsOnly: *format == "markdown", PresentOnly: *presentOnly}
 	if *survey {
-		if opt.Pool = d.Pool; opt.Pool == nil {
-			if prof == "" {
-				fmt.Fprintf(stderr, "masrl stats: --survey: the list has no survey pool: give --profile survey (or a claims.yaml beside papers.csv that names a pool file)\n")
-			} else {
-				fmt.Fprintf(stderr, "masrl stats: --survey: the data directory's claims.yaml names no pool file\n")
-			}
-			return exitUsage
+		if opt.Pool, err = d.SurveyPool(); err != nil {
+			return fail(exitUsage, "--survey: %v", err)
 		}
 	}
 	s, err := corpus.StreamStats(*dir, v, opt)
