@@ -23,7 +23,7 @@ import (
 // controlled fields themselves (the order of a list belongs in
 // vocab.yaml). It also keeps the rules that have one home from growing a
 // second: slugs (corpus/slug.go), the atomic writer (internal/atomicfile) and
-// the GitHub annotation encoder (cmd/masrl/annotation.go).
+// the GitHub annotation encoder (internal/diag/words.go).
 func TestFactsOnce(t *testing.T) {
 	d, err := corpus.LoadData(nil, data.SurveyProfile, "")
 	if err != nil {
@@ -119,8 +119,8 @@ func checkGo(t *testing.T, fset *token.FileSet, rel string, f *ast.File, facts m
 					t.Errorf("%s: a string literal repeats %s: %q", fset.Position(n.Pos()), what, fact)
 				}
 			}
-			if strings.Contains(s, "%0A") && rel != "cmd/masrl/annotation.go" {
-				t.Errorf("%s: a second workflow-command encoder; use cmd/masrl's annotation", fset.Position(n.Pos()))
+			if strings.Contains(s, "%0A") && rel != "internal/diag/words.go" {
+				t.Errorf("%s: a second workflow-command encoder; use diag.Annotation", fset.Position(n.Pos()))
 			}
 		case *ast.CompositeLit:
 			var strs []string

@@ -103,9 +103,9 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		})
 	}
 	fmt.Fprintf(stdout, "added %s to %s and %s to %s\n\n", a.Draft.Key, corpus.PapersFile, a.Draft.BibKey, corpus.BibFile)
-	rep := checkCorpus(*dir, p.After, true)
+	rep := p.After.Report(*dir, true)
 	rep.Diagnostics = a.Concerning(rep.Diagnostics)
-	writeCheckReport(stdout, "text", rep)
+	rep.Write(stdout, "text")
 	writeProposalDiff(stdout, p)
 	return exitOK
 }

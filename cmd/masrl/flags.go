@@ -95,3 +95,16 @@ func parseFlags(fs *flag.FlagSet, args []string) (code int, ok bool) {
 	}
 	return 0, true
 }
+
+// parseNoArgs is parseFlags for a command that takes flags only: an
+// argument left over is a usage error, answered with the usage.
+func parseNoArgs(fs *flag.FlagSet, args []string) (code int, ok bool) {
+	if code, ok := parseFlags(fs, args); !ok {
+		return code, false
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return exitUsage, false
+	}
+	return 0, true
+}

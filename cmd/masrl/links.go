@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/masrl/masrl/corpus/release"
+	"github.com/masrl/masrl/upkeep/intake"
 	"github.com/masrl/masrl/upkeep/linkcheck"
 	"golang.org/x/term"
 )
@@ -30,8 +31,8 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	format := fs.String("format", "text", "output `format`: text, github (workflow annotations) or json")
 	perHost := fs.Int("per-host", 2, "requests at once per host")
 	record := fs.String("record", "", "record `YYYY-MM-DD` as the last link check in the corpus's upkeep.yaml once the links are checked (the home page shows it)")
-	var sf serviceFlags
-	sf.declareScholarly(fs)
+	var sf intake.Flags
+	sf.DeclareScholarly(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -44,7 +45,7 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	checker := &linkcheck.Checker{HTTP: linkcheck.NewHTTPClient(sf.timeout, nil), Service: sf.ready(), PerHost: *perHost}
+	checker := &linkcheck.Checker{HTTP: linkcheck.NewHTTPClient(sf.Timeout, nil), Service: sf.Ready(), PerHost: *perHost}
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		checker.Progress = func(done, total int) {
 			fmt.Fprintf(stderr, "\rmasrl links: %d of %d links checked", done, total)
@@ -64,7 +65,7 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		enc.Encode(rep)
 	case "github":
 		for _, d := range rep.Diagnostics {
-			io.WriteString(stdout, githubAnnotation(d)+"\n")
+			io.WriteString(stdout, d.Annotation().String()+"\n")
 		}
 	default:
 		for _, d := range rep.Diagnostics {

@@ -23,7 +23,7 @@ func editFailed(stderr io.Writer, name string, fail func(code int, format string
 	var half *corpus.HalfAppliedError
 	switch {
 	case refused != nil && errors.As(err, &r):
-		writeCheckReport(stderr, "text", checkCorpus(r.Proposal.Dir, r.Proposal.After, withClaims))
+		r.Proposal.After.Report(r.Proposal.Dir, withClaims).Write(stderr, "text")
 		return fail(exitFindings, "%s", refused(r))
 	case errors.As(err, &half):
 		return failer(stderr, name)(exitUsage, "%v", err)
@@ -35,7 +35,7 @@ func editFailed(stderr io.Writer, name string, fail func(code int, format string
 func writeProposalDiff(w io.Writer, p *corpus.Proposal) {
 	diff := p.Diff()
 	diff.Old, diff.New = "before", "after"
-	io.WriteString(w, "\n"+diffMarkdown(&diff, len(p.Before.Corpus.Papers), len(p.After.Corpus.Papers)))
+	io.WriteString(w, "\n"+diff.Markdown(len(p.Before.Corpus.Papers), len(p.After.Corpus.Papers)))
 }
 
 // editPauseEnv names the environment variable that stops a command that

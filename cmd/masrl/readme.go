@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/masrl/masrl/corpus"
@@ -51,63 +48,38 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	c, v, pool := ck.Corpus, ck.Vocabulary, ck.Pool
 	if ds := ck.Diagnostics(); ds.Err() != nil {
-		for _, d := range ds {
-			if d.Severity == corpus.Error {
-				fmt.Fprintln(stderr, d.String())
-			}
-		}
+		outcome := file + " was not changed"
 		if *standalone {
-			fmt.Fprintf(stderr, "masrl readme: the corpus has %s; no list printed\n", count(ds.Count(corpus.Error), "error"))
-		} else {
-			fmt.Fprintf(stderr, "masrl readme: the corpus has %s; %s was not changed\n", count(ds.Count(corpus.Error), "error"), file)
+			outcome = "no list printed"
 		}
+		ds.WriteRefusal(stderr, "masrl readme", outcome)
 		return exitFindings
 	}
 	if *standalone {
-		meta, err := standaloneMeta(c, *dir, pool)
-		if err != nil {
-			return fail(exitUsage, "%v", err)
+		var cfg siteconfig.Config
+		if pool == nil { // the survey's words need no masrl.yaml
+			if cfg, err = listConfig("", *dir); err != nil {
+				return fail(exitUsage, "%v", err)
+			}
+		}
+		meta, ok := awesome.StandaloneMeta(c, pool, cfg.Title, cfg.Description)
+		if !ok {
+			return fail(exitUsage, "--standalone: give the list a title and a description in %s (or, for the survey's list, --profile survey): without the survey's pool, its words do not apply", filepath.Join(*dir, siteconfig.FileName))
 		}
 		stdout.Write(awesome.Standalone(c, v, meta, pool))
 		return exitOK
 	}
-	doc, err := os.ReadFile(file)
-	if err != nil {
+	stale, err := awesome.UpdateFile(file, awesome.List(c, v, pool), *check)
+	switch {
+	case err != nil:
 		return fail(exitUsage, "%v", err)
-	}
-	out, err := awesome.ReplaceBlock(doc, awesome.List(c, v, pool))
-	if errors.Is(err, awesome.ErrNoMarkers) {
-		return fail(exitUsage, "%s: %v", file, err)
-	}
-	if bytes.Equal(out, doc) {
+	case !stale:
 		fmt.Fprintf(stdout, "%s: paper list is up to date (%d entries)\n", file, len(c.Papers))
 		return exitOK
-	}
-	if *check {
+	case *check:
 		fmt.Fprintf(stderr, "%s: the generated paper list is out of date with %s; run: masrl readme %s --corpus %s\n", file, *dir, file, *dir)
 		return exitFindings
 	}
-	if err := corpus.WriteFiles(filepath.Dir(file), map[string][]byte{filepath.Base(file): out}); err != nil {
-		return fail(exitUsage, "%v", err)
-	}
 	fmt.Fprintf(stdout, "%s: paper list rewritten (%d entries)\n", file, len(c.Papers))
 	return exitOK
-}
-
-// standaloneMeta is what a standalone list says about itself: the
-// survey's words with its pool (the survey's profile), else the title and
-// description of the list's masrl.yaml (beside papers.csv), which
-// awesome-lint needs.
-func standaloneMeta(c *corpus.Corpus, dir string, pool *corpus.Pool) (awesome.Meta, error) {
-	if pool != nil {
-		return awesome.SurveyMeta(c, pool), nil
-	}
-	cfg, err := listConfig("", dir)
-	if err != nil {
-		return awesome.Meta{}, err
-	}
-	if cfg.Title == "" || cfg.Description == "" {
-		return awesome.Meta{}, fmt.Errorf("--standalone: give the list a title and a description in %s (or, for the survey's list, --profile survey): without the survey's pool, its words do not apply", filepath.Join(dir, siteconfig.FileName))
-	}
-	return awesome.ListMeta(cfg.Title, cfg.Description), nil
 }

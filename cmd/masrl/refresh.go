@@ -10,16 +10,13 @@ import (
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/corpus/release"
 	"github.com/masrl/masrl/data"
+	"github.com/masrl/masrl/upkeep/intake"
 	"github.com/masrl/masrl/upkeep/refresh"
 )
 
 func refreshCommand() command {
 	return command{summary: "propose published versions and retraction/correction notices from arXiv, Crossref, OpenAlex", run: runRefresh}
 }
-
-// openAlexKeyEnv names the environment variable that holds an OpenAlex
-// API key; without it OpenAlex is not asked.
-const openAlexKeyEnv = "OPENALEX_API_KEY"
 
 // openForUpdate opens the corpus masrl refresh, links, watch and cite
 // work on, through corpus.Open like every other command, so that --data
@@ -54,8 +51,8 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	write := fs.Bool("write", false, "write the proposals into papers.csv (refused when the result fails the check)")
 	record := fs.String("record", "", "with --write, record `YYYY-MM-DD` as the last refresh in the corpus's upkeep.yaml (the home page shows it)")
 	withClaims := fs.Bool("claims", true, "also verify the paper's claims before writing; false for corpora other than the survey's")
-	var sf serviceFlags
-	sf.declareScholarly(fs)
+	var sf intake.Flags
+	sf.DeclareScholarly(fs)
 	if code, ok := parseNoArgs(fs, args); !ok {
 		return code
 	}
@@ -67,8 +64,8 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	client := sf.ready()
-	client.OpenAlexKey = os.Getenv(openAlexKeyEnv)
+	client := sf.Ready()
+	client.OpenAlexKey = os.Getenv(intake.OpenAlexKeyEnv)
 	res, err := refresh.Propose(ctx, ck.Corpus, refresh.Options{Client: client, OpenAlex: client.OpenAlexKey != ""})
 	for _, d := range res.Findings {
 		fmt.Fprintln(stderr, d.String())
@@ -101,7 +98,7 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, d.String())
 	}
 	d := ed.Diff(ck, *withClaims)
-	io.WriteString(stdout, "\n"+diffMarkdown(&d, len(ed.Before.Papers), len(ed.After.Papers)))
+	io.WriteString(stdout, "\n"+d.Markdown(len(ed.Before.Papers), len(ed.After.Papers)))
 	if !*write {
 		return exitOK
 	}

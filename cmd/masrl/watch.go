@@ -36,9 +36,9 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	date := fs.String("date", time.Now().UTC().Format(time.DateOnly), "date_screened of the excluded records --apply writes")
 	maxPages := fs.Int("max-pages", watch.DefaultMaxPages, "the most `pages` of 1000 citations (and of references) read per entry; Semantic Scholar lists 9,999 at most, and a list cut short is a warning with the count read")
 	claims := fs.Bool("claims", true, "also verify the paper's claims before writing; false for corpora other than the survey's")
-	var sf serviceFlags
-	fs.StringVar(&sf.client.S2API, "s2-api", intake.DefaultS2API, "Semantic Scholar Graph API base `URL` (masrl asks URL/paper/ID/citations and /references)")
-	sf.declareCache(fs)
+	var sf intake.Flags
+	fs.StringVar(&sf.Client.S2API, "s2-api", intake.DefaultS2API, "Semantic Scholar Graph API base `URL` (masrl asks URL/paper/ID/citations and /references)")
+	sf.DeclareCache(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -54,7 +54,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *apply != "" {
 		return applyTriage(ck, *apply, *date, *claims, stdout, stderr)
 	}
-	cands, ds, err := watch.Find(ctx, ck.Corpus, watch.Options{Client: sf.ready(), Min: *minimum, Since: *since, MaxPages: *maxPages})
+	cands, ds, err := watch.Find(ctx, ck.Corpus, watch.Options{Client: sf.Ready(), Min: *minimum, Since: *since, MaxPages: *maxPages})
 	for _, d := range ds {
 		fmt.Fprintln(stderr, d.String())
 	}
