@@ -615,14 +615,17 @@ func parseNumber(b []byte, j int) (n number, next int, want string) {
 // finds the byte within a word rather than testing words whole and then
 // walking the last one byte by byte.
 func (s *scanner) plainRun(j int) int {
-	for j+8 <= s.n {
-		if m := specialBytes(binary.LittleEndian.Uint64(s.buf[j:])); m != 0 {
+	// The buffer in a local: the loop then loads neither s.buf nor s.n
+	// from memory on each word.
+	b := s.buf[:s.n]
+	for j >= 0 && j+8 <= len(b) {
+		if m := specialBytes(binary.LittleEndian.Uint64(b[j : j+8])); m != 0 {
 			return j + bits.TrailingZeros64(m)>>3
 		}
 		j += 8
 	}
-	for ; j < s.n; j++ {
-		if c := s.buf[j]; c == '"' || c == '\\' || c-0x20 >= 0x60 {
+	for ; j < len(b); j++ {
+		if c := b[j]; c == '"' || c == '\\' || c-0x20 >= 0x60 {
 			break
 		}
 	}
