@@ -53,6 +53,11 @@ type checker struct {
 	// eventKeys and edgeKeys are the last two keys the plain path found
 	// at each place of an event and of an edge.
 	eventKeys, edgeKeys [maxPlainMembers][2]*matchWord
+	// eventKeep is the event members the plain path keeps for
+	// plainEvent: with FindingsOnly only the id, the time and the type
+	// reach the graph and the report, and the other members are read
+	// and checked but not kept.
+	eventKeep int
 
 	g    graph
 	feed *graphFeed
@@ -117,6 +122,10 @@ func (c *checker) start() {
 	c.g.init(opts.SizeHint)
 	c.g.findingsOnly = opts.FindingsOnly
 	c.idSeed = c.g.ids.seed
+	c.eventKeep = -1
+	if opts.FindingsOnly {
+		c.eventKeep = evID | evT | evEnums
+	}
 	c.rep = newReport()
 	c.feed = startGraphFeed(&c.g, opts.MaxFindings, opts.SizeHint, &c.v.batches)
 }

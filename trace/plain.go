@@ -49,19 +49,21 @@ const maxPlainMembers = 16
 // plainObj is plainObject's result, kept in the checker so that reading an
 // object does not clear a fresh array.
 type plainObj struct {
-	m    [maxPlainMembers]plainMember
-	n    int
-	mask int
-	end  int // the index after the closing '}'
+	m    [maxPlainMembers]plainMember // the members kept (see plainObject)
+	n    int                          // how many were kept
+	mask int                          // the bits of every member read
+	end  int                          // the index after the closing '}'
 }
 
 // plainObject reads the object at the scanner's '{' into o if it is written
 // plainly, lies within the buffer and is valid by spec and kinds; it moves
-// nothing.
+// nothing. Only the members whose bits are in keep are kept in o.m: the
+// caller's loop over them is then as short as what it needs (with
+// FindingsOnly, three of an event's eight members).
 //
 // pred holds, for each place in the object, the last two keys found there
 // (nil if none), which plainObject updates.
-func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj, pred *[maxPlainMembers][2]*matchWord) bool {
+func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, keep int, o *plainObj, pred *[maxPlainMembers][2]*matchWord) bool {
 	b := s.buf[:s.n]
 	// The property sets in locals: the stores below would make the
 	// compiler load them again from kinds on every member.
@@ -69,15 +71,16 @@ func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj, 
 	nonEmpty, nonNeg := kinds.nonEmpty, kinds.nonNegative
 	j := skipBlanks(b, s.i+1)
 	o.n, o.mask = 0, 0
-	for {
-		if j >= len(b) || b[j] != '"' || o.n == maxPlainMembers {
+	// place counts the members read, o.n those kept.
+	for place := 0; ; place++ {
+		if j >= len(b) || b[j] != '"' || place == maxPlainMembers {
 			return false
 		}
 		// Objects of one kind mostly list their keys in the same order,
 		// with optional ones left out: the last two keys found at this
 		// place are tried first, the latest first.
 		var code, k int
-		p := &pred[o.n]
+		p := &pred[place]
 		switch {
 		case p[0] != nil && s.isAt(j+1, p[0]):
 			code, k = p[0].code, j+2+p[0].n
@@ -155,7 +158,9 @@ func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj, 
 		default:
 			return false
 		}
-		o.n++
+		if bit&keep != 0 {
+			o.n++
+		}
 		if j = skipBlanks(b, j); j >= len(b) {
 			return false
 		}
@@ -193,7 +198,7 @@ func skipBlanksSlow(b []byte, j int) int {
 // plainEvent reads event i if plainObject can; it reports whether it did.
 func (c *checker) plainEvent(i int) bool {
 	o := &c.plainObj
-	if !c.s.plainObject(c.eventObj, &c.eventKinds, o, &c.eventKeys) {
+	if !c.s.plainObject(c.eventObj, &c.eventKinds, c.eventKeep, o, &c.eventKeys) {
 		return false
 	}
 	ev := eventRecord{t: math.NaN(), typ: -1, trusted: -1, index: i}
@@ -219,7 +224,7 @@ func (c *checker) plainEvent(i int) bool {
 // plainEdge reads edge i if plainObject can; it reports whether it did.
 func (c *checker) plainEdge(i int) bool {
 	o := &c.plainObj
-	if !c.s.plainObject(c.edgeObj, &c.edgeKinds, o, &c.edgeKeys) {
+	if !c.s.plainObject(c.edgeObj, &c.edgeKinds, -1, o, &c.edgeKeys) {
 		return false
 	}
 	ed := edgeRecord{index: i, typ: -1, at: lineCol(c.s.here())}
