@@ -2,7 +2,6 @@ package trace
 
 import (
 	"fmt"
-	"hash/maphash"
 	"math"
 
 	"github.com/masrl/masrl/internal/diag"
@@ -44,9 +43,9 @@ type checker struct {
 	v *Validator
 	*tables
 
-	// idSeed is the seed of the graph's id table, copied before the graph
+	// idHash is the hash of the graph's id table, copied before the graph
 	// goroutine starts, so that the scanner can hash edge ends for it.
-	idSeed maphash.Seed
+	idHash idHash
 
 	// plainObj holds what the plain path read of the current event or edge.
 	plainObj plainObj
@@ -121,7 +120,7 @@ func (c *checker) start() {
 	c.s.where = c.pointer
 	c.g.init(opts.SizeHint)
 	c.g.findingsOnly = opts.FindingsOnly
-	c.idSeed = c.g.ids.seed
+	c.idHash = c.g.ids.idHash
 	c.eventKeep = -1
 	if opts.FindingsOnly {
 		c.eventKeep = evID | evT | evEnums

@@ -115,3 +115,24 @@ func TestIDTableLengths(t *testing.T) {
 		}
 	}
 }
+
+// TestIDTableCollisions interns the ids of TestIDTableLengths all under
+// one hash, so that every id is compared with every other: short with
+// long, empty with long, long with long of the same length.
+func TestIDTableCollisions(t *testing.T) {
+	ids := [][]byte{[]byte(""), []byte("a"), []byte("a\x00"), []byte("abcdefg"), []byte("abcdefgh"),
+		[]byte("abcdefgi"), []byte("abcdefghijklmnop"), []byte("\x00\x00\x00\x00\x00\x00\x00\x00"), []byte("\x00")}
+	for _, h := range []uint64{0, 1 << 40, ^uint64(0)} {
+		tab := newIDTable()
+		for i, id := range ids {
+			if got, dup := tab.insert(id, h); int(got) != i || dup {
+				t.Fatalf("hash %#x: insert %q = %d, %v; want %d, false", h, id, got, dup, i)
+			}
+		}
+		for i, id := range ids {
+			if got := tab.lookup(id, h); int(got) != i {
+				t.Errorf("hash %#x: lookup %q = %d, want %d", h, id, got, i)
+			}
+		}
+	}
+}

@@ -41,7 +41,7 @@ func (c *checker) elementsArray(nonEmpty bool, elem func(i int) error) error {
 
 // eventRecord is what the graph and the report keep of one event.
 type eventRecord struct {
-	id         span
+	id         idRef
 	t          float64
 	typ        int
 	agent      span
@@ -141,7 +141,7 @@ func (c *checker) eventString(ev *eventRecord, bit int, str []byte, at pos) {
 	switch {
 	case bit == evID:
 		ev.idAt = lineCol(at)
-		ev.id = c.feed.keep(str)
+		ev.id = c.feed.keepID(str)
 	case c.opts.FindingsOnly:
 		// Only the id reaches the graph.
 	case bit == evAgent:
@@ -158,7 +158,7 @@ func (c *checker) eventString(ev *eventRecord, bit int, str []byte, at pos) {
 // edgeRecord is what the graph keeps of one edge.
 type edgeRecord struct {
 	index    int
-	src, dst span
+	src, dst idRef
 	// srcHash and dstHash are the ends' hashes in the graph's id table,
 	// computed on the scanner's goroutine, where the id is in the cache
 	// and which has time to spare while the graph resolves edges.
@@ -212,8 +212,13 @@ func (c *checker) edgeString(ed *edgeRecord, bit int, str []byte, at pos) (src, 
 	if len(str) == 0 {
 		return false, false
 	}
-	v := c.feed.keep(str)
-	h := maphash.Bytes(c.idSeed, str)
+	v := c.feed.keepID(str)
+	var h uint64
+	if v&idLong == 0 {
+		h = c.idHash.word(uint64(v))
+	} else {
+		h = maphash.Bytes(c.idHash.seed, str)
+	}
 	switch bit {
 	case edSrc:
 		ed.src, ed.srcAt, ed.srcHash = v, lineCol(at), h

@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 	"math"
 	"math/bits"
+	"math/rand/v2"
 
 	"github.com/masrl/masrl/internal/diag"
 )
@@ -88,7 +89,7 @@ func (c *column[T]) set(i int, v T) { c.chunks[i>>chunkBits][i&(1<<chunkBits-1)]
 // when edges look their ends up in random order. Callers that hash ahead
 // of time (see prefetch) pass the hash in; hash gives it.
 type idTable struct {
-	seed maphash.Seed // per table: probe order varies, results do not
+	idHash // per table: probe order varies, results do not
 	// words[i] is id i (see idWord). An id of up to idShortMax bytes (on a
 	// million-event trace, nearly all of them) is compared with one load
 	// and one comparison of its word, where a length and offset in a
@@ -104,7 +105,56 @@ type idTable struct {
 	spare []uint32
 }
 
-func newIDTable() idTable { return idTable{seed: maphash.MakeSeed()} }
+func newIDTable() idTable { return idTable{idHash: newIDHash()} }
+
+// idHash hashes ids for an idTable: a short id (see idWord) by mixing its
+// word with a key, in a few multiplications, a longer one with maphash.
+// The scanner hashes edge ends for the graph with a copy.
+type idHash struct {
+	seed maphash.Seed
+	key  uint64
+}
+
+func newIDHash() idHash {
+	return idHash{seed: maphash.MakeSeed(), key: rand.Uint64() | 1}
+}
+
+// hash returns the hash of id.
+func (ih idHash) hash(id []byte) uint64 {
+	if w, short := idWord(id); short {
+		return ih.word(w)
+	}
+	return maphash.Bytes(ih.seed, id)
+}
+
+// word returns the hash of the short id whose word is w: a bijective mix
+// (multiplications by odd constants and xor-shifts), so that the upper
+// half, which places and tags an id in the table, depends on every bit.
+func (ih idHash) word(w uint64) uint64 {
+	x := (w ^ ih.key) * 0x9e3779b97f4a7c15
+	x ^= x >> 29
+	x *= 0xbf58476d1ce4e5b9
+	return x ^ x>>32
+}
+
+// parts returns what find and insert take of id: its word if short,
+// else idLong and the bytes.
+func idParts(id []byte) (w uint64, long []byte) {
+	if w, short := idWord(id); short {
+		return w, nil
+	}
+	return idLong, id
+}
+
+// idString returns the id given as by idParts, for messages.
+func idString(w uint64, long []byte) string {
+	if long != nil {
+		return string(long)
+	}
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], w)
+	return string(b[:w>>56])
+}
 
 // reset empties the table for another trace, keeping its memory.
 func (t *idTable) reset() {
@@ -112,7 +162,7 @@ func (t *idTable) reset() {
 		t.spare = t.slots
 	}
 	t.words.reset()
-	*t = idTable{seed: t.seed, arena: t.arena[:0], words: t.words, spare: t.spare}
+	*t = idTable{idHash: t.idHash, arena: t.arena[:0], words: t.words, spare: t.spare}
 }
 
 // idShortMax is the longest id a word holds whole: its bytes in the low
@@ -161,8 +211,6 @@ func fnv64(b []byte) uint64 {
 	return h
 }
 
-func (t *idTable) hash(id []byte) uint64 { return maphash.Bytes(t.seed, id) }
-
 // bytesOf returns id i: a view of the arena for a long id, a new slice
 // for a short one (for messages; find compares words and allocates
 // nothing).
@@ -176,21 +224,22 @@ func (t *idTable) bytesOf(i int) []byte {
 	return t.arena[off : off+int(w&^idLong>>idOffBits)]
 }
 
-// is reports whether id i is id, whose word (if short) is w.
-func (t *idTable) is(i int, id []byte, w uint64, short bool) bool {
+// is reports whether id i is the id given as by idParts. A long id's w is
+// idLong, which is no id's word: a short word has the bit clear, a long
+// one a length of at least idShortMax+1.
+func (t *idTable) is(i int, w uint64, long []byte) bool {
 	v := t.words.at(i)
-	if short || v&idLong == 0 {
+	if v&idLong == 0 || long == nil {
 		return v == w
 	}
 	off := int(v & (1<<idOffBits - 1))
-	return int(v&^idLong>>idOffBits) == len(id) && string(t.arena[off:off+len(id)]) == string(id)
+	return int(v&^idLong>>idOffBits) == len(long) && string(t.arena[off:off+len(long)]) == string(long)
 }
 
-// find returns the index of id, or -1, and the slot where it is or would go.
-// The upper half of the hash picks the first slot with its low bits and
-// tags the slot with the bits above those.
-func (t *idTable) find(id []byte, h uint64) (idx int32, slot int) {
-	w, short := idWord(id)
+// find returns the index of the id given as by idParts, or -1, and the
+// slot where it is or would go. The upper half of the hash picks the first
+// slot with its low bits and tags the slot with the bits above those.
+func (t *idTable) find(w uint64, long []byte, h uint64) (idx int32, slot int) {
 	mask := uint32(len(t.slots) - 1)
 	hi := uint32(h >> 32)
 	tag := hi >> t.shift
@@ -201,7 +250,7 @@ func (t *idTable) find(id []byte, h uint64) (idx int32, slot int) {
 		}
 		if s>>t.shift == tag {
 			i := int(s&mask) - 1
-			if t.is(i, id, w, short) {
+			if t.is(i, w, long) {
 				return int32(i), int(k)
 			}
 		}
@@ -222,28 +271,40 @@ func (t *idTable) touch(h uint64) uint64 {
 
 // lookup returns the index of id, whose hash is h, or -1.
 func (t *idTable) lookup(id []byte, h uint64) int32 {
+	w, long := idParts(id)
+	return t.lookupID(w, long, h)
+}
+
+// lookupID is lookup of the id given as by idParts.
+func (t *idTable) lookupID(w uint64, long []byte, h uint64) int32 {
 	if len(t.slots) == 0 {
 		return -1
 	}
-	i, _ := t.find(id, h)
+	i, _ := t.find(w, long, h)
 	return i
 }
 
 // insert adds id, whose hash is h, and returns its index; dup is true if it
 // was there.
 func (t *idTable) insert(id []byte, h uint64) (idx int32, dup bool) {
+	w, long := idParts(id)
+	return t.insertID(w, long, h)
+}
+
+// insertID is insert of the id given as by idParts.
+func (t *idTable) insertID(w uint64, long []byte, h uint64) (idx int32, dup bool) {
 	if 4*(t.n+1) > 3*len(t.slots) { // keep the load at most 3/4
 		t.grow()
 	}
-	i, slot := t.find(id, h)
+	i, slot := t.find(w, long, h)
 	if i >= 0 {
 		return i, true
 	}
-	if w, short := idWord(id); short {
+	if long == nil {
 		t.words.add(w)
 	} else {
-		t.words.add(longWord(len(t.arena), len(id)))
-		t.arena = append(t.arena, id...)
+		t.words.add(longWord(len(t.arena), len(long)))
+		t.arena = append(t.arena, long...)
 	}
 	idx = int32(t.n)
 	t.n++
@@ -292,11 +353,8 @@ func (t *idTable) grow() {
 
 // hashOf hashes id i again, without allocating.
 func (t *idTable) hashOf(i int) uint64 {
-	w := t.words.at(i)
-	if w&idLong == 0 {
-		var b [8]byte
-		binary.LittleEndian.PutUint64(b[:], w)
-		return t.hash(b[:w>>56])
+	if w := t.words.at(i); w&idLong == 0 {
+		return t.word(w)
 	}
 	return t.hash(t.bytesOf(i))
 }
@@ -484,7 +542,11 @@ func (g *graph) addEvents(b *graphBatch) {
 		for k := range n {
 			ev := &evs[k]
 			h := &hs[k]
-			h.id = g.ids.hash(b.str(ev.id))
+			if w, long := b.id(ev.id); long == nil {
+				h.id = g.ids.word(w)
+			} else {
+				h.id = g.ids.hash(long)
+			}
 			h.agent, h.msg = 0, 0
 			if g.findingsOnly {
 				continue
@@ -518,11 +580,11 @@ func (g *graph) addEvent(ev *eventRecord, b *graphBatch, h *eventHashes) {
 	if !g.findingsOnly {
 		agent = g.measureEvent(ev, b, h)
 	}
-	id := b.str(ev.id)
-	if len(id) == 0 {
-		return
+	w, long := b.id(ev.id)
+	if long == nil && w>>56 == 0 {
+		return // empty
 	}
-	idx, dup := g.ids.insert(id, h.id)
+	idx, dup := g.ids.insertID(w, long, h.id)
 	if dup {
 		first := g.ids.bytesOf(int(idx))
 		g.report(ev.idAt.pos(), fmt.Sprintf("/events/%d/id", ev.index), Error, RuleUniqueID,
@@ -623,8 +685,10 @@ func (g *graph) addEdge(ed *edgeRecord, b *graphBatch) {
 	k := int32(g.src.n)
 	src, dst := int32(-2), int32(-2)
 	if ed.ok {
-		src = g.resolve(k, false, b.str(ed.src), ed.srcHash, ed.srcAt.pos())
-		dst = g.resolve(k, true, b.str(ed.dst), ed.dstHash, ed.dstAt.pos())
+		sw, slong := b.id(ed.src)
+		dw, dlong := b.id(ed.dst)
+		src = g.resolve(k, false, sw, slong, ed.srcHash, ed.srcAt)
+		dst = g.resolve(k, true, dw, dlong, ed.dstHash, ed.dstAt)
 	}
 	g.src.add(src)
 	g.dst.add(dst)
@@ -634,15 +698,16 @@ func (g *graph) addEdge(ed *edgeRecord, b *graphBatch) {
 
 // resolve returns the node of an edge end, -1 if it is not known yet, or
 // -2 after reporting it as dangling.
-func (g *graph) resolve(edge int32, dst bool, id []byte, h uint64, at pos) int32 {
-	if i := g.ids.lookup(id, h); i >= 0 {
+// The id is given as by idParts.
+func (g *graph) resolve(edge int32, dst bool, w uint64, long []byte, h uint64, at linecol) int32 {
+	if i := g.ids.lookupID(w, long, h); i >= 0 {
 		return i
 	}
 	if g.eventsDone {
-		g.dangling(int(edge), dst, string(id), at)
+		g.dangling(int(edge), dst, idString(w, long), at.pos())
 		return -2
 	}
-	g.pending = append(g.pending, pendingRef{edge: edge, dst: dst, id: string(id), at: at})
+	g.pending = append(g.pending, pendingRef{edge: edge, dst: dst, id: idString(w, long), at: at.pos()})
 	return -1
 }
 
