@@ -99,12 +99,18 @@ func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, keep int, o *
 			return false
 		}
 		o.mask |= bit
-		j = skipBlanks(b, k)
-		if j >= len(b) || b[j] != ':' {
-			return false
-		}
-		if j = skipBlanks(b, j+1); j >= len(b) {
-			return false
+		// k is after the key's closing quote: the colon, then the value,
+		// most often with no blanks around the colon.
+		if k+1 < len(b) && b[k] == ':' && b[k+1] > ' ' {
+			j = k + 1
+		} else {
+			j = skipBlanks(b, k)
+			if j >= len(b) || b[j] != ':' {
+				return false
+			}
+			if j = skipBlanks(b, j+1); j >= len(b) {
+				return false
+			}
 		}
 		m := &o.m[o.n]
 		m.bit, m.at = bit, j
@@ -161,10 +167,18 @@ func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, keep int, o *
 		if bit&keep != 0 {
 			o.n++
 		}
-		if j = skipBlanks(b, j); j >= len(b) {
+		// The separator, most often right after the value.
+		if j >= len(b) {
 			return false
 		}
-		switch b[j] {
+		c := b[j]
+		if c <= ' ' {
+			if j = skipBlanks(b, j); j >= len(b) {
+				return false
+			}
+			c = b[j]
+		}
+		switch c {
 		case ',':
 			j = skipBlanks(b, j+1)
 			continue
