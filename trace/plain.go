@@ -82,9 +82,9 @@ func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, keep int, o *
 		var code, k int
 		p := &pred[place]
 		switch {
-		case p[0] != nil && s.isAt(j+1, p[0]):
+		case p[0] != nil && isAt(b, j+1, p[0]):
 			code, k = p[0].code, j+2+p[0].n
-		case p[1] != nil && s.isAt(j+1, p[1]):
+		case p[1] != nil && isAt(b, j+1, p[1]):
 			code, k = p[1].code, j+2+p[1].n
 			p[0], p[1] = p[1], p[0]
 		default:

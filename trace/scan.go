@@ -634,14 +634,16 @@ func (s *scanner) plainRun(j int) int {
 
 // specialBytes sets the high bit of each byte of v that is a quote, a
 // backslash, a control byte (< 0x20) or non-ASCII (>= 0x80), with the usual
-// has-zero-byte arithmetic. Borrows can set bits above the first special
-// byte, never below it, so the lowest set bit is exact.
+// has-zero-byte arithmetic, in eight operations. Below the first special
+// byte no subtraction borrows, and a byte of 0x20 to 0x7f other than a
+// quote or backslash leaves all three differences under 0x80; so the
+// lowest set bit is exact (borrows can set bits above it). A quote, a
+// backslash or a control byte sets the high bit of its difference, and so
+// does a non-ASCII byte: below 0xa0 its xor with a quote is at least 0xa0,
+// from 0xa0 on less 0x20 is at least 0x80 (TestSpecialBytes tries them all).
 func specialBytes(v uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	return (v&highs | // non-ASCII
-		(v-0x20*ones)&^v | // < 0x20
-		(v^('"'*ones)-ones)&^(v^('"'*ones)) |
-		(v^('\\'*ones)-ones)&^(v^('\\'*ones))) & highs
+	return ((v ^ ('"' * ones) - ones) | (v ^ ('\\' * ones) - ones) | (v - 0x20*ones)) & highs
 }
 
 func isNumByte(c byte) bool {
@@ -696,6 +698,9 @@ type wordMatcher struct {
 	slots [64]matchWord // code 0: empty
 	mul   uint64
 	words []matchWord // the strings matched, in code order
+	// byCode[c] is the index in words of the string with code c, -1 if
+	// m leaves it out.
+	byCode []int
 	// prefix[n] keeps the first n bytes of two little-endian words.
 	prefix [17][2]uint64
 }
@@ -758,6 +763,13 @@ func newWordMatcher(names []string) *wordMatcher {
 		}
 		if ok {
 			m.words = words
+			m.byCode = make([]int, len(names)+1)
+			for c := range m.byCode {
+				m.byCode[c] = -1
+			}
+			for k, mw := range words {
+				m.byCode[mw.code] = k
+			}
 			return m
 		}
 	}
@@ -767,22 +779,21 @@ func newWordMatcher(names []string) *wordMatcher {
 
 // word returns the string with code c, nil if m leaves it out.
 func (m *wordMatcher) word(c int) *matchWord {
-	for k := range m.words {
-		if m.words[k].code == c {
-			return &m.words[k]
-		}
+	if c < 0 || c >= len(m.byCode) || m.byCode[c] < 0 {
+		return nil
 	}
-	return nil
+	return &m.words[m.byCode[c]]
 }
 
-// isAt reports whether the string w, with its closing quote, is at buf[i]
-// (after an opening quote), with 16 bytes of the buffer there.
-func (s *scanner) isAt(i int, w *matchWord) bool {
-	if i+16 > s.n {
+// isAt reports whether the string w, with its closing quote, is at b[i]
+// (after an opening quote), with 16 bytes of b there. b is the caller's
+// view of the buffer, in a register.
+func isAt(b []byte, i int, w *matchWord) bool {
+	if i < 0 || i+16 > len(b) {
 		return false
 	}
-	b := s.buf[i : i+16 : i+16]
-	return binary.LittleEndian.Uint64(b[:8])&w.k0 == w.q0 && binary.LittleEndian.Uint64(b[8:])&w.k1 == w.q1
+	v := b[i : i+16 : i+16]
+	return binary.LittleEndian.Uint64(v[:8])&w.k0 == w.q0 && binary.LittleEndian.Uint64(v[8:])&w.k1 == w.q1
 }
 
 // match is called at a string's opening quote. If the string is one of
