@@ -826,14 +826,15 @@ func (s *scanner) matchAt(j int, m *wordMatcher) (code, next int) {
 	// The quotes in each word: the string's length n is the offset of the
 	// first, 16 if there is none (it is longer than 15).
 	q0, q1 := (x0-ones)&^x0&highs, (x1-ones)&^x1&highs
-	n := bits.TrailingZeros64(q0) >> 3
-	if q0 == 0 {
-		n = 8 + bits.TrailingZeros64(q1)>>3
-	}
-	mask := &m.prefix[n]
+	// Without a branch, which the varying lengths of enumeration values
+	// mispredicted: TrailingZeros64(0) is 64, so tz0>>6 is 1 exactly when
+	// the first word has no quote, and only then counts the second's.
+	tz0, tz1 := bits.TrailingZeros64(q0), bits.TrailingZeros64(q1)
+	n := tz0>>3 + tz1>>3&-(tz0>>6)
+	mask := &m.prefix[n&31]
 	w0, w1 := v0&mask[0], v1&mask[1]
 	e := &m.slots[m.slot(w0, w1)]
-	if e.code == 0 || e.n != n || e.w0 != w0 || e.w1 != w1 {
+	if e.w0^w0|e.w1^w1|uint64(e.n^n) != 0 || e.code == 0 {
 		return 0, 0
 	}
 	return e.code, i + n + 1
