@@ -7,17 +7,21 @@ import (
 
 // eventsArray reads the events array (the scanner is at its '[').
 func (c *checker) eventsArray() error {
-	return c.elementsArray(topEvents&topNonEmptyArrays != 0, c.event)
+	return c.elementsArray(topEvents&topNonEmptyArrays != 0, true)
 }
 
 // edgesArray reads the edges array (the scanner is at its '[').
 func (c *checker) edgesArray() error {
-	return c.elementsArray(topEdges&topNonEmptyArrays != 0, c.edge)
+	return c.elementsArray(topEdges&topNonEmptyArrays != 0, false)
 }
 
 // elementsArray reads an array of events or edges (the scanner is at its
-// '['), each element with elem.
-func (c *checker) elementsArray(nonEmpty bool, elem func(i int) error) error {
+// '['): each element the plain path's way if it can (plainEvent,
+// plainEdge), else with the member loop (event, edge). The plain path
+// reports nothing, so only the member loop needs the element's index on
+// the path; the plain path, most elements of a large trace, is called
+// directly and costs no push and pop.
+func (c *checker) elementsArray(nonEmpty bool, events bool) error {
 	at := c.s.here()
 	c.s.i++
 	if !c.s.first(']') {
@@ -26,12 +30,24 @@ func (c *checker) elementsArray(nonEmpty bool, elem func(i int) error) error {
 		}
 		return nil
 	}
+	plain := !c.opts.memberLoopOnly
 	for i := 0; ; i++ {
-		c.pushIdx(i)
-		err := elem(i)
-		c.pop()
-		if err != nil {
-			return err
+		ch, ok := c.s.peek()
+		switch {
+		case plain && ok && ch == '{' && events && c.plainEvent(i):
+		case plain && ok && ch == '{' && !events && c.plainEdge(i):
+		default:
+			c.pushIdx(i)
+			var err error
+			if events {
+				err = c.event(i)
+			} else {
+				err = c.edge(i)
+			}
+			c.pop()
+			if err != nil {
+				return err
+			}
 		}
 		if more, err := c.s.more(']'); err != nil || !more {
 			return err
@@ -64,11 +80,9 @@ func lineCol(p pos) linecol { return linecol{line: int32(p.line), col: int32(p.c
 
 func (lc linecol) pos() pos { return pos{line: int(lc.line), col: int(lc.col)} }
 
-// event reads one event (the scanner is before its first byte).
+// event reads one event with the member loop (the scanner is before its
+// first byte), when the plain path has not.
 func (c *checker) event(i int) error {
-	if ch, ok := c.s.peek(); ok && ch == '{' && !c.opts.memberLoopOnly && c.plainEvent(i) {
-		return nil
-	}
 	ok, err := c.typeOK("object", 3)
 	if !ok || err != nil {
 		c.rep.countEvent(-1)
@@ -169,11 +183,8 @@ type edgeRecord struct {
 	ok               bool // src and dst are non-empty strings
 }
 
-// edge reads one edge.
+// edge reads one edge with the member loop, when the plain path has not.
 func (c *checker) edge(i int) error {
-	if ch, ok := c.s.peek(); ok && ch == '{' && !c.opts.memberLoopOnly && c.plainEdge(i) {
-		return nil
-	}
 	ok, err := c.typeOK("object", 3)
 	if !ok || err != nil {
 		c.rep.countEdge(-1)
