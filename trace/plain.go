@@ -215,14 +215,14 @@ func (c *checker) plainEvent(i int) bool {
 	if !c.s.plainObject(c.eventObj, &c.eventKinds, c.eventKeep, o, &c.eventKeys) {
 		return false
 	}
-	ev := eventRecord{t: math.NaN(), typ: -1, trusted: -1, index: i}
+	ev := eventRecord{t: math.NaN(), typ: -1, trusted: -1, index: int32(i)}
 	for k := range o.n {
 		m := &o.m[k]
 		switch {
 		case m.bit&evNumbers != 0:
 			c.eventNumber(&ev, m.bit, m.num)
 		case m.bit&evEnums != 0:
-			ev.typ = m.code
+			ev.typ = int8(m.code)
 		case m.bit&evBooleans != 0:
 			c.eventBool(&ev, m.bit, m.code == 1)
 		default:
@@ -230,7 +230,7 @@ func (c *checker) plainEvent(i int) bool {
 		}
 	}
 	c.s.i = o.end
-	c.rep.countEvent(ev.typ)
+	c.rep.countEvent(int(ev.typ))
 	c.feed.event(&ev)
 	return true
 }
@@ -241,12 +241,13 @@ func (c *checker) plainEdge(i int) bool {
 	if !c.s.plainObject(c.edgeObj, &c.edgeKinds, -1, o, &c.edgeKeys) {
 		return false
 	}
-	ed := edgeRecord{index: i, typ: -1, at: lineCol(c.s.here())}
+	ed := edgeRecord{at: lineCol(c.s.here())}
+	typ := -1
 	srcOK, dstOK := false, false
 	for k := range o.n {
 		m := &o.m[k]
 		if m.bit&edEnums != 0 {
-			ed.typ = m.code
+			typ = m.code
 			continue
 		}
 		s, d := c.edgeString(&ed, m.bit, m.str(c.s.buf), c.s.posAt(m.at))
@@ -254,7 +255,7 @@ func (c *checker) plainEdge(i int) bool {
 	}
 	ed.ok = srcOK && dstOK
 	c.s.i = o.end
-	c.rep.countEdge(ed.typ)
+	c.rep.countEdge(typ)
 	c.feed.edge(&ed)
 	return true
 }
