@@ -701,34 +701,38 @@ type wordMatcher struct {
 	// byCode[c] is the index in words of the string with code c, -1 if
 	// m leaves it out.
 	byCode []int
-	// prefix[n] keeps the first n bytes of two little-endian words.
-	prefix [17][2]uint64
 }
 
 type matchWord struct {
-	w0, w1 uint64 // the string's bytes, little-endian, zero-padded
-	n      int    // its length
-	code   int
+	w0   uint64 // its first eight bytes, little-endian, zero-padded
+	n    int    // its length
+	code int
 	// q0 and q1 are the string's bytes and its closing quote, k0 and k1
 	// the masks of those bytes: the string is at i if the 16 bytes there,
-	// masked, equal them (see scanner.isAt).
+	// masked, equal them (see isAt and matchAt).
 	q0, q1, k0, k1 uint64
 }
 
-func (m *wordMatcher) slot(w0, w1 uint64) int {
-	return int((w0 ^ w1*0x9e3779b97f4a7c15) * m.mul >> 58)
+// slot places a string by its first eight bytes (fewer if it is shorter,
+// zero-padded): matchAt finds them with one quote search in one word, and
+// checks the rest against the slot's string.
+func (m *wordMatcher) slot(w0 uint64) int {
+	return int(w0 * m.mul >> 58)
 }
 
 // newWordMatcher returns a matcher of names[i] with code i+1. Names longer
-// than 15 bytes, or for which no collision-free multiplier turns up, are
-// left out: match then returns 0 for them and the caller reads them the
-// general way, so leaving a name out costs time, never a wrong answer.
+// than 15 bytes, a name whose first eight bytes an earlier name has, and
+// all of them if no collision-free multiplier turns up, are left out:
+// match then returns 0 for them and the caller reads them the general way,
+// so leaving a name out costs time, never a wrong answer.
 func newWordMatcher(names []string) *wordMatcher {
 	var words []matchWord
+	first8 := map[string]bool{}
 	for i, name := range names {
-		if name == "" || len(name) > 15 {
+		if name == "" || len(name) > 15 || first8[name[:min(len(name), 8)]] {
 			continue
 		}
+		first8[name[:min(len(name), 8)]] = true
 		var b, q, k [16]byte
 		copy(b[:], name)
 		copy(q[:], name)
@@ -738,23 +742,18 @@ func newWordMatcher(names []string) *wordMatcher {
 		}
 		le := binary.LittleEndian
 		words = append(words, matchWord{
-			w0: le.Uint64(b[:8]), w1: le.Uint64(b[8:]),
-			n: len(name), code: i + 1,
+			w0: le.Uint64(b[:8]),
+			n:  len(name), code: i + 1,
 			q0: le.Uint64(q[:8]), q1: le.Uint64(q[8:]), k0: le.Uint64(k[:8]), k1: le.Uint64(k[8:]),
 		})
 	}
 	m := &wordMatcher{}
-	for n := range m.prefix {
-		for k := range n {
-			m.prefix[n][k/8] |= 0xff << (8 * (k % 8))
-		}
-	}
 	for try := range uint64(1000) {
 		m.mul = 0x2545f4914f6cdd1d + 2*try
 		m.slots = [64]matchWord{}
 		ok := true
 		for _, mw := range words {
-			e := &m.slots[m.slot(mw.w0, mw.w1)]
+			e := &m.slots[m.slot(mw.w0)]
 			if e.code != 0 {
 				ok = false
 				break
@@ -822,20 +821,16 @@ func (s *scanner) matchAt(j int, m *wordMatcher) (code, next int) {
 	buf := s.buf[i : i+16 : i+16]
 	v0 := binary.LittleEndian.Uint64(buf[:8])
 	v1 := binary.LittleEndian.Uint64(buf[8:])
-	x0, x1 := v0^'"'*ones, v1^'"'*ones
-	// The quotes in each word: the string's length n is the offset of the
-	// first, 16 if there is none (it is longer than 15).
-	q0, q1 := (x0-ones)&^x0&highs, (x1-ones)&^x1&highs
-	// Without a branch, which the varying lengths of enumeration values
-	// mispredicted: TrailingZeros64(0) is 64, so tz0>>6 is 1 exactly when
-	// the first word has no quote, and only then counts the second's.
-	tz0, tz1 := bits.TrailingZeros64(q0), bits.TrailingZeros64(q1)
-	n := tz0>>3 + tz1>>3&-(tz0>>6)
-	mask := &m.prefix[n&31]
-	w0, w1 := v0&mask[0], v1&mask[1]
-	e := &m.slots[m.slot(w0, w1)]
-	if e.w0^w0|e.w1^w1|uint64(e.n^n) != 0 || e.code == 0 {
+	// The bytes before the first quote in the first word place the
+	// string (TrailingZeros64 is 64 if there is none: all eight count);
+	// the slot's string, with its closing quote, must then be at i. This
+	// is a short chain of dependent operations: the value of every event
+	// and edge type goes through it, each waiting for the last.
+	x0 := v0 ^ '"'*ones
+	tz0 := bits.TrailingZeros64((x0 - ones) &^ x0 & highs)
+	e := &m.slots[m.slot(v0&(^uint64(0)>>(64-tz0&^7)))]
+	if v0&e.k0 != e.q0 || v1&e.k1 != e.q1 || e.code == 0 {
 		return 0, 0
 	}
-	return e.code, i + n + 1
+	return e.code, i + e.n + 1
 }

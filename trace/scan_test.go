@@ -147,3 +147,27 @@ func TestReadNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaMatchers requires the matchers of the schema's keys and type
+// values to hold every name of up to 15 bytes: a name they leave out is
+// still read correctly, the general way, but slowly, and nothing else
+// would notice.
+func TestSchemaMatchers(t *testing.T) {
+	tb := newTables()
+	for _, tc := range []struct {
+		name  string
+		m     *wordMatcher
+		names []string
+	}{
+		{"event keys", tb.eventObj.keys, tb.eventObj.names},
+		{"edge keys", tb.edgeObj.keys, tb.edgeObj.names},
+		{"event types", tb.eventTypes, eventTypeList()},
+		{"edge types", tb.edgeTypes, edgeTypeList()},
+	} {
+		for i, name := range tc.names {
+			if len(name) <= 15 && tc.m.word(i+1) == nil {
+				t.Errorf("%s: %q left out", tc.name, name)
+			}
+		}
+	}
+}
