@@ -2,7 +2,6 @@ package trace
 
 import (
 	"fmt"
-	"hash/maphash"
 	"math"
 
 	"github.com/masrl/masrl/internal/diag"
@@ -44,15 +43,20 @@ type checker struct {
 	v *Validator
 	*tables
 
-	// idSeed is the seed of the graph's id table, copied before the graph
+	// idHash is the hash of the graph's id table, copied before the graph
 	// goroutine starts, so that the scanner can hash edge ends for it.
-	idSeed maphash.Seed
+	idHash idHash
 
 	// plainObj holds what the plain path read of the current event or edge.
 	plainObj plainObj
 	// eventKeys and edgeKeys are the last two keys the plain path found
 	// at each place of an event and of an edge.
 	eventKeys, edgeKeys [maxPlainMembers][2]*matchWord
+	// eventKeep is the event members the plain path keeps for
+	// plainEvent: with FindingsOnly only the id, the time and the type
+	// reach the graph and the report, and the other members are read
+	// and checked but not kept.
+	eventKeep int
 
 	g    graph
 	feed *graphFeed
@@ -116,7 +120,11 @@ func (c *checker) start() {
 	c.s.where = c.pointer
 	c.g.init(opts.SizeHint)
 	c.g.findingsOnly = opts.FindingsOnly
-	c.idSeed = c.g.ids.seed
+	c.idHash = c.g.ids.idHash
+	c.eventKeep = -1
+	if opts.FindingsOnly {
+		c.eventKeep = evID | evT | evEnums
+	}
 	c.rep = newReport()
 	c.feed = startGraphFeed(&c.g, opts.MaxFindings, opts.SizeHint, &c.v.batches)
 }

@@ -66,3 +66,73 @@ func TestIDTable(t *testing.T) {
 		}
 	}
 }
+
+// TestIDTableLengths interns ids of every length around idShortMax, the
+// longest held whole in a word, with bytes that a word must keep apart:
+// trailing zero bytes ("a" and "a\x00"), and ids that share their first
+// and last four bytes.
+func TestIDTableLengths(t *testing.T) {
+	var ids [][]byte
+	for n := range 2 * (idShortMax + 2) {
+		for _, fill := range []byte{0, 'a', 0xff} {
+			id := make([]byte, n)
+			for k := range id {
+				id[k] = fill + byte(k%3)
+			}
+			ids = append(ids, id)
+			if n > 2 {
+				mid := append([]byte(nil), id...)
+				mid[n/2] ^= 0x40 // differs only inside
+				ids = append(ids, mid)
+			}
+		}
+	}
+	tab := newIDTable()
+	seen := map[string]int{}
+	for _, id := range ids {
+		want, repeat := seen[string(id)]
+		if !repeat {
+			want = len(seen)
+			seen[string(id)] = want
+		}
+		got, dup := tab.insert(id, tab.hash(id))
+		if int(got) != want || dup != repeat {
+			t.Fatalf("insert %q = %d, %v; want %d, %v", id, got, dup, want, repeat)
+		}
+	}
+	for id, want := range seen {
+		if got := tab.lookup([]byte(id), tab.hash([]byte(id))); int(got) != want {
+			t.Errorf("lookup %q = %d, want %d", id, got, want)
+		}
+		if got := tab.bytesOf(want); string(got) != id {
+			t.Errorf("bytesOf(%d) = %q, want %q", want, got, id)
+		}
+	}
+	tab.grow() // hashes every id again from its word
+	for id, want := range seen {
+		if got := tab.lookup([]byte(id), tab.hash([]byte(id))); int(got) != want {
+			t.Errorf("after grow: lookup %q = %d, want %d", id, got, want)
+		}
+	}
+}
+
+// TestIDTableCollisions interns the ids of TestIDTableLengths all under
+// one hash, so that every id is compared with every other: short with
+// long, empty with long, long with long of the same length.
+func TestIDTableCollisions(t *testing.T) {
+	ids := [][]byte{[]byte(""), []byte("a"), []byte("a\x00"), []byte("abcdefg"), []byte("abcdefgh"),
+		[]byte("abcdefgi"), []byte("abcdefghijklmnop"), []byte("\x00\x00\x00\x00\x00\x00\x00\x00"), []byte("\x00")}
+	for _, h := range []uint64{0, 1 << 40, ^uint64(0)} {
+		tab := newIDTable()
+		for i, id := range ids {
+			if got, dup := tab.insert(id, h); int(got) != i || dup {
+				t.Fatalf("hash %#x: insert %q = %d, %v; want %d, false", h, id, got, dup, i)
+			}
+		}
+		for i, id := range ids {
+			if got := tab.lookup(id, h); int(got) != i {
+				t.Errorf("hash %#x: lookup %q = %d, want %d", h, id, got, i)
+			}
+		}
+	}
+}

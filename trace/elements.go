@@ -7,17 +7,21 @@ import (
 
 // eventsArray reads the events array (the scanner is at its '[').
 func (c *checker) eventsArray() error {
-	return c.elementsArray(topEvents&topNonEmptyArrays != 0, c.event)
+	return c.elementsArray(topEvents&topNonEmptyArrays != 0, true)
 }
 
 // edgesArray reads the edges array (the scanner is at its '[').
 func (c *checker) edgesArray() error {
-	return c.elementsArray(topEdges&topNonEmptyArrays != 0, c.edge)
+	return c.elementsArray(topEdges&topNonEmptyArrays != 0, false)
 }
 
 // elementsArray reads an array of events or edges (the scanner is at its
-// '['), each element with elem.
-func (c *checker) elementsArray(nonEmpty bool, elem func(i int) error) error {
+// '['): each element the plain path's way if it can (plainEvent,
+// plainEdge), else with the member loop (event, edge). The plain path
+// reports nothing, so only the member loop needs the element's index on
+// the path; the plain path, most elements of a large trace, is called
+// directly and costs no push and pop.
+func (c *checker) elementsArray(nonEmpty bool, events bool) error {
 	at := c.s.here()
 	c.s.i++
 	if !c.s.first(']') {
@@ -26,12 +30,24 @@ func (c *checker) elementsArray(nonEmpty bool, elem func(i int) error) error {
 		}
 		return nil
 	}
+	plain := !c.opts.memberLoopOnly
 	for i := 0; ; i++ {
-		c.pushIdx(i)
-		err := elem(i)
-		c.pop()
-		if err != nil {
-			return err
+		ch, ok := c.s.peek()
+		switch {
+		case plain && ok && ch == '{' && events && c.plainEvent(i):
+		case plain && ok && ch == '{' && !events && c.plainEdge(i):
+		default:
+			c.pushIdx(i)
+			var err error
+			if events {
+				err = c.event(i)
+			} else {
+				err = c.edge(i)
+			}
+			c.pop()
+			if err != nil {
+				return err
+			}
 		}
 		if more, err := c.s.more(']'); err != nil || !more {
 			return err
@@ -40,17 +56,21 @@ func (c *checker) elementsArray(nonEmpty bool, elem func(i int) error) error {
 }
 
 // eventRecord is what the graph and the report keep of one event.
+//
+// Its type is an int8 and its index an int32 (the graph's node indexes are
+// int32 too), so that a record is 64 bytes, one cache line, where it was
+// 80: a million of them cross from the scanner's core to the graph's.
 type eventRecord struct {
-	id         span
+	id         idRef
 	t          float64
-	typ        int
 	agent      span
 	role       span
 	to         span
 	contentRef span
+	typ        int8 // -1 unknown
 	trusted    int8 // -1 absent, 0 false, 1 true
 	idAt       linecol
-	index      int
+	index      int32
 }
 
 // linecol is a position as the records for the graph keep it: the graph's
@@ -64,11 +84,9 @@ func lineCol(p pos) linecol { return linecol{line: int32(p.line), col: int32(p.c
 
 func (lc linecol) pos() pos { return pos{line: int(lc.line), col: int(lc.col)} }
 
-// event reads one event (the scanner is before its first byte).
+// event reads one event with the member loop (the scanner is before its
+// first byte), when the plain path has not.
 func (c *checker) event(i int) error {
-	if ch, ok := c.s.peek(); ok && ch == '{' && !c.opts.memberLoopOnly && c.plainEvent(i) {
-		return nil
-	}
 	ok, err := c.typeOK("object", 3)
 	if !ok || err != nil {
 		c.rep.countEvent(-1)
@@ -79,8 +97,8 @@ func (c *checker) event(i int) error {
 	if err := c.elementMembers(c.eventObj, true, at, func(bit int) error { return c.eventValue(bit, &ev) }); err != nil {
 		return err
 	}
-	c.rep.countEvent(ev.typ)
-	ev.index = i
+	c.rep.countEvent(int(ev.typ))
+	ev.index = int32(i)
 	c.feed.event(&ev)
 	return nil
 }
@@ -98,7 +116,7 @@ func (c *checker) eventValue(bit int, ev *eventRecord) error {
 		return err
 	case bit&evEnums != 0:
 		k, err := c.enumValue(c.eventTypes, eventTypeList, eventTypeCode, 4)
-		ev.typ = k
+		ev.typ = int8(k)
 		return err
 	case bit&evBooleans != 0:
 		v, ok, err := c.boolValue(4)
@@ -141,7 +159,7 @@ func (c *checker) eventString(ev *eventRecord, bit int, str []byte, at pos) {
 	switch {
 	case bit == evID:
 		ev.idAt = lineCol(at)
-		ev.id = c.feed.keep(str)
+		ev.id = c.feed.keepID(str)
 	case c.opts.FindingsOnly:
 		// Only the id reaches the graph.
 	case bit == evAgent:
@@ -156,37 +174,38 @@ func (c *checker) eventString(ev *eventRecord, bit int, str []byte, at pos) {
 }
 
 // edgeRecord is what the graph keeps of one edge.
+//
+// It holds neither the edge's index (the graph counts edges) nor its type
+// (only the report counts types, on the scanner's side): without them a
+// record is 64 bytes, one cache line, where it was 80, and a million of
+// them cross from the scanner's core to the graph's.
 type edgeRecord struct {
-	index    int
-	src, dst span
+	src, dst idRef
 	// srcHash and dstHash are the ends' hashes in the graph's id table,
 	// computed on the scanner's goroutine, where the id is in the cache
 	// and which has time to spare while the graph resolves edges.
 	srcHash, dstHash uint64
 	srcAt, dstAt     linecol
 	at               linecol
-	typ              int
 	ok               bool // src and dst are non-empty strings
 }
 
-// edge reads one edge.
+// edge reads one edge with the member loop, when the plain path has not.
 func (c *checker) edge(i int) error {
-	if ch, ok := c.s.peek(); ok && ch == '{' && !c.opts.memberLoopOnly && c.plainEdge(i) {
-		return nil
-	}
 	ok, err := c.typeOK("object", 3)
 	if !ok || err != nil {
 		c.rep.countEdge(-1)
-		c.feed.edge(&edgeRecord{index: i, typ: -1})
+		c.feed.edge(&edgeRecord{})
 		return err
 	}
 	here := c.s.here()
-	ed := edgeRecord{index: i, typ: -1, at: lineCol(here)}
+	ed := edgeRecord{at: lineCol(here)}
+	typ := -1
 	srcOK, dstOK := false, false
 	err = c.elementMembers(c.edgeObj, false, here, func(bit int) error {
 		if bit&edEnums != 0 {
 			var err error
-			ed.typ, err = c.enumValue(c.edgeTypes, edgeTypeList, edgeTypeCode, 4)
+			typ, err = c.enumValue(c.edgeTypes, edgeTypeList, edgeTypeCode, 4)
 			return err
 		}
 		at, _ := c.peekPos()
@@ -201,7 +220,7 @@ func (c *checker) edge(i int) error {
 		return err
 	}
 	ed.ok = srcOK && dstOK
-	c.rep.countEdge(ed.typ)
+	c.rep.countEdge(typ)
 	c.feed.edge(&ed)
 	return nil
 }
@@ -212,8 +231,13 @@ func (c *checker) edgeString(ed *edgeRecord, bit int, str []byte, at pos) (src, 
 	if len(str) == 0 {
 		return false, false
 	}
-	v := c.feed.keep(str)
-	h := maphash.Bytes(c.idSeed, str)
+	v := c.feed.keepID(str)
+	var h uint64
+	if v&idLong == 0 {
+		h = c.idHash.word(uint64(v))
+	} else {
+		h = maphash.Bytes(c.idHash.seed, str)
+	}
 	switch bit {
 	case edSrc:
 		ed.src, ed.srcAt, ed.srcHash = v, lineCol(at), h

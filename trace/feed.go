@@ -132,6 +132,32 @@ func (f *graphFeed) keep(s []byte) span {
 	return sp
 }
 
+// idRef is an event id or edge end as a record carries it to the graph:
+// the id itself if it is short (its idWord), else idLong | n<<32 | off,
+// its n bytes at off in the batch's arena. Most ids of a large trace are
+// short, and then neither the scanner copies their bytes nor the graph
+// reads them back.
+type idRef uint64
+
+// keepID returns the ref of id, copying a long one into the current batch.
+func (f *graphFeed) keepID(id []byte) idRef {
+	if w, short := idWord(id); short {
+		return idRef(w)
+	}
+	sp := f.keep(id)
+	return idRef(idLong | uint64(sp.n)<<32 | uint64(sp.off))
+}
+
+// id returns the id at r as idParts gives it: its word, or idLong and its
+// bytes.
+func (b *graphBatch) id(r idRef) (w uint64, long []byte) {
+	if r&idLong == 0 {
+		return uint64(r), nil
+	}
+	off, n := uint32(r), uint32(r&^idLong>>32)
+	return idLong, b.arena[off : off+n : off+n]
+}
+
 // str returns the string at sp.
 func (b *graphBatch) str(sp span) []byte {
 	return b.arena[sp.off : sp.off+sp.n : sp.off+sp.n]

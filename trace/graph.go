@@ -2,10 +2,12 @@ package trace
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"hash/maphash"
 	"math"
 	"math/bits"
+	"math/rand/v2"
 
 	"github.com/masrl/masrl/internal/diag"
 )
@@ -76,9 +78,10 @@ func (c *column[T]) at(i int) T { return c.chunks[i>>chunkBits][i&(1<<chunkBits-
 
 func (c *column[T]) set(i int, v T) { c.chunks[i>>chunkBits][i&(1<<chunkBits-1)] = v }
 
-// idTable interns strings (event ids, agent names, roles): their bytes in
-// one arena and an open-addressing hash table of indexes. A Go
-// map[string]int32 of a million ids costs about 70 MB; this costs about 22.
+// idTable interns strings (event ids, agent names, roles): one word per
+// id, which holds a short id whole and locates a longer one in an arena,
+// and an open-addressing hash table of indexes. A Go map[string]int32 of a
+// million ids costs about 70 MB; this costs about 16.
 // A slot is 32 bits: the index (plus one) in its low bits, as many as the
 // table's size needs, and in the others a tag of the hash, so that a probe
 // rarely compares bytes it need not. Half the size of a slot of a 32-bit
@@ -86,26 +89,117 @@ func (c *column[T]) set(i int, v T) { c.chunks[i>>chunkBits][i&(1<<chunkBits-1)]
 // when edges look their ends up in random order. Callers that hash ahead
 // of time (see prefetch) pass the hash in; hash gives it.
 type idTable struct {
-	seed  maphash.Seed // per table: probe order varies, results do not
-	arena []byte
-	ends  column[uint32] // ends[i] is the end of id i in arena
-	slots []uint32       // 0 is empty, otherwise tag<<shift | index+1
-	shift uint           // log2(len(slots))
+	idHash // per table: probe order varies, results do not
+	// words[i] is id i (see idWord). An id of up to idShortMax bytes (on a
+	// million-event trace, nearly all of them) is compared with one load
+	// and one comparison of its word, where a length and offset in a
+	// column and the bytes in an arena took three dependent loads and a
+	// call; and a million such ids take 8 MB instead of 11.
+	words column[uint64]
+	arena []byte   // the bytes of the ids longer than idShortMax
+	slots []uint32 // 0 is empty, otherwise tag<<shift | index+1
+	shift uint     // log2(len(slots))
 	n     int
 	// spare holds the slots of the last trace once it has no more use for
 	// them, for reuse.
 	spare []uint32
 }
 
-func newIDTable() idTable { return idTable{seed: maphash.MakeSeed()} }
+func newIDTable() idTable { return idTable{idHash: newIDHash()} }
+
+// idHash hashes ids for an idTable: a short id (see idWord) by mixing its
+// word with a key, in a few multiplications, a longer one with maphash.
+// The scanner hashes edge ends for the graph with a copy.
+type idHash struct {
+	seed maphash.Seed
+	key  uint64
+}
+
+func newIDHash() idHash {
+	return idHash{seed: maphash.MakeSeed(), key: rand.Uint64() | 1}
+}
+
+// hash returns the hash of id.
+func (ih idHash) hash(id []byte) uint64 {
+	if w, short := idWord(id); short {
+		return ih.word(w)
+	}
+	return maphash.Bytes(ih.seed, id)
+}
+
+// word returns the hash of the short id whose word is w: a bijective mix
+// (multiplications by odd constants and xor-shifts), so that the upper
+// half, which places and tags an id in the table, depends on every bit.
+func (ih idHash) word(w uint64) uint64 {
+	x := (w ^ ih.key) * 0x9e3779b97f4a7c15
+	x ^= x >> 29
+	x *= 0xbf58476d1ce4e5b9
+	return x ^ x>>32
+}
+
+// parts returns what find and insert take of id: its word if short,
+// else idLong and the bytes.
+func idParts(id []byte) (w uint64, long []byte) {
+	if w, short := idWord(id); short {
+		return w, nil
+	}
+	return idLong, id
+}
+
+// idString returns the id given as by idParts, for messages.
+func idString(w uint64, long []byte) string {
+	if long != nil {
+		return string(long)
+	}
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], w)
+	return string(b[:w>>56])
+}
 
 // reset empties the table for another trace, keeping its memory.
 func (t *idTable) reset() {
 	if t.slots != nil {
 		t.spare = t.slots
 	}
-	t.ends.reset()
-	*t = idTable{seed: t.seed, arena: t.arena[:0], ends: t.ends, spare: t.spare}
+	t.words.reset()
+	*t = idTable{idHash: t.idHash, arena: t.arena[:0], words: t.words, spare: t.spare}
+}
+
+// idShortMax is the longest id a word holds whole: its bytes in the low
+// seven bytes, little-endian, and its length in the top byte, so that
+// "a" and "a\x00" differ. The word of a longer id has idLong set, its
+// length in the idOffBits bits below, and its offset in the arena in the
+// idOffBits bits at the bottom (64 GiB of long ids; the arena could
+// not be allocated long before).
+const (
+	idShortMax = 7
+	idLong     = 1 << 63
+	idOffBits  = 36
+)
+
+// idWord returns the word of an id of up to idShortMax bytes; short is
+// false for a longer one.
+func idWord(id []byte) (w uint64, short bool) {
+	n := len(id)
+	switch {
+	case n > idShortMax:
+		return 0, false
+	case n >= 4:
+		// Two loads of four bytes that overlap by 8-n: the overlapping
+		// bytes are the same in both, so or-ing them is harmless.
+		lo := uint64(binary.LittleEndian.Uint32(id))
+		hi := uint64(binary.LittleEndian.Uint32(id[n-4:]))
+		w = lo | hi<<(8*(n-4))
+	case n > 0:
+		// The first, middle and last byte cover 1 to 3 bytes likewise.
+		w = uint64(id[0]) | uint64(id[n/2])<<(8*(n/2)) | uint64(id[n-1])<<(8*(n-1))
+	}
+	return w | uint64(n)<<56, true
+}
+
+// longWord is the word of a long id of n bytes at off in the arena.
+func longWord(off, n int) uint64 {
+	return idLong | uint64(n)<<idOffBits | uint64(off)&(1<<idOffBits-1)
 }
 
 func fnv64(b []byte) uint64 {
@@ -117,20 +211,35 @@ func fnv64(b []byte) uint64 {
 	return h
 }
 
-func (t *idTable) hash(id []byte) uint64 { return maphash.Bytes(t.seed, id) }
-
+// bytesOf returns id i: a view of the arena for a long id, a new slice
+// for a short one (for messages; find compares words and allocates
+// nothing).
 func (t *idTable) bytesOf(i int) []byte {
-	start := uint32(0)
-	if i > 0 {
-		start = t.ends.at(i - 1)
+	w := t.words.at(i)
+	if w&idLong == 0 {
+		b := binary.LittleEndian.AppendUint64(make([]byte, 0, 8), w)
+		return b[:w>>56]
 	}
-	return t.arena[start:t.ends.at(i)]
+	off := int(w & (1<<idOffBits - 1))
+	return t.arena[off : off+int(w&^idLong>>idOffBits)]
 }
 
-// find returns the index of id, or -1, and the slot where it is or would go.
-// The upper half of the hash picks the first slot with its low bits and
-// tags the slot with the bits above those.
-func (t *idTable) find(id []byte, h uint64) (idx int32, slot int) {
+// is reports whether id i is the id given as by idParts. A long id's w is
+// idLong, which is no id's word: a short word has the bit clear, a long
+// one a length of at least idShortMax+1.
+func (t *idTable) is(i int, w uint64, long []byte) bool {
+	v := t.words.at(i)
+	if v&idLong == 0 || long == nil {
+		return v == w
+	}
+	off := int(v & (1<<idOffBits - 1))
+	return int(v&^idLong>>idOffBits) == len(long) && string(t.arena[off:off+len(long)]) == string(long)
+}
+
+// find returns the index of the id given as by idParts, or -1, and the
+// slot where it is or would go. The upper half of the hash picks the first
+// slot with its low bits and tags the slot with the bits above those.
+func (t *idTable) find(w uint64, long []byte, h uint64) (idx int32, slot int) {
 	mask := uint32(len(t.slots) - 1)
 	hi := uint32(h >> 32)
 	tag := hi >> t.shift
@@ -141,7 +250,7 @@ func (t *idTable) find(id []byte, h uint64) (idx int32, slot int) {
 		}
 		if s>>t.shift == tag {
 			i := int(s&mask) - 1
-			if string(t.bytesOf(i)) == string(id) {
+			if t.is(i, w, long) {
 				return int32(i), int(k)
 			}
 		}
@@ -162,25 +271,41 @@ func (t *idTable) touch(h uint64) uint64 {
 
 // lookup returns the index of id, whose hash is h, or -1.
 func (t *idTable) lookup(id []byte, h uint64) int32 {
+	w, long := idParts(id)
+	return t.lookupID(w, long, h)
+}
+
+// lookupID is lookup of the id given as by idParts.
+func (t *idTable) lookupID(w uint64, long []byte, h uint64) int32 {
 	if len(t.slots) == 0 {
 		return -1
 	}
-	i, _ := t.find(id, h)
+	i, _ := t.find(w, long, h)
 	return i
 }
 
 // insert adds id, whose hash is h, and returns its index; dup is true if it
 // was there.
 func (t *idTable) insert(id []byte, h uint64) (idx int32, dup bool) {
+	w, long := idParts(id)
+	return t.insertID(w, long, h)
+}
+
+// insertID is insert of the id given as by idParts.
+func (t *idTable) insertID(w uint64, long []byte, h uint64) (idx int32, dup bool) {
 	if 4*(t.n+1) > 3*len(t.slots) { // keep the load at most 3/4
 		t.grow()
 	}
-	i, slot := t.find(id, h)
+	i, slot := t.find(w, long, h)
 	if i >= 0 {
 		return i, true
 	}
-	t.arena = append(t.arena, id...)
-	t.ends.add(uint32(len(t.arena)))
+	if long == nil {
+		t.words.add(w)
+	} else {
+		t.words.add(longWord(len(t.arena), len(long)))
+		t.arena = append(t.arena, long...)
+	}
 	idx = int32(t.n)
 	t.n++
 	t.slots[slot] = uint32(h>>32)>>t.shift<<t.shift | uint32(idx+1)
@@ -188,7 +313,8 @@ func (t *idTable) insert(id []byte, h uint64) (idx int32, dup bool) {
 }
 
 // reserve sizes the empty table for n ids without growing, and its arena
-// for ids of up to 8 bytes, which memory not written to costs nothing.
+// for long ids of up to 8 bytes, which memory not written to costs
+// nothing.
 func (t *idTable) reserve(n int) {
 	size := 64
 	for 4*(n+1) > 3*size {
@@ -216,13 +342,21 @@ func (t *idTable) grow() {
 	t.shift = uint(bits.TrailingZeros(uint(size)))
 	mask := uint32(size - 1)
 	for i := range t.n {
-		hi := uint32(t.hash(t.bytesOf(i)) >> 32)
+		hi := uint32(t.hashOf(i) >> 32)
 		k := hi & mask
 		for t.slots[k] != 0 {
 			k = (k + 1) & mask
 		}
 		t.slots[k] = hi>>t.shift<<t.shift | uint32(i+1)
 	}
+}
+
+// hashOf hashes id i again, without allocating.
+func (t *idTable) hashOf(i int) uint64 {
+	if w := t.words.at(i); w&idLong == 0 {
+		return t.word(w)
+	}
+	return t.hash(t.bytesOf(i))
 }
 
 // hashSet is a set of 64-bit hashes (of message content_refs), in open
@@ -372,7 +506,7 @@ func (g *graph) init(sizeHint int64) {
 		first := int(min(2*n, 1<<chunkBits))
 		g.t.first, g.typ.first, g.agent.first, g.trusted.first = first, first, first, first
 		g.src.first, g.dst.first, g.eline.first, g.ecol.first = first, first, first, first
-		g.ids.ends.first = first
+		g.ids.words.first = first
 	}
 	g.agents = newIDTable()
 	g.roles = newIDTable()
@@ -408,7 +542,11 @@ func (g *graph) addEvents(b *graphBatch) {
 		for k := range n {
 			ev := &evs[k]
 			h := &hs[k]
-			h.id = g.ids.hash(b.str(ev.id))
+			if w, long := b.id(ev.id); long == nil {
+				h.id = g.ids.word(w)
+			} else {
+				h.id = g.ids.hash(long)
+			}
 			h.agent, h.msg = 0, 0
 			if g.findingsOnly {
 				continue
@@ -442,11 +580,11 @@ func (g *graph) addEvent(ev *eventRecord, b *graphBatch, h *eventHashes) {
 	if !g.findingsOnly {
 		agent = g.measureEvent(ev, b, h)
 	}
-	id := b.str(ev.id)
-	if len(id) == 0 {
-		return
+	w, long := b.id(ev.id)
+	if long == nil && w>>56 == 0 {
+		return // empty
 	}
-	idx, dup := g.ids.insert(id, h.id)
+	idx, dup := g.ids.insertID(w, long, h.id)
 	if dup {
 		first := g.ids.bytesOf(int(idx))
 		g.report(ev.idAt.pos(), fmt.Sprintf("/events/%d/id", ev.index), Error, RuleUniqueID,
@@ -547,8 +685,10 @@ func (g *graph) addEdge(ed *edgeRecord, b *graphBatch) {
 	k := int32(g.src.n)
 	src, dst := int32(-2), int32(-2)
 	if ed.ok {
-		src = g.resolve(k, false, b.str(ed.src), ed.srcHash, ed.srcAt.pos())
-		dst = g.resolve(k, true, b.str(ed.dst), ed.dstHash, ed.dstAt.pos())
+		sw, slong := b.id(ed.src)
+		dw, dlong := b.id(ed.dst)
+		src = g.resolve(k, false, sw, slong, ed.srcHash, ed.srcAt)
+		dst = g.resolve(k, true, dw, dlong, ed.dstHash, ed.dstAt)
 	}
 	g.src.add(src)
 	g.dst.add(dst)
@@ -558,15 +698,16 @@ func (g *graph) addEdge(ed *edgeRecord, b *graphBatch) {
 
 // resolve returns the node of an edge end, -1 if it is not known yet, or
 // -2 after reporting it as dangling.
-func (g *graph) resolve(edge int32, dst bool, id []byte, h uint64, at pos) int32 {
-	if i := g.ids.lookup(id, h); i >= 0 {
+// The id is given as by idParts.
+func (g *graph) resolve(edge int32, dst bool, w uint64, long []byte, h uint64, at linecol) int32 {
+	if i := g.ids.lookupID(w, long, h); i >= 0 {
 		return i
 	}
 	if g.eventsDone {
-		g.dangling(int(edge), dst, string(id), at)
+		g.dangling(int(edge), dst, idString(w, long), at.pos())
 		return -2
 	}
-	g.pending = append(g.pending, pendingRef{edge: edge, dst: dst, id: string(id), at: at})
+	g.pending = append(g.pending, pendingRef{edge: edge, dst: dst, id: idString(w, long), at: at.pos()})
 	return -1
 }
 

@@ -49,19 +49,21 @@ const maxPlainMembers = 16
 // plainObj is plainObject's result, kept in the checker so that reading an
 // object does not clear a fresh array.
 type plainObj struct {
-	m    [maxPlainMembers]plainMember
-	n    int
-	mask int
-	end  int // the index after the closing '}'
+	m    [maxPlainMembers]plainMember // the members kept (see plainObject)
+	n    int                          // how many were kept
+	mask int                          // the bits of every member read
+	end  int                          // the index after the closing '}'
 }
 
 // plainObject reads the object at the scanner's '{' into o if it is written
 // plainly, lies within the buffer and is valid by spec and kinds; it moves
-// nothing.
+// nothing. Only the members whose bits are in keep are kept in o.m: the
+// caller's loop over them is then as short as what it needs (with
+// FindingsOnly, three of an event's eight members).
 //
 // pred holds, for each place in the object, the last two keys found there
 // (nil if none), which plainObject updates.
-func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj, pred *[maxPlainMembers][2]*matchWord) bool {
+func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, keep int, o *plainObj, pred *[maxPlainMembers][2]*matchWord) bool {
 	b := s.buf[:s.n]
 	// The property sets in locals: the stores below would make the
 	// compiler load them again from kinds on every member.
@@ -69,19 +71,20 @@ func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj, 
 	nonEmpty, nonNeg := kinds.nonEmpty, kinds.nonNegative
 	j := skipBlanks(b, s.i+1)
 	o.n, o.mask = 0, 0
-	for {
-		if j >= len(b) || b[j] != '"' || o.n == maxPlainMembers {
+	// place counts the members read, o.n those kept.
+	for place := 0; ; place++ {
+		if j >= len(b) || b[j] != '"' || place == maxPlainMembers {
 			return false
 		}
 		// Objects of one kind mostly list their keys in the same order,
 		// with optional ones left out: the last two keys found at this
 		// place are tried first, the latest first.
 		var code, k int
-		p := &pred[o.n]
+		p := &pred[place]
 		switch {
-		case p[0] != nil && s.isAt(j+1, p[0]):
+		case p[0] != nil && isAt(b, j+1, p[0]):
 			code, k = p[0].code, j+2+p[0].n
-		case p[1] != nil && s.isAt(j+1, p[1]):
+		case p[1] != nil && isAt(b, j+1, p[1]):
 			code, k = p[1].code, j+2+p[1].n
 			p[0], p[1] = p[1], p[0]
 		default:
@@ -96,12 +99,18 @@ func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj, 
 			return false
 		}
 		o.mask |= bit
-		j = skipBlanks(b, k)
-		if j >= len(b) || b[j] != ':' {
-			return false
-		}
-		if j = skipBlanks(b, j+1); j >= len(b) {
-			return false
+		// k is after the key's closing quote: the colon, then the value,
+		// most often with no blanks around the colon.
+		if k+1 < len(b) && b[k] == ':' && b[k+1] > ' ' {
+			j = k + 1
+		} else {
+			j = skipBlanks(b, k)
+			if j >= len(b) || b[j] != ':' {
+				return false
+			}
+			if j = skipBlanks(b, j+1); j >= len(b) {
+				return false
+			}
 		}
 		m := &o.m[o.n]
 		m.bit, m.at = bit, j
@@ -155,11 +164,21 @@ func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, o *plainObj, 
 		default:
 			return false
 		}
-		o.n++
-		if j = skipBlanks(b, j); j >= len(b) {
+		if bit&keep != 0 {
+			o.n++
+		}
+		// The separator, most often right after the value.
+		if j >= len(b) {
 			return false
 		}
-		switch b[j] {
+		c := b[j]
+		if c <= ' ' {
+			if j = skipBlanks(b, j); j >= len(b) {
+				return false
+			}
+			c = b[j]
+		}
+		switch c {
 		case ',':
 			j = skipBlanks(b, j+1)
 			continue
@@ -193,17 +212,17 @@ func skipBlanksSlow(b []byte, j int) int {
 // plainEvent reads event i if plainObject can; it reports whether it did.
 func (c *checker) plainEvent(i int) bool {
 	o := &c.plainObj
-	if !c.s.plainObject(c.eventObj, &c.eventKinds, o, &c.eventKeys) {
+	if !c.s.plainObject(c.eventObj, &c.eventKinds, c.eventKeep, o, &c.eventKeys) {
 		return false
 	}
-	ev := eventRecord{t: math.NaN(), typ: -1, trusted: -1, index: i}
+	ev := eventRecord{t: math.NaN(), typ: -1, trusted: -1, index: int32(i)}
 	for k := range o.n {
 		m := &o.m[k]
 		switch {
 		case m.bit&evNumbers != 0:
 			c.eventNumber(&ev, m.bit, m.num)
 		case m.bit&evEnums != 0:
-			ev.typ = m.code
+			ev.typ = int8(m.code)
 		case m.bit&evBooleans != 0:
 			c.eventBool(&ev, m.bit, m.code == 1)
 		default:
@@ -211,7 +230,7 @@ func (c *checker) plainEvent(i int) bool {
 		}
 	}
 	c.s.i = o.end
-	c.rep.countEvent(ev.typ)
+	c.rep.countEvent(int(ev.typ))
 	c.feed.event(&ev)
 	return true
 }
@@ -219,15 +238,16 @@ func (c *checker) plainEvent(i int) bool {
 // plainEdge reads edge i if plainObject can; it reports whether it did.
 func (c *checker) plainEdge(i int) bool {
 	o := &c.plainObj
-	if !c.s.plainObject(c.edgeObj, &c.edgeKinds, o, &c.edgeKeys) {
+	if !c.s.plainObject(c.edgeObj, &c.edgeKinds, -1, o, &c.edgeKeys) {
 		return false
 	}
-	ed := edgeRecord{index: i, typ: -1, at: lineCol(c.s.here())}
+	ed := edgeRecord{at: lineCol(c.s.here())}
+	typ := -1
 	srcOK, dstOK := false, false
 	for k := range o.n {
 		m := &o.m[k]
 		if m.bit&edEnums != 0 {
-			ed.typ = m.code
+			typ = m.code
 			continue
 		}
 		s, d := c.edgeString(&ed, m.bit, m.str(c.s.buf), c.s.posAt(m.at))
@@ -235,7 +255,7 @@ func (c *checker) plainEdge(i int) bool {
 	}
 	ed.ok = srcOK && dstOK
 	c.s.i = o.end
-	c.rep.countEdge(ed.typ)
+	c.rep.countEdge(typ)
 	c.feed.edge(&ed)
 	return true
 }

@@ -41,9 +41,25 @@ func TestPlainObject(t *testing.T) {
 		{`{"id":"e1","t":0.5,"type":"spawn","agent":"a",}`, false, 0, 0},
 		{`{"id":"e1","t":01,"type":"spawn","agent":"a"}`, false, 0, 0},
 	} {
+		// With FindingsOnly the plain path keeps only the id, the time
+		// and the type; it must take and reject the same objects.
 		s := newBytesScanner([]byte(tc.in + pad))
+		var few plainObj
+		const keep = evID | evT | evEnums
+		if took := s.plainObject(tb.eventObj, &tb.eventKinds, keep, &few, &keys); took != tc.take {
+			t.Errorf("%s: keeping a few, taken %v, want %v", tc.in, took, tc.take)
+		} else if took {
+			for _, m := range few.m[:few.n] {
+				if m.bit&keep == 0 {
+					t.Errorf("%s: kept member %#x, want only %#x", tc.in, m.bit, keep)
+				}
+			}
+			if want := strings.Count(tc.in, `"id"`) + strings.Count(tc.in, `"t"`) + strings.Count(tc.in, `"type"`); few.n != want {
+				t.Errorf("%s: kept %d members, want %d", tc.in, few.n, want)
+			}
+		}
 		var o plainObj
-		took := s.plainObject(tb.eventObj, &tb.eventKinds, &o, &keys)
+		took := s.plainObject(tb.eventObj, &tb.eventKinds, -1, &o, &keys)
 		if took != tc.take {
 			t.Errorf("%s: taken %v, want %v", tc.in, took, tc.take)
 			continue
@@ -78,7 +94,7 @@ func TestPlainObject(t *testing.T) {
 	// read: the plain path leaves it.
 	s := newBytesScanner([]byte(`{"id":"e1","t":0.5,"type":"spawn","agent":"a"}`))
 	var o plainObj
-	if s.plainObject(tb.eventObj, &tb.eventKinds, &o, &keys) {
+	if s.plainObject(tb.eventObj, &tb.eventKinds, -1, &o, &keys) {
 		t.Errorf("took an object at the end of the buffer")
 	}
 }

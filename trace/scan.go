@@ -233,6 +233,28 @@ func (s *scanner) peek() (c byte, ok bool) {
 }
 
 func (s *scanner) peekSlow() (c byte, ok bool) {
+	// An element of a pretty-printed trace starts a line and is indented
+	// with spaces: a line break and the spaces after it, up to eight at
+	// once, cost a few instructions here instead of a trip round the loop
+	// below per byte (a twentieth of the instructions on a large trace).
+	if i := s.i; i+9 <= s.n && s.buf[i] == '\n' {
+		const spaces = 0x2020202020202020
+		w := binary.LittleEndian.Uint64(s.buf[i+1 : i+9])
+		k := 8
+		if x := w ^ spaces; x != 0 {
+			k = bits.TrailingZeros64(x) >> 3
+		}
+		i++
+		s.line++
+		s.lineStart = s.base + int64(i)
+		i += k
+		s.i = i
+		if i < s.n {
+			if c = s.buf[i]; c > ' ' {
+				return c, true
+			}
+		}
+	}
 	for {
 		// The loop works on locals; the fields are written once.
 		buf, i, n := s.buf, s.i, s.n
@@ -593,14 +615,17 @@ func parseNumber(b []byte, j int) (n number, next int, want string) {
 // finds the byte within a word rather than testing words whole and then
 // walking the last one byte by byte.
 func (s *scanner) plainRun(j int) int {
-	for j+8 <= s.n {
-		if m := specialBytes(binary.LittleEndian.Uint64(s.buf[j:])); m != 0 {
+	// The buffer in a local: the loop then loads neither s.buf nor s.n
+	// from memory on each word.
+	b := s.buf[:s.n]
+	for j >= 0 && j+8 <= len(b) {
+		if m := specialBytes(binary.LittleEndian.Uint64(b[j : j+8])); m != 0 {
 			return j + bits.TrailingZeros64(m)>>3
 		}
 		j += 8
 	}
-	for ; j < s.n; j++ {
-		if c := s.buf[j]; c == '"' || c == '\\' || c-0x20 >= 0x60 {
+	for ; j < len(b); j++ {
+		if c := b[j]; c == '"' || c == '\\' || c-0x20 >= 0x60 {
 			break
 		}
 	}
@@ -609,14 +634,16 @@ func (s *scanner) plainRun(j int) int {
 
 // specialBytes sets the high bit of each byte of v that is a quote, a
 // backslash, a control byte (< 0x20) or non-ASCII (>= 0x80), with the usual
-// has-zero-byte arithmetic. Borrows can set bits above the first special
-// byte, never below it, so the lowest set bit is exact.
+// has-zero-byte arithmetic, in eight operations. Below the first special
+// byte no subtraction borrows, and a byte of 0x20 to 0x7f other than a
+// quote or backslash leaves all three differences under 0x80; so the
+// lowest set bit is exact (borrows can set bits above it). A quote, a
+// backslash or a control byte sets the high bit of its difference, and so
+// does a non-ASCII byte: below 0xa0 its xor with a quote is at least 0xa0,
+// from 0xa0 on less 0x20 is at least 0x80 (TestSpecialBytes tries them all).
 func specialBytes(v uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	return (v&highs | // non-ASCII
-		(v-0x20*ones)&^v | // < 0x20
-		(v^('"'*ones)-ones)&^(v^('"'*ones)) |
-		(v^('\\'*ones)-ones)&^(v^('\\'*ones))) & highs
+	return ((v ^ ('"' * ones) - ones) | (v ^ ('\\' * ones) - ones) | (v - 0x20*ones)) & highs
 }
 
 func isNumByte(c byte) bool {
@@ -671,34 +698,41 @@ type wordMatcher struct {
 	slots [64]matchWord // code 0: empty
 	mul   uint64
 	words []matchWord // the strings matched, in code order
-	// prefix[n] keeps the first n bytes of two little-endian words.
-	prefix [17][2]uint64
+	// byCode[c] is the index in words of the string with code c, -1 if
+	// m leaves it out.
+	byCode []int
 }
 
 type matchWord struct {
-	w0, w1 uint64 // the string's bytes, little-endian, zero-padded
-	n      int    // its length
-	code   int
+	w0   uint64 // its first eight bytes, little-endian, zero-padded
+	n    int    // its length
+	code int
 	// q0 and q1 are the string's bytes and its closing quote, k0 and k1
 	// the masks of those bytes: the string is at i if the 16 bytes there,
-	// masked, equal them (see scanner.isAt).
+	// masked, equal them (see isAt and matchAt).
 	q0, q1, k0, k1 uint64
 }
 
-func (m *wordMatcher) slot(w0, w1 uint64) int {
-	return int((w0 ^ w1*0x9e3779b97f4a7c15) * m.mul >> 58)
+// slot places a string by its first eight bytes (fewer if it is shorter,
+// zero-padded): matchAt finds them with one quote search in one word, and
+// checks the rest against the slot's string.
+func (m *wordMatcher) slot(w0 uint64) int {
+	return int(w0 * m.mul >> 58)
 }
 
 // newWordMatcher returns a matcher of names[i] with code i+1. Names longer
-// than 15 bytes, or for which no collision-free multiplier turns up, are
-// left out: match then returns 0 for them and the caller reads them the
-// general way, so leaving a name out costs time, never a wrong answer.
+// than 15 bytes, a name whose first eight bytes an earlier name has, and
+// all of them if no collision-free multiplier turns up, are left out:
+// match then returns 0 for them and the caller reads them the general way,
+// so leaving a name out costs time, never a wrong answer.
 func newWordMatcher(names []string) *wordMatcher {
 	var words []matchWord
+	first8 := map[string]bool{}
 	for i, name := range names {
-		if name == "" || len(name) > 15 {
+		if name == "" || len(name) > 15 || first8[name[:min(len(name), 8)]] {
 			continue
 		}
+		first8[name[:min(len(name), 8)]] = true
 		var b, q, k [16]byte
 		copy(b[:], name)
 		copy(q[:], name)
@@ -708,23 +742,18 @@ func newWordMatcher(names []string) *wordMatcher {
 		}
 		le := binary.LittleEndian
 		words = append(words, matchWord{
-			w0: le.Uint64(b[:8]), w1: le.Uint64(b[8:]),
-			n: len(name), code: i + 1,
+			w0: le.Uint64(b[:8]),
+			n:  len(name), code: i + 1,
 			q0: le.Uint64(q[:8]), q1: le.Uint64(q[8:]), k0: le.Uint64(k[:8]), k1: le.Uint64(k[8:]),
 		})
 	}
 	m := &wordMatcher{}
-	for n := range m.prefix {
-		for k := range n {
-			m.prefix[n][k/8] |= 0xff << (8 * (k % 8))
-		}
-	}
 	for try := range uint64(1000) {
 		m.mul = 0x2545f4914f6cdd1d + 2*try
 		m.slots = [64]matchWord{}
 		ok := true
 		for _, mw := range words {
-			e := &m.slots[m.slot(mw.w0, mw.w1)]
+			e := &m.slots[m.slot(mw.w0)]
 			if e.code != 0 {
 				ok = false
 				break
@@ -733,6 +762,13 @@ func newWordMatcher(names []string) *wordMatcher {
 		}
 		if ok {
 			m.words = words
+			m.byCode = make([]int, len(names)+1)
+			for c := range m.byCode {
+				m.byCode[c] = -1
+			}
+			for k, mw := range words {
+				m.byCode[mw.code] = k
+			}
 			return m
 		}
 	}
@@ -742,22 +778,21 @@ func newWordMatcher(names []string) *wordMatcher {
 
 // word returns the string with code c, nil if m leaves it out.
 func (m *wordMatcher) word(c int) *matchWord {
-	for k := range m.words {
-		if m.words[k].code == c {
-			return &m.words[k]
-		}
+	if c < 0 || c >= len(m.byCode) || m.byCode[c] < 0 {
+		return nil
 	}
-	return nil
+	return &m.words[m.byCode[c]]
 }
 
-// isAt reports whether the string w, with its closing quote, is at buf[i]
-// (after an opening quote), with 16 bytes of the buffer there.
-func (s *scanner) isAt(i int, w *matchWord) bool {
-	if i+16 > s.n {
+// isAt reports whether the string w, with its closing quote, is at b[i]
+// (after an opening quote), with 16 bytes of b there. b is the caller's
+// view of the buffer, in a register.
+func isAt(b []byte, i int, w *matchWord) bool {
+	if i < 0 || i+16 > len(b) {
 		return false
 	}
-	b := s.buf[i : i+16 : i+16]
-	return binary.LittleEndian.Uint64(b[:8])&w.k0 == w.q0 && binary.LittleEndian.Uint64(b[8:])&w.k1 == w.q1
+	v := b[i : i+16 : i+16]
+	return binary.LittleEndian.Uint64(v[:8])&w.k0 == w.q0 && binary.LittleEndian.Uint64(v[8:])&w.k1 == w.q1
 }
 
 // match is called at a string's opening quote. If the string is one of
@@ -786,19 +821,16 @@ func (s *scanner) matchAt(j int, m *wordMatcher) (code, next int) {
 	buf := s.buf[i : i+16 : i+16]
 	v0 := binary.LittleEndian.Uint64(buf[:8])
 	v1 := binary.LittleEndian.Uint64(buf[8:])
-	x0, x1 := v0^'"'*ones, v1^'"'*ones
-	// The quotes in each word: the string's length n is the offset of the
-	// first, 16 if there is none (it is longer than 15).
-	q0, q1 := (x0-ones)&^x0&highs, (x1-ones)&^x1&highs
-	n := bits.TrailingZeros64(q0) >> 3
-	if q0 == 0 {
-		n = 8 + bits.TrailingZeros64(q1)>>3
-	}
-	mask := &m.prefix[n]
-	w0, w1 := v0&mask[0], v1&mask[1]
-	e := &m.slots[m.slot(w0, w1)]
-	if e.code == 0 || e.n != n || e.w0 != w0 || e.w1 != w1 {
+	// The bytes before the first quote in the first word place the
+	// string (TrailingZeros64 is 64 if there is none: all eight count);
+	// the slot's string, with its closing quote, must then be at i. This
+	// is a short chain of dependent operations: the value of every event
+	// and edge type goes through it, each waiting for the last.
+	x0 := v0 ^ '"'*ones
+	tz0 := bits.TrailingZeros64((x0 - ones) &^ x0 & highs)
+	e := &m.slots[m.slot(v0&(^uint64(0)>>(64-tz0&^7)))]
+	if v0&e.k0 != e.q0 || v1&e.k1 != e.q1 || e.code == 0 {
 		return 0, 0
 	}
-	return e.code, i + n + 1
+	return e.code, i + e.n + 1
 }

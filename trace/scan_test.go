@@ -1,8 +1,10 @@
 package trace
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -40,6 +42,50 @@ func TestPlainRun(t *testing.T) {
 			}
 			if got := s.plainRun(start); got != want {
 				t.Fatalf("plainRun(%q, %d) = %d, want %d", buf, start, got, want)
+			}
+		}
+	}
+}
+
+// TestSpecialBytes tries every byte at every place of a word, below it
+// every byte that is not special (all alike) and above it random bytes:
+// the lowest special byte specialBytes finds must be that byte exactly
+// when it is special.
+func TestSpecialBytes(t *testing.T) {
+	special := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }
+	rng := rand.New(rand.NewPCG(3, 4))
+	for place := range 8 {
+		for c := range 256 {
+			for fill := byte(0x20); fill < 0x80; fill++ {
+				if special(fill) {
+					continue
+				}
+				var w [8]byte
+				for k := range w {
+					switch {
+					case k < place:
+						w[k] = fill
+					case k == place:
+						w[k] = byte(c)
+					default:
+						w[k] = byte(rng.Uint32())
+					}
+				}
+				want := 8
+				for k, b := range w {
+					if special(b) {
+						want = k
+						break
+					}
+				}
+				m := specialBytes(binary.LittleEndian.Uint64(w[:]))
+				got := 8
+				if m != 0 {
+					got = bits.TrailingZeros64(m) >> 3
+				}
+				if got != want {
+					t.Fatalf("specialBytes(%q) finds byte %d, want %d", w, got, want)
+				}
 			}
 		}
 	}
@@ -98,6 +144,30 @@ func TestReadNumber(t *testing.T) {
 		want, _ := strconv.ParseFloat(text, 64)
 		if err != nil || math.Float64bits(n.val) != math.Float64bits(want) || s.i != len(text) {
 			t.Errorf("readNumber(%q) = %v, %v at %d, want %v at %d", text, n.val, err, s.i, want, len(text))
+		}
+	}
+}
+
+// TestSchemaMatchers requires the matchers of the schema's keys and type
+// values to hold every name of up to 15 bytes: a name they leave out is
+// still read correctly, the general way, but slowly, and nothing else
+// would notice.
+func TestSchemaMatchers(t *testing.T) {
+	tb := newTables()
+	for _, tc := range []struct {
+		name  string
+		m     *wordMatcher
+		names []string
+	}{
+		{"event keys", tb.eventObj.keys, tb.eventObj.names},
+		{"edge keys", tb.edgeObj.keys, tb.edgeObj.names},
+		{"event types", tb.eventTypes, eventTypeList()},
+		{"edge types", tb.edgeTypes, edgeTypeList()},
+	} {
+		for i, name := range tc.names {
+			if len(name) <= 15 && tc.m.word(i+1) == nil {
+				t.Errorf("%s: %q left out", tc.name, name)
+			}
 		}
 	}
 }
