@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/masrl/masrl/corpus/release"
+	"github.com/masrl/masrl/internal/diag"
 	"github.com/masrl/masrl/upkeep/intake"
 	"github.com/masrl/masrl/upkeep/linkcheck"
 	"golang.org/x/term"
@@ -78,7 +79,7 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	if *format != "json" {
-		fmt.Fprintf(stdout, "%s: %s checked: %s, %s\n", *dir, count(rep.URLs, "link"), count(rep.Errors, "error"), count(rep.Warnings, "warning"))
+		fmt.Fprintf(stdout, "%s: %s checked: %s, %s\n", *dir, diag.Count(rep.URLs, "link"), diag.Count(rep.Errors, "error"), diag.Count(rep.Warnings, "warning"))
 	}
 	if rep.Errors > 0 {
 		return exitFindings

@@ -94,15 +94,3 @@ func usage(w io.Writer, cmds map[string]command) {
 	b.WriteString("\nRun 'masrl <command> -h' for a command's flags.\n")
 	io.WriteString(w, b.String())
 }
-
-// count says how many of noun there are, in words: "1 error", "2 errors",
-// "0 entries" (the nouns it is given take -s, or -ies for a final y).
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	if stem, ok := strings.CutSuffix(noun, "y"); ok {
-		return fmt.Sprintf("%d %sies", n, stem)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}

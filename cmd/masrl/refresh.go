@@ -10,6 +10,7 @@ import (
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/corpus/release"
 	"github.com/masrl/masrl/data"
+	"github.com/masrl/masrl/internal/diag"
 	"github.com/masrl/masrl/upkeep/intake"
 	"github.com/masrl/masrl/upkeep/refresh"
 )
@@ -111,12 +112,12 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if _, err := corpus.Edit(ck, ed.Files, corpus.EditOptions{Claims: *withClaims, Apply: applyOptions(stderr)}); err != nil {
 		return editFailed(stderr, "refresh", fail, *withClaims, err, func(r *corpus.RefusedError) string {
-			return fmt.Sprintf("--write refused: the refreshed corpus has %s where it had %d; no file was changed", count(r.After, "error"), r.Before)
+			return fmt.Sprintf("--write refused: the refreshed corpus has %s where it had %d; no file was changed", diag.Count(r.After, "error"), r.Before)
 		})
 	}
-	fmt.Fprintf(stdout, "\nwrote %s: %s\n", filepath.Join(*dir, corpus.PapersFile), count(len(res.Proposals), "entry"))
+	fmt.Fprintf(stdout, "\nwrote %s: %s\n", filepath.Join(*dir, corpus.PapersFile), diag.Count(len(res.Proposals), "entry"))
 	if len(ed.BibChanged) > 0 {
-		fmt.Fprintf(stdout, "wrote %s: %s\n", bibName, count(len(ed.BibChanged), "entry"))
+		fmt.Fprintf(stdout, "wrote %s: %s\n", bibName, diag.Count(len(ed.BibChanged), "entry"))
 	}
 	return exitOK
 }

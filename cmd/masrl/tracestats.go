@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/masrl/masrl/internal/diag"
 	"github.com/masrl/masrl/trace"
 	"github.com/masrl/masrl/trace/otlp"
 	"github.com/masrl/masrl/trace/partial"
@@ -58,7 +59,7 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, in
 	case err != nil:
 		return fail(exitUsage, "%v", err)
 	case sf.Errors == 0 && *asPartial && batch.Invalid() > 0:
-		return fail(exitFindings, "%d of %s have errors and are counted in the partial but left out of its measures", batch.Invalid(), count(batch.Traces(), "trace"))
+		return fail(exitFindings, "%d of %s have errors and are counted in the partial but left out of its measures", batch.Invalid(), diag.Count(batch.Traces(), "trace"))
 	case !*asPartial && batch.Invalid() > 0:
 		return fail(exitFindings, "%s", batch.Incomplete())
 	case sf.Errors > 0:

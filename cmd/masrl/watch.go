@@ -10,6 +10,7 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/corpus/release"
+	"github.com/masrl/masrl/internal/diag"
 	"github.com/masrl/masrl/upkeep/intake"
 	"github.com/masrl/masrl/upkeep/watch"
 )
@@ -69,7 +70,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return fail(exitUsage, "%v", err)
 	}
 	fmt.Fprintf(stdout, "%s: %s connected to at least %d retained entries; fill in the decision column (add, or exclude STAGE: reason) and run masrl watch --apply %s\n",
-		*out, count(len(cands), "candidate"), *minimum, *out)
+		*out, diag.Count(len(cands), "candidate"), *minimum, *out)
 	return exitOK
 }
 
@@ -100,7 +101,7 @@ func applyTriage(ck *corpus.Checked, file, date string, withClaims bool, stdout,
 	}
 	if _, err := corpus.Edit(ck, x.Changes, corpus.EditOptions{Claims: withClaims, Apply: applyOptions(stderr)}); err != nil {
 		return editFailed(stderr, "watch", fail, withClaims, err, func(r *corpus.RefusedError) string {
-			return fmt.Sprintf("the exclusions are refused: the corpus would have %s where it had %d; no file was changed", count(r.After, "error"), r.Before)
+			return fmt.Sprintf("the exclusions are refused: the corpus would have %s where it had %d; no file was changed", diag.Count(r.After, "error"), r.Before)
 		})
 	}
 	for _, r := range x.Records {
