@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/upkeep/intake"
 	"golang.org/x/term"
@@ -31,7 +32,7 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("add", "add ID|--from-issue FILE [--tag FIELD=VALUE]... [--set COLUMN=VALUE]... [--one-liner TEXT] [--key KEY] [--corpus DIR] [--data DIR] [--profile survey]", stderr)
 	var r intake.Request
 	var client intake.Client
-	dir := fs.String("corpus", defaultCorpus, "corpus `directory`")
+	dir := fs.String("corpus", corpus.DefaultDir, "corpus `directory`")
 	dataDir := dataFlag(fs)
 	profile := profileFlag(fs)
 	fs.Func("tag", "a controlled tag `FIELD=VALUE` (repeat for each of the eight fields)", func(s string) error {
@@ -71,11 +72,7 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	prof, err := listProfile(*profile, "", *dir)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	d, err := corpus.LoadData(data.Dir(*dataDir), prof, *dir)
+	d, err := siteconfig.LoadData(data.Dir(*dataDir), *profile, *dir)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}

@@ -62,7 +62,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if code, ok := parseNoArgs(fs, args); !ok {
 		return code
 	}
-	if err := needCorpus(*bf.corpus); err != nil {
+	if err := corpus.NeedPapers(*bf.corpus); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
 	opt, err := bf.options()

@@ -6,6 +6,8 @@ import (
 	"io"
 
 	"github.com/masrl/masrl/corpus/release"
+	"github.com/masrl/masrl/corpus/siteconfig"
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/upkeep/citation"
 )
 
@@ -41,7 +43,7 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := citation.Refuse(*dir, req); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	ck, err := openForUpdate(*dir, *dataDir, *profile, false)
+	ck, err := siteconfig.Open(*dir, data.Dir(*dataDir), *profile, siteconfig.OpenOptions{})
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}

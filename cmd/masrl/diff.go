@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
 )
 
@@ -36,11 +37,7 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	// The claims are the new corpus's (its profile, or its own claims.yaml).
 	newDir := corpus.VersionDir(fs.Arg(1))
-	prof, err := listProfile(*profile, "", newDir)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	dd, err := corpus.LoadData(data.Dir(*dataDir), prof, newDir)
+	dd, err := siteconfig.LoadData(data.Dir(*dataDir), *profile, newDir)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}

@@ -23,7 +23,7 @@ func fmtCommand() command {
 func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fail := failer(stderr, "fmt")
 	fset := newFlagSet("fmt", "fmt [--check] [--corpus DIR]", stderr)
-	dir := fset.String("corpus", defaultCorpus, "corpus `directory`")
+	dir := fset.String("corpus", corpus.DefaultDir, "corpus `directory`")
 	check := fset.Bool("check", false, "do not write; list the files that are not in canonical form and exit 1 if any")
 	if code, ok := parseFlags(fset, args); !ok {
 		return code

@@ -28,7 +28,7 @@ func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fail := failer(stderr, "issue-form")
 	fs := newFlagSet("issue-form", "issue-form [--check] [--corpus DIR] [FILE] (FILE is usually "+intake.IssueFormFile+", which --check reads when FILE is not given)", stderr)
 	check := fs.Bool("check", false, "do not write; exit 1 when FILE is not the generated form")
-	dir := fs.String("corpus", defaultCorpus, "a list's corpus `directory`: its vocab.yaml, when it has one, declares the form's fields")
+	dir := fs.String("corpus", corpus.DefaultDir, "a list's corpus `directory`: its vocab.yaml, when it has one, declares the form's fields")
 	dataDir := dataFlag(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code

@@ -8,6 +8,8 @@ import (
 	"os"
 
 	"github.com/masrl/masrl/corpus/release"
+	"github.com/masrl/masrl/corpus/siteconfig"
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/internal/diag"
 	"github.com/masrl/masrl/upkeep/intake"
 	"github.com/masrl/masrl/upkeep/linkcheck"
@@ -42,7 +44,7 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	fail := failer(stderr, "links")
-	ck, err := openForUpdate(*dir, *dataDir, *profile, false)
+	ck, err := siteconfig.Open(*dir, data.Dir(*dataDir), *profile, siteconfig.OpenOptions{})
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/corpus/release"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/internal/diag"
 	"github.com/masrl/masrl/upkeep/intake"
@@ -17,26 +18,6 @@ import (
 
 func refreshCommand() command {
 	return command{summary: "propose published versions and retraction/correction notices from arXiv, Crossref, OpenAlex", run: runRefresh}
-}
-
-// openForUpdate opens the corpus masrl refresh, links, watch and cite
-// work on, through corpus.Open like every other command, so that --data
-// and --profile are honoured the same way. One that is opened to be
-// written is refused first while an interrupted edit's journal is in it.
-func openForUpdate(dir, dataDir, profile string, write bool) (*corpus.Checked, error) {
-	if write {
-		if err := corpus.Interrupted(dir); err != nil {
-			return nil, err
-		}
-	}
-	if err := needCorpus(dir); err != nil {
-		return nil, err
-	}
-	prof, err := listProfile(profile, "", dir)
-	if err != nil {
-		return nil, err
-	}
-	return corpus.Open(dir, data.Dir(dataDir), prof)
 }
 
 // runRefresh is masrl refresh: it prints the proposed changes as masrl
@@ -61,7 +42,7 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if *record != "" && (!*write || !release.IsDate(*record)) {
 		return fail(exitUsage, "--record %q: want a YYYY-MM-DD date, with --write", *record)
 	}
-	ck, err := openForUpdate(*dir, *dataDir, *profile, *write)
+	ck, err := siteconfig.Open(*dir, data.Dir(*dataDir), *profile, siteconfig.OpenOptions{ForEdit: *write})
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}

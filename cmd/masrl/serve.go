@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 
+	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/site"
@@ -23,7 +24,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if code, ok := parseNoArgs(fs, args); !ok {
 		return code
 	}
-	if err := needCorpus(*bf.corpus); err != nil {
+	if err := corpus.NeedPapers(*bf.corpus); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
 	ln, err := net.Listen("tcp", *addr)

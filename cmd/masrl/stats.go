@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
 )
 
@@ -33,16 +34,12 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fs.Usage()
 		return exitUsage
 	}
-	if err := needCorpus(*dir); err != nil {
+	if err := corpus.NeedPapers(*dir); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
 	// The corpus is streamed, not opened (corpus.Open holds every row):
 	// the data is read as Open reads it.
-	prof, err := listProfile(*profile, "", *dir)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	d, err := corpus.LoadData(data.Dir(*dataDir), prof, *dir)
+	d, err := siteconfig.LoadData(data.Dir(*dataDir), *profile, *dir)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}

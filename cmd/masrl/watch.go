@@ -10,6 +10,8 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/corpus/release"
+	"github.com/masrl/masrl/corpus/siteconfig"
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/internal/diag"
 	"github.com/masrl/masrl/upkeep/intake"
 	"github.com/masrl/masrl/upkeep/watch"
@@ -48,7 +50,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	fail := failer(stderr, "watch")
-	ck, err := openForUpdate(*dir, *dataDir, *profile, *apply != "")
+	ck, err := siteconfig.Open(*dir, data.Dir(*dataDir), *profile, siteconfig.OpenOptions{ForEdit: *apply != ""})
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
