@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"sort"
 	"strings"
 )
@@ -93,4 +94,16 @@ func usage(w io.Writer, cmds map[string]command) {
 	}
 	b.WriteString("\nRun 'masrl <command> -h' for a command's flags.\n")
 	io.WriteString(w, b.String())
+}
+
+// limitMemory sets the process's soft memory limit and GC percentage
+// (the build's, the trace validator's) unless GOMEMLIMIT or GOGC in the
+// environment set them: a person who tuned them wins.
+func limitMemory(limit int64, gcPercent int) {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(limit)
+	}
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 }

@@ -43,7 +43,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			in := []string{*bf.corpus, *bf.config, *bf.site["templates"], *bf.data}
 			return append(in, siteconfig.Inputs(*bf.config, *bf.corpus)...)
 		},
-		Report: func(w io.Writer, res *site.Result, err error) { reportBuild(w, "masrl serve", res, err) },
+		Report: func(w io.Writer, res *site.Result, err error) { site.WriteOutcome(w, "masrl serve", res, err) },
 		Log:    stderr,
 	}
 	if err := serve.Run(ctx, ln, opt, stdout); err != nil {

@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -17,12 +15,7 @@ import (
 // validator's memory (trace.MemoryLimit, trace.GCPercent; GOMEMLIMIT and
 // GOGC in the environment win) and dispatches to the subcommands.
 func runTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(trace.MemoryLimit)
-	}
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(trace.GCPercent)
-	}
+	limitMemory(trace.MemoryLimit, trace.GCPercent)
 	return traceMain(ctx, args, stdout, stderr, trace.OSBatchInput())
 }
 
