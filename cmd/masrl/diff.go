@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 
 	"github.com/masrl/masrl/corpus"
@@ -43,14 +42,8 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	d := corpus.DiffCorpora(older, newer, dd.Vocabulary, dd.Claims)
 	d.Old, d.New = fs.Arg(0), fs.Arg(1)
-	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(d); err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-		return exitOK
+	if err := d.Write(stdout, *format, len(older.Papers), len(newer.Papers)); err != nil {
+		return fail(exitUsage, "%v", err)
 	}
-	io.WriteString(stdout, d.Markdown(len(older.Papers), len(newer.Papers)))
 	return exitOK
 }

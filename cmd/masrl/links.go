@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"github.com/masrl/masrl/corpus/release"
 	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
-	"github.com/masrl/masrl/internal/diag"
 	"github.com/masrl/masrl/upkeep/intake"
 	"github.com/masrl/masrl/upkeep/linkcheck"
 	"golang.org/x/term"
@@ -61,27 +59,14 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return fail(exitUsage, "%v\nmasrl links: the check could not run: no link was judged, nothing was recorded", err)
 	}
-	switch *format {
-	case "json":
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(rep)
-	case "github":
-		for _, d := range rep.Diagnostics {
-			io.WriteString(stdout, d.Annotation().String()+"\n")
-		}
-	default:
-		for _, d := range rep.Diagnostics {
-			io.WriteString(stdout, d.String()+"\n")
-		}
-	}
+	rep.Write(stdout, *format)
 	if *record != "" {
 		if err := release.RecordUpkeep(*dir, func(u *release.Upkeep) { u.LinksChecked = *record }); err != nil {
 			return fail(exitUsage, "%v", err)
 		}
 	}
 	if *format != "json" {
-		fmt.Fprintf(stdout, "%s: %s checked: %s, %s\n", *dir, diag.Count(rep.URLs, "link"), diag.Count(rep.Errors, "error"), diag.Count(rep.Warnings, "warning"))
+		fmt.Fprintln(stdout, rep.Summary())
 	}
 	if rep.Errors > 0 {
 		return exitFindings

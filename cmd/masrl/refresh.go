@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/corpus/release"
@@ -68,19 +67,7 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	ed.WriteReport(stdout)
-	bibName := filepath.Join(*dir, corpus.BibFile)
-	if ed.BibErr != nil {
-		// A papers.bib that does not parse (masrl check reports
-		// where): the rows are still refreshed, and this says which
-		// entries to mend by hand.
-		fmt.Fprintf(stderr, "masrl refresh: %s is not updated: %v\n", bibName, ed.BibErr)
-	}
-	for _, d := range ed.BibFindings {
-		fmt.Fprintln(stderr, d.String())
-	}
-	d := ed.Diff(ck, *withClaims)
-	io.WriteString(stdout, "\n"+d.Markdown(len(ed.Before.Papers), len(ed.After.Papers)))
+	ed.WriteProposed(stdout, stderr, ck, *withClaims)
 	if !*write {
 		return exitOK
 	}
@@ -96,9 +83,6 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return fmt.Sprintf("--write refused: the refreshed corpus has %s where it had %d; no file was changed", diag.Count(r.After, "error"), r.Before)
 		})
 	}
-	fmt.Fprintf(stdout, "\nwrote %s: %s\n", filepath.Join(*dir, corpus.PapersFile), diag.Count(len(res.Proposals), "entry"))
-	if len(ed.BibChanged) > 0 {
-		fmt.Fprintf(stdout, "wrote %s: %s\n", bibName, diag.Count(len(ed.BibChanged), "entry"))
-	}
+	ed.WriteWritten(stdout)
 	return exitOK
 }

@@ -2,8 +2,12 @@ package linkcheck
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/internal/diag"
 )
 
 // Report is a link check of a whole corpus: masrl links' --format json
@@ -37,4 +41,36 @@ func (ck *Checker) CheckCorpus(ctx context.Context, c *corpus.Checked) (*Report,
 		rep.Diagnostics = corpus.Diagnostics{} // [] in JSON, not null
 	}
 	return rep, nil
+}
+
+// Write writes the report's findings in format, as masrl links prints
+// them: "json" (the whole report, indented), "github" (one workflow
+// command per finding) or "text" (one finding per line, as masrl check
+// prints them). The summary line of text and github is Summary.
+func (r *Report) Write(w io.Writer, format string) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	case "github":
+		for _, d := range r.Diagnostics {
+			if _, err := io.WriteString(w, d.Annotation().String()+"\n"); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, d := range r.Diagnostics {
+		if _, err := io.WriteString(w, d.String()+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Summary is the line masrl links ends its text and github output with:
+// the corpus, how many links were checked, and the errors and warnings.
+func (r *Report) Summary() string {
+	return fmt.Sprintf("%s: %s checked: %s, %s", r.Corpus, diag.Count(r.URLs, "link"), diag.Count(r.Errors, "error"), diag.Count(r.Warnings, "warning"))
 }

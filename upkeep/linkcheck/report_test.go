@@ -55,3 +55,23 @@ func TestCheckCorpus(t *testing.T) {
 		t.Errorf("a corpus without links: %s, want diagnostics []", b)
 	}
 }
+
+// TestReportWrite: masrl links's formats: one finding per line as text
+// or as a workflow command, the whole report as JSON, and the summary.
+func TestReportWrite(t *testing.T) {
+	d := corpus.Diagnostic{Severity: corpus.Error, Pos: corpus.Pos{File: "papers.csv", Line: 2, Col: 5}, Field: "url", Message: "404 Not Found"}
+	rep := &Report{Corpus: "corpus", URLs: 1, Errors: 1, Diagnostics: corpus.Diagnostics{d}}
+	j, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for format, want := range map[string]string{"text": d.String() + "\n", "github": d.Annotation().String() + "\n", "json": string(j) + "\n"} {
+		var b strings.Builder
+		if err := rep.Write(&b, format); err != nil || b.String() != want {
+			t.Errorf("Write(%s) = %q, %v; want %q", format, b.String(), err, want)
+		}
+	}
+	if got, want := rep.Summary(), "corpus: 1 link checked: 1 error, 0 warnings"; got != want {
+		t.Errorf("Summary = %q, want %q", got, want)
+	}
+}
