@@ -64,7 +64,7 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fail := editFailer(stderr, "add")
 	if *fromIssue != "" {
-		if err := fromSuggestion(&r, *fromIssue, *dir, *dataDir); err != nil {
+		if err := r.FromIssueFile(*fromIssue, *dir, data.Dir(*dataDir)); err != nil {
 			return fail(exitFindings, "%v", err)
 		}
 	}
@@ -95,7 +95,7 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	p, err := corpus.Edit(a.Standing, a.Changes, corpus.EditOptions{Claims: true, Apply: applyOptions(stderr)})
 	if err != nil {
-		return editFailed(stderr, "add", fail, true, err, func(*corpus.RefusedError) string {
+		return editFailed(stderr, "add", fail, err, func(*corpus.RefusedError) string {
 			return "the new entry is refused: it fails the check"
 		})
 	}
@@ -103,21 +103,6 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	rep := p.After.Report(*dir, true)
 	rep.Diagnostics = a.Concerning(rep.Diagnostics)
 	rep.Write(stdout, "text")
-	writeProposalDiff(stdout, p)
+	p.WriteDiff(stdout)
 	return exitOK
-}
-
-// fromSuggestion fills in what the flags left empty from a suggestion
-// issue's body in file (the form of masrl issue-form, read with the
-// vocabulary of the corpus of dir).
-func fromSuggestion(r *intake.Request, file, dir, dataDir string) error {
-	body, err := os.ReadFile(file)
-	if err != nil {
-		return err
-	}
-	v, err := corpus.VocabularyFor(dir, data.Dir(dataDir))
-	if err != nil {
-		return err
-	}
-	return r.FromIssue(v, file, body)
 }

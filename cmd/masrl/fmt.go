@@ -52,7 +52,7 @@ func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// lists none, since the edit is all or none (corpus.Apply).
 	if !*check {
 		if err := corpus.Apply(*dir, r.Changes, applyOptions(stderr)); err != nil {
-			return editFailed(stderr, "fmt", editFailer(stderr, "fmt"), false, err, nil)
+			return editFailed(stderr, "fmt", editFailer(stderr, "fmt"), err, nil)
 		}
 	}
 	for _, name := range r.Names {

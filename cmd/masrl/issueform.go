@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
@@ -53,19 +50,13 @@ func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if fs.NArg() == 1 {
 		file = fs.Arg(0)
 	}
-	if *check {
-		old, err := os.ReadFile(file)
-		if err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-		if !bytes.Equal(old, form) {
-			fmt.Fprintf(stdout, "%s is stale: run masrl issue-form %s\n", file, file)
-			return exitFindings
-		}
-		return exitOK
-	}
-	if err := corpus.WriteFiles(filepath.Dir(file), map[string][]byte{filepath.Base(file): form}); err != nil {
+	stale, err := intake.UpdateIssueForm(file, form, *check)
+	if err != nil {
 		return fail(exitUsage, "%v", err)
+	}
+	if stale {
+		fmt.Fprintf(stdout, "%s is stale: run masrl issue-form %s\n", file, file)
+		return exitFindings
 	}
 	return exitOK
 }

@@ -79,7 +79,7 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 	}
 	if _, err := corpus.Edit(ck, ed.Files, corpus.EditOptions{Claims: *withClaims, Apply: applyOptions(stderr)}); err != nil {
-		return editFailed(stderr, "refresh", fail, *withClaims, err, func(r *corpus.RefusedError) string {
+		return editFailed(stderr, "refresh", fail, err, func(r *corpus.RefusedError) string {
 			return fmt.Sprintf("--write refused: the refreshed corpus has %s where it had %d; no file was changed", diag.Count(r.After, "error"), r.Before)
 		})
 	}

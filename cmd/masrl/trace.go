@@ -54,38 +54,6 @@ func traceMain(ctx context.Context, args []string, stdout, stderr io.Writer, in 
 	return exitUsage
 }
 
-// parseFiles parses flags that may come before or after the file
-// arguments ("trace stats FILE --format json"), as the synopsis
-// writes them; arguments after "--" are never flags. With no file
-// argument and a none message, it says "masrl COMMAND: none" and the
-// usage, and returns exitUsage.
-func parseFiles(fs *flag.FlagSet, args []string, none string) (files []string, code int, ok bool) {
-	var rest []string
-	for i, a := range args {
-		if a == "--" {
-			args, rest = args[:i], args[i+1:]
-			break
-		}
-	}
-	for {
-		if code, ok := parseFlags(fs, args); !ok {
-			return nil, code, false
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	files = append(files, rest...)
-	if len(files) == 0 && none != "" {
-		fmt.Fprintf(fs.Output(), "masrl %s: %s\n", fs.Name(), none)
-		fs.Usage()
-		return nil, exitUsage, false
-	}
-	return files, 0, true
-}
-
 // formatFlag is a --format value restricted to a list of choices; set
 // says whether it was given.
 type formatFlag struct {

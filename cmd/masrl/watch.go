@@ -102,7 +102,7 @@ func applyTriage(ck *corpus.Checked, file, date string, withClaims bool, stdout,
 		return exitOK
 	}
 	if _, err := corpus.Edit(ck, x.Changes, corpus.EditOptions{Claims: withClaims, Apply: applyOptions(stderr)}); err != nil {
-		return editFailed(stderr, "watch", fail, withClaims, err, func(r *corpus.RefusedError) string {
+		return editFailed(stderr, "watch", fail, err, func(r *corpus.RefusedError) string {
 			return fmt.Sprintf("the exclusions are refused: the corpus would have %s where it had %d; no file was changed", diag.Count(r.After, "error"), r.Before)
 		})
 	}

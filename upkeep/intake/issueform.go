@@ -3,6 +3,8 @@ package intake
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -12,6 +14,22 @@ import (
 
 // IssueFormFile is where GitHub looks for the suggestion form.
 const IssueFormFile = ".github/ISSUE_TEMPLATE/suggest-a-paper.yml"
+
+// UpdateIssueForm writes form to file (atomically, corpus.WriteFiles)
+// or, with check, writes nothing and says whether file is stale: not
+// the form, as masrl issue-form --check reports it. A file that cannot
+// be read is the error, also with check: the form is where GitHub reads
+// it, so a missing one is not up to date.
+func UpdateIssueForm(file string, form []byte, check bool) (stale bool, err error) {
+	if check {
+		old, err := os.ReadFile(file)
+		if err != nil {
+			return false, err
+		}
+		return !bytes.Equal(old, form), nil
+	}
+	return false, corpus.WriteFiles(filepath.Dir(file), map[string][]byte{filepath.Base(file): form})
+}
 
 // SuggestionLabel is the label the form puts on every suggestion.
 const SuggestionLabel = "paper-suggestion"
