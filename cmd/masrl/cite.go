@@ -34,12 +34,6 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	fail := failer(stderr, "cite")
-	if req.Date != "" && !release.IsDate(req.Date) {
-		return fail(exitUsage, "--date %q: want YYYY-MM-DD", req.Date)
-	}
-	if req.Snapshot && (req.Version == "" || req.Date == "" || req.Check) {
-		return fail(exitUsage, "--snapshot needs --version and --date, and not --check")
-	}
 	if err := citation.Refuse(*dir, req); err != nil {
 		return fail(exitUsage, "%v", err)
 	}

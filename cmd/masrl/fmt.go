@@ -38,13 +38,7 @@ func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	r := corpus.FormatDir(*dir)
-	for _, p := range r.Problems {
-		if p.Unread {
-			fmt.Fprintf(stderr, "masrl fmt: %v\n", p.Err)
-		} else {
-			fmt.Fprintln(stderr, p.Err)
-		}
-	}
+	r.WriteProblems(stderr, "masrl fmt")
 	if len(r.Problems) > 0 {
 		return fail(exitUsage, "no file was changed")
 	}

@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 
 	"github.com/masrl/masrl/trace"
 )
@@ -52,24 +50,6 @@ func traceMain(ctx context.Context, args []string, stdout, stderr io.Writer, in 
 	}
 	fmt.Fprintf(stderr, "masrl trace: unknown subcommand %q\n%s", args[0], usage)
 	return exitUsage
-}
-
-// formatFlag is a --format value restricted to a list of choices; set
-// says whether it was given.
-type formatFlag struct {
-	value   string
-	choices []string
-	set     bool
-}
-
-func (f *formatFlag) String() string { return f.value }
-
-func (f *formatFlag) Set(s string) error {
-	if slices.Contains(f.choices, s) {
-		f.value, f.set = s, true
-		return nil
-	}
-	return fmt.Errorf("must be one of %s", strings.Join(f.choices, ", "))
 }
 
 // limitFlags registers on fs the flags that raise the readers' limits

@@ -17,7 +17,7 @@ import (
 func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, in trace.BatchInput) int {
 	fail := failer(stderr, "trace stats")
 	fs := newFlagSet("trace stats", "trace stats [--format text|json] [--jsonl] [--max-line BYTES] [--partial] [--findings-jsonl FILE] FILE|DIR...", stderr)
-	format := &formatFlag{value: "text", choices: []string{"text", "json"}}
+	format := &trace.Format{Value: "text", Choices: []string{"text", "json"}}
 	fs.Var(format, "format", "output `format`: text or json")
 	jsonl := fs.Bool("jsonl", false, "read every file, standard input included, as JSON Lines (one trace per line); .jsonl and .ndjson files always are")
 	var limits trace.Limits
@@ -33,7 +33,7 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, in
 	switch {
 	case err != nil:
 		return fail(exitUsage, "%v", err)
-	case *asPartial && format.set:
+	case *asPartial && format.Given:
 		return fail(exitUsage, "--partial writes a partial, not a report: leave out --format")
 	}
 	batch, err := partial.ReadBatch(ctx, files, in, partial.ReadOptions{
@@ -53,7 +53,7 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, in
 	case batch.Traces() == 0:
 		return fail(exitUsage, "no traces")
 	default:
-		err = batch.WriteReport(stdout, format.value)
+		err = batch.WriteReport(stdout, format.Value)
 	}
 	switch {
 	case err != nil:

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -64,11 +63,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return fail(exitUsage, "%v\nmasrl watch: no file was written", err)
 	}
-	var b bytes.Buffer
-	if err := watch.WriteTriage(&b, cands); err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
+	if err := watch.WriteTriageFile(*out, cands); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
 	fmt.Fprintf(stdout, "%s: %s connected to at least %d retained entries; fill in the decision column (add, or exclude STAGE: reason) and run masrl watch --apply %s\n",

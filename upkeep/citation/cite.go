@@ -34,11 +34,18 @@ type Request struct {
 }
 
 // Refuse says why req cannot be carried out on the corpus of dir, before
-// the corpus is read: a corpus whose last edit was interrupted has files
+// the corpus is read: a date that is not YYYY-MM-DD, a snapshot without
+// its version and date or with Check; a corpus whose last edit was interrupted has files
 // that may not agree, so nothing is cited or released from it (unless
 // Check), and a release that would be refused changes no file,
 // CITATION.cff included.
 func Refuse(dir string, req Request) error {
+	if req.Date != "" && !release.IsDate(req.Date) {
+		return fmt.Errorf("--date %q: want YYYY-MM-DD", req.Date)
+	}
+	if req.Snapshot && (req.Version == "" || req.Date == "" || req.Check) {
+		return errors.New("--snapshot needs --version and --date, and not --check")
+	}
 	if !req.Check {
 		if err := corpus.Interrupted(dir); err != nil {
 			return fmt.Errorf("%w; no file was changed", err)

@@ -66,6 +66,25 @@ func TestPlanWritesRelease(t *testing.T) {
 	}
 }
 
+// TestRefuseRequest: a date that is not YYYY-MM-DD and a snapshot
+// without its version and date, or with --check, are refused before the
+// corpus is looked at.
+func TestRefuseRequest(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		req  Request
+		want string
+	}{
+		{Request{Date: "2026-1-2"}, `--date "2026-1-2": want YYYY-MM-DD`},
+		{Request{Snapshot: true, Version: "v1"}, "--snapshot needs --version and --date, and not --check"},
+		{Request{Snapshot: true, Version: "v1", Date: "2026-01-02", Check: true}, "--snapshot needs --version and --date, and not --check"},
+	} {
+		if err := Refuse(dir, tc.req); err == nil || err.Error() != tc.want {
+			t.Errorf("Refuse(%+v) = %v, want %s", tc.req, err, tc.want)
+		}
+	}
+}
+
 // TestPlanRefusesChangedCorpus: a release staged after the corpus changed
 // is not the one the plan cites: Write refuses it and writes no file.
 func TestPlanRefusesChangedCorpus(t *testing.T) {

@@ -3,6 +3,8 @@ package watch
 import (
 	"bytes"
 	"encoding/csv"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -83,5 +85,21 @@ func TestExclude(t *testing.T) {
 	}
 	if _, ok := corpustest.ReadTree(t, dir)[corpus.ExcludedFile]; ok {
 		t.Error("Exclude wrote excluded.csv")
+	}
+}
+
+// TestWriteTriageFile: the file holds the triage CSV WriteTriage makes.
+func TestWriteTriageFile(t *testing.T) {
+	cands := []Candidate{{Title: "A title", Year: 2026, ArxivID: "2605.00002", Keys: []string{"alpha"}}}
+	var want bytes.Buffer
+	if err := WriteTriage(&want, cands); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "triage.csv")
+	if err := WriteTriageFile(file, cands); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(file); err != nil || !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("triage file %q, %v; want %q", got, err, want.String())
 	}
 }
