@@ -99,10 +99,6 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return "the new entry is refused: it fails the check"
 		})
 	}
-	fmt.Fprintf(stdout, "added %s to %s and %s to %s\n\n", a.Draft.Key, corpus.PapersFile, a.Draft.BibKey, corpus.BibFile)
-	rep := p.After.Report(*dir, true)
-	rep.Diagnostics = a.Concerning(rep.Diagnostics)
-	rep.Write(stdout, "text")
-	p.WriteDiff(stdout)
+	a.WriteAdded(stdout, p)
 	return exitOK
 }

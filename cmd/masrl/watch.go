@@ -84,11 +84,7 @@ func applyTriage(ck *corpus.Checked, file, date string, withClaims bool, stdout,
 	if err != nil {
 		return fail(exitFindings, "%v\nmasrl watch: no file was changed", err)
 	}
-	for _, d := range decisions {
-		if d.Add {
-			fmt.Fprintf(stdout, "masrl add %s --corpus %s\n", d.ID, ck.Corpus.Dir)
-		}
-	}
+	watch.WriteAddCommands(stdout, decisions, ck.Corpus.Dir)
 	x, err := watch.Exclude(ck.Corpus, decisions, date)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -101,8 +97,6 @@ func applyTriage(ck *corpus.Checked, file, date string, withClaims bool, stdout,
 			return fmt.Sprintf("the exclusions are refused: the corpus would have %s where it had %d; no file was changed", diag.Count(r.After, "error"), r.Before)
 		})
 	}
-	for _, r := range x.Records {
-		fmt.Fprintf(stdout, "excluded %s %s (%s: %s)\n", r[0], r[4], r[7], r[8])
-	}
+	x.WriteReport(stdout)
 	return exitOK
 }

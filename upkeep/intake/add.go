@@ -113,6 +113,19 @@ func (a *Addition) Concerning(ds corpus.Diagnostics) corpus.Diagnostics {
 	return mine
 }
 
+// WriteAdded writes what masrl add prints once the addition, as the
+// edit p, is written: the row and BibTeX entry it added, the check of
+// the corpus with them as masrl check prints it but of the findings
+// that concern the new entry and the errors only (Concerning), then
+// what the edit changed (Proposal.WriteDiff).
+func (a *Addition) WriteAdded(w io.Writer, p *corpus.Proposal) {
+	fmt.Fprintf(w, "added %s to %s and %s to %s\n\n", a.Draft.Key, corpus.PapersFile, a.Draft.BibKey, corpus.BibFile)
+	rep := p.After.Report(p.Dir, true)
+	rep.Diagnostics = a.Concerning(rep.Diagnostics)
+	rep.Write(w, "text")
+	p.WriteDiff(w)
+}
+
 // FlagErrors are the bad values of a repeated flag (--tag, --set), each
 // said on its own line by the caller.
 type FlagErrors struct {

@@ -86,6 +86,16 @@ func TestExclude(t *testing.T) {
 	if _, ok := corpustest.ReadTree(t, dir)[corpus.ExcludedFile]; ok {
 		t.Error("Exclude wrote excluded.csv")
 	}
+	var b strings.Builder
+	x.WriteReport(&b)
+	if want := "excluded E001 arXiv:2606.01234 (abstract_screen: off topic)\n"; b.String() != want {
+		t.Errorf("report %q, want %q", b.String(), want)
+	}
+	b.Reset()
+	WriteAddCommands(&b, []Decision{{ID: "2606.01234", Add: true}, {ID: "10.1/x", Stage: "abstract_screen"}}, dir)
+	if want := "masrl add 2606.01234 --corpus " + dir + "\n"; b.String() != want {
+		t.Errorf("add commands %q, want %q", b.String(), want)
+	}
 }
 
 // TestWriteTriageFile: the file holds the triage CSV WriteTriage makes.
