@@ -34,11 +34,7 @@ func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fs.Usage()
 		return exitUsage
 	}
-	v, err := corpus.VocabularyFor(*dir, data.Dir(*dataDir))
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	form, err := intake.IssueForm(v)
+	form, err := intake.ListIssueForm(*dir, data.Dir(*dataDir))
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}

@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/masrl/masrl/corpus/release"
 	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/upkeep/intake"
 	"github.com/masrl/masrl/upkeep/linkcheck"
-	"golang.org/x/term"
 )
 
 func linksCommand() command {
@@ -46,12 +44,8 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	checker := &linkcheck.Checker{HTTP: linkcheck.NewHTTPClient(sf.Timeout, nil), Service: sf.Ready(), PerHost: *perHost}
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		checker.Progress = func(done, total int) {
-			fmt.Fprintf(stderr, "\rmasrl links: %d of %d links checked", done, total)
-		}
-	}
+	checker := &linkcheck.Checker{HTTP: linkcheck.NewHTTPClient(sf.Timeout, nil), Service: sf.Ready(), PerHost: *perHost,
+		Progress: linkcheck.TerminalProgress(stderr, "masrl links")}
 	rep, err := checker.CheckCorpus(ctx, ck)
 	if checker.Progress != nil {
 		fmt.Fprintln(stderr)

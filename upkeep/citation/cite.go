@@ -126,6 +126,27 @@ func (p *Plan) Write(staged *release.Staged) error {
 	return Write(p.Out, p.Files, commit)
 }
 
+// Cite is the whole of masrl cite short of printing: with Snapshot the
+// release is staged in full first, beside its place (release.Stage, in
+// the corpus directory Dir), then Write writes the files and puts it in
+// place after them; a failure leaves no file changed and no staged
+// release behind. It returns the release put in place, nil without
+// Snapshot, for its folder and hash.
+func (p *Plan) Cite() (*release.Staged, error) {
+	var staged *release.Staged
+	if p.Snapshot {
+		var err error
+		if staged, err = release.Stage(p.Dir, p.Version, p.Date); err != nil {
+			return nil, fmt.Errorf("%w; no file was changed", err)
+		}
+		defer staged.Discard() // gone after Commit; cleans up after a failure
+	}
+	if err := p.Write(staged); err != nil {
+		return nil, err
+	}
+	return staged, nil
+}
+
 // makeOutDir makes the directory the files go in when it is missing, as
 // masrl build makes its output directory: a release job writes the files
 // into a fresh folder. A path that is something else is an error that

@@ -66,6 +66,45 @@ func TestPlanWritesRelease(t *testing.T) {
 	}
 }
 
+// TestPlanCite: a cite with Snapshot stages the release, writes the
+// files and puts the release in place with the plan's hash; without it
+// no release is made.
+func TestPlanCite(t *testing.T) {
+	dir := corpustest.CopyList(t, "agents")
+	f, err := os.OpenFile(filepath.Join(dir, "masrl.yaml"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("citation:\n  authors: \"Doe, Jane\"\n")
+	f.Close()
+	ck, err := corpus.Open(dir, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	plan, err := NewPlan(ck, Request{Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if staged, err := plan.Cite(); err != nil || staged != nil {
+		t.Fatalf("a cite without --snapshot: %v, release %v; want none", err, staged)
+	}
+	if _, err := os.Stat(filepath.Join(out, "CITATION.cff")); err != nil {
+		t.Fatal(err)
+	}
+	plan, err = NewPlan(ck, Request{Out: out, Version: "v1", Date: "2026-01-02", Snapshot: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	staged, err := plan.Cite()
+	if err != nil || staged == nil || staged.Hash != plan.Hash {
+		t.Fatalf("a cite with --snapshot: %v, release %v; want the release with hash %s", err, staged, plan.Hash)
+	}
+	if st, err := os.Stat(filepath.Join(dir, "releases", "v1")); err != nil || !st.IsDir() {
+		t.Errorf("release folder: %v", err)
+	}
+}
+
 // TestRefuseRequest: a date that is not YYYY-MM-DD and a snapshot
 // without its version and date, or with --check, are refused before the
 // corpus is looked at.

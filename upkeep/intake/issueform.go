@@ -3,6 +3,7 @@ package intake
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,18 @@ import (
 
 // IssueFormFile is where GitHub looks for the suggestion form.
 const IssueFormFile = ".github/ISSUE_TEMPLATE/suggest-a-paper.yml"
+
+// ListIssueForm is the issue form (IssueForm) of the list whose corpus
+// is in dir: the fields of its own vocab.yaml, else those of the data
+// directory dataFS (corpus.VocabularyFor), so that a list's form follows
+// its own fields.
+func ListIssueForm(dir string, dataFS fs.FS) ([]byte, error) {
+	v, err := corpus.VocabularyFor(dir, dataFS)
+	if err != nil {
+		return nil, err
+	}
+	return IssueForm(v)
+}
 
 // UpdateIssueForm writes form to file (atomically, corpus.WriteFiles)
 // or, with check, writes nothing and says whether file is stale: not

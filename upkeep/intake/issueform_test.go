@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/internal/corpustest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -241,5 +242,23 @@ func TestUpdateIssueForm(t *testing.T) {
 	}
 	if stale, err := UpdateIssueForm(file, []byte("other\n"), true); err != nil || !stale {
 		t.Errorf("check of another form: stale %v, %v; want stale", stale, err)
+	}
+}
+
+// TestListIssueForm: a list's form asks for the fields of its own
+// vocab.yaml; a directory without one gets the form of the data's.
+func TestListIssueForm(t *testing.T) {
+	for _, dir := range []string{corpustest.List(t, "agents"), t.TempDir()} {
+		v, err := corpus.VocabularyFor(dir, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := IssueForm(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := ListIssueForm(dir, nil); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("ListIssueForm(%s): %v; not the form of its vocabulary", dir, err)
+		}
 	}
 }

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/internal/diag"
+	"golang.org/x/term"
 )
 
 // Report is a link check of a whole corpus: masrl links' --format json
@@ -73,4 +75,17 @@ func (r *Report) Write(w io.Writer, format string) error {
 // the corpus, how many links were checked, and the errors and warnings.
 func (r *Report) Summary() string {
 	return fmt.Sprintf("%s: %s checked: %s, %s", r.Corpus, diag.Count(r.URLs, "link"), diag.Count(r.Errors, "error"), diag.Count(r.Warnings, "warning"))
+}
+
+// TerminalProgress is the Progress masrl links shows, as prog, on w when
+// w is a terminal: one line rewritten as the links are checked; nil
+// when w is not one, so that a log or a pipe gets no such line. The
+// caller ends the line once the check is done.
+func TerminalProgress(w io.Writer, prog string) func(done, total int) {
+	if f, ok := w.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return func(done, total int) {
+		fmt.Fprintf(w, "\r%s: %d of %d links checked", prog, done, total)
+	}
 }

@@ -3,6 +3,7 @@ package linkcheck
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -73,5 +74,18 @@ func TestReportWrite(t *testing.T) {
 	}
 	if got, want := rep.Summary(), "corpus: 1 link checked: 1 error, 0 warnings"; got != want {
 		t.Errorf("Summary = %q, want %q", got, want)
+	}
+}
+
+// TestTerminalProgress: no progress line goes to a pipe, a file or a
+// buffer: only a terminal gets one.
+func TestTerminalProgress(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if TerminalProgress(f, "masrl links") != nil || TerminalProgress(&strings.Builder{}, "masrl links") != nil {
+		t.Error("a progress line for a file or a buffer")
 	}
 }
