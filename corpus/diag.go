@@ -3,7 +3,9 @@ package corpus
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -132,6 +134,24 @@ func (e *CheckError) Error() string {
 		}
 	}
 	return "corpus check failed"
+}
+
+// WriteUnread writes, as prog (masrl stats, masrl diff: commands that
+// read a corpus's files without checking it), why err stopped it: the
+// positioned errors of a corpus whose files do not read (a *CheckError),
+// then a line saying that nothing was counted, which unread is true for;
+// any other error as one line "prog: err".
+func WriteUnread(w io.Writer, prog string, err error) (unread bool) {
+	var ce *CheckError
+	if !errors.As(err, &ce) {
+		fmt.Fprintf(w, "%s: %v\n", prog, err)
+		return false
+	}
+	for _, d := range ce.Diagnostics {
+		fmt.Fprintln(w, d.String())
+	}
+	fmt.Fprintf(w, "%s: the corpus does not read (%d errors); nothing counted\n", prog, ce.Diagnostics.Count(Error))
+	return true
 }
 
 // MarshalJSON keeps an empty list as [] rather than null.

@@ -1,11 +1,26 @@
 package corpus
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 )
+
+// Write writes the diff in format, as masrl diff prints it: "json"
+// (indented) or "markdown" (Markdown, a pull-request comment, with the
+// two sides' entry counts oldN and newN).
+func (d *Diff) Write(w io.Writer, format string, oldN, newN int) error {
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(d)
+	}
+	_, err := io.WriteString(w, d.Markdown(oldN, newN))
+	return err
+}
 
 // LoadVersion loads one side of a diff: a corpus directory (Load), or a
 // single papers.csv (LoadPapersFile; the history folder holds bare

@@ -119,6 +119,16 @@ func (p *Proposal) Diff() Diff {
 	return DiffCorpora(p.Before.Corpus, p.After.Corpus, p.After.Vocabulary, p.After.Claims)
 }
 
+// WriteDiff writes what the edit changes as masrl diff prints it
+// (Diff.Markdown), its sides named "before" and "after", after a blank
+// line: what masrl add and import --into print below their report.
+func (p *Proposal) WriteDiff(w io.Writer) error {
+	diff := p.Diff()
+	diff.Old, diff.New = "before", "after"
+	_, err := io.WriteString(w, "\n"+diff.Markdown(len(p.Before.Corpus.Papers), len(p.After.Corpus.Papers)))
+	return err
+}
+
 // Apply writes the proposal's files into its directory, all or none
 // (Apply, the function).
 func (p *Proposal) Apply(opt ApplyOptions) error { return Apply(p.Dir, p.Changes, opt) }

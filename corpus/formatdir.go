@@ -3,6 +3,8 @@ package corpus
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 )
@@ -20,6 +22,20 @@ type Reformat struct {
 	// file that does not parse leaves all of them untouched, as gofmt
 	// does.
 	Problems []FormatProblem
+}
+
+// WriteProblems writes, as prog (masrl fmt), why each file with a
+// problem was not formatted: a file that could not be read on a line of
+// its own after prog, the syntax errors of one that does not parse with
+// their positions, as masrl check prints them.
+func (r *Reformat) WriteProblems(w io.Writer, prog string) {
+	for _, p := range r.Problems {
+		if p.Unread {
+			fmt.Fprintf(w, "%s: %v\n", prog, p.Err)
+		} else {
+			fmt.Fprintln(w, p.Err)
+		}
+	}
 }
 
 // FormatProblem is a corpus file FormatDir could not format.

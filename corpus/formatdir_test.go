@@ -43,4 +43,9 @@ func TestFormatDir(t *testing.T) {
 	if !maps.Equal(before, dirState(t, dir)) {
 		t.Fatal("FormatDir wrote the corpus")
 	}
+	var b strings.Builder
+	r.WriteProblems(&b, "masrl fmt")
+	if want := r.Problems[0].Err.Error() + "\nmasrl fmt: " + r.Problems[1].Err.Error() + "\n"; b.String() != want {
+		t.Errorf("WriteProblems:\n%s\nwant:\n%s", b.String(), want)
+	}
 }

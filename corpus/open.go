@@ -3,7 +3,9 @@ package corpus
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/masrl/masrl/data"
@@ -154,6 +156,22 @@ type Checked struct {
 	// memo is what the check keeps for the check of the corpus reopened
 	// after an edit (Reopen, checkMemo); nil unless opened by Reopen.
 	memo *checkMemo
+}
+
+// DefaultDir is where the commands look for the corpus when --corpus is
+// not given: a directory named corpus in the current one, the layout of a
+// list's repository that check.yml also assumes (MASRL_CORPUS_PATH).
+const DefaultDir = "corpus"
+
+// NeedPapers reports a corpus directory without papers.csv with the flag
+// that names it, instead of the bare file error a load would give: the
+// likeliest mistake is a command run outside the list's repository.
+func NeedPapers(dir string) error {
+	_, err := os.Stat(filepath.Join(dir, PapersFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("no %s in %s: point --corpus at the corpus directory (the one holding papers.csv; default %q)", PapersFile, dir, DefaultDir)
+	}
+	return err
 }
 
 // Open loads the corpus of dir and the data of the data directory dataFS

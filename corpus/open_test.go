@@ -417,3 +417,20 @@ func TestReopenEdges(t *testing.T) {
 		})
 	}
 }
+
+// TestNeedPapers: a directory without papers.csv is refused with the
+// flag that names the corpus directory and its default; one with it is
+// accepted.
+func TestNeedPapers(t *testing.T) {
+	dir := t.TempDir()
+	want := fmt.Sprintf("no papers.csv in %s: point --corpus at the corpus directory (the one holding papers.csv; default \"corpus\")", dir)
+	if err := NeedPapers(dir); err == nil || err.Error() != want {
+		t.Fatalf("NeedPapers(empty) = %v, want %s", err, want)
+	}
+	if err := os.WriteFile(filepath.Join(dir, PapersFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := NeedPapers(dir); err != nil {
+		t.Fatalf("NeedPapers with papers.csv: %v", err)
+	}
+}

@@ -1,6 +1,9 @@
 package corpus
 
-import "fmt"
+import (
+	"fmt"
+	"io"
+)
 
 // EditOptions say how Edit judges and writes an edit.
 type EditOptions struct {
@@ -23,6 +26,16 @@ type RefusedError struct {
 	Proposal *Proposal
 	// Before and After are the check errors without and with the edit.
 	Before, After int
+	// Claims says whether the claims' failures were counted among them
+	// (EditOptions.Claims).
+	Claims bool
+}
+
+// WriteCheck writes the check of the corpus as the refused edit would
+// have left it, as masrl check prints it (text, with the claims when
+// the edit was judged with them): the findings that refused it.
+func (e *RefusedError) WriteCheck(w io.Writer) error {
+	return e.Proposal.After.Report(e.Proposal.Dir, e.Claims).Write(w, "text")
 }
 
 func (e *RefusedError) Error() string {
@@ -45,7 +58,7 @@ func Edit(ck *Checked, changes map[string][]byte, opt EditOptions) (*Proposal, e
 	}
 	before, after := p.Before.Verdict(opt.Claims).Errors(), p.After.Verdict(opt.Claims).Errors()
 	if after > before {
-		return p, &RefusedError{Proposal: p, Before: before, After: after}
+		return p, &RefusedError{Proposal: p, Before: before, After: after, Claims: opt.Claims}
 	}
 	if opt.DryRun {
 		return p, nil

@@ -43,6 +43,14 @@ func TestEdit(t *testing.T) {
 	if !maps.Equal(before, dirState(t, dir)) {
 		t.Fatal("a refused edit changed the corpus directory")
 	}
+	// The refusal reports the check of the corpus as the edit would
+	// have left it, as masrl check prints it.
+	var check, want strings.Builder
+	refused.WriteCheck(&check)
+	p.After.Report(p.Dir, false).Write(&want, "text")
+	if check.String() != want.String() || !strings.Contains(check.String(), "error") {
+		t.Errorf("WriteCheck:\n%s\nwant:\n%s", check.String(), want.String())
+	}
 
 	p, err = Edit(open(), map[string][]byte{PapersFile: []byte(good)}, EditOptions{DryRun: true})
 	if err != nil || p == nil || len(p.Diff().Changed) != 1 {
@@ -50,6 +58,11 @@ func TestEdit(t *testing.T) {
 	}
 	if !maps.Equal(before, dirState(t, dir)) {
 		t.Fatal("a dry run changed the corpus directory")
+	}
+	var diff strings.Builder
+	p.WriteDiff(&diff)
+	if got := diff.String(); !strings.HasPrefix(got, "\n## Corpus diff\n\n`before` → `after`: ") || !strings.Contains(got, "1 changed") {
+		t.Errorf("WriteDiff:\n%s", got)
 	}
 
 	if _, err := Edit(open(), map[string][]byte{PapersFile: []byte(good)}, EditOptions{}); err != nil {

@@ -2,12 +2,29 @@ package corpus
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 )
+
+// Write writes the report in format, as masrl stats prints it: "json"
+// (indented), "csv" (WriteCSV) or "markdown" (Markdown, headed by the
+// labels of v).
+func (s Stats) Write(w io.Writer, format string, v *Vocabulary) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(s)
+	case "csv":
+		return s.WriteCSV(w)
+	}
+	_, err := io.WriteString(w, s.Markdown(v))
+	return err
+}
 
 // Markdown renders the report as markdown tables a maintainer can paste
 // into the paper's sources or a pull request (masrl stats): the totals, a

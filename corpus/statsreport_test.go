@@ -1,6 +1,8 @@
 package corpus
 
 import (
+	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -83,5 +85,58 @@ func TestSurveyPool(t *testing.T) {
 	}
 	if _, err := (&Data{Profile: "survey"}).SurveyPool(); err == nil || !strings.Contains(err.Error(), "claims.yaml names no pool file") {
 		t.Errorf("the survey's profile without a pool file: %v", err)
+	}
+}
+
+// TestReportWrite: masrl stats's and masrl diff's --format values pick
+// the rendering: indented JSON, CSV, or markdown, which is also the
+// default.
+func TestReportWrite(t *testing.T) {
+	v, err := DefaultVocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Stats{Retained: 1}
+	var csvOut strings.Builder
+	if err := s.WriteCSV(&csvOut); err != nil {
+		t.Fatal(err)
+	}
+	jsonOut, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for format, want := range map[string]string{"json": string(jsonOut) + "\n", "csv": csvOut.String(), "markdown": s.Markdown(v)} {
+		var b strings.Builder
+		if err := s.Write(&b, format, v); err != nil || b.String() != want {
+			t.Errorf("Stats.Write(%s) = %q, %v; want %q", format, b.String(), err, want)
+		}
+	}
+	d := &Diff{Old: "old", New: "new"}
+	djson, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for format, want := range map[string]string{"json": string(djson) + "\n", "markdown": d.Markdown(2, 3)} {
+		var b strings.Builder
+		if err := d.Write(&b, format, 2, 3); err != nil || b.String() != want {
+			t.Errorf("Diff.Write(%s) = %q, %v; want %q", format, b.String(), err, want)
+		}
+	}
+}
+
+// TestWriteUnread: a corpus that does not read is reported by its
+// errors and "nothing counted"; any other error as one line.
+func TestWriteUnread(t *testing.T) {
+	bad := Diagnostic{Severity: Error, Pos: Pos{File: "papers.csv", Line: 2, Col: 3}, Message: "bare quote"}
+	var b strings.Builder
+	if !WriteUnread(&b, "masrl stats", &CheckError{Diagnostics: Diagnostics{bad}}) {
+		t.Error("a *CheckError is not reported as unread")
+	}
+	if want := bad.String() + "\nmasrl stats: the corpus does not read (1 errors); nothing counted\n"; b.String() != want {
+		t.Errorf("unread:\n got %q\nwant %q", b.String(), want)
+	}
+	b.Reset()
+	if WriteUnread(&b, "masrl diff", errors.New("no such file")) || b.String() != "masrl diff: no such file\n" {
+		t.Errorf("other error: %q", b.String())
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/masrl/masrl/internal/diag"
 )
@@ -94,6 +96,27 @@ func (r *BatchResult) TraceReport() TraceReport {
 // ReportFormats are the formats of NewReportWriter, the first the
 // default.
 func ReportFormats() []string { return []string{"text", "json", "github"} }
+
+// Format is the --format value of a trace command (a flag.Value):
+// Value, one of Choices (ReportFormats for trace validate, text and
+// json for a summary), and Given, whether the flag was set, since
+// --partial refuses any.
+type Format struct {
+	Value   string
+	Choices []string
+	Given   bool
+}
+
+func (f *Format) String() string { return f.Value }
+
+// Set takes s when it is one of Choices, else says which would be right.
+func (f *Format) Set(s string) error {
+	if slices.Contains(f.Choices, s) {
+		f.Value, f.Given = s, true
+		return nil
+	}
+	return fmt.Errorf("must be one of %s", strings.Join(f.Choices, ", "))
+}
 
 // ReportWriter writes the findings of a batch as they come, in input
 // order: text (FindingLine, one per line), github (one workflow command

@@ -186,3 +186,18 @@ func TestLimitsFlags(t *testing.T) {
 		t.Errorf("Flags(line, bogus) = %+v", got)
 	}
 }
+
+// TestFormat: --format takes one of its choices and says it was given;
+// another value is refused with the choices.
+func TestFormat(t *testing.T) {
+	f := &Format{Value: "text", Choices: ReportFormats()}
+	if f.Given || f.String() != "text" {
+		t.Fatalf("default %q, given %v", f, f.Given)
+	}
+	if err := f.Set("github"); err != nil || f.Value != "github" || !f.Given {
+		t.Errorf("Set(github): %v, value %q, given %v", err, f.Value, f.Given)
+	}
+	if err := f.Set("xml"); err == nil || err.Error() != "must be one of text, json, github" || f.Value != "github" {
+		t.Errorf("Set(xml): %v, value %q", err, f.Value)
+	}
+}

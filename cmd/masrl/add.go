@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/upkeep/intake"
 	"golang.org/x/term"
@@ -31,7 +32,7 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("add", "add ID|--from-issue FILE [--tag FIELD=VALUE]... [--set COLUMN=VALUE]... [--one-liner TEXT] [--key KEY] [--corpus DIR] [--data DIR] [--profile survey]", stderr)
 	var r intake.Request
 	var client intake.Client
-	dir := fs.String("corpus", defaultCorpus, "corpus `directory`")
+	dir := fs.String("corpus", corpus.DefaultDir, "corpus `directory`")
 	dataDir := dataFlag(fs)
 	profile := profileFlag(fs)
 	fs.Func("tag", "a controlled tag `FIELD=VALUE` (repeat for each of the eight fields)", func(s string) error {
@@ -63,7 +64,7 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fail := editFailer(stderr, "add")
 	if *fromIssue != "" {
-		if err := fromSuggestion(&r, *fromIssue, *dir, *dataDir); err != nil {
+		if err := r.FromIssueFile(*fromIssue, *dir, data.Dir(*dataDir)); err != nil {
 			return fail(exitFindings, "%v", err)
 		}
 	}
@@ -71,11 +72,7 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	prof, err := listProfile(*profile, "", *dir)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	d, err := corpus.LoadData(data.Dir(*dataDir), prof, *dir)
+	d, err := siteconfig.LoadData(data.Dir(*dataDir), *profile, *dir)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
@@ -98,29 +95,10 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	p, err := corpus.Edit(a.Standing, a.Changes, corpus.EditOptions{Claims: true, Apply: applyOptions(stderr)})
 	if err != nil {
-		return editFailed(stderr, "add", fail, true, err, func(*corpus.RefusedError) string {
+		return editFailed(stderr, "add", fail, err, func(*corpus.RefusedError) string {
 			return "the new entry is refused: it fails the check"
 		})
 	}
-	fmt.Fprintf(stdout, "added %s to %s and %s to %s\n\n", a.Draft.Key, corpus.PapersFile, a.Draft.BibKey, corpus.BibFile)
-	rep := p.After.Report(*dir, true)
-	rep.Diagnostics = a.Concerning(rep.Diagnostics)
-	rep.Write(stdout, "text")
-	writeProposalDiff(stdout, p)
+	a.WriteAdded(stdout, p)
 	return exitOK
-}
-
-// fromSuggestion fills in what the flags left empty from a suggestion
-// issue's body in file (the form of masrl issue-form, read with the
-// vocabulary of the corpus of dir).
-func fromSuggestion(r *intake.Request, file, dir, dataDir string) error {
-	body, err := os.ReadFile(file)
-	if err != nil {
-		return err
-	}
-	v, err := corpus.VocabularyFor(dir, data.Dir(dataDir))
-	if err != nil {
-		return err
-	}
-	return r.FromIssue(v, file, body)
 }

@@ -5,12 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/corpus/release"
 	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/site"
@@ -62,7 +59,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if code, ok := parseNoArgs(fs, args); !ok {
 		return code
 	}
-	if err := needCorpus(*bf.corpus); err != nil {
+	if err := corpus.NeedPapers(*bf.corpus); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
 	opt, err := bf.options()
@@ -74,20 +71,18 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "masrl build: %-14s %s\n", step, took.Round(time.Microsecond))
 		}
 	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(site.BuildMemoryLimit)
-	}
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(site.BuildGCPercent)
-	}
+	limitMemory(site.BuildMemoryLimit, site.BuildGCPercent)
 	start := time.Now()
 	var res *site.Result
 	ck, err := corpus.Open(*bf.corpus, data.Dir(*bf.data), opt.Profile)
 	if err == nil {
 		res, err = site.Build(ck, opt)
 	}
-	if code := reportBuild(stderr, "masrl build", res, err); code != exitOK {
-		return code
+	switch refused := site.WriteOutcome(stderr, "masrl build", res, err); {
+	case refused:
+		return exitFindings
+	case err != nil:
+		return exitUsage
 	}
 	if opt.BaseURL == "" {
 		fmt.Fprintln(stderr, "masrl build: note: no base URL (base_url in masrl.yaml, or --base-url), so the site has no canonical links, Open Graph URLs, sitemap or feed: they need absolute URLs")
@@ -96,55 +91,9 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return exitOK
 }
 
-// options are the build's options: masrl.yaml (--config, or the corpus
-// directory's) with every site flag given a value overriding its key
-// (siteconfig.Resolve), and what the site reads of the corpus directory
-// opened here, for the site reads nothing from disk itself: the
-// templates: and assets: folders inside their roots, the releases and
-// upkeep dates, and the days rows joined the list from git.
+// options are the build's options: the flags, with what the site reads
+// of the list on disk (site.ListOptions).
 func (bf buildFlags) options() (site.Options, error) {
-	cfg, configDir, err := siteconfig.Resolve(*bf.config, *bf.corpus, bf.site.Overrides())
-	if err != nil {
-		return site.Options{}, err
-	}
-	opt := site.Options{Config: *cfg, Out: *bf.out, WithClaims: *bf.claims,
-		ECharts: *bf.echarts, TraceExample: *bf.traceExample, Downloads: *bf.downloads}
-	opt.Templates = site.TemplateFS(cfg.Templates) // --templates names any folder
-	if *bf.site["templates"] == "" && cfg.Templates != "" {
-		tfs, err := cfg.OpenTemplates(configDir)
-		if err != nil {
-			return site.Options{}, err
-		}
-		opt.Templates = site.TemplateOverlay(tfs)
-	}
-	if opt.History, err = release.ReadHistory(*bf.corpus); err != nil {
-		return site.Options{}, err
-	}
-	dir := *bf.corpus
-	opt.AddedDates = func(keyColumn int) (map[string]string, error) {
-		return corpus.AddedFromHistory(context.Background(), dir, keyColumn)
-	}
-	if opt.AssetFiles, err = cfg.OpenAssets(*bf.corpus); err != nil {
-		return site.Options{}, err
-	}
-	return opt, nil
-}
-
-// reportBuild prints a build's warnings and, when it failed, every finding
-// of the check (exit 1) or the error (exit 2).
-func reportBuild(w io.Writer, prog string, res *site.Result, err error) int {
-	if res != nil {
-		for _, d := range res.Warnings {
-			fmt.Fprintln(w, d.String())
-		}
-	}
-	if err == nil {
-		return exitOK
-	}
-	if ds, ok := site.IsCheckError(err); ok {
-		ds.WriteRefusal(w, prog, "the previous site was left as it was")
-		return exitFindings
-	}
-	fmt.Fprintf(w, "%s: %v\n", prog, err)
-	return exitUsage
+	return site.ListOptions(*bf.corpus, *bf.config, bf.site.Overrides(), site.Options{Out: *bf.out, WithClaims: *bf.claims,
+		ECharts: *bf.echarts, TraceExample: *bf.traceExample, Downloads: *bf.downloads})
 }

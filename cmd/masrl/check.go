@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
 )
 
@@ -28,15 +29,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fs.Usage()
 		return exitUsage
 	}
-	if err := needCorpus(*dir); err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	prof, err := listProfile(*profile, "", *dir)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
 	// The check publishes nothing: the files' text is not kept.
-	ck, err := corpus.OpenWith(*dir, data.Dir(*dataDir), prof, corpus.CheckOptions{NoSources: true})
+	ck, err := siteconfig.Open(*dir, data.Dir(*dataDir), *profile, siteconfig.OpenOptions{Check: corpus.CheckOptions{NoSources: true}})
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/masrl/masrl/corpus/release"
+	"github.com/masrl/masrl/corpus/siteconfig"
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/upkeep/citation"
 )
 
@@ -13,7 +14,7 @@ func citeCommand() command {
 	return command{summary: "write CITATION.cff and .zenodo.json from masrl.yaml and the corpus", run: runCite}
 }
 
-// runCite is masrl cite (citation.NewPlan, release.Stage, Plan.Write). The files depend
+// runCite is masrl cite (citation.NewPlan, Plan.Cite). The files depend
 // only on masrl.yaml, the corpus and the flags, so a release workflow can
 // regenerate them and --check can tell a stale one (exit 1).
 func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -32,16 +33,10 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	fail := failer(stderr, "cite")
-	if req.Date != "" && !release.IsDate(req.Date) {
-		return fail(exitUsage, "--date %q: want YYYY-MM-DD", req.Date)
-	}
-	if req.Snapshot && (req.Version == "" || req.Date == "" || req.Check) {
-		return fail(exitUsage, "--snapshot needs --version and --date, and not --check")
-	}
 	if err := citation.Refuse(*dir, req); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	ck, err := openForUpdate(*dir, *dataDir, *profile, false)
+	ck, err := siteconfig.Open(*dir, data.Dir(*dataDir), *profile, siteconfig.OpenOptions{})
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
@@ -58,16 +53,8 @@ func runCite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
-	// The release is written in full first, beside its place, and put in
-	// place by plan.Write after the citation files.
-	var staged *release.Staged
-	if req.Snapshot {
-		if staged, err = release.Stage(*dir, req.Version, req.Date); err != nil {
-			return fail(exitUsage, "%v; no file was changed", err)
-		}
-		defer staged.Discard() // gone after Commit; cleans up after a failure
-	}
-	if err := plan.Write(staged); err != nil {
+	staged, err := plan.Cite()
+	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
 	for _, p := range plan.Stale {

@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
 )
 
@@ -36,24 +36,14 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	// The claims are the new corpus's (its profile, or its own claims.yaml).
 	newDir := corpus.VersionDir(fs.Arg(1))
-	prof, err := listProfile(*profile, "", newDir)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	dd, err := corpus.LoadData(data.Dir(*dataDir), prof, newDir)
+	dd, err := siteconfig.LoadData(data.Dir(*dataDir), *profile, newDir)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
 	d := corpus.DiffCorpora(older, newer, dd.Vocabulary, dd.Claims)
 	d.Old, d.New = fs.Arg(0), fs.Arg(1)
-	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(d); err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-		return exitOK
+	if err := d.Write(stdout, *format, len(older.Papers), len(newer.Papers)); err != nil {
+		return fail(exitUsage, "%v", err)
 	}
-	io.WriteString(stdout, d.Markdown(len(older.Papers), len(newer.Papers)))
 	return exitOK
 }

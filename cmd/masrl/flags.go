@@ -5,23 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/masrl/masrl/corpus"
-	"github.com/masrl/masrl/corpus/siteconfig"
-	"github.com/masrl/masrl/data"
 )
-
-// defaultCorpus is where the commands look for the corpus when --corpus is
-// not given: a directory named corpus in the current one, the layout of a
-// list's repository that check.yml also assumes (MASRL_CORPUS_PATH).
-const defaultCorpus = "corpus"
 
 // corpusFlag declares --corpus.
 func corpusFlag(fs *flag.FlagSet) *string {
-	return fs.String("corpus", defaultCorpus, "corpus `directory` (papers.csv, excluded.csv, papers.bib, spotcheck.csv, masrl.yaml)")
+	return fs.String("corpus", corpus.DefaultDir, "corpus `directory` (papers.csv, excluded.csv, papers.bib, spotcheck.csv, masrl.yaml)")
 }
 
 // dataFlag declares --data, which every command that reads the project's
@@ -31,45 +21,10 @@ func dataFlag(fs *flag.FlagSet) *string {
 }
 
 // profileFlag declares --profile, which every command that reads a
-// corpus honours the same way (listProfile): the survey's claims, pool
+// corpus honours the same way (siteconfig.Profile): the survey's claims, pool
 // and pages are applied to the survey's list alone.
 func profileFlag(fs *flag.FlagSet) *string {
 	return fs.String("profile", "", "the list's `profile`: survey (the survey's claims, pinned pool, orchestration sub-decisions and pages, for its own list) or none; default: masrl.yaml's profile")
-}
-
-// listProfile returns the profile a command applies to the corpus of dir:
-// the flag's when given, else the profile of masrl.yaml (config, or the
-// corpus directory's), else none.
-func listProfile(flagValue, config, dir string) (string, error) {
-	if flagValue != "" {
-		return flagValue, data.CheckProfile(flagValue)
-	}
-	cfg, err := listConfig(config, dir)
-	return cfg.Profile, err
-}
-
-// listConfig reads the list's masrl.yaml (--config, or the corpus
-// directory's); a list without one has the zero Config.
-func listConfig(config, dir string) (siteconfig.Config, error) {
-	path, err := siteconfig.Find(config, dir)
-	if err != nil || path == "" {
-		return siteconfig.Config{}, err
-	}
-	cfg, err := siteconfig.Load(path)
-	if err != nil {
-		return siteconfig.Config{}, err
-	}
-	return *cfg, nil
-}
-
-// needCorpus reports a corpus directory without papers.csv with the flag
-// that names it, instead of the bare file error a load would give.
-func needCorpus(dir string) error {
-	_, err := os.Stat(filepath.Join(dir, corpus.PapersFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("no %s in %s: point --corpus at the corpus directory (the one holding papers.csv; default %q)", corpus.PapersFile, dir, defaultCorpus)
-	}
-	return err
 }
 
 // newFlagSet returns a FlagSet for one subcommand that reports errors instead
@@ -107,4 +62,36 @@ func parseNoArgs(fs *flag.FlagSet, args []string) (code int, ok bool) {
 		return exitUsage, false
 	}
 	return 0, true
+}
+
+// parseFiles parses flags that may come before or after the file
+// arguments ("trace stats FILE --format json"), as the issue's synopsis
+// writes them; arguments after "--" are never flags. With no file
+// argument and a none message, it says "masrl COMMAND: none" and the
+// usage, and returns exitUsage.
+func parseFiles(fs *flag.FlagSet, args []string, none string) (files []string, code int, ok bool) {
+	var rest []string
+	for i, a := range args {
+		if a == "--" {
+			args, rest = args[:i], args[i+1:]
+			break
+		}
+	}
+	for {
+		if code, ok := parseFlags(fs, args); !ok {
+			return nil, code, false
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	files = append(files, rest...)
+	if len(files) == 0 && none != "" {
+		fmt.Fprintf(fs.Output(), "masrl %s: %s\n", fs.Name(), none)
+		fs.Usage()
+		return nil, exitUsage, false
+	}
+	return files, 0, true
 }

@@ -23,7 +23,7 @@ func fmtCommand() command {
 func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fail := failer(stderr, "fmt")
 	fset := newFlagSet("fmt", "fmt [--check] [--corpus DIR]", stderr)
-	dir := fset.String("corpus", defaultCorpus, "corpus `directory`")
+	dir := fset.String("corpus", corpus.DefaultDir, "corpus `directory`")
 	check := fset.Bool("check", false, "do not write; list the files that are not in canonical form and exit 1 if any")
 	if code, ok := parseFlags(fset, args); !ok {
 		return code
@@ -38,13 +38,7 @@ func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	r := corpus.FormatDir(*dir)
-	for _, p := range r.Problems {
-		if p.Unread {
-			fmt.Fprintf(stderr, "masrl fmt: %v\n", p.Err)
-		} else {
-			fmt.Fprintln(stderr, p.Err)
-		}
-	}
+	r.WriteProblems(stderr, "masrl fmt")
 	if len(r.Problems) > 0 {
 		return fail(exitUsage, "no file was changed")
 	}
@@ -52,7 +46,7 @@ func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// lists none, since the edit is all or none (corpus.Apply).
 	if !*check {
 		if err := corpus.Apply(*dir, r.Changes, applyOptions(stderr)); err != nil {
-			return editFailed(stderr, "fmt", editFailer(stderr, "fmt"), false, err, nil)
+			return editFailed(stderr, "fmt", editFailer(stderr, "fmt"), err, nil)
 		}
 	}
 	for _, name := range r.Names {

@@ -28,16 +28,10 @@ func runImport(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	into := fs.String("into", "", "merge into the list in `directory` instead, as masrl add does (duplicates reported, not added)")
 	dryRun := fs.Bool("dry-run", false, "print the report and the files that would be written; write nothing")
 	tagField := fs.String("tag-field", "", "the BibTeX field or CSL variable whose values become tags (default keywords; CSL tags and keyword)")
-	// Files and flags may come in any order: parse up to each file.
-	var files []string
-	for {
-		if code, ok := parseFlags(fs, args); !ok {
-			return code
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files, args = append(files, fs.Arg(0)), fs.Args()[1:]
+	// Files and flags may come in any order.
+	files, code, ok := parseFiles(fs, args, "")
+	if !ok {
+		return code
 	}
 	if len(files) == 0 || (*out != "" && *into != "") || (*out == "" && *into == "" && !*dryRun) {
 		fs.Usage()
@@ -104,13 +98,13 @@ func importInto(dir string, r *importer.Result, dryRun bool, stdout, stderr io.W
 	}
 	p, err := corpus.Edit(standing, m.Changes, corpus.EditOptions{Claims: true, DryRun: dryRun, Apply: applyOptions(stderr)})
 	if err != nil {
-		return editFailed(stderr, "import", fail, true, err, func(*corpus.RefusedError) string {
+		return editFailed(stderr, "import", fail, err, func(*corpus.RefusedError) string {
 			return "the import is refused: the list with it fails the check"
 		})
 	}
 	if !dryRun {
 		fmt.Fprintf(stdout, "added %d entries to %s and %s\n", len(m.Added), corpus.PapersFile, corpus.BibFile)
 	}
-	writeProposalDiff(stdout, p)
+	p.WriteDiff(stdout)
 	return importExit(left)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/masrl/masrl/upkeep/scaffold"
 )
@@ -46,9 +45,6 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := scaffold.Create(dir, opt); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	c := filepath.Join(dir, scaffold.CorpusDir)
-	fmt.Fprintf(stdout, "made a new list in %s. Next:\n", dir)
-	fmt.Fprintf(stdout, "  edit %s (your controlled fields) and %s (the example row)\n", filepath.Join(c, "vocab.yaml"), filepath.Join(c, "papers.csv"))
-	fmt.Fprintf(stdout, "  cd %s && masrl check && masrl build --out public && masrl readme README.md\n", dir)
+	scaffold.WriteNext(stdout, dir)
 	return exitOK
 }

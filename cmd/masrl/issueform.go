@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
@@ -28,7 +25,7 @@ func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fail := failer(stderr, "issue-form")
 	fs := newFlagSet("issue-form", "issue-form [--check] [--corpus DIR] [FILE] (FILE is usually "+intake.IssueFormFile+", which --check reads when FILE is not given)", stderr)
 	check := fs.Bool("check", false, "do not write; exit 1 when FILE is not the generated form")
-	dir := fs.String("corpus", defaultCorpus, "a list's corpus `directory`: its vocab.yaml, when it has one, declares the form's fields")
+	dir := fs.String("corpus", corpus.DefaultDir, "a list's corpus `directory`: its vocab.yaml, when it has one, declares the form's fields")
 	dataDir := dataFlag(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -37,11 +34,7 @@ func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fs.Usage()
 		return exitUsage
 	}
-	v, err := corpus.VocabularyFor(*dir, data.Dir(*dataDir))
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	form, err := intake.IssueForm(v)
+	form, err := intake.ListIssueForm(*dir, data.Dir(*dataDir))
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
@@ -53,19 +46,13 @@ func runIssueForm(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if fs.NArg() == 1 {
 		file = fs.Arg(0)
 	}
-	if *check {
-		old, err := os.ReadFile(file)
-		if err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-		if !bytes.Equal(old, form) {
-			fmt.Fprintf(stdout, "%s is stale: run masrl issue-form %s\n", file, file)
-			return exitFindings
-		}
-		return exitOK
-	}
-	if err := corpus.WriteFiles(filepath.Dir(file), map[string][]byte{filepath.Base(file): form}); err != nil {
+	stale, err := intake.UpdateIssueForm(file, form, *check)
+	if err != nil {
 		return fail(exitUsage, "%v", err)
+	}
+	if stale {
+		fmt.Fprintf(stdout, "%s is stale: run masrl issue-form %s\n", file, file)
+		return exitFindings
 	}
 	return exitOK
 }

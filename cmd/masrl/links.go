@@ -2,15 +2,14 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/masrl/masrl/corpus/release"
+	"github.com/masrl/masrl/corpus/siteconfig"
+	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/upkeep/intake"
 	"github.com/masrl/masrl/upkeep/linkcheck"
-	"golang.org/x/term"
 )
 
 func linksCommand() command {
@@ -41,16 +40,12 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	fail := failer(stderr, "links")
-	ck, err := openForUpdate(*dir, *dataDir, *profile, false)
+	ck, err := siteconfig.Open(*dir, data.Dir(*dataDir), *profile, siteconfig.OpenOptions{})
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	checker := &linkcheck.Checker{HTTP: linkcheck.NewHTTPClient(sf.Timeout, nil), Service: sf.Ready(), PerHost: *perHost}
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		checker.Progress = func(done, total int) {
-			fmt.Fprintf(stderr, "\rmasrl links: %d of %d links checked", done, total)
-		}
-	}
+	checker := &linkcheck.Checker{HTTP: linkcheck.NewHTTPClient(sf.Timeout, nil), Service: sf.Ready(), PerHost: *perHost,
+		Progress: linkcheck.TerminalProgress(stderr, "masrl links")}
 	rep, err := checker.CheckCorpus(ctx, ck)
 	if checker.Progress != nil {
 		fmt.Fprintln(stderr)
@@ -58,27 +53,14 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return fail(exitUsage, "%v\nmasrl links: the check could not run: no link was judged, nothing was recorded", err)
 	}
-	switch *format {
-	case "json":
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(rep)
-	case "github":
-		for _, d := range rep.Diagnostics {
-			io.WriteString(stdout, d.Annotation().String()+"\n")
-		}
-	default:
-		for _, d := range rep.Diagnostics {
-			io.WriteString(stdout, d.String()+"\n")
-		}
-	}
+	rep.Write(stdout, *format)
 	if *record != "" {
 		if err := release.RecordUpkeep(*dir, func(u *release.Upkeep) { u.LinksChecked = *record }); err != nil {
 			return fail(exitUsage, "%v", err)
 		}
 	}
 	if *format != "json" {
-		fmt.Fprintf(stdout, "%s: %s checked: %s, %s\n", *dir, count(rep.URLs, "link"), count(rep.Errors, "error"), count(rep.Warnings, "warning"))
+		fmt.Fprintln(stdout, rep.Summary())
 	}
 	if rep.Errors > 0 {
 		return exitFindings

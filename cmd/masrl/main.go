@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"sort"
 	"strings"
 )
@@ -95,14 +96,14 @@ func usage(w io.Writer, cmds map[string]command) {
 	io.WriteString(w, b.String())
 }
 
-// count says how many of noun there are, in words: "1 error", "2 errors",
-// "0 entries" (the nouns it is given take -s, or -ies for a final y).
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
+// limitMemory sets the process's soft memory limit and GC percentage
+// (the build's, the trace validator's) unless GOMEMLIMIT or GOGC in the
+// environment set them: a person who tuned them wins.
+func limitMemory(limit int64, gcPercent int) {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(limit)
 	}
-	if stem, ok := strings.CutSuffix(noun, "y"); ok {
-		return fmt.Sprintf("%d %sies", n, stem)
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

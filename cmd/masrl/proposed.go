@@ -14,28 +14,20 @@ import (
 
 // editFailed reports an edit of the corpus that failed (corpus.Edit,
 // corpus.Apply) and returns the exit code: a refusal prints the check of
-// the corpus as the edit would have left it and then refused's sentence
-// (exit 1); an edit left half done says so alone, since a file did
-// change; any other failure is fail's (exit 2). withClaims is how the
-// edit was judged; refused is nil for an edit that is not judged (fmt).
-func editFailed(stderr io.Writer, name string, fail func(code int, format string, args ...any) int, withClaims bool, err error, refused func(*corpus.RefusedError) string) int {
+// the corpus as the edit would have left it (RefusedError.WriteCheck)
+// and then refused's sentence (exit 1); an edit left half done says so
+// alone, since a file did change; any other failure is fail's (exit 2).
+// refused is nil for an edit that is not judged (fmt).
+func editFailed(stderr io.Writer, name string, fail func(code int, format string, args ...any) int, err error, refused func(*corpus.RefusedError) string) int {
 	var r *corpus.RefusedError
-	var half *corpus.HalfAppliedError
 	switch {
 	case refused != nil && errors.As(err, &r):
-		r.Proposal.After.Report(r.Proposal.Dir, withClaims).Write(stderr, "text")
+		r.WriteCheck(stderr)
 		return fail(exitFindings, "%s", refused(r))
-	case errors.As(err, &half):
+	case errors.As(err, new(*corpus.HalfAppliedError)):
 		return failer(stderr, name)(exitUsage, "%v", err)
 	}
 	return fail(exitUsage, "%v", err)
-}
-
-// writeProposalDiff prints what an edit changes, as masrl diff does.
-func writeProposalDiff(w io.Writer, p *corpus.Proposal) {
-	diff := p.Diff()
-	diff.Old, diff.New = "before", "after"
-	io.WriteString(w, "\n"+diff.Markdown(len(p.Before.Corpus.Papers), len(p.After.Corpus.Papers)))
 }
 
 // editPauseEnv names the environment variable that stops a command that

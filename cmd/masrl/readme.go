@@ -19,7 +19,7 @@ func readmeCommand() command {
 func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fail := failer(stderr, "readme")
 	fs := newFlagSet("readme", "readme FILE [--corpus DIR] [--data DIR] [--profile survey] [--check] | readme --standalone [--corpus DIR] [--data DIR] [--profile survey]", stderr)
-	dir := fs.String("corpus", defaultCorpus, "corpus `directory`")
+	dir := fs.String("corpus", corpus.DefaultDir, "corpus `directory`")
 	dataDir := dataFlag(fs)
 	profile := profileFlag(fs)
 	check := fs.Bool("check", false, "do not write; exit 1 when the list in FILE is out of date")
@@ -38,7 +38,7 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fs.Usage()
 		return exitUsage
 	}
-	prof, err := listProfile(*profile, "", *dir)
+	prof, err := siteconfig.Profile(*profile, "", *dir)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
@@ -58,7 +58,7 @@ func runReadme(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if *standalone {
 		var cfg siteconfig.Config
 		if pool == nil { // the survey's words need no masrl.yaml
-			if cfg, err = listConfig("", *dir); err != nil {
+			if cfg, err = siteconfig.Read("", *dir); err != nil {
 				return fail(exitUsage, "%v", err)
 			}
 		}

@@ -5,37 +5,18 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/corpus/release"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
+	"github.com/masrl/masrl/internal/diag"
 	"github.com/masrl/masrl/upkeep/intake"
 	"github.com/masrl/masrl/upkeep/refresh"
 )
 
 func refreshCommand() command {
 	return command{summary: "propose published versions and retraction/correction notices from arXiv, Crossref, OpenAlex", run: runRefresh}
-}
-
-// openForUpdate opens the corpus masrl refresh, links, watch and cite
-// work on, through corpus.Open like every other command, so that --data
-// and --profile are honoured the same way. One that is opened to be
-// written is refused first while an interrupted edit's journal is in it.
-func openForUpdate(dir, dataDir, profile string, write bool) (*corpus.Checked, error) {
-	if write {
-		if err := corpus.Interrupted(dir); err != nil {
-			return nil, err
-		}
-	}
-	if err := needCorpus(dir); err != nil {
-		return nil, err
-	}
-	prof, err := listProfile(profile, "", dir)
-	if err != nil {
-		return nil, err
-	}
-	return corpus.Open(dir, data.Dir(dataDir), prof)
 }
 
 // runRefresh is masrl refresh: it prints the proposed changes as masrl
@@ -60,7 +41,7 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if *record != "" && (!*write || !release.IsDate(*record)) {
 		return fail(exitUsage, "--record %q: want a YYYY-MM-DD date, with --write", *record)
 	}
-	ck, err := openForUpdate(*dir, *dataDir, *profile, *write)
+	ck, err := siteconfig.Open(*dir, data.Dir(*dataDir), *profile, siteconfig.OpenOptions{ForEdit: *write})
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
@@ -86,19 +67,7 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	ed.WriteReport(stdout)
-	bibName := filepath.Join(*dir, corpus.BibFile)
-	if ed.BibErr != nil {
-		// A papers.bib that does not parse (masrl check reports
-		// where): the rows are still refreshed, and this says which
-		// entries to mend by hand.
-		fmt.Fprintf(stderr, "masrl refresh: %s is not updated: %v\n", bibName, ed.BibErr)
-	}
-	for _, d := range ed.BibFindings {
-		fmt.Fprintln(stderr, d.String())
-	}
-	d := ed.Diff(ck, *withClaims)
-	io.WriteString(stdout, "\n"+d.Markdown(len(ed.Before.Papers), len(ed.After.Papers)))
+	ed.WriteProposed(stdout, stderr, ck, *withClaims)
 	if !*write {
 		return exitOK
 	}
@@ -110,13 +79,10 @@ func runRefresh(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 	}
 	if _, err := corpus.Edit(ck, ed.Files, corpus.EditOptions{Claims: *withClaims, Apply: applyOptions(stderr)}); err != nil {
-		return editFailed(stderr, "refresh", fail, *withClaims, err, func(r *corpus.RefusedError) string {
-			return fmt.Sprintf("--write refused: the refreshed corpus has %s where it had %d; no file was changed", count(r.After, "error"), r.Before)
+		return editFailed(stderr, "refresh", fail, err, func(r *corpus.RefusedError) string {
+			return fmt.Sprintf("--write refused: the refreshed corpus has %s where it had %d; no file was changed", diag.Count(r.After, "error"), r.Before)
 		})
 	}
-	fmt.Fprintf(stdout, "\nwrote %s: %s\n", filepath.Join(*dir, corpus.PapersFile), count(len(res.Proposals), "entry"))
-	if len(ed.BibChanged) > 0 {
-		fmt.Fprintf(stdout, "wrote %s: %s\n", bibName, count(len(ed.BibChanged), "entry"))
-	}
+	ed.WriteWritten(stdout)
 	return exitOK
 }

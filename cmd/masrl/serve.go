@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 
+	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/site"
@@ -23,7 +24,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if code, ok := parseNoArgs(fs, args); !ok {
 		return code
 	}
-	if err := needCorpus(*bf.corpus); err != nil {
+	if err := corpus.NeedPapers(*bf.corpus); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
 	ln, err := net.Listen("tcp", *addr)
@@ -42,7 +43,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			in := []string{*bf.corpus, *bf.config, *bf.site["templates"], *bf.data}
 			return append(in, siteconfig.Inputs(*bf.config, *bf.corpus)...)
 		},
-		Report: func(w io.Writer, res *site.Result, err error) { reportBuild(w, "masrl serve", res, err) },
+		Report: func(w io.Writer, res *site.Result, err error) { site.WriteOutcome(w, "masrl serve", res, err) },
 		Log:    stderr,
 	}
 	if err := serve.Run(ctx, ln, opt, stdout); err != nil {

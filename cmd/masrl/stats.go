@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/corpus/siteconfig"
 	"github.com/masrl/masrl/data"
 )
 
@@ -33,16 +31,12 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fs.Usage()
 		return exitUsage
 	}
-	if err := needCorpus(*dir); err != nil {
+	if err := corpus.NeedPapers(*dir); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
 	// The corpus is streamed, not opened (corpus.Open holds every row):
 	// the data is read as Open reads it.
-	prof, err := listProfile(*profile, "", *dir)
-	if err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	d, err := corpus.LoadData(data.Dir(*dataDir), prof, *dir)
+	d, err := siteconfig.LoadData(data.Dir(*dataDir), *profile, *dir)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
@@ -63,34 +57,18 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return refuseUnread("stats", err, stderr)
 	}
-	switch *format {
-	case "json":
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(s)
-	case "csv":
-		err = s.WriteCSV(stdout)
-	default:
-		io.WriteString(stdout, s.Markdown(v))
-	}
-	if err != nil {
+	if err := s.Write(stdout, *format, v); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
 	return exitOK
 }
 
-// refuseUnread reports err of command cmd: the positioned errors of a
-// corpus whose CSV files do not read (a *corpus.CheckError), with exit
-// code 1 and no numbers, or any other failure with exit code 2.
+// refuseUnread reports err of command cmd (corpus.WriteUnread): a
+// corpus whose CSV files do not read with exit code 1 and no numbers,
+// any other failure with exit code 2.
 func refuseUnread(cmd string, err error, stderr io.Writer) int {
-	var ce *corpus.CheckError
-	if !errors.As(err, &ce) {
-		fmt.Fprintf(stderr, "masrl %s: %v\n", cmd, err)
-		return exitUsage
+	if corpus.WriteUnread(stderr, "masrl "+cmd, err) {
+		return exitFindings
 	}
-	for _, d := range ce.Diagnostics {
-		fmt.Fprintln(stderr, d.String())
-	}
-	fmt.Fprintf(stderr, "masrl %s: the corpus does not read (%d errors); nothing counted\n", cmd, ce.Diagnostics.Count(corpus.Error))
-	return exitFindings
+	return exitUsage
 }

@@ -5,10 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"runtime/debug"
-	"slices"
-	"strings"
 
 	"github.com/masrl/masrl/trace"
 )
@@ -17,12 +13,7 @@ import (
 // validator's memory (trace.MemoryLimit, trace.GCPercent; GOMEMLIMIT and
 // GOGC in the environment win) and dispatches to the subcommands.
 func runTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(trace.MemoryLimit)
-	}
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(trace.GCPercent)
-	}
+	limitMemory(trace.MemoryLimit, trace.GCPercent)
 	return traceMain(ctx, args, stdout, stderr, trace.OSBatchInput())
 }
 
@@ -59,56 +50,6 @@ func traceMain(ctx context.Context, args []string, stdout, stderr io.Writer, in 
 	}
 	fmt.Fprintf(stderr, "masrl trace: unknown subcommand %q\n%s", args[0], usage)
 	return exitUsage
-}
-
-// parseFiles parses flags that may come before or after the file
-// arguments ("trace stats FILE --format json"), as the synopsis
-// writes them; arguments after "--" are never flags. With no file
-// argument and a none message, it says "masrl COMMAND: none" and the
-// usage, and returns exitUsage.
-func parseFiles(fs *flag.FlagSet, args []string, none string) (files []string, code int, ok bool) {
-	var rest []string
-	for i, a := range args {
-		if a == "--" {
-			args, rest = args[:i], args[i+1:]
-			break
-		}
-	}
-	for {
-		if code, ok := parseFlags(fs, args); !ok {
-			return nil, code, false
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	files = append(files, rest...)
-	if len(files) == 0 && none != "" {
-		fmt.Fprintf(fs.Output(), "masrl %s: %s\n", fs.Name(), none)
-		fs.Usage()
-		return nil, exitUsage, false
-	}
-	return files, 0, true
-}
-
-// formatFlag is a --format value restricted to a list of choices; set
-// says whether it was given.
-type formatFlag struct {
-	value   string
-	choices []string
-	set     bool
-}
-
-func (f *formatFlag) String() string { return f.value }
-
-func (f *formatFlag) Set(s string) error {
-	if slices.Contains(f.choices, s) {
-		f.value, f.set = s, true
-		return nil
-	}
-	return fmt.Errorf("must be one of %s", strings.Join(f.choices, ", "))
 }
 
 // limitFlags registers on fs the flags that raise the readers' limits

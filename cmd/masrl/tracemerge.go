@@ -14,14 +14,14 @@ import (
 func traceMerge(_ context.Context, args []string, stdout, stderr io.Writer, in trace.BatchInput) int {
 	fail := failer(stderr, "trace merge")
 	fs := newFlagSet("trace merge", "trace merge [--format text|json] [--partial] PARTIAL|DIR...", stderr)
-	format := &formatFlag{value: "text", choices: []string{"text", "json"}}
+	format := &trace.Format{Value: "text", Choices: []string{"text", "json"}}
 	fs.Var(format, "format", "output `format` of the report: text or json")
 	asPartial := fs.Bool("partial", false, "write the merged partial instead of the report, to merge it again later")
 	files, code, ok := parseFiles(fs, args, "no partials (use - for standard input)")
 	switch {
 	case !ok:
 		return code
-	case *asPartial && format.set:
+	case *asPartial && format.Given:
 		return fail(exitUsage, "--partial writes a partial, not a report: leave out --format")
 	}
 	total, errs := partial.MergeFiles(files, in)
@@ -37,7 +37,7 @@ func traceMerge(_ context.Context, args []string, stdout, stderr io.Writer, in t
 	case total.Traces()+total.Invalid() == 0:
 		return fail(exitUsage, "no traces")
 	default:
-		err = total.WriteReport(stdout, format.value)
+		err = total.WriteReport(stdout, format.Value)
 	}
 	switch {
 	case err != nil:

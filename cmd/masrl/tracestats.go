@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/masrl/masrl/internal/diag"
 	"github.com/masrl/masrl/trace"
 	"github.com/masrl/masrl/trace/otlp"
 	"github.com/masrl/masrl/trace/partial"
@@ -16,7 +17,7 @@ import (
 func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, in trace.BatchInput) int {
 	fail := failer(stderr, "trace stats")
 	fs := newFlagSet("trace stats", "trace stats [--format text|json] [--jsonl] [--max-line BYTES] [--partial] [--findings-jsonl FILE] FILE|DIR...", stderr)
-	format := &formatFlag{value: "text", choices: []string{"text", "json"}}
+	format := &trace.Format{Value: "text", Choices: []string{"text", "json"}}
 	fs.Var(format, "format", "output `format`: text or json")
 	jsonl := fs.Bool("jsonl", false, "read every file, standard input included, as JSON Lines (one trace per line); .jsonl and .ndjson files always are")
 	var limits trace.Limits
@@ -32,7 +33,7 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, in
 	switch {
 	case err != nil:
 		return fail(exitUsage, "%v", err)
-	case *asPartial && format.set:
+	case *asPartial && format.Given:
 		return fail(exitUsage, "--partial writes a partial, not a report: leave out --format")
 	}
 	batch, err := partial.ReadBatch(ctx, files, in, partial.ReadOptions{
@@ -52,13 +53,13 @@ func traceStats(ctx context.Context, args []string, stdout, stderr io.Writer, in
 	case batch.Traces() == 0:
 		return fail(exitUsage, "no traces")
 	default:
-		err = batch.WriteReport(stdout, format.value)
+		err = batch.WriteReport(stdout, format.Value)
 	}
 	switch {
 	case err != nil:
 		return fail(exitUsage, "%v", err)
 	case sf.Errors == 0 && *asPartial && batch.Invalid() > 0:
-		return fail(exitFindings, "%d of %s have errors and are counted in the partial but left out of its measures", batch.Invalid(), count(batch.Traces(), "trace"))
+		return fail(exitFindings, "%d of %s have errors and are counted in the partial but left out of its measures", batch.Invalid(), diag.Count(batch.Traces(), "trace"))
 	case !*asPartial && batch.Invalid() > 0:
 		return fail(exitFindings, "%s", batch.Incomplete())
 	case sf.Errors > 0:

@@ -15,7 +15,7 @@ import (
 func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer, in trace.BatchInput) int {
 	fail := failer(stderr, "trace validate")
 	fs := newFlagSet("trace validate", "trace validate [--format text|json|github] [--strict] [--jsonl] [--max-line BYTES] FILE|DIR...", stderr)
-	format := &formatFlag{value: "text", choices: trace.ReportFormats()}
+	format := &trace.Format{Value: "text", Choices: trace.ReportFormats()}
 	fs.Var(format, "format", "output `format`: text, json or github (workflow commands)")
 	strict := fs.Bool("strict", false, "treat warnings (edges back in time, cycles) as errors")
 	jsonl := fs.Bool("jsonl", false, "read every file, standard input included, as JSON Lines (one trace per line); .jsonl and .ndjson files always are")
@@ -32,10 +32,10 @@ func traceValidate(ctx context.Context, args []string, stdout, stderr io.Writer,
 	}
 	tally, err := trace.ValidateFiles(ctx, files, in, trace.ValidateOptions{
 		BatchOptions: trace.BatchOptions{Check: trace.Options{Strict: *strict, FindingsOnly: true}, JSONLines: *jsonl, Limits: limits},
-		Format:       format.value, Out: stdout, Log: stderr, Command: "trace validate",
+		Format:       format.Value, Out: stdout, Log: stderr, Command: "trace validate",
 	})
 	tally.Errors += sf.Errors
-	if format.value == "text" && tally.Errors+tally.Warnings > 0 {
+	if format.Value == "text" && tally.Errors+tally.Warnings > 0 {
 		fmt.Fprintln(stderr, tally.Summary(len(named)))
 	}
 	switch {

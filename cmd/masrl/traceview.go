@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 
+	"github.com/masrl/masrl/internal/diag"
 	"github.com/masrl/masrl/site"
 	"github.com/masrl/masrl/trace"
 	"github.com/masrl/masrl/trace/collect"
@@ -63,7 +64,7 @@ func traceView(ctx context.Context, args []string, stdout, stderr io.Writer, in 
 		return fail(exitUsage, "%v", err)
 	}
 	if !*serve && *out != "-" {
-		fmt.Fprintf(stderr, "masrl trace view: wrote %s (%s, %d with errors)\n", *out, count(page.Traces, "trace"), page.Invalid)
+		fmt.Fprintf(stderr, "masrl trace view: wrote %s (%s, %d with errors)\n", *out, diag.Count(page.Traces, "trace"), page.Invalid)
 	}
 	return exitOK
 }

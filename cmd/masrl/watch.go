@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -10,6 +9,9 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/corpus/release"
+	"github.com/masrl/masrl/corpus/siteconfig"
+	"github.com/masrl/masrl/data"
+	"github.com/masrl/masrl/internal/diag"
 	"github.com/masrl/masrl/upkeep/intake"
 	"github.com/masrl/masrl/upkeep/watch"
 )
@@ -47,7 +49,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	fail := failer(stderr, "watch")
-	ck, err := openForUpdate(*dir, *dataDir, *profile, *apply != "")
+	ck, err := siteconfig.Open(*dir, data.Dir(*dataDir), *profile, siteconfig.OpenOptions{ForEdit: *apply != ""})
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
@@ -61,15 +63,11 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return fail(exitUsage, "%v\nmasrl watch: no file was written", err)
 	}
-	var b bytes.Buffer
-	if err := watch.WriteTriage(&b, cands); err != nil {
-		return fail(exitUsage, "%v", err)
-	}
-	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
+	if err := watch.WriteTriageFile(*out, cands); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
 	fmt.Fprintf(stdout, "%s: %s connected to at least %d retained entries; fill in the decision column (add, or exclude STAGE: reason) and run masrl watch --apply %s\n",
-		*out, count(len(cands), "candidate"), *minimum, *out)
+		*out, diag.Count(len(cands), "candidate"), *minimum, *out)
 	return exitOK
 }
 
@@ -86,11 +84,7 @@ func applyTriage(ck *corpus.Checked, file, date string, withClaims bool, stdout,
 	if err != nil {
 		return fail(exitFindings, "%v\nmasrl watch: no file was changed", err)
 	}
-	for _, d := range decisions {
-		if d.Add {
-			fmt.Fprintf(stdout, "masrl add %s --corpus %s\n", d.ID, ck.Corpus.Dir)
-		}
-	}
+	watch.WriteAddCommands(stdout, decisions, ck.Corpus.Dir)
 	x, err := watch.Exclude(ck.Corpus, decisions, date)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -99,12 +93,10 @@ func applyTriage(ck *corpus.Checked, file, date string, withClaims bool, stdout,
 		return exitOK
 	}
 	if _, err := corpus.Edit(ck, x.Changes, corpus.EditOptions{Claims: withClaims, Apply: applyOptions(stderr)}); err != nil {
-		return editFailed(stderr, "watch", fail, withClaims, err, func(r *corpus.RefusedError) string {
-			return fmt.Sprintf("the exclusions are refused: the corpus would have %s where it had %d; no file was changed", count(r.After, "error"), r.Before)
+		return editFailed(stderr, "watch", fail, err, func(r *corpus.RefusedError) string {
+			return fmt.Sprintf("the exclusions are refused: the corpus would have %s where it had %d; no file was changed", diag.Count(r.After, "error"), r.Before)
 		})
 	}
-	for _, r := range x.Records {
-		fmt.Fprintf(stdout, "excluded %s %s (%s: %s)\n", r[0], r[4], r[7], r[8])
-	}
+	x.WriteReport(stdout)
 	return exitOK
 }

@@ -34,11 +34,18 @@ type Request struct {
 }
 
 // Refuse says why req cannot be carried out on the corpus of dir, before
-// the corpus is read: a corpus whose last edit was interrupted has files
+// the corpus is read: a date that is not YYYY-MM-DD, a snapshot without
+// its version and date or with Check; a corpus whose last edit was interrupted has files
 // that may not agree, so nothing is cited or released from it (unless
 // Check), and a release that would be refused changes no file,
 // CITATION.cff included.
 func Refuse(dir string, req Request) error {
+	if req.Date != "" && !release.IsDate(req.Date) {
+		return fmt.Errorf("--date %q: want YYYY-MM-DD", req.Date)
+	}
+	if req.Snapshot && (req.Version == "" || req.Date == "" || req.Check) {
+		return errors.New("--snapshot needs --version and --date, and not --check")
+	}
 	if !req.Check {
 		if err := corpus.Interrupted(dir); err != nil {
 			return fmt.Errorf("%w; no file was changed", err)
@@ -117,6 +124,27 @@ func (p *Plan) Write(staged *release.Staged) error {
 		return err
 	}
 	return Write(p.Out, p.Files, commit)
+}
+
+// Cite is the whole of masrl cite short of printing: with Snapshot the
+// release is staged in full first, beside its place (release.Stage, in
+// the corpus directory Dir), then Write writes the files and puts it in
+// place after them; a failure leaves no file changed and no staged
+// release behind. It returns the release put in place, nil without
+// Snapshot, for its folder and hash.
+func (p *Plan) Cite() (*release.Staged, error) {
+	var staged *release.Staged
+	if p.Snapshot {
+		var err error
+		if staged, err = release.Stage(p.Dir, p.Version, p.Date); err != nil {
+			return nil, fmt.Errorf("%w; no file was changed", err)
+		}
+		defer staged.Discard() // gone after Commit; cleans up after a failure
+	}
+	if err := p.Write(staged); err != nil {
+		return nil, err
+	}
+	return staged, nil
 }
 
 // makeOutDir makes the directory the files go in when it is missing, as

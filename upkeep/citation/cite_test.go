@@ -66,6 +66,64 @@ func TestPlanWritesRelease(t *testing.T) {
 	}
 }
 
+// TestPlanCite: a cite with Snapshot stages the release, writes the
+// files and puts the release in place with the plan's hash; without it
+// no release is made.
+func TestPlanCite(t *testing.T) {
+	dir := corpustest.CopyList(t, "agents")
+	f, err := os.OpenFile(filepath.Join(dir, "masrl.yaml"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("citation:\n  authors: \"Doe, Jane\"\n")
+	f.Close()
+	ck, err := corpus.Open(dir, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	plan, err := NewPlan(ck, Request{Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if staged, err := plan.Cite(); err != nil || staged != nil {
+		t.Fatalf("a cite without --snapshot: %v, release %v; want none", err, staged)
+	}
+	if _, err := os.Stat(filepath.Join(out, "CITATION.cff")); err != nil {
+		t.Fatal(err)
+	}
+	plan, err = NewPlan(ck, Request{Out: out, Version: "v1", Date: "2026-01-02", Snapshot: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	staged, err := plan.Cite()
+	if err != nil || staged == nil || staged.Hash != plan.Hash {
+		t.Fatalf("a cite with --snapshot: %v, release %v; want the release with hash %s", err, staged, plan.Hash)
+	}
+	if st, err := os.Stat(filepath.Join(dir, "releases", "v1")); err != nil || !st.IsDir() {
+		t.Errorf("release folder: %v", err)
+	}
+}
+
+// TestRefuseRequest: a date that is not YYYY-MM-DD and a snapshot
+// without its version and date, or with --check, are refused before the
+// corpus is looked at.
+func TestRefuseRequest(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		req  Request
+		want string
+	}{
+		{Request{Date: "2026-1-2"}, `--date "2026-1-2": want YYYY-MM-DD`},
+		{Request{Snapshot: true, Version: "v1"}, "--snapshot needs --version and --date, and not --check"},
+		{Request{Snapshot: true, Version: "v1", Date: "2026-01-02", Check: true}, "--snapshot needs --version and --date, and not --check"},
+	} {
+		if err := Refuse(dir, tc.req); err == nil || err.Error() != tc.want {
+			t.Errorf("Refuse(%+v) = %v, want %s", tc.req, err, tc.want)
+		}
+	}
+}
+
 // TestPlanRefusesChangedCorpus: a release staged after the corpus changed
 // is not the one the plan cites: Write refuses it and writes no file.
 func TestPlanRefusesChangedCorpus(t *testing.T) {

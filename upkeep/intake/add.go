@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,6 +31,22 @@ type Request struct {
 	// Tags are controlled values FIELD=VALUE and Sets free-text columns
 	// COLUMN=VALUE, as given (ParseTags, ParseSets).
 	Tags, Sets []string
+}
+
+// FromIssueFile is FromIssue for a suggestion issue's body saved in
+// file (masrl add --from-issue), read with the vocabulary of the list
+// whose corpus is in dir (corpus.VocabularyFor, the data of dataFS laid
+// under it), so that a list's own form is read with its own fields.
+func (r *Request) FromIssueFile(file, dir string, dataFS fs.FS) error {
+	body, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	v, err := corpus.VocabularyFor(dir, dataFS)
+	if err != nil {
+		return err
+	}
+	return r.FromIssue(v, file, body)
 }
 
 // FromIssue fills in what r leaves empty from the body of a suggestion
@@ -93,6 +111,19 @@ func (a *Addition) Concerning(ds corpus.Diagnostics) corpus.Diagnostics {
 		}
 	}
 	return mine
+}
+
+// WriteAdded writes what masrl add prints once the addition, as the
+// edit p, is written: the row and BibTeX entry it added, the check of
+// the corpus with them as masrl check prints it but of the findings
+// that concern the new entry and the errors only (Concerning), then
+// what the edit changed (Proposal.WriteDiff).
+func (a *Addition) WriteAdded(w io.Writer, p *corpus.Proposal) {
+	fmt.Fprintf(w, "added %s to %s and %s to %s\n\n", a.Draft.Key, corpus.PapersFile, a.Draft.BibKey, corpus.BibFile)
+	rep := p.After.Report(p.Dir, true)
+	rep.Diagnostics = a.Concerning(rep.Diagnostics)
+	rep.Write(w, "text")
+	p.WriteDiff(w)
 }
 
 // FlagErrors are the bad values of a repeated flag (--tag, --set), each

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -191,5 +192,40 @@ func TestAddAsksSeveralValues(t *testing.T) {
 	}
 	if got := e.Value("kind"); got != "method" {
 		t.Errorf("kind %q, want method", got)
+	}
+}
+
+// TestWriteAdded: after the edit, masrl add says what it added, the
+// check of the corpus with it (the standing warnings of other entries
+// left out) and the diff.
+func TestWriteAdded(t *testing.T) {
+	dir := addCorpus(t)
+	a, _, err := addTo(t, dir, intake.Request{ID: "2606.01234", OneLiner: "Learns a message router", Tags: []string{
+		"category=rl_method", "is_rl=yes", "reward_type=shared", "credit_granularity=message", "orchestration_form=centralized",
+		"scenario=coding", "is_core=supporting", "verified=partial"}}, "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := corpus.Edit(a.Standing, a.Changes, corpus.EditOptions{Claims: true, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	a.WriteAdded(&b, p)
+	var diff strings.Builder
+	p.WriteDiff(&diff)
+	got := b.String()
+	if !strings.HasPrefix(got, "added "+a.Draft.Key+" to papers.csv and "+a.Draft.BibKey+" to papers.bib\n\n") || !strings.HasSuffix(got, diff.String()) {
+		t.Errorf("WriteAdded:\n%s", got)
+	}
+	rep := p.After.Report(p.Dir, true)
+	var concerning []string
+	for _, d := range a.Concerning(rep.Diagnostics) {
+		concerning = append(concerning, d.String())
+	}
+	for _, d := range rep.Diagnostics {
+		if mine := slices.Contains(concerning, d.String()); strings.Contains(got, d.String()) != mine {
+			t.Errorf("finding %s: printed %v, concerns the entry %v", d, !mine, mine)
+		}
 	}
 }

@@ -3,6 +3,9 @@ package intake
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -12,6 +15,34 @@ import (
 
 // IssueFormFile is where GitHub looks for the suggestion form.
 const IssueFormFile = ".github/ISSUE_TEMPLATE/suggest-a-paper.yml"
+
+// ListIssueForm is the issue form (IssueForm) of the list whose corpus
+// is in dir: the fields of its own vocab.yaml, else those of the data
+// directory dataFS (corpus.VocabularyFor), so that a list's form follows
+// its own fields.
+func ListIssueForm(dir string, dataFS fs.FS) ([]byte, error) {
+	v, err := corpus.VocabularyFor(dir, dataFS)
+	if err != nil {
+		return nil, err
+	}
+	return IssueForm(v)
+}
+
+// UpdateIssueForm writes form to file (atomically, corpus.WriteFiles)
+// or, with check, writes nothing and says whether file is stale: not
+// the form, as masrl issue-form --check reports it. A file that cannot
+// be read is the error, also with check: the form is where GitHub reads
+// it, so a missing one is not up to date.
+func UpdateIssueForm(file string, form []byte, check bool) (stale bool, err error) {
+	if check {
+		old, err := os.ReadFile(file)
+		if err != nil {
+			return false, err
+		}
+		return !bytes.Equal(old, form), nil
+	}
+	return false, corpus.WriteFiles(filepath.Dir(file), map[string][]byte{filepath.Base(file): form})
+}
 
 // SuggestionLabel is the label the form puts on every suggestion.
 const SuggestionLabel = "paper-suggestion"

@@ -2,6 +2,8 @@ package intake
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/internal/corpustest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -196,5 +199,66 @@ func TestRequestFromIssue(t *testing.T) {
 	}
 	if err := (&Request{}).FromIssue(v, "issue.md", []byte("no form")); err == nil || !strings.HasPrefix(err.Error(), "issue.md: ") {
 		t.Errorf("a body without the form: %v, want an error naming issue.md", err)
+	}
+}
+
+// TestRequestFromIssueFile: the issue saved in a file is read with the
+// vocabulary of the list's corpus; a file that is not there is the error.
+func TestRequestFromIssueFile(t *testing.T) {
+	v := vocab(t)
+	answers := map[string]string{
+		"id": "2606.01234", "category": "rl_method", "is_rl": "yes", "reward_type": "shared",
+		"credit_granularity": "message", "orchestration_form": "centralized", "scenario": "coding",
+		"is_core": "supporting", "verified": "partial", "one_liner": "Learns a router",
+	}
+	file := filepath.Join(t.TempDir(), "issue.md")
+	if err := os.WriteFile(file, []byte(issueBody(answers, v)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var r Request
+	if err := r.FromIssueFile(file, t.TempDir(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if r.ID != "2606.01234" || r.OneLiner != "Learns a router" || len(r.Tags) != 8 {
+		t.Errorf("request %+v: want the issue's id, one-liner and eight tags", r)
+	}
+	if err := (&Request{}).FromIssueFile(filepath.Join(t.TempDir(), "none.md"), t.TempDir(), nil); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing file: %v, want fs.ErrNotExist", err)
+	}
+}
+
+// TestUpdateIssueForm: the form is written, then found up to date;
+// another content is stale; --check of a missing file is an error.
+func TestUpdateIssueForm(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "form.yml")
+	if _, err := UpdateIssueForm(file, []byte("form\n"), true); err == nil {
+		t.Error("--check of a missing form: no error")
+	}
+	if stale, err := UpdateIssueForm(file, []byte("form\n"), false); err != nil || stale {
+		t.Fatalf("write: %v, %v", stale, err)
+	}
+	if stale, err := UpdateIssueForm(file, []byte("form\n"), true); err != nil || stale {
+		t.Errorf("check of the written form: stale %v, %v", stale, err)
+	}
+	if stale, err := UpdateIssueForm(file, []byte("other\n"), true); err != nil || !stale {
+		t.Errorf("check of another form: stale %v, %v; want stale", stale, err)
+	}
+}
+
+// TestListIssueForm: a list's form asks for the fields of its own
+// vocab.yaml; a directory without one gets the form of the data's.
+func TestListIssueForm(t *testing.T) {
+	for _, dir := range []string{corpustest.List(t, "agents"), t.TempDir()} {
+		v, err := corpus.VocabularyFor(dir, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := IssueForm(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := ListIssueForm(dir, nil); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("ListIssueForm(%s): %v; not the form of its vocabulary", dir, err)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package linkcheck
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,5 +54,38 @@ func TestCheckCorpus(t *testing.T) {
 	}
 	if b, _ := json.Marshal(rep); !strings.Contains(string(b), `"diagnostics":[]`) {
 		t.Errorf("a corpus without links: %s, want diagnostics []", b)
+	}
+}
+
+// TestReportWrite: masrl links's formats: one finding per line as text
+// or as a workflow command, the whole report as JSON, and the summary.
+func TestReportWrite(t *testing.T) {
+	d := corpus.Diagnostic{Severity: corpus.Error, Pos: corpus.Pos{File: "papers.csv", Line: 2, Col: 5}, Field: "url", Message: "404 Not Found"}
+	rep := &Report{Corpus: "corpus", URLs: 1, Errors: 1, Diagnostics: corpus.Diagnostics{d}}
+	j, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for format, want := range map[string]string{"text": d.String() + "\n", "github": d.Annotation().String() + "\n", "json": string(j) + "\n"} {
+		var b strings.Builder
+		if err := rep.Write(&b, format); err != nil || b.String() != want {
+			t.Errorf("Write(%s) = %q, %v; want %q", format, b.String(), err, want)
+		}
+	}
+	if got, want := rep.Summary(), "corpus: 1 link checked: 1 error, 0 warnings"; got != want {
+		t.Errorf("Summary = %q, want %q", got, want)
+	}
+}
+
+// TestTerminalProgress: no progress line goes to a pipe, a file or a
+// buffer: only a terminal gets one.
+func TestTerminalProgress(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if TerminalProgress(f, "masrl links") != nil || TerminalProgress(&strings.Builder{}, "masrl links") != nil {
+		t.Error("a progress line for a file or a buffer")
 	}
 }

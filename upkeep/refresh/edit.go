@@ -8,6 +8,7 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/corpus/release"
+	"github.com/masrl/masrl/internal/diag"
 )
 
 // Edit is a refresh's proposed change of the corpus files: papers.csv
@@ -73,6 +74,33 @@ func (ed *Edit) WriteReport(w io.Writer) {
 	}
 	for _, ch := range ed.BibChanged {
 		fmt.Fprintln(w, ch.String())
+	}
+}
+
+// WriteProposed writes what masrl refresh prints of the edit it
+// proposes: the report (WriteReport) on w; on log why papers.bib is not
+// updated (it does not parse: masrl check says where; the rows are still
+// refreshed, and this says which entries to mend by hand) and ApplyBib's
+// findings; then on w the diff of the rows (Diff) as masrl diff prints
+// it.
+func (ed *Edit) WriteProposed(w, log io.Writer, ck *corpus.Checked, withClaims bool) {
+	ed.WriteReport(w)
+	if ed.BibErr != nil {
+		fmt.Fprintf(log, "masrl refresh: %s is not updated: %v\n", filepath.Join(ed.Dir, corpus.BibFile), ed.BibErr)
+	}
+	for _, d := range ed.BibFindings {
+		fmt.Fprintln(log, d.String())
+	}
+	d := ed.Diff(ck, withClaims)
+	io.WriteString(w, "\n"+d.Markdown(len(ed.Before.Papers), len(ed.After.Papers)))
+}
+
+// WriteWritten writes what masrl refresh prints once the edit is
+// written: each file it wrote with the number of entries changed in it.
+func (ed *Edit) WriteWritten(w io.Writer) {
+	fmt.Fprintf(w, "\nwrote %s: %s\n", filepath.Join(ed.Dir, corpus.PapersFile), diag.Count(len(ed.Proposals), "entry"))
+	if len(ed.BibChanged) > 0 {
+		fmt.Fprintf(w, "wrote %s: %s\n", filepath.Join(ed.Dir, corpus.BibFile), diag.Count(len(ed.BibChanged), "entry"))
 	}
 }
 

@@ -1,6 +1,8 @@
 package refresh
 
 import (
+	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -62,5 +64,42 @@ func TestEditReportAndRecord(t *testing.T) {
 	}
 	if _, ok := corpustest.ReadTree(t, dir)[corpus.UpkeepFile]; ok {
 		t.Error("Record wrote upkeep.yaml")
+	}
+}
+
+// TestEditWriteProposedAndWritten: masrl refresh prints the report and
+// the diff of the proposed edit on its output, a papers.bib it could not
+// update on its log, and, once written, each file with its count.
+func TestEditWriteProposedAndWritten(t *testing.T) {
+	dir := corpustest.CopyList(t, "agents")
+	ck, err := corpus.Open(dir, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := ck.Corpus.Papers[0].Key
+	ed, err := NewEdit(ck.Corpus, []Proposal{{Key: key, Pos: corpus.Pos{File: "papers.csv", Line: 2}, Set: map[string]string{"venue": "Refreshed Venue"}, Sources: []string{"Crossref y"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed.BibErr = errors.New("line 3: unterminated entry")
+	var out, log strings.Builder
+	ed.WriteProposed(&out, &log, ck, true)
+	var report strings.Builder
+	ed.WriteReport(&report)
+	d := ed.Diff(ck, true)
+	if want := report.String() + "\n" + d.Markdown(len(ed.Before.Papers), len(ed.After.Papers)); out.String() != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out.String(), want)
+	}
+	if want := "masrl refresh: " + filepath.Join(dir, corpus.BibFile) + " is not updated: line 3: unterminated entry\n"; log.String() != want {
+		t.Errorf("log %q, want %q", log.String(), want)
+	}
+	out.Reset()
+	ed.WriteWritten(&out)
+	want := "\nwrote " + filepath.Join(dir, corpus.PapersFile) + ": 1 entry\n"
+	if len(ed.BibChanged) > 0 {
+		want += "wrote " + filepath.Join(dir, corpus.BibFile) + ": 1 entry\n"
+	}
+	if out.String() != want {
+		t.Errorf("written %q, want %q", out.String(), want)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -51,6 +52,16 @@ type Options struct {
 	// Repository is the http(s) address of the list's repository, for the
 	// site's edit and report links.
 	Repository string
+}
+
+// WriteNext writes what masrl init says once it made the list in dir:
+// where it is, the files of the new list to edit first, and the
+// commands that check, build and list it.
+func WriteNext(w io.Writer, dir string) {
+	c := filepath.Join(dir, CorpusDir)
+	fmt.Fprintf(w, "made a new list in %s. Next:\n", dir)
+	fmt.Fprintf(w, "  edit %s (your controlled fields) and %s (the example row)\n", filepath.Join(c, "vocab.yaml"), filepath.Join(c, "papers.csv"))
+	fmt.Fprintf(w, "  cd %s && masrl check && masrl build --out public && masrl readme README.md\n", dir)
 }
 
 // CorpusDir is the corpus directory of a new list, the default of every

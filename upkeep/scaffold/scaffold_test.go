@@ -166,3 +166,16 @@ func TestRefusesEmptyNameAndDanglingLink(t *testing.T) {
 		t.Fatal("the link's target was made")
 	}
 }
+
+// TestWriteNext: masrl init names the new list's vocabulary and example
+// row under its corpus directory and the commands to run in it.
+func TestWriteNext(t *testing.T) {
+	var b strings.Builder
+	WriteNext(&b, "mylist")
+	want := "made a new list in mylist. Next:\n" +
+		"  edit " + filepath.Join("mylist", CorpusDir, "vocab.yaml") + " (your controlled fields) and " + filepath.Join("mylist", CorpusDir, "papers.csv") + " (the example row)\n" +
+		"  cd mylist && masrl check && masrl build --out public && masrl readme README.md\n"
+	if b.String() != want {
+		t.Errorf("WriteNext:\n%s\nwant:\n%s", b.String(), want)
+	}
+}

@@ -135,6 +135,26 @@ type Exclusion struct {
 	Changes map[string][]byte
 }
 
+// WriteReport writes what masrl watch --apply prints once the
+// exclusion is written: a line per excluded.csv record, with its record
+// id, the paper's identifier, and the stage and reason of its exclusion.
+func (x *Exclusion) WriteReport(w io.Writer) {
+	for _, r := range x.Records {
+		fmt.Fprintf(w, "excluded %s %s (%s: %s)\n", r[0], r[4], r[7], r[8])
+	}
+}
+
+// WriteAddCommands writes the masrl add command of each accepted
+// decision, with --corpus dir, for the maintainer to run: masrl watch
+// never adds a paper itself.
+func WriteAddCommands(w io.Writer, ds []Decision, dir string) {
+	for _, d := range ds {
+		if d.Add {
+			fmt.Fprintf(w, "masrl add %s --corpus %s\n", d.ID, dir)
+		}
+	}
+}
+
 // Exclude turns the rejected decisions into an Exclusion of the corpus c
 // as it stands, dated date (YYYY-MM-DD); a corpus without excluded.csv
 // gets one with its header. Nothing is written; without a rejected

@@ -3,6 +3,8 @@ package watch
 import (
 	"bytes"
 	"encoding/csv"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -83,5 +85,31 @@ func TestExclude(t *testing.T) {
 	}
 	if _, ok := corpustest.ReadTree(t, dir)[corpus.ExcludedFile]; ok {
 		t.Error("Exclude wrote excluded.csv")
+	}
+	var b strings.Builder
+	x.WriteReport(&b)
+	if want := "excluded E001 arXiv:2606.01234 (abstract_screen: off topic)\n"; b.String() != want {
+		t.Errorf("report %q, want %q", b.String(), want)
+	}
+	b.Reset()
+	WriteAddCommands(&b, []Decision{{ID: "2606.01234", Add: true}, {ID: "10.1/x", Stage: "abstract_screen"}}, dir)
+	if want := "masrl add 2606.01234 --corpus " + dir + "\n"; b.String() != want {
+		t.Errorf("add commands %q, want %q", b.String(), want)
+	}
+}
+
+// TestWriteTriageFile: the file holds the triage CSV WriteTriage makes.
+func TestWriteTriageFile(t *testing.T) {
+	cands := []Candidate{{Title: "A title", Year: 2026, ArxivID: "2605.00002", Keys: []string{"alpha"}}}
+	var want bytes.Buffer
+	if err := WriteTriage(&want, cands); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "triage.csv")
+	if err := WriteTriageFile(file, cands); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(file); err != nil || !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("triage file %q, %v; want %q", got, err, want.String())
 	}
 }

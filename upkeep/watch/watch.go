@@ -11,12 +11,14 @@
 package watch
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -226,6 +228,17 @@ func (c *Candidate) since(date string) bool {
 
 // TriageColumns are the columns of the triage file.
 var TriageColumns = []string{"decision", "connections", "title", "year", "arxiv_id", "doi", "url", "connected_keys"}
+
+// WriteTriageFile writes the candidates' triage CSV (WriteTriage) to
+// file, the one masrl watch asks the maintainers to fill in; the file is
+// written only once the whole CSV is made.
+func WriteTriageFile(file string, cands []Candidate) error {
+	var b bytes.Buffer
+	if err := WriteTriage(&b, cands); err != nil {
+		return err
+	}
+	return os.WriteFile(file, b.Bytes(), 0o644)
+}
 
 // WriteTriage writes the candidates as a triage CSV with an empty
 // decision column for the maintainers: "add" or "exclude STAGE: reason".
