@@ -12,7 +12,7 @@ go build -o "$W/masrl" ./cmd/masrl
 go build -o "$W/benchprof" ./bench/cmd/benchprof
 uptime
 # User and kernel time of the command benchrun times (GOGC 400, as masrl build sets it).
-rm -rf "$W/out-perf"
+rm -rf "$W/out-perf" "$W/.out-perf.masrl-buffer"
 perf record -F 999 -g -o "$W/perf-empty.data" "$W/masrl" build --corpus "$W/c10k" --out "$W/out-perf" --profile survey --claims=false >/dev/null 2>&1
 echo "== perf: user (masrl) and kernel"; perf report -i "$W/perf-empty.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep '%'
 echo "== perf: cumulative"; perf report -i "$W/perf-empty.data" --children --sort sym --stdio -g none 2>/dev/null | grep '%' | head -60
@@ -21,5 +21,7 @@ rm -rf "$W/pout"
 GOGC=400 "$W/benchprof" -op build -in "$W/c10k" -out "$W/pout" -cpuprofile "$W/cpu-empty.prof" -trace "$W/trace-empty.out"
 echo "== CPU profile"; go tool pprof -top -cum "$W/cpu-empty.prof" 2>/dev/null | sed -n '1,45p'
 echo "== goroutines running or in a system call"; go tool trace -d=parsed "$W/trace-empty.out" 2>/dev/null | python3 bench/profile/busy.py
-/usr/bin/time -f 'empty build: %U s user, %S s sys, %e s wall' "$W/masrl" build --corpus "$W/c10k" --out "$W/tout$$" --profile survey --claims=false >/dev/null 2>&1
+/usr/bin/time -o "$W/time.txt" -f 'empty build: %U s user, %S s sys, %e s wall' "$W/masrl" build --corpus "$W/c10k" --out "$W/tout$$" --profile survey --claims=false >/dev/null 2>&1
+cat "$W/time.txt"
+rm -rf "$W/tout$$" "$W/.tout$$.masrl-buffer" "$W/out-perf" "$W/.out-perf.masrl-buffer"
 uptime
