@@ -31,6 +31,7 @@ func (r *renderer) entryPages() error {
 	// The links of a cell's section are the same on the pages of all its
 	// entries (at the same depth): made, and hashed, once.
 	cells := map[rootCell]*cellLinks{}
+	files := make([]string, 0, len(r.entries))
 	for _, ev := range r.entries {
 		var links *cellLinks
 		place, ok := r.cellOf[ev.Key]
@@ -54,7 +55,11 @@ func (r *renderer) entryPages() error {
 		if err != nil {
 			return err
 		}
+		files = append(files, pageFile(ev.Href))
 	}
+	// Their directories are made from now on, while the other pages are
+	// queued, in the order the workers will write the pages.
+	r.files.MakeDirs(files)
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Files is a built site: the set of file names (slash-separated, inside the
@@ -41,6 +42,48 @@ type Files struct {
 	// held, when an earlier build's listing says (nil: read a kept file
 	// to sum it).
 	sums, oldSums map[string]fileSum
+	// ahead is the goroutine of MakeDirs, if one runs; stopAhead ends it
+	// early (stopMakingDirs).
+	ahead     sync.WaitGroup
+	stopAhead atomic.Bool
+}
+
+// MakeDirs makes the directories of names, claimed files in the order
+// they will be written, ahead of Create, on one goroutine and with the
+// ordinary, blocking mkdir. An ext4 mkdir that allocates an inode can
+// wait for the disk, and holds the lock of its parent all the while;
+// the render workers' raw calls (rawsys_linux.go) keep their processor
+// through such a wait, so that one worker's wait for papers/ idled a
+// CPU. Ahead of them, one goroutine makes the 10,000 directories of
+// papers/ without contending for its lock, and lets go of its processor
+// while it waits. An error is left for Create, which makes a directory
+// it finds missing itself. A Files in memory makes nothing.
+func (fs *Files) MakeDirs(names []string) {
+	if fs.dir == "" || len(names) == 0 {
+		return
+	}
+	fs.ahead.Go(func() {
+		if fs.waitSwept() != nil {
+			return
+		}
+		for _, name := range names {
+			if fs.stopAhead.Load() {
+				return
+			}
+			fs.mkdir(filepath.Dir(filepath.Join(fs.dir, filepath.FromSlash(name))), blockingMkdir)
+		}
+	})
+}
+
+// blockingMkdir is os.Mkdir, a system call the runtime may take the
+// caller's processor from while it waits.
+func blockingMkdir(d string) error { return os.Mkdir(d, 0o755) }
+
+// stopMakingDirs ends MakeDirs' goroutine and waits for it: it must not
+// make a directory after the build publishes or gives up its buffer.
+func (fs *Files) stopMakingDirs() {
+	fs.stopAhead.Store(true)
+	fs.ahead.Wait()
 }
 
 // summed records a file's sum.
@@ -133,7 +176,7 @@ func (fs *Files) Create(name string) (io.WriteCloser, error) {
 		return nil, err
 	}
 	p := filepath.Join(fs.dir, filepath.FromSlash(name))
-	if err := fs.mkdir(filepath.Dir(p)); err != nil {
+	if err := fs.mkdir(filepath.Dir(p), mkdirOne); err != nil {
 		return nil, err
 	}
 	isDir, exists := fs.old[name]
@@ -206,13 +249,13 @@ func CheckPath(name string) error {
 	return nil
 }
 
-// mkdir creates d and its parents once per build. A directory whose parent
+// mkdir creates d and its parents once per build, each with mkdirOne. A directory whose parent
 // this build made is created with one mkdir, without the stat of
 // os.MkdirAll, and one the buffer holds already (fs.old) with none: a
 // rebuild made 10,000 mkdir calls that all failed. An existing or
 // concurrently created directory is no error, and a file the buffer held
 // in its place is removed first.
-func (fs *Files) mkdir(d string) error {
+func (fs *Files) mkdir(d string, mkdirOne func(string) error) error {
 	fs.mu.Lock()
 	done := fs.made[d]
 	fs.mu.Unlock()
@@ -220,7 +263,7 @@ func (fs *Files) mkdir(d string) error {
 		return nil
 	}
 	if parent := filepath.Dir(d); parent != d {
-		if err := fs.mkdir(parent); err != nil {
+		if err := fs.mkdir(parent, mkdirOne); err != nil {
 			return err
 		}
 	}

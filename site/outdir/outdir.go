@@ -144,6 +144,7 @@ func (o *Output) Files() *Files { return o.files }
 // Publish removes what the buffer held and the build did not write, and
 // exchanges the buffer with the output; Files then reads the output.
 func (o *Output) Publish() error {
+	o.files.stopMakingDirs()
 	if err := o.files.removeStale(); err != nil {
 		return fmt.Errorf("writing %s: %w", o.out, err)
 	}
@@ -200,6 +201,7 @@ func (o *Output) Close() {
 	if o.files.swept != nil {
 		<-o.files.swept
 	}
+	o.files.stopMakingDirs()
 	o.unlock()
 }
 

@@ -13,9 +13,12 @@ import (
 // thread, which the caller then waits for on its way back: a 10,000-page
 // build made 28,000 futex and 49,000 nanosleep calls for it, besides its
 // 31,000 mkdir, open and write calls (bench/profile/build-10k-2.md).
-// The calls here never wait on a pipe, socket or lock, only on the file
+// The calls here never wait on a pipe or socket, only on the file
 // system; the build's workers are one per P anyway, so a P kept through
-// a call of the file system idles no other goroutine that could run.
+// a call of the file system idles no other goroutine that could run,
+// but it idles the CPU while the call waits for the disk or for the
+// lock of its directory: the entry pages' directories, all in papers/,
+// are made ahead on a goroutine of their own (Files.MakeDirs).
 // Each returns the errno, 0 for none.
 
 func sysOpen(path string, flag int, perm uint32) (int, syscall.Errno) {

@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	rtrace "runtime/trace"
 	"time"
 
 	"github.com/masrl/masrl/corpus"
@@ -41,6 +42,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	in := fs.String("in", "", "input: a corpus `directory`, or a trace file for -op trace")
 	out := fs.String("cpuprofile", "cpu.prof", "CPU profile `file` to write")
 	outDir := fs.String("out", "", "output `directory` of -op build; it is kept, so that a second run profiles a rebuild over it (default: a new temporary directory)")
+	traceOut := fs.String("trace", "", "execution trace `file` to write of the work (go tool trace; it shows when both CPUs were busy and when one worked alone)")
 	memOut := fs.String("memprofile", "", "heap profile `file` to write after the work (go tool pprof -sample_index=alloc_space shows what it allocated)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -60,9 +62,22 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := pprof.StartCPUProfile(f); err != nil {
 		return err
 	}
+	if *traceOut != "" {
+		tf, err := os.Create(*traceOut)
+		if err != nil {
+			return err
+		}
+		defer tf.Close()
+		if err := rtrace.Start(tf); err != nil {
+			return err
+		}
+	}
 	start := time.Now()
 	err = work()
 	pprof.StopCPUProfile()
+	if *traceOut != "" {
+		rtrace.Stop()
+	}
 	if err != nil {
 		return err
 	}
