@@ -8,8 +8,9 @@
 // unless MASRL_BROWSER is set (make test sets it): then they fail loudly.
 //
 // The tests share one Chromium, each in a browser context of its own
-// (suite_test.go), and run in parallel (t.Parallel), since most of their
-// time is spent waiting on the browser, Lighthouse or the Nu checker; the
+// (suite_test.go), and run in parallel (parallel, browserParallel at a
+// time), since most of their time is spent waiting on the browser,
+// Lighthouse or the Nu checker; the
 // tests that measure a time (TestViewerOpenTime and the latency tests
 // asked for by environment variable) do not, so they run alone, before
 // the others start.

@@ -25,7 +25,7 @@ import (
 // edit, rebuilt and told the page to reload. Nothing reloads the page
 // but the script masrl serve adds.
 func TestServeLiveReload(t *testing.T) {
-	t.Parallel()
+	parallel(t)
 	_, err := exec.LookPath(chromiumPath())
 	need(t, err == nil, "chromium not found at %s (run make chromium)", chromiumPath())
 	dir := t.TempDir()

@@ -37,7 +37,7 @@ const (
 // frame), and its search to the whole corpus: an entry from the last page
 // is found from the first, and the query survives a reload in the URL.
 func TestPapersPageBounded(t *testing.T) {
-	t.Parallel()
+	parallel(t)
 	_, err := exec.LookPath(chromiumPath())
 	need(t, err == nil, "chromium not found at %s (run make chromium)", chromiumPath())
 	dir := t.TempDir()

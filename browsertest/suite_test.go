@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -36,28 +37,81 @@ type shared struct {
 	masrlOnce sync.Once
 	masrlBin  string
 	masrlErr  error
+
+	slots *gate // made by TestMain
+}
+
+// parallel marks the test parallel and waits for one of the suite's
+// slots, which it gives back when the test and its cleanups are done.
+func parallel(t *testing.T) {
+	t.Helper()
+	t.Parallel()
+	rank := slices.Index(slowFirst, t.Name())
+	if rank < 0 {
+		rank = len(slowFirst)
+	}
+	suite.slots.acquire(rank)
+	t.Cleanup(suite.slots.release) // registered first, so run last
+}
+
+// gate hands out a fixed number of slots, to the waiting test of the
+// lowest rank first.
+type gate struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	free    int
+	waiting []int // the ranks of the tests waiting
+}
+
+func (g *gate) acquire(rank int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.waiting = append(g.waiting, rank)
+	for g.free == 0 || slices.Min(g.waiting) < rank {
+		g.cond.Wait()
+	}
+	g.waiting = slices.Delete(g.waiting, slices.Index(g.waiting, rank), slices.Index(g.waiting, rank)+1)
+	g.free--
+	g.cond.Broadcast() // a slot may still be free for the next rank
+}
+
+func (g *gate) release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.free++
+	g.cond.Broadcast()
 }
 
 // browserParallel is how many of the package's tests run at once unless
 // go test's -parallel says otherwise. Its default, GOMAXPROCS, is right
 // for tests that compute; these mostly wait (on Chromium, Lighthouse,
-// the Nu checker, masrl serve), and with 2 at a time on 2 cores the
-// longest (Lighthouse, the million-event viewer, the 10,000-entry papers
-// site) started last and ran on alone.
+// the Nu checker, masrl serve).
 const browserParallel = 4
 
+// slowFirst names the longest tests, longest first (about 2 to 3 minutes
+// each on a busy machine, the others under one): when several tests wait
+// for a slot, these get it first, so that none of them starts last and
+// runs on alone while the cores idle. go test itself resumes parallel
+// tests in no set order.
+var slowFirst = []string{"TestLighthouse", "TestViewerFile", "TestPapersPageBounded", "TestSite", "TestAgentsListSite", "TestViewerLite"}
+
 // TestMain runs the tests, browserParallel at a time unless -parallel is
-// given, then stops the shared Chromium and removes the shared directory,
-// whatever the tests' outcome.
+// given (suite.slots; go test's own limit is lifted so as not to choose
+// for it), then stops the shared Chromium and removes the shared
+// directory, whatever the tests' outcome.
 func TestMain(m *testing.M) {
 	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		if err := flag.Set("test.parallel", strconv.Itoa(max(browserParallel, runtime.GOMAXPROCS(0)))); err != nil {
-			fmt.Fprintln(os.Stderr, "browsertest:", err)
-			os.Exit(2)
+	n := max(browserParallel, runtime.GOMAXPROCS(0))
+	flag.Visit(func(f *flag.Flag) {
+		if f.Name == "test.parallel" {
+			n, _ = strconv.Atoi(f.Value.String())
 		}
+	})
+	suite.slots = &gate{free: max(n, 1)}
+	suite.slots.cond = sync.NewCond(&suite.slots.mu)
+	if err := flag.Set("test.parallel", "1000"); err != nil {
+		fmt.Fprintln(os.Stderr, "browsertest:", err)
+		os.Exit(2)
 	}
 	dir, err := os.MkdirTemp("", "masrl-browsertest-")
 	if err != nil {
