@@ -10,10 +10,9 @@
 // The tests share one Chromium, each in a browser context of its own
 // (suite_test.go), and run in parallel (parallel, browserParallel at a
 // time), since most of their time is spent waiting on the browser,
-// Lighthouse or the Nu checker; the
-// tests that measure a time (TestViewerOpenTime and the latency tests
-// asked for by environment variable) do not, so they run alone, before
-// the others start.
+// Lighthouse or the Nu checker. The tests that measure a time
+// (TestViewerOpenTime, and the latency tests asked for by environment
+// variable) do not: they run alone, before the others start.
 package browsertest
 
 import (
