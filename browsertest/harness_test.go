@@ -184,7 +184,7 @@ func startBrowserAt(t *testing.T, base string) *browser {
 	need(t, err == nil, "chromium not found at %s (run make chromium)", path)
 	root, err := suite.chromium()
 	if err != nil {
-		t.Fatalf("starting chromium: %v", err)
+		t.Fatalf("starting chromium %s (MASRL_CHROMIUM): %v", path, err)
 	}
 	ctx, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)

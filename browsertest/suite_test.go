@@ -109,9 +109,11 @@ func TestMain(m *testing.M) {
 	})
 	suite.slots = &gate{free: max(n, 1)}
 	suite.slots.cond = sync.NewCond(&suite.slots.mu)
-	if err := flag.Set("test.parallel", "1000"); err != nil {
-		fmt.Fprintln(os.Stderr, "browsertest:", err)
-		os.Exit(2)
+	if n >= 1 { // else go test refuses the -parallel given, as it should
+		if err := flag.Set("test.parallel", "1000"); err != nil {
+			fmt.Fprintln(os.Stderr, "browsertest:", err)
+			os.Exit(2)
+		}
 	}
 	dir, err := os.MkdirTemp("", "masrl-browsertest-")
 	if err != nil {
