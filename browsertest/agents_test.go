@@ -16,6 +16,7 @@ import (
 // finds no error, every page loads without a problem and passes axe, and
 // the topic facet keeps an entry with two topics under each.
 func TestAgentsListSite(t *testing.T) {
+	parallel(t)
 	ck, err := corpus.Open(filepath.Join(repoRoot(t), "testdata", "lists", "agents", "corpus"), nil, "")
 	if err != nil {
 		t.Fatal(err)

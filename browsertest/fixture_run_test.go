@@ -10,6 +10,7 @@ import (
 // TestAssetsFixture checks the chart and search assets in a real browser on
 // a fixture built from the corpus, independently of the site's templates.
 func TestAssetsFixture(t *testing.T) {
+	parallel(t)
 	c, v := loadCorpus(t)
 	dir, ids := fixtureSite(t, c, v)
 	shapes := corpusShapes(c, v, nil)

@@ -6,6 +6,13 @@
 //
 // The tests skip when the site has not been built or Chromium is missing,
 // unless MASRL_BROWSER is set (make test sets it): then they fail loudly.
+//
+// The tests share one Chromium, each in a browser context of its own
+// (suite_test.go), and run in parallel (parallel, browserParallel at a
+// time), since most of their time is spent waiting on the browser,
+// Lighthouse or the Nu checker. The tests that measure a time
+// (TestViewerOpenTime, and the latency tests asked for by environment
+// variable) do not: they run alone, before the others start.
 package browsertest
 
 import (
@@ -143,14 +150,13 @@ func (g *indexGate) wrap(h http.Handler) http.Handler {
 	})
 }
 
-// startBrowser serves dir on 127.0.0.1 and starts Chromium with a fresh
-// profile. Both stop when the test ends.
+// startBrowser serves dir on 127.0.0.1 and gives the test a browser for
+// it (startBrowserAt). Both stop when the test ends.
 func startBrowser(t *testing.T, dir string) *browser {
 	t.Helper()
 	path := chromiumPath()
 	_, err := exec.LookPath(path)
 	need(t, err == nil, "chromium not found at %s (run make chromium)", path)
-
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -165,20 +171,25 @@ func startBrowser(t *testing.T, dir string) *browser {
 	return b
 }
 
-// startBrowserAt starts Chromium with a fresh profile for the server at
-// base (http://host:port); it stops when the test ends.
+// startBrowserAt gives the test a browser for the server at base
+// (http://host:port): a browser context of its own in the package's one
+// Chromium (sharedChromium), as isolated from the other tests' as a fresh
+// profile (no cookies, storage or cache in common), whose tabs each open
+// in a window of their own, so that none is a hidden background tab. It
+// is disposed of when the test ends.
 func startBrowserAt(t *testing.T, base string) *browser {
 	t.Helper()
 	path := chromiumPath()
-	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(path), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900)}
-	for _, f := range chromiumFlags {
-		opts = append(opts, chromedp.Flag(f, true))
+	_, err := exec.LookPath(path)
+	need(t, err == nil, "chromium not found at %s (run make chromium)", path)
+	root, err := suite.chromium()
+	if err != nil {
+		t.Fatalf("starting chromium %s (MASRL_CHROMIUM): %v", path, err)
 	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
-	if err := chromedp.Do(ctx); err != nil { // starts the browser
-		t.Fatalf("starting chromium: %v", err)
+	ctx, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil { // creates the browser context and its first tab
+		t.Fatalf("opening a browser context: %v", err)
 	}
 	u, _ := url.Parse(base)
 	return &browser{ctx: ctx, base: base + "/", host: u.Host, index: &indexGate{}}

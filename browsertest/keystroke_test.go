@@ -26,6 +26,7 @@ const humanKeyInterval = 120 * time.Millisecond
 // says, in its live region, that the index is loading. The test server
 // holds the index back (indexGate) so that "before" is certain.
 func TestKeystrokes(t *testing.T) {
+	parallel(t)
 	dir := publicDir(t)
 	c, v := loadCorpus(t)
 	ix := search.Build(c, v, nil)

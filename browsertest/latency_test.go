@@ -3,7 +3,6 @@ package browsertest
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
 	"github.com/masrl/masrl/internal/corpustest"
+	"github.com/masrl/masrl/internal/synth"
 	"github.com/masrl/masrl/site"
 )
 
@@ -76,8 +76,7 @@ func TestSearchLatency(t *testing.T) {
 
 // eachSynthSize runs run once for every size the environment variable
 // env lists (e.g. example, "10000,100000"), as a subtest named by the
-// size, with a synthetic corpus of that many entries (cmd/synth, seed 1,
-// the real corpus as its model) in corpusDir, inside the subtest's
+// size, with a synthetic corpus of that many entries (writeSynthCorpus) in corpusDir, inside the subtest's
 // temporary directory dir. Without the variable the test skips: these
 // are measurements, each of which builds a large site.
 func eachSynthSize(t *testing.T, env, example string, run func(t *testing.T, n int, dir, corpusDir string)) {
@@ -86,7 +85,6 @@ func eachSynthSize(t *testing.T, env, example string, run func(t *testing.T, n i
 	if sizes == "" {
 		t.Skipf("set %s=%s to measure on synthetic corpora", env, example)
 	}
-	root := repoRoot(t)
 	for s := range strings.SplitSeq(sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n <= 0 {
@@ -95,11 +93,7 @@ func eachSynthSize(t *testing.T, env, example string, run func(t *testing.T, n i
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			dir := t.TempDir()
 			corpusDir := filepath.Join(dir, "corpus")
-			cmd := exec.Command("go", "run", "./cmd/synth", "corpus", "-entries", strconv.Itoa(n), "-seed", "1", "-from", corpustest.Dir(t), "-out", corpusDir)
-			cmd.Dir = root
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("synth: %v\n%s", err, out)
-			}
+			writeSynthCorpus(t, n, corpusDir)
 			run(t, n, dir, corpusDir)
 		})
 	}
@@ -120,4 +114,23 @@ func largestHTML(t *testing.T, dir string) (int64, string) {
 		}
 	}
 	return size, page
+}
+
+// writeSynthCorpus writes into dir a synthetic corpus of n entries learned
+// from the real one, as go run ./cmd/synth corpus -entries n -seed 1 does
+// (with its default of 32 exclusions), but in the test's own process: no
+// go command to start and no synth binary to build and link.
+func writeSynthCorpus(t *testing.T, n int, dir string) {
+	t.Helper()
+	real, err := corpus.Load(corpustest.Dir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := synth.Learn(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := synth.WriteCorpus(dir, m, synth.CorpusOptions{Entries: n, Exclusions: 32, Seed: 1}); err != nil {
+		t.Fatalf("synth: %v", err)
+	}
 }

@@ -243,6 +243,7 @@ func lighthousePages(c *corpus.Corpus) []lighthousePage {
 // with the machine's load, is logged, never asserted: make bench-lighthouse
 // measures it with its spread.
 func TestLighthouse(t *testing.T) {
+	parallel(t)
 	if testing.Short() {
 		t.Skip("Lighthouse takes minutes; not in -short")
 	}

@@ -25,6 +25,7 @@ import (
 // edit, rebuilt and told the page to reload. Nothing reloads the page
 // but the script masrl serve adds.
 func TestServeLiveReload(t *testing.T) {
+	parallel(t)
 	_, err := exec.LookPath(chromiumPath())
 	need(t, err == nil, "chromium not found at %s (run make chromium)", chromiumPath())
 	dir := t.TempDir()
@@ -129,19 +130,6 @@ func (l *serveLog) waitFor(t *testing.T, n int) {
 }
 
 func (l *serveLog) builds() []string { return l.seen }
-
-// buildMasrl builds the masrl command into a temporary directory and
-// returns its path, for the tests that run it as a user would.
-func buildMasrl(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "masrl")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/masrl")
-	build.Dir = repoRoot(t)
-	if b, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
-	return bin
-}
 
 // startServe builds masrl and runs masrl serve on corpusDir, writing into
 // out, on a free port; it returns the server's root URL once the first

@@ -33,6 +33,7 @@ type nuReport struct {
 // java) on every HTML page of the built site in one run, and fails on any
 // error, naming the file, line and column; warnings are logged.
 func TestNuChecker(t *testing.T) {
+	parallel(t)
 	if testing.Short() {
 		t.Skip("the Nu checker takes a while; not in -short")
 	}
@@ -45,6 +46,7 @@ func TestNuChecker(t *testing.T) {
 // its own) and of a list just made by masrl init: the pages' survey-free
 // wording, navigation and the list's own fields must be valid HTML too.
 func TestNuCheckerOwnList(t *testing.T) {
+	parallel(t)
 	if testing.Short() {
 		t.Skip("the Nu checker takes a while; not in -short")
 	}

@@ -19,6 +19,7 @@ import (
 // facet leaves exactly the entries search.Index.Match finds, with the
 // counts it computes, AND across fields.
 func TestOwnListSite(t *testing.T) {
+	parallel(t)
 	dir := buildOwnList(t)
 	ck, err := corpus.Open(filepath.Join(repoRoot(t), "testdata", "lists", "gnnx", "corpus"), nil, "")
 	if err != nil {

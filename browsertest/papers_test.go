@@ -13,7 +13,6 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/data"
-	"github.com/masrl/masrl/internal/corpustest"
 	"github.com/masrl/masrl/site"
 )
 
@@ -38,15 +37,12 @@ const (
 // frame), and its search to the whole corpus: an entry from the last page
 // is found from the first, and the query survives a reload in the URL.
 func TestPapersPageBounded(t *testing.T) {
+	parallel(t)
 	_, err := exec.LookPath(chromiumPath())
 	need(t, err == nil, "chromium not found at %s (run make chromium)", chromiumPath())
 	dir := t.TempDir()
 	corpusDir := filepath.Join(dir, "corpus")
-	cmd := exec.Command("go", "run", "./cmd/synth", "corpus", "-entries", strconv.Itoa(papersEntries), "-seed", "1", "-from", corpustest.Dir(t), "-out", corpusDir)
-	cmd.Dir = repoRoot(t)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("synth: %v\n%s", err, out)
-	}
+	writeSynthCorpus(t, papersEntries, corpusDir)
 	ck, err := corpus.Open(corpusDir, nil, data.SurveyProfile)
 	if err != nil {
 		t.Fatal(err)

@@ -103,6 +103,7 @@ var crosstabPattern = regexp.MustCompile(`<table class="crosstab">`)
 
 // TestSite walks every page of the built site in Chromium.
 func TestSite(t *testing.T) {
+	parallel(t)
 	dir := publicDir(t)
 	c, v := loadCorpus(t)
 	pool, err := corpus.LoadPool()

@@ -88,6 +88,7 @@ func checkFindings(t *testing.T, where string, got validatorState, want *trace.R
 // dropped and a picked invalid one, and hostile text, all checked against
 // the Go validator, with no request beyond the page's own files.
 func TestTraces(t *testing.T) {
+	parallel(t)
 	dir := publicDir(t)
 	_, err := os.Stat(filepath.Join(dir, "traces", "validator", "masrl.wasm"))
 	need(t, err == nil, "site built without the validator: %v (run make site)", err)

@@ -18,6 +18,7 @@ import (
 // waits until the same page (the mark still there: no reload) lists the
 // trace.
 func TestTraceServeLive(t *testing.T) {
+	parallel(t)
 	_, err := exec.LookPath(chromiumPath())
 	need(t, err == nil, "chromium not found at %s (run make chromium)", chromiumPath())
 	dir := t.TempDir()

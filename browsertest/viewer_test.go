@@ -415,6 +415,7 @@ func interceptRequests(t *testing.T, p *page) func() []string {
 // against the trace itself, the canvas through a screenshot, and the file
 // makes no request.
 func TestViewerFile(t *testing.T) {
+	parallel(t)
 	dir := t.TempDir()
 	b := startBrowser(t, dir)
 
@@ -699,6 +700,7 @@ func TestViewerFile(t *testing.T) {
 // is imported by the WebAssembly module and listed, a trace opened from the
 // list; a JSON Lines batch is listed and sorted; nothing is uploaded.
 func TestViewerPage(t *testing.T) {
+	parallel(t)
 	dir := publicDir(t)
 	_, err := os.Stat(filepath.Join(dir, "traces", "viewer", "viewer.js"))
 	need(t, err == nil, "site built without the viewer: %v (run make site)", err)

@@ -31,6 +31,7 @@ type liteView struct {
 // escapes, first roles, members read only on some event types) and for
 // random ones.
 func TestViewerLite(t *testing.T) {
+	parallel(t)
 	dir := t.TempDir()
 	b := startBrowser(t, dir)
 	cases := []string{
