@@ -233,6 +233,12 @@ func finishCache(c *Cache, r *renderer, files *outdir.Files, ok bool) {
 		c.last = &lastBuild{r: r, ck: r.checked}
 	}
 	c.finish(keys, files, ok, touched)
+	if ok {
+		// The next build's first pages read the views and the pieces
+		// (quick.go), not the queue, whose data of every list page
+		// would otherwise stay in memory until then.
+		r.jobs, r.pages, r.inc, r.early, r.shownEarly = nil, nil, nil, nil, nil
+	}
 }
 
 // build renders the site into files once the check has passed. Whatever
