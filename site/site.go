@@ -176,6 +176,8 @@ func Build(ck *corpus.Checked, opt Options) (*Result, error) {
 		}
 		opt.Cache.quick = ok
 	}
+	// The views are prepared while the check runs.
+	ck.Start()
 	opt.shown = shown
 	if opt.Out == "" {
 		files := outdir.Memory()
