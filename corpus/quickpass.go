@@ -23,9 +23,12 @@ func (ck *Checked) PassesAfter(prev *Checked, withClaims bool) bool {
 	if prev == nil || ck.Data != prev.Data || ck.opt != prev.opt || (withClaims && ck.Claims != nil) {
 		return false
 	}
-	// prev's check, done by the time the next edit comes (masrl serve's
-	// build waited for it).
-	if prev.Diagnostics().Err() != nil || prev.memo == nil {
+	select {
+	case <-prev.done:
+	default:
+		return false
+	}
+	if prev.memo == nil || prev.diags.Err() != nil {
 		return false
 	}
 	today := ck.opt.Today

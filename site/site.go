@@ -176,8 +176,6 @@ func Build(ck *corpus.Checked, opt Options) (*Result, error) {
 		}
 		opt.Cache.quick = ok
 	}
-	// The views are prepared while the check runs.
-	ck.Start()
 	opt.shown = shown
 	if opt.Out == "" {
 		files := outdir.Memory()
