@@ -388,32 +388,7 @@ func (ck *checker) papers() {
 	if t == nil || t.header == nil {
 		return
 	}
-	// The columns read from each row: the declared header, or the
-	// required columns and those of the file's header.
-	cols := ck.v.Columns
-	if cols == nil {
-		cols = ck.requiredColumns()
-		for _, h := range t.header {
-			if !slices.Contains(cols, h) {
-				cols = append(cols, h)
-			}
-		}
-	}
-	// What the loop asks of each column is decided once: whether it must
-	// be non-empty (a controlled field says so itself), and which fields
-	// are controlled. Positions are looked up only for a finding.
-	nonEmpty := ck.nonEmptyColumns()
-	required := make([]bool, len(cols))
-	for j, col := range cols {
-		required[j] = slices.Contains(nonEmpty, col) && ck.v.Field(col) == nil
-	}
-	controlled := ck.v.FieldsOf(PapersFile)
-	values := newColumnReader(c.Papers, cols)
-	var names []string
-	for _, f := range controlled {
-		names = append(names, f.Name)
-	}
-	tags := newColumnReader(c.Papers, names)
+	cols, required, controlled, values, tags := ck.rowColumns(t)
 	keys := make(map[string]int, len(c.Papers))
 	titles := make(map[string]int, len(c.Papers))
 	nextYear := ck.opt.Today.Year() + 1
@@ -459,6 +434,38 @@ func (ck *checker) papers() {
 			}
 		}
 	}
+}
+
+// rowColumns decides once what the row rules ask of each column of
+// papers.csv (table t): the columns read from each row (the declared
+// header, or the required columns and those of the file's header),
+// whether each must be non-empty (a controlled field says so itself),
+// the controlled fields, and readers of both. Positions are looked up
+// only for a finding.
+func (ck *checker) rowColumns(t *table) (cols []string, required []bool, controlled []*Field, values, tags *columnReader) {
+	c := ck.c
+	cols = ck.v.Columns
+	if cols == nil {
+		cols = ck.requiredColumns()
+		for _, h := range t.header {
+			if !slices.Contains(cols, h) {
+				cols = append(cols, h)
+			}
+		}
+	}
+	nonEmpty := ck.nonEmptyColumns()
+	required = make([]bool, len(cols))
+	for j, col := range cols {
+		required[j] = slices.Contains(nonEmpty, col) && ck.v.Field(col) == nil
+	}
+	controlled = ck.v.FieldsOf(PapersFile)
+	values = newColumnReader(c.Papers, cols)
+	var names []string
+	for _, f := range controlled {
+		names = append(names, f.Name)
+	}
+	tags = newColumnReader(c.Papers, names)
+	return cols, required, controlled, values, tags
 }
 
 // rowFindings runs rules and returns what they found, apart from the

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/masrl/masrl/data"
 )
@@ -37,6 +38,9 @@ type Data struct {
 	// title, its arXiv id and the list's default title are said there
 	// alone. Nil without the survey's profile.
 	Survey *Pool
+	// digest hashes the files the data was read from (dataDigest), for
+	// Reopen to keep it while they are unchanged; "" when not known.
+	digest string
 }
 
 // LoadData reads the data of the list in the corpus directory dir from a
@@ -217,7 +221,31 @@ func openWith(dir string, dataFS fs.FS, profile string, opt CheckOptions, lo Loa
 	}
 	dataDone := make(chan loaded, 1)
 	go func() {
+		if !lo.Keep {
+			d, err := LoadData(dataFS, profile, dir)
+			dataDone <- loaded{d, err}
+			return
+		}
+		// Reopen: the data of the open before while its files are
+		// unchanged (datamemo.go), hashed before they are read, so
+		// that an edit while they are read is seen the next time.
+		var prevData *Data
+		if prev != nil {
+			prevData = prev.Data
+		}
+		listed := prevData.listFiles()
+		digest := dataDigest(dataFS, profile, dir, listed)
+		if prevData != nil && digest != "" && prevData.digest == digest {
+			dataDone <- loaded{prevData, nil}
+			return
+		}
 		d, err := LoadData(dataFS, profile, dir)
+		if err == nil {
+			if !slices.Equal(d.listFiles(), listed) {
+				digest = dataDigest(dataFS, profile, dir, d.listFiles())
+			}
+			d.digest = digest
+		}
 		dataDone <- loaded{d, err}
 	}()
 	lo.NoSources = opt.NoSources

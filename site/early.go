@@ -79,7 +79,9 @@ func (e *earlyPages) done(file string, b []byte) {
 // not queued or fails:
 // the render step renders it first and reports its error.
 func (r *renderer) showFirst() error {
-	if r.opt.Early == nil || len(r.opt.First) == 0 {
+	// Pages shown before the build (Cache.quickFirst) are not made
+	// twice: the render step sends them again should they differ.
+	if r.opt.Early == nil || len(r.opt.First) == 0 || r.shownEarly != nil {
 		return nil
 	}
 	want := make(map[string]bool, len(r.opt.First))

@@ -104,6 +104,11 @@ type Cache struct {
 	// fields are the fields keyWalker hashes, by struct type: the same
 	// in every build, shared by the walkers of every CPU.
 	fields sync.Map // reflect.Type -> []int
+	// last are the last published build's views, which an edit's first
+	// pages start from (quick.go); nil before the first.
+	last *lastBuild
+	// quick is true when the last build's first pages were made so.
+	quick bool
 	// Rendered and Reused count the last build's pages.
 	Rendered, Reused int
 	// rendered are the pages queued with their data (all but the entry

@@ -262,17 +262,8 @@ func (r *renderer) prepareViews() error {
 		wg.Go(func() {
 			for i := w; i < len(views); i += workers {
 				e := &r.c.Papers[i]
-				ev := &views[i]
 				keys[i] = corpus.ListKeyOf(e)
-				*ev = EntryView{Entry: e, Href: "papers/" + e.Key + "/", Links: links(e.URLs), Date: entryDate(e), index: i, item: newItemView(e, listed, r.v.Links)}
-				if corpus.IsArxivID(e.ArxivID) {
-					ev.ArxivURL = "https://arxiv.org/abs/" + e.ArxivID
-				}
-				ev.item.Links = append(ev.item.Links, itemLinks(ev)...)
-				if b := r.c.BibFor(e); b != nil {
-					ev.Bib = strings.TrimSpace(b.Raw) + "\n"
-					ev.bib = b
-				}
+				r.entryView(&views[i], r.c, i, listed)
 			}
 		})
 	}
@@ -304,6 +295,23 @@ func (r *renderer) prepareViews() error {
 	r.addedFromHistory()
 
 	return nil
+}
+
+// entryView makes the view of c's row i into ev: the parts that depend
+// on the row alone (links, date, BibTeX), which prepareViews makes on
+// every CPU and the first pages of an edit (quick.go) for the changed
+// rows; listed are the fields of papers.csv.
+func (r *renderer) entryView(ev *EntryView, c *corpus.Corpus, i int, listed []*corpus.Field) {
+	e := &c.Papers[i]
+	*ev = EntryView{Entry: e, Href: "papers/" + e.Key + "/", Links: links(e.URLs), Date: entryDate(e), index: i, item: newItemView(e, listed, r.v.Links)}
+	if corpus.IsArxivID(e.ArxivID) {
+		ev.ArxivURL = "https://arxiv.org/abs/" + e.ArxivID
+	}
+	ev.item.Links = append(ev.item.Links, itemLinks(ev)...)
+	if b := c.BibFor(e); b != nil {
+		ev.Bib = strings.TrimSpace(b.Raw) + "\n"
+		ev.bib = b
+	}
 }
 
 // proseNames lists data/pages/*.md by name without extension: the known

@@ -123,7 +123,7 @@ func render(ck *corpus.Checked, opt Options, files *outdir.Files) (*renderer, er
 			c: ck.Corpus, v: ck.Vocabulary, base: base, tmpl: tmpl, data: ck.FS, md: newMarkdown(), opt: opt,
 			checked: ck, claimSet: ck.Claims, pool: ck.Pool, survey: ck.Survey,
 		},
-		output: output{files: files},
+		output: output{files: files, shownEarly: opt.shown},
 	}
 	if opt.Cache != nil {
 		r.inc = &incremental{cache: opt.Cache, tmplKey: maphash.String(opt.Cache.seed, sources)}

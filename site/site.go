@@ -115,6 +115,9 @@ type Options struct {
 	// check fails or a page errs before they are all rendered.
 	First []string
 	Early func(pages map[string][]byte)
+	// shown are the pages of First handed to Early before the build
+	// started (Cache.quickFirst); nil when none were.
+	shown map[string][]byte
 	// WithClaims makes the list's claims part of the verdict the build
 	// waits for (corpus.Checked.Verdict), as they are of masrl check's:
 	// a failing claim then refuses the build as it fails the check.
@@ -164,9 +167,16 @@ type Result struct {
 // which is exchanged with it only when every page succeeded; on failure
 // opt.Out stays as it was.
 func Build(ck *corpus.Checked, opt Options) (*Result, error) {
+	var shown map[string][]byte // the first pages shown before the build
 	if opt.Cache != nil {
 		opt.Cache.startBuild(opt.Out)
+		var ok bool
+		if shown, ok = opt.Cache.quickFirst(ck, opt); ok {
+			opt.Early(shown)
+		}
+		opt.Cache.quick = ok
 	}
+	opt.shown = shown
 	if opt.Out == "" {
 		files := outdir.Memory()
 		res, r, err := build(ck, opt, files)
@@ -220,8 +230,15 @@ func finishCache(c *Cache, r *renderer, files *outdir.Files, ok bool) {
 			c.pieces = map[string]map[uint64][]byte{}
 		}
 		maps.Copy(c.pieces, r.inc.pieces)
+		c.last = &lastBuild{r: r, ck: r.checked}
 	}
 	c.finish(keys, files, ok, touched)
+	if ok {
+		// The next build's first pages read the views and the pieces
+		// (quick.go), not the queue, whose data of every list page
+		// would otherwise stay in memory until then.
+		r.jobs, r.pages, r.inc, r.early, r.shownEarly = nil, nil, nil, nil, nil
+	}
 }
 
 // build renders the site into files once the check has passed. Whatever
