@@ -177,6 +177,10 @@ type LoadOptions struct {
 	// records that changed are Previous's too, and only the changed
 	// records are decoded (reusePapers).
 	Previous *Corpus
+	// BibUnchanged says papers.bib has not changed since Previous read
+	// it (Known.BibUnchanged): Previous's BibTeX is taken without
+	// reading the file, when Previous read one from the same directory.
+	BibUnchanged bool
 	// Keep keeps papers.csv's text with the corpus, for a later load
 	// with Previous set to it; it costs the file's size in memory, and
 	// the file is read whole instead of streamed. EachPaper ignores it.
@@ -252,6 +256,10 @@ func (c *Corpus) loadDir(fsys fs.FS, opt LoadOptions, loadPapers func(name strin
 	bibDone := make(chan parsedBib, 1)
 	if !opt.SkipBib {
 		go func() {
+			if prev := opt.Previous; opt.BibUnchanged && prev != nil && prev.HasBib && prev.Dir == dir {
+				bibDone <- parsedBib{prev: prev}
+				return
+			}
 			path := filepath.Join(dir, BibFile)
 			b, err := readFile(fsys, dir, BibFile)
 			if err != nil {

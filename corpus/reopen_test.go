@@ -58,6 +58,9 @@ func TestReopenMatchesOpen(t *testing.T) {
 	}
 	key, title, year, url, category := col("key"), col("title"), col("year"), col("url"), col("category")
 	rnd := rand.New(rand.NewPCG(39, 1))
+	// bibEdited: an edit wrote papers.bib; the others tell Reopen it is
+	// unchanged (corpus.Known), as masrl serve's watcher does.
+	bibEdited := false
 	row := func() int { return 1 + rnd.IntN(len(rows)-1) }
 	edits := []struct {
 		name string
@@ -93,6 +96,7 @@ func TestReopenMatchesOpen(t *testing.T) {
 				bib = bib[i+2:]
 			}
 			writeFile(t, filepath.Join(dir, corpus.BibFile), bib)
+			bibEdited = true
 		}},
 		{"excluded like a row", func() {
 			x := 1 + rnd.IntN(len(excludedRows)-1)
@@ -107,9 +111,10 @@ func TestReopenMatchesOpen(t *testing.T) {
 	reused := 0
 	for n := range 120 {
 		e := edits[rnd.IntN(len(edits))]
+		bibEdited = false
 		e.do()
 		writeCSV(t, papers, rows)
-		inc, err := corpus.Reopen(prev, dir, nil, "", opt)
+		inc, err := corpus.ReopenKnowing(prev, dir, nil, "", opt, corpus.Known{BibUnchanged: !bibEdited})
 		if err != nil {
 			t.Fatalf("edit %d (%s): %v", n, e.name, err)
 		}

@@ -137,6 +137,17 @@ type Server struct {
 	// builds.
 	early   map[string][]byte
 	settled chan struct{}
+	// hearing: Watch's watcher is running. heard are the paths its
+	// events named since the last build began, and heardAll that they
+	// are all of the changes since then: the watcher was hearing when
+	// that build began, lost no event since and the build opened the
+	// corpus. Only then may a build skip a file no event named (known).
+	hearing  bool
+	heard    map[string]bool
+	heardAll bool
+	// bibStat is papers.bib's size, time and mode when the last build
+	// began, "" when it was no regular file. Used under buildMu.
+	bibStat string
 }
 
 // visitedLimit is how many of the pages served last a rebuild renders
@@ -210,10 +221,12 @@ func (s *Server) build(announce bool) {
 			}
 		}
 		var ck *corpus.Checked
-		ck, err = corpus.Reopen(s.corpus, s.opt.Corpus, s.opt.Data, opt.Profile, corpus.CheckOptions{})
+		ck, err = corpus.ReopenKnowing(s.corpus, s.opt.Corpus, s.opt.Data, opt.Profile, corpus.CheckOptions{}, s.known())
 		if err == nil {
 			s.corpus = ck
 			res, err = site.Build(ck, opt)
+		} else {
+			s.distrust() // s.corpus was read before this build's window
 		}
 	}
 	var msgs []string
@@ -299,13 +312,24 @@ func (s *Server) Watch(ctx context.Context) {
 		return
 	}
 	defer w.Close()
+	s.mu.Lock()
+	s.hearing = true
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.hearing, s.heardAll = false, false
+		s.mu.Unlock()
+	}()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case err := <-w.Errors:
+			// An overflow lost events: the next build reads everything.
+			s.distrust()
 			fmt.Fprintf(s.log, "masrl serve: watching the inputs: %v\n", err)
 		case ev := <-w.Events:
+			s.hear(ev.Name)
 			s.addCreatedDir(w, ev)
 			// Take the events that follow at once, then build if the
 			// files did change (not only their access or the output).
@@ -314,6 +338,7 @@ func (s *Server) Watch(ctx context.Context) {
 			for {
 				select {
 				case ev := <-w.Events:
+					s.hear(ev.Name)
 					s.addCreatedDir(w, ev)
 					t.Reset(settle)
 				case <-t.C:
@@ -331,6 +356,73 @@ func (s *Server) Watch(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// hear notes that an event named path.
+func (s *Server) hear(path string) {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.heard == nil {
+		s.heard = make(map[string]bool)
+	}
+	s.heard[path] = true
+}
+
+// distrust makes the next build read every file: the events heard may
+// not be all the changes since the corpus it reopens was read.
+func (s *Server) distrust() {
+	s.mu.Lock()
+	s.heardAll = false
+	s.mu.Unlock()
+}
+
+// racyWindow is how long after its last write a file's size and time
+// are not taken to mean it is unchanged (known).
+const racyWindow = 2 * time.Second
+
+// known is what a build about to reopen the corpus knows unchanged
+// since the last build began, and starts the window of the next: at
+// 100,000 entries, reading and comparing papers.bib again was a third
+// of reopening the corpus after an edit of papers.csv. papers.bib is
+// known unchanged only when the watcher heard every change since (it
+// was hearing then and lost nothing), no event named it, its folder or
+// a folder above (a folder renamed or replaced), and its size,
+// modification time and mode are those of then (a change the events
+// cannot see: through a hard link or a symbolic link's target). In
+// doubt, it is read as before.
+func (s *Server) known() corpus.Known {
+	s.mu.Lock()
+	all, heard := s.heardAll, s.heard
+	s.heard, s.heardAll = nil, s.hearing
+	s.mu.Unlock()
+	bib := filepath.Join(s.opt.Corpus, corpus.BibFile)
+	stat := ""
+	// A time this recent may be shared by a write still to come (the
+	// clock's tick), as git treats a "racy" index entry: not trusted.
+	if info, err := os.Lstat(bib); err == nil && info.Mode().IsRegular() && time.Since(info.ModTime()) > racyWindow {
+		stat = fmt.Sprintf("%d %d %v", info.Size(), info.ModTime().UnixNano(), info.Mode())
+	}
+	before := s.bibStat
+	s.bibStat = stat
+	if !all || s.corpus == nil || stat == "" || stat != before {
+		return corpus.Known{}
+	}
+	abs, err := filepath.Abs(bib)
+	if err != nil {
+		return corpus.Known{}
+	}
+	for p := abs; ; p = filepath.Dir(p) {
+		if heard[p] {
+			return corpus.Known{}
+		}
+		if p == filepath.Dir(p) {
+			break
+		}
+	}
+	return corpus.Known{BibUnchanged: true}
 }
 
 // addWatches watches every directory under the watched directories, and

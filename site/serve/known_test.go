@@ -1,0 +1,122 @@
+package serve
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/internal/corpustest"
+)
+
+// TestServeKnowsUnchangedBib: a build skips papers.bib only when the
+// watcher heard every change since the build before, none named the
+// file or a folder above it, and its size, time and mode are those of
+// then; any doubt reads it again.
+func TestServeKnowsUnchangedBib(t *testing.T) {
+	dir := corpustest.CopyCorpus(t, corpustest.Dir(t))
+	bib := filepath.Join(dir, corpus.BibFile)
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(bib, old, old); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := newTestServer(t, dir)
+	setHearing := func(on bool) {
+		s.mu.Lock()
+		s.hearing = on
+		s.mu.Unlock()
+	}
+	// known as a build calls it: the window it starts is the next's.
+	known := func() bool {
+		s.buildMu.Lock()
+		defer s.buildMu.Unlock()
+		return s.known().BibUnchanged
+	}
+	rewrite := func(b []byte, mtime time.Time) {
+		t.Helper()
+		if err := os.WriteFile(bib, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(bib, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	orig, err := os.ReadFile(bib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := bytes.Replace(orig, []byte("v7 dated"), []byte("v8 dated"), 1) // same size
+	if bytes.Equal(same, orig) {
+		t.Fatal("fixture edit did not apply")
+	}
+	steps := []struct {
+		name string
+		do   func()
+		want bool
+	}{
+		{"no watcher", func() {}, false},
+		{"the window before began without a watcher", func() { setHearing(true) }, false},
+		{"nothing heard, nothing changed", func() {}, true},
+		{"an event for papers.bib", func() { s.hear(bib) }, false},
+		{"again nothing heard", func() {}, true},
+		{"an event for its folder", func() { s.hear(dir) }, false},
+		{"an event for a folder above", func() { s.hear(filepath.Dir(dir)) }, false},
+		{"an event for another file", func() { s.hear(filepath.Join(dir, corpus.PapersFile)) }, true},
+		{"an overflow", s.distrust, false},
+		{"changed, its event lost", func() { rewrite(same, old.Add(time.Second)) }, false},
+		{"after a build that read it", func() {}, true},
+		{"changed, same size and time, heard", func() { rewrite(orig, old.Add(time.Second)); s.hear(bib) }, false},
+		{"written just now", func() { rewrite(orig, time.Now()) }, false},
+		{"still just written", func() {}, false},
+		{"the watcher stopped", func() { rewrite(orig, old); setHearing(false) }, false},
+		{"and the window after it", func() {}, false},
+	}
+	for i, st := range steps {
+		st.do()
+		if got := known(); got != st.want {
+			t.Errorf("step %d (%s): papers.bib known unchanged %v, want %v", i, st.name, got, st.want)
+		}
+	}
+}
+
+// TestServeSeesBibEdit: with the watcher running, an edit of papers.bib
+// alone, and then one of papers.csv after it, both reach the page
+// (the second build must not take the BibTeX of the one before the
+// first).
+func TestServeSeesBibEdit(t *testing.T) {
+	dir := corpustest.CopyCorpus(t, corpustest.Dir(t))
+	bib := filepath.Join(dir, corpus.BibFile)
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(bib, old, old); err != nil {
+		t.Fatal(err)
+	}
+	s, ts := newTestServer(t, dir)
+	go s.Watch(t.Context())
+	waitFor := func(what string, write func()) {
+		t.Helper()
+		for range 300 {
+			write()
+			time.Sleep(100 * time.Millisecond)
+			if _, body := get(t, ts.URL+"/papers/magrpo/"); strings.Contains(body, what) {
+				return
+			}
+		}
+		t.Fatalf("the page never showed %q", what)
+	}
+	orig, _ := os.ReadFile(bib)
+	papers := filepath.Join(dir, corpus.PapersFile)
+	csvOrig, _ := os.ReadFile(papers)
+	for i, note := range []string{"v8 dated", "v9 dated"} {
+		edited := bytes.Replace(orig, []byte("v7 dated"), []byte(note), 1)
+		waitFor(note, func() { corpustest.WriteLater(t, bib, edited) })
+		line := []byte("Serve one-liner " + string(rune('a'+i)))
+		edit := bytes.Replace(csvOrig, []byte("Models LLM collaboration as cooperative MARL"), line, 1)
+		waitFor(string(line), func() { corpustest.WriteLater(t, papers, edit) })
+		if _, body := get(t, ts.URL+"/papers/magrpo/"); !strings.Contains(body, note) {
+			t.Fatalf("after the edit of papers.csv, the page lost papers.bib's %q", note)
+		}
+	}
+}
