@@ -122,15 +122,7 @@ func largestHTML(t *testing.T, dir string) (int64, string) {
 // go command to start and no synth binary to build and link.
 func writeSynthCorpus(t *testing.T, n int, dir string) {
 	t.Helper()
-	real, err := corpus.Load(corpustest.Dir(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := synth.Learn(real)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := synth.WriteCorpus(dir, m, synth.CorpusOptions{Entries: n, Exclusions: 32, Seed: 1}); err != nil {
+	if err := synth.WriteCorpusFrom(corpustest.Dir(t), dir, synth.CorpusOptions{Entries: n, Exclusions: 32, Seed: 1}); err != nil {
 		t.Fatalf("synth: %v", err)
 	}
 }

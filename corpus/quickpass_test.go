@@ -22,16 +22,8 @@ import (
 // when a full check passes, and must say it for most edits that pass.
 // An edit the check refuses is undone before the next.
 func TestPassesAfterMatchesVerdict(t *testing.T) {
-	real, err := corpus.Load(corpustest.Dir(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := synth.Learn(real)
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	if err := synth.WriteCorpus(dir, m, synth.CorpusOptions{Entries: 200, Exclusions: 20, Seed: 11}); err != nil {
+	if err := synth.WriteCorpusFrom(corpustest.Dir(t), dir, synth.CorpusOptions{Entries: 200, Exclusions: 20, Seed: 11}); err != nil {
 		t.Fatal(err)
 	}
 	papers := filepath.Join(dir, corpus.PapersFile)

@@ -28,16 +28,8 @@ import (
 // must give exactly the findings, positions included, of the same files
 // opened afresh; and the unchanged rows' findings must have been reused.
 func TestReopenMatchesOpen(t *testing.T) {
-	real, err := corpus.Load(corpustest.Dir(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := synth.Learn(real)
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	if err := synth.WriteCorpus(dir, m, synth.CorpusOptions{Entries: 300, Exclusions: 20, Seed: 7}); err != nil {
+	if err := synth.WriteCorpusFrom(corpustest.Dir(t), dir, synth.CorpusOptions{Entries: 300, Exclusions: 20, Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
 	papers := filepath.Join(dir, corpus.PapersFile)

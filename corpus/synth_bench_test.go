@@ -166,16 +166,8 @@ func BenchmarkOpen(b *testing.B) {
 // BenchmarkIncrementalEdit into a temporary directory.
 func serveCorpus(b *testing.B) string {
 	b.Helper()
-	real, err := corpus.Load(corpustest.Dir(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	m, err := synth.Learn(real)
-	if err != nil {
-		b.Fatal(err)
-	}
 	dir := b.TempDir()
-	if err := synth.WriteCorpus(dir, m, synth.CorpusOptions{Entries: 10000, Exclusions: 200, Seed: 23}); err != nil {
+	if err := synth.WriteCorpusFrom(corpustest.Dir(b), dir, synth.CorpusOptions{Entries: 10000, Exclusions: 200, Seed: 23}); err != nil {
 		b.Fatal(err)
 	}
 	return dir

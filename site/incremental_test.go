@@ -284,16 +284,8 @@ func TestResetKeepingMemo(t *testing.T) {
 // into a new directory and returns it.
 func synthCorpus(t testing.TB, n int) string {
 	t.Helper()
-	real, err := corpus.Load(corpustest.Dir(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := synth.Learn(real)
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	if err := synth.WriteCorpus(dir, m, synth.CorpusOptions{Entries: n, Exclusions: min(n/5, 200), Seed: 23}); err != nil {
+	if err := synth.WriteCorpusFrom(corpustest.Dir(t), dir, synth.CorpusOptions{Entries: n, Exclusions: min(n/5, 200), Seed: 23}); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/internal/synth"
 )
 
@@ -27,16 +26,8 @@ func runCorpus(args []string, stdout io.Writer) error {
 	if *out == "" || fs.NArg() > 0 {
 		return errors.New("usage: synth corpus -entries N -exclusions M -out DIR [-from DIR] [-seed S]")
 	}
-	real, err := corpus.Load(*from)
-	if err != nil {
-		return err
-	}
-	m, err := synth.Learn(real)
-	if err != nil {
-		return err
-	}
 	opt := synth.CorpusOptions{Entries: *entries, Exclusions: *exclusions, Seed: *seed}
-	if err := synth.WriteCorpus(*out, m, opt); err != nil {
+	if err := synth.WriteCorpusFrom(*from, *out, opt); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: %d entries, %d exclusions (seed %d, learned from %s)\n", *out, opt.Entries, opt.Exclusions, opt.Seed, *from)

@@ -117,6 +117,22 @@ func cleanWords(ws []string) []string {
 	return out
 }
 
+// WriteCorpusFrom learns the model from the corpus in from (Learn) and
+// writes a synthetic corpus with it into dir (WriteCorpus): what
+// `synth corpus -from` does, and what a test or benchmark needs that
+// makes its corpus in its own process.
+func WriteCorpusFrom(from, dir string, opt CorpusOptions) error {
+	real, err := corpus.Load(from)
+	if err != nil {
+		return err
+	}
+	m, err := Learn(real)
+	if err != nil {
+		return err
+	}
+	return WriteCorpus(dir, m, opt)
+}
+
 // WriteCorpus writes papers.csv, excluded.csv and papers.bib into dir
 // (created if needed). It streams rows, so a million entries need little
 // more memory than the model.
