@@ -94,7 +94,7 @@ func TestServeSeesBibEdit(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, ts := newTestServer(t, dir)
-	go s.Watch(t.Context())
+	watch(t, s)
 	waitFor := func(what string, write func()) {
 		t.Helper()
 		for range 300 {

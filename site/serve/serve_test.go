@@ -36,6 +36,18 @@ func newTestServer(t *testing.T, corpusDir string) (*Server, *httptest.Server) {
 	return s, ts
 }
 
+// watch runs s.Watch until the test ends and waits for it to return
+// before the test's folders are removed: Watch returns only after the
+// rebuild it is running, which may still be writing the output.
+func watch(t *testing.T, s *Server) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.Watch(t.Context())
+	}()
+	t.Cleanup(func() { <-done })
+}
+
 // testOptions serve the corpus in dir into out, as masrl serve does
 // without masrl.yaml or charts.
 func testOptions(dir, out string) Options {
@@ -186,8 +198,7 @@ func TestServeLiveScriptOnlyServed(t *testing.T) {
 func TestServeLiveReload(t *testing.T) {
 	dir := corpustest.CopyCorpus(t, corpustest.Dir(t))
 	s, ts := newTestServer(t, dir)
-	ctx := t.Context()
-	go s.Watch(ctx)
+	watch(t, s)
 
 	resp, err := http.Get(ts.URL + liveEventsPath)
 	if err != nil {
