@@ -241,10 +241,13 @@ clean:
 	rm -rf bin public .public.masrl-buffer browsertest/testdata/screenshots dist python/.venv python/build python/src/masrl/bin
 
 # make bench measures masrl against the tools users would pick instead and
-# rewrites the tables in BENCHMARKS.md; make bench-quick runs smaller sizes
-# and fewer runs and only prints. Neither is part of make test.
+# rewrites the tables in BENCHMARKS.md, then measures the site at 10,000
+# entries again with one core busy (stress-ng) into the -busy blocks;
+# make bench-quick runs smaller sizes and fewer runs and only prints.
+# Neither is part of make test.
 bench: bench-peers bench-python
 	$(GO) run ./bench/cmd/benchrun -corpus $(CORPUS) -hugo-newest $(HUGO_NEWEST_BIN) -md BENCHMARKS.md
+	$(GO) run ./bench/cmd/benchrun -corpus $(CORPUS) -hugo-newest $(HUGO_NEWEST_BIN) -sections build -build-sizes 10000 -busy -md BENCHMARKS.md
 
 bench-quick: bench-peers
 	$(GO) run ./bench/cmd/benchrun -corpus $(CORPUS) -hugo-newest $(HUGO_NEWEST_BIN) -quick
@@ -268,14 +271,15 @@ bench-live: bench-peers debian
 HUGO_NEWEST     ?= v0.166.0
 HUGO_NEWEST_BIN := $(abspath bench/_work/hugo-$(HUGO_NEWEST))/hugo
 
-# bench-peers installs what the benchmarks compare with: Debian's hugo and
-# GNU time (one apt-get update, only when one is missing), Ajv from
+# bench-peers installs what the benchmarks compare with: Debian's hugo,
+# GNU time and stress-ng (one apt-get update, only when one is missing), Ajv from
 # bench/trace's lock file and the newest Hugo the module proxy builds
 # (HUGO_NEWEST); node_modules holds the charts masrl build publishes, as
 # for make site.
 bench-peers: node_modules
 	@missing=""; command -v hugo >/dev/null 2>&1 || missing="$$missing hugo"; \
 	[ -x /usr/bin/time ] || missing="$$missing time"; \
+	command -v stress-ng >/dev/null 2>&1 || missing="$$missing stress-ng"; \
 	if [ -n "$$missing" ]; then apt-get update && apt-get install -y --no-install-recommends $$missing; fi
 	@if [ -f bench/trace/package-lock.json ]; then cd bench/trace && npm ci --no-audit --no-fund; fi
 	@[ -x $(HUGO_NEWEST_BIN) ] || GOTOOLCHAIN=go1.27.3 GOBIN=$(dir $(HUGO_NEWEST_BIN)) $(GO) install github.com/gohugoio/hugo@$(HUGO_NEWEST)

@@ -32,6 +32,8 @@ type harness struct {
 	generatedInput []string
 	siteBytes      []string // output size per site run, for the build table
 	commit         string   // git commit measured, read at the start
+	busyRun        bool     // stress-ng keeps a core busy for the whole run (-busy)
+	loadAtStart    float64  // one-minute load average when measuring began
 }
 
 func newHarness(ctx context.Context, cfg config, log io.Writer) (*harness, error) {

@@ -170,9 +170,9 @@ func (h *harness) liveAt(n int) (string, map[string]time.Duration, error) {
 	var b strings.Builder
 	medians := map[string]time.Duration{}
 	for _, tl := range tools {
-		before := loadAverage()
+		before := loadText(loadAverage())
 		times, logged, err := h.measureLive(tl)
-		after := loadAverage()
+		after := loadText(loadAverage())
 		if err != nil {
 			fmt.Fprintf(h.log, "%s: %v\n", tl.name, err)
 			fmt.Fprintf(&b, "| %s | %s | failed: %s | | | %s → %s | |\n", thousands(n), tl.name, mdEscape(err.Error()), before, after)
@@ -193,17 +193,29 @@ func (h *harness) liveAt(n int) (string, map[string]time.Duration, error) {
 var masrlBuilt = regexp.MustCompile(`^built .* in ([0-9.]+(?:h[0-9.]*)?(?:m[0-9.]*)?[mµn]?s)$`)
 
 // loadAverage is the machine's one-minute load average, from
-// /proc/loadavg ("?" where there is none).
-func loadAverage() string {
+// /proc/loadavg, or -1 where there is none.
+func loadAverage() float64 {
 	b, err := os.ReadFile("/proc/loadavg")
 	if err != nil {
-		return "?"
+		return -1
 	}
 	f := strings.Fields(string(b))
 	if len(f) == 0 {
+		return -1
+	}
+	v, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return -1
+	}
+	return v
+}
+
+// loadText is a load average as the tables print it.
+func loadText(v float64) string {
+	if v < 0 {
 		return "?"
 	}
-	return f[0]
+	return fmt.Sprintf("%.2f", v)
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d)/float64(time.Millisecond)) }

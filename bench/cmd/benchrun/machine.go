@@ -64,6 +64,8 @@ func (h *harness) machineTable(elapsed time.Duration) string {
 		{"masrl commit", commit},
 		{"run", mode},
 		{"harness wall time", elapsed.Round(time.Second).String()},
+		{"load average (1 min), start → end", loadText(h.loadAtStart) + " → " + loadText(loadAverage())},
+		{"load added by the run", map[bool]string{true: "stress-ng --cpu 1 --cpu-method loop (one core busy) throughout", false: "none"}[h.busyRun]},
 		{"CPUs (nproc)", strconv.Itoa(runtime.NumCPU())},
 		{"CPU model (lscpu)", model},
 		{"memory", mem},

@@ -52,6 +52,10 @@ type config struct {
 	buildSizes []int         // -build-sizes; nil: the mode's
 	liveSizes  []int         // -live-sizes; nil: the mode's
 	timeout    time.Duration // per run
+	// busy keeps one core busy with stress-ng for the whole run, and
+	// names the blocks it writes NAME-busy, so that BENCHMARKS.md shows
+	// the margin that survives a busy machine beside the quiet one.
+	busy bool
 }
 
 // sizes are the workloads of each section. Zero in a corpus list means the
@@ -82,6 +86,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the synthetic corpora and trace")
 	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "longest a single run may take; a run that takes longer is reported as not finished")
 	fs.StringVar(&cfg.hugoNewest, "hugo-newest", "", "`path` of the newest Hugo the module proxy builds, measured beside Debian's hugo")
+	fs.BoolVar(&cfg.busy, "busy", false, "keep one core busy with stress-ng during the whole run; -md writes the blocks NAME-busy")
 	sections := fs.String("sections", allSections, "comma-separated `list` of sections to measure")
 	buildSizes := fs.String("build-sizes", "", "comma-separated entry `counts` the build section measures (0: the real corpus); default: the sizes of the mode")
 	liveSizes := fs.String("live-sizes", "", "comma-separated entry `counts` the live section measures; default: the sizes of the mode")
@@ -89,7 +94,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: benchrun [-quick] [-runs N] [-md BENCHMARKS.md] [-sections build,stats,check,trace,trace-batch,otlp,live] [-build-sizes N,...] [-live-sizes N,...]")
+		fmt.Fprintln(stderr, "usage: benchrun [-quick] [-runs N] [-md BENCHMARKS.md] [-sections build,stats,check,trace,trace-batch,otlp,live] [-build-sizes N,...] [-live-sizes N,...] [-busy]")
 		return 2
 	}
 	if cfg.runs == 0 {
@@ -135,14 +140,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // blocksToWrite are the blocks a run rewrites in the markdown file:
 // all of them after a full run, only the sections' own after a partial
-// one.
-func blocksToWrite(sections []string, blocks map[string]string) map[string]string {
-	if strings.Join(sections, ",") == allSections {
-		return blocks
-	}
+// one, and after a busy run (-busy, always a run of its own) the
+// sections', its machine and its targets, each named NAME-busy.
+func blocksToWrite(sections []string, blocks map[string]string, busy bool) map[string]string {
 	out := map[string]string{}
-	for _, s := range sections {
-		out[s] = blocks[s]
+	switch {
+	case busy:
+		for _, s := range append([]string{"machine", "targets"}, sections...) {
+			out[s+"-busy"] = blocks[s]
+		}
+	case strings.Join(sections, ",") == allSections:
+		return blocks
+	default:
+		for _, s := range sections {
+			out[s] = blocks[s]
+		}
 	}
 	return out
 }
@@ -159,6 +171,15 @@ func bench(ctx context.Context, cfg config, stdout, log io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if cfg.busy {
+		stop, err := h.busy()
+		if err != nil {
+			return err
+		}
+		defer stop()
+		h.busyRun = true
+	}
+	h.loadAtStart = loadAverage()
 	sz := sizesFor(cfg.quick)
 	if cfg.buildSizes != nil {
 		sz.build = cfg.buildSizes
@@ -207,7 +228,7 @@ func bench(ctx context.Context, cfg config, stdout, log io.Writer) error {
 	if cfg.md == "" {
 		return nil
 	}
-	blocks = blocksToWrite(cfg.sections, blocks)
+	blocks = blocksToWrite(cfg.sections, blocks, cfg.busy)
 	b, err := os.ReadFile(cfg.md)
 	if err != nil {
 		return err

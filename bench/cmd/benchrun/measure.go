@@ -23,6 +23,10 @@ type sample struct {
 	// the figure that moves least with their load.
 	cpu  time.Duration
 	exit int
+	// load is the machine's one-minute load average just before the run
+	// (/proc/loadavg; -1 where there is none): the tables show its range,
+	// so a reader sees what the figures shared the machine with.
+	load float64
 }
 
 // result is every timed run of one command, with the figures the tables
@@ -56,6 +60,28 @@ func (r *result) medianCPU() time.Duration {
 	}
 	slices.Sort(c)
 	return medianOf(c)
+}
+
+// loadRange is the lowest and highest load average before the runs,
+// "?" where none was read.
+func (r *result) loadRange() string {
+	lo, hi := -1.0, -1.0
+	for _, s := range r.samples {
+		if s.load < 0 {
+			continue
+		}
+		if lo < 0 || s.load < lo {
+			lo = s.load
+		}
+		hi = max(hi, s.load)
+	}
+	switch {
+	case lo < 0:
+		return "?"
+	case lo == hi:
+		return fmt.Sprintf("%.1f", lo)
+	}
+	return fmt.Sprintf("%.1f–%.1f", lo, hi)
 }
 
 func (r *result) min() time.Duration { return r.walls()[0] }
@@ -196,6 +222,7 @@ func runOnce(ctx context.Context, j job, timeout time.Duration, log io.Writer) (
 			return sample{}, fmt.Errorf("setup: %w", err)
 		}
 	}
+	load := loadAverage()
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	mem, err := os.CreateTemp("", "benchrun-time-*")
@@ -221,7 +248,7 @@ func runOnce(ctx context.Context, j job, timeout time.Duration, log io.Writer) (
 	default:
 		return sample{}, fmt.Errorf("%s: %w (%s)", j.argv[0], err, lastLines(stderr.String(), 5))
 	}
-	s := sample{wall: wall, exit: cmd.ProcessState.ExitCode()}
+	s := sample{wall: wall, exit: cmd.ProcessState.ExitCode(), load: load}
 	b, err := os.ReadFile(mem.Name())
 	if err != nil {
 		return sample{}, err

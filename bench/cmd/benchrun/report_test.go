@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"strings"
 	"testing"
 )
@@ -36,12 +37,17 @@ func TestThousands(t *testing.T) {
 // their blocks, never the machine, targets or commands of a full run.
 func TestPartialRunKeepsOtherBlocks(t *testing.T) {
 	blocks := map[string]string{"machine": "m", "live": "l", "targets": "t", "commands": "c"}
-	got := blocksToWrite([]string{"live"}, blocks)
+	got := blocksToWrite([]string{"live"}, blocks, false)
 	if len(got) != 1 || got["live"] != "l" {
 		t.Errorf("partial run writes %v, want only live", got)
 	}
 	all := strings.Split(allSections, ",")
-	if got := blocksToWrite(all, blocks); len(got) != len(blocks) {
+	if got := blocksToWrite(all, blocks, false); len(got) != len(blocks) {
 		t.Errorf("full run writes %v, want every block", got)
+	}
+	busy := blocksToWrite([]string{"live"}, blocks, true)
+	want := map[string]string{"machine-busy": "m", "targets-busy": "t", "live-busy": "l"}
+	if !maps.Equal(busy, want) {
+		t.Errorf("busy run writes %v, want %v: its own blocks, never the quiet run's", busy, want)
 	}
 }

@@ -5,13 +5,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"syscall"
 )
 
 // The trace-batch section: a JSON Lines file of many small traces
 // validated by masrl (in parallel, on all cores) and by Ajv line by line
 // (bench/trace/ajv-validate.mjs reads a .jsonl file so), and the
 // 1,000,000-event trace of the trace section again, with the second core
-// kept busy by a spinning process, because the margin over Ajv must hold
+// kept busy by stress-ng, because the margin over Ajv must hold
 // on a loaded machine too.
 
 // traceBatchFile returns a synthetic JSON Lines file of n traces of about
@@ -22,14 +23,28 @@ func (h *harness) traceBatchFile(n int) (string, error) {
 	return h.synthFile(path, args, h.readOrEmpty("internal/synth/trace.go"), h.readOrEmpty("internal/synth/tracelines.go"))
 }
 
-// busy keeps one core busy until the returned function is called: a shell
-// loop, which the measured commands then share the machine with.
+// busy keeps one core busy until the returned function is called:
+// stress-ng with one CPU hog (make bench-peers installs Debian's), which
+// the measured commands then share the machine with. In a run that is
+// busy throughout (-busy) the core is busy already and busy adds nothing.
 func (h *harness) busy() (stop func(), err error) {
-	c := exec.CommandContext(h.ctx, "sh", "-c", "while :; do :; done")
+	if h.busyRun {
+		return func() {}, nil
+	}
+	if _, err := exec.LookPath("stress-ng"); err != nil {
+		return nil, fmt.Errorf("stress-ng is not installed (make bench-peers installs it): %w", err)
+	}
+	// Its own process group, so that stopping it stops the hog it forks
+	// too; --timeout ends them should this process die first.
+	c := exec.CommandContext(h.ctx, "stress-ng", "--cpu", "1", "--cpu-method", "loop", "--timeout", "6h", "--quiet")
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := c.Start(); err != nil {
 		return nil, err
 	}
-	return func() { c.Process.Kill(); c.Wait() }, nil
+	return func() {
+		syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
+		c.Wait()
+	}, nil
 }
 
 func (h *harness) traceBatchSection(traces, events int) (string, []target, error) {
