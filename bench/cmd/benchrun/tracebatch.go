@@ -41,8 +41,9 @@ func (h *harness) busy() (stop func(), err error) {
 	if err := c.Start(); err != nil {
 		return nil, err
 	}
+	// SIGTERM to the group: stress-ng then reaps its hog and exits.
 	return func() {
-		syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
+		syscall.Kill(-c.Process.Pid, syscall.SIGTERM)
 		c.Wait()
 	}, nil
 }
