@@ -2,8 +2,10 @@ package corpus
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,7 +32,11 @@ func (d *Diff) Write(w io.Writer, format string, oldN, newN int) error {
 func LoadVersion(path string) (*Corpus, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the path is said once, without the system call's name
+		}
+		return nil, fmt.Errorf("%s: %w (want a corpus directory or a papers.csv file)", path, err)
 	}
 	var c *Corpus
 	if fi.IsDir() {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/masrl/masrl/corpus"
@@ -26,13 +27,15 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
+	// Each argument's error names it, OLD or NEW: a path alone does not
+	// say which of the two a user mistyped.
 	older, err := corpus.LoadVersion(fs.Arg(0))
 	if err != nil {
-		return refuseUnread("diff", err, stderr)
+		return refuseUnread("diff", fmt.Errorf("OLD: %w", err), stderr)
 	}
 	newer, err := corpus.LoadVersion(fs.Arg(1))
 	if err != nil {
-		return refuseUnread("diff", err, stderr)
+		return refuseUnread("diff", fmt.Errorf("NEW: %w", err), stderr)
 	}
 	// The claims are the new corpus's (its profile, or its own claims.yaml).
 	newDir := corpus.VersionDir(fs.Arg(1))

@@ -54,6 +54,9 @@ type Config struct {
 	Repository Repository
 	Release    Release
 	Citation   Citation
+	// assetsFlag is set when --assets, not masrl.yaml, named Assets
+	// (Resolve): an error then names the flag the user typed.
+	assetsFlag bool
 }
 
 // Theme is how a list's site looks beyond its words: templates laid over

@@ -40,6 +40,7 @@ func Resolve(config, corpusDir string, overrides map[string]string) (cfg *Config
 			return nil, "", err
 		}
 		*k.Field(cfg) = v
+		cfg.assetsFlag = cfg.assetsFlag || k.Name == "assets"
 	}
 	return cfg, dir, nil
 }
@@ -88,8 +89,12 @@ func (c *Config) OpenAssets(corpusDir string) (fs.FS, error) {
 	if !named {
 		name = "assets"
 	}
+	setting := "masrl.yaml: assets"
+	if c.assetsFlag {
+		setting = "--assets"
+	}
 	if !fs.ValidPath(name) || name == "." {
-		return nil, fmt.Errorf("masrl.yaml: assets: %q: want a folder inside the corpus directory %s", name, corpusDir)
+		return nil, fmt.Errorf("%s: %q: want a folder inside the corpus directory %s", setting, name, corpusDir)
 	}
 	if err := corpus.CheckInside(corpusDir, name); err != nil {
 		return nil, fmt.Errorf("assets: %w", err)
@@ -105,10 +110,14 @@ func (c *Config) OpenAssets(corpusDir string) (fs.FS, error) {
 		return nil, nil
 	case err != nil:
 		root.Close()
-		return nil, fmt.Errorf("masrl.yaml: assets: %s: %w (want a folder inside the corpus directory)", filepath.Join(corpusDir, name), err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the path is said once, without the system call's name
+		}
+		return nil, fmt.Errorf("%s: %s: %w (want a folder inside the corpus directory)", setting, filepath.Join(corpusDir, name), err)
 	case !st.IsDir():
 		root.Close()
-		return nil, fmt.Errorf("masrl.yaml: assets: %s: not a folder", filepath.Join(corpusDir, name))
+		return nil, fmt.Errorf("%s: %s: not a folder (want a folder inside the corpus directory)", setting, filepath.Join(corpusDir, name))
 	}
 	sub, err := fs.Sub(root.FS(), name)
 	if err != nil {

@@ -122,6 +122,16 @@ func TestFolders(t *testing.T) {
 	if _, err := (&Config{Theme: Theme{Assets: "static"}}).OpenAssets(empty); err == nil || !strings.Contains(err.Error(), "masrl.yaml: assets: ") {
 		t.Errorf("a named assets folder that is not there: %v", err)
 	}
+	// Named by --assets, the error names the flag, not masrl.yaml, and no
+	// system call's name ("statat").
+	flagged, _, err := Resolve("", empty, map[string]string{"assets": "static"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = flagged.OpenAssets(empty)
+	if err == nil || !strings.HasPrefix(err.Error(), "--assets: "+filepath.Join(empty, "static")+": ") || strings.Contains(err.Error(), "statat") {
+		t.Errorf("--assets naming a folder that is not there: %v", err)
+	}
 }
 
 // TestDeclareFlags: every key has its flag, named by Key.Flag; the values
