@@ -80,11 +80,7 @@ func (s *Set) ExecuteTemplate(w io.Writer, name string, data any) error {
 	}
 	p, ok := s.roots.Load(name)
 	if !ok {
-		// html/template escapes the template on its first execution;
-		// the program is compiled from the escaped tree after it.
-		err := s.html.ExecuteTemplate(w, name, data)
-		s.compileRoot(name)
-		return err
+		p = s.compileRoot(name)
 	}
 	prog := p.(*program)
 	if prog == nil {
@@ -132,27 +128,31 @@ func (s *Set) run(prog *program, buf *bytes.Buffer, data any) (err error) {
 	return prog.run(st, dot)
 }
 
-// compileRoot compiles the template name after html/template has
-// escaped it, and records why when it cannot.
-func (s *Set) compileRoot(name string) {
+// compileRoot compiles the template name, on its first execution, and
+// records why when it cannot. html/template escapes a template (and the
+// ones it calls) on its first execution and exports no other way to ask
+// for it: an execution without data, into io.Discard, is that first one,
+// whatever it writes or fails on. A template html/template refuses to
+// escape has no tree afterwards, and the real execution reports why.
+func (s *Set) compileRoot(name string) any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.roots.Load(name); ok {
-		return
+	if p, ok := s.roots.Load(name); ok {
+		return p
 	}
+	s.html.ExecuteTemplate(io.Discard, name, nil) //nolint:errcheck // only escapes
+	var p *program
 	if h := s.html.Lookup(name); h == nil || h.Tree == nil {
 		s.reasons[name] = "not escaped (no such template, or html/template refused it)"
-		s.roots.Store(name, (*program)(nil))
-		return
-	}
-	c := &compiler{set: s}
-	p, err := c.template(name)
-	if err != nil {
-		s.reasons[name] = err.Error()
-		s.roots.Store(name, (*program)(nil))
-		return
+	} else {
+		c := &compiler{set: s}
+		var err error
+		if p, err = c.template(name); err != nil {
+			s.reasons[name] = err.Error()
+		}
 	}
 	s.roots.Store(name, p)
+	return p
 }
 
 // nameFilter is _html_template_htmlnamefilter: an attribute or element
