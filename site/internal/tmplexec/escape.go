@@ -234,18 +234,24 @@ func urlKeeps(b byte, norm bool) bool {
 	switch b {
 	case '-', '.', '_', '~':
 		return true
-	case '!', '#', '$', '&', '*', '+', ',', '/', ':', ';', '=', '?', '@', '[', ']', '%':
+	case '!', '#', '$', '&', '*', '+', ',', '/', ':', ';', '=', '?', '@', '[', ']':
 		return norm
 	}
 	return false
 }
 
+func isHex(b byte) bool {
+	return '0' <= b && b <= '9' || 'a' <= b && b <= 'f' || 'A' <= b && b <= 'F'
+}
+
+// appendURLEscaped percent-encodes the bytes of s a URL may not hold; when
+// normalizing, a '%' that starts an escape (two hex digits) stays.
 func appendURLEscaped(dst []byte, s string, norm bool) []byte {
 	const hex = "0123456789abcdef"
 	last := 0
 	for i := 0; i < len(s); i++ {
 		b := s[i]
-		if urlKeeps(b, norm) {
+		if urlKeeps(b, norm) || norm && b == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
 			continue
 		}
 		dst = append(dst, s[last:i]...)
