@@ -11,11 +11,9 @@ package tmplexec
 
 import (
 	"bytes"
-	"fmt"
 	htmltemplate "html/template"
 	"io"
 	"reflect"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -47,13 +45,10 @@ func New(h *htmltemplate.Template, funcs htmltemplate.FuncMap, htmlOnly bool) *S
 		progs: map[string]*program{}, reasons: map[string]string{}}
 }
 
-// HTML returns the html/template set s executes.
-func (s *Set) HTML() *htmltemplate.Template { return s.html }
-
 // Stats counts how s executed its templates: Fast by a compiled program,
 // Fallback on html/template although a program existed (a value it does
-// not reproduce, or an error), and Uncompiled, by template name, why
-// a template executed more than once has no program.
+// not reproduce, or an error), and Uncompiled, by template name, why a
+// template that was executed has no program and runs on html/template.
 type Stats struct {
 	Fast, Fallback int64
 	Uncompiled     map[string]string
@@ -180,18 +175,4 @@ func (s *Set) nameFilter(dst []byte, v string, c content) ([]byte, error) {
 	}
 	s.names.Store(v, out)
 	return append(dst, out...), nil
-}
-
-// describe lists the reasons for tests and errors.
-func (st Stats) describe() string {
-	var b strings.Builder
-	keys := make([]string, 0, len(st.Uncompiled))
-	for k := range st.Uncompiled {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		fmt.Fprintf(&b, "%s: %s\n", k, st.Uncompiled[k])
-	}
-	return b.String()
 }
