@@ -36,6 +36,7 @@ type Set struct {
 	fast     atomic.Int64
 	fallback atomic.Int64
 	pool     sync.Pool // *state
+	bufs     sync.Pool // *bytes.Buffer, for writers other than a *bytes.Buffer
 }
 
 // New returns the Set that executes h's templates; funcs is the FuncMap h
@@ -91,8 +92,15 @@ func (s *Set) ExecuteTemplate(w io.Writer, name string, data any) error {
 		s.fast.Add(1)
 		return nil
 	}
-	var buf bytes.Buffer
-	if err := s.run(prog, &buf, data); err != nil {
+	buf, _ := s.bufs.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	defer func() {
+		buf.Reset()
+		s.bufs.Put(buf)
+	}()
+	if err := s.run(prog, buf, data); err != nil {
 		s.fallback.Add(1)
 		return s.html.ExecuteTemplate(w, name, data)
 	}
