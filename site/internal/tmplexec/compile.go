@@ -55,7 +55,27 @@ type program struct {
 // compiler compiles a template and the templates it calls, under the
 // Set's lock.
 type compiler struct {
-	set *Set
+	set   *Set
+	added []string // the programs this compilation added to set.progs
+}
+
+// rollback removes the programs of a failed compilation: one of them may
+// call the failed template, whose program has no body.
+func (c *compiler) rollback() {
+	for _, name := range c.added {
+		delete(c.set.progs, name)
+	}
+}
+
+// compile compiles the root template name; a panic (a tree this package
+// misreads) is an error, and the template runs on html/template.
+func (c *compiler) compile(name string) (p *program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, err = nil, fmt.Errorf("template %q: compiling it failed: %v", name, r)
+		}
+	}()
+	return c.template(name)
 }
 
 func (c *compiler) template(name string) (*program, error) {
@@ -68,9 +88,9 @@ func (c *compiler) template(name string) (*program, error) {
 	}
 	p := &program{name: name}
 	c.set.progs[name] = p
+	c.added = append(c.added, name)
 	body, err := c.list(t.Tree.Root)
 	if err != nil {
-		delete(c.set.progs, name)
 		return nil, fmt.Errorf("template %q: %w", name, err)
 	}
 	p.run = body

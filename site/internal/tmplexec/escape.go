@@ -88,7 +88,9 @@ func stringify(v reflect.Value) (string, content) {
 		}
 	}
 	if !v.CanInterface() {
-		return "", plain
+		// Unreachable from a template (text/template reads exported
+		// fields only); printed as fmt would print it.
+		return fmt.Sprint(v), plain
 	}
 	for !v.Type().Implements(stringerType) && !v.Type().Implements(errorType) && v.Kind() == reflect.Pointer && !v.IsNil() {
 		v = v.Elem()

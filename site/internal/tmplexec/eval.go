@@ -462,7 +462,10 @@ func (c *compiler) funcMapCall(id *parse.IdentifierNode, fn reflect.Value, argNo
 		args[i] = a
 	}
 	withFinal := len(argNodes) == t.NumIn()-1
-	last := t.In(t.NumIn() - 1)
+	var last reflect.Type
+	if withFinal {
+		last = t.In(t.NumIn() - 1)
+	}
 	return func(st *state, dot, final reflect.Value, hasFinal bool) (reflect.Value, error) {
 		if hasFinal != withFinal {
 			return reflect.Value{}, errNotHandled

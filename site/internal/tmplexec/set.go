@@ -28,15 +28,16 @@ type Set struct {
 	// htmlOnly makes every execution html/template's (tests compare the two).
 	htmlOnly bool
 
-	mu       sync.Mutex
-	progs    map[string]*program // by template name, escaped trees only; guarded by mu
-	roots    sync.Map            // name -> *program (nil: html/template), read without the lock
-	reasons  map[string]string   // root name -> why it runs on html/template; guarded by mu
-	names    sync.Map            // attribute name -> html/template's verdict on it (nameFilter)
-	fast     atomic.Int64
-	fallback atomic.Int64
-	pool     sync.Pool // *state
-	bufs     sync.Pool // *bytes.Buffer, for writers other than a *bytes.Buffer
+	mu        sync.Mutex
+	progs     map[string]*program // by template name, escaped trees only; guarded by mu
+	roots     sync.Map            // name -> *program (nil: html/template), read without the lock
+	reasons   map[string]string   // root name -> why it runs on html/template; guarded by mu
+	names     sync.Map            // attribute name -> html/template's verdict on it (nameFilter)
+	nameCount atomic.Int64        // names stored, at most maxNames
+	fast      atomic.Int64
+	fallback  atomic.Int64
+	pool      sync.Pool // *state
+	bufs      sync.Pool // *bytes.Buffer, for writers other than a *bytes.Buffer
 }
 
 // New returns the Set that executes h's templates; funcs is the FuncMap h
@@ -126,7 +127,10 @@ func (s *Set) run(prog *program, buf *bytes.Buffer, data any) (err error) {
 	}()
 	st.buf = buf
 	st.depth, st.base = 0, 0
-	dot := reflect.ValueOf(data)
+	dot, ok := data.(reflect.Value) // as text/template takes it
+	if !ok {
+		dot = reflect.ValueOf(data)
+	}
 	st.vars = append(st.vars[:0], variable{"$", dot})
 	return prog.run(st, dot)
 }
@@ -150,13 +154,19 @@ func (s *Set) compileRoot(name string) any {
 	} else {
 		c := &compiler{set: s}
 		var err error
-		if p, err = c.template(name); err != nil {
+		if p, err = c.compile(name); err != nil {
+			c.rollback()
 			s.reasons[name] = err.Error()
 		}
 	}
 	s.roots.Store(name, p)
 	return p
 }
+
+// maxNames bounds the names nameFilter remembers: names come from the
+// data (the list's field names), and a list with ever new ones is asked
+// again instead of growing the Set.
+const maxNames = 4096
 
 // nameFilter is _html_template_htmlnamefilter: an attribute or element
 // name. Which names are safe depends on html/template's table of
@@ -181,6 +191,8 @@ func (s *Set) nameFilter(dst []byte, v string, c content) ([]byte, error) {
 	if out, ok = strings.CutSuffix(out, ">"); !ok {
 		return dst, errNotHandled
 	}
-	s.names.Store(v, out)
+	if s.nameCount.Add(1) <= maxNames {
+		s.names.Store(v, out)
+	}
 	return append(dst, out...), nil
 }
