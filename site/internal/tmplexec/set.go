@@ -187,8 +187,9 @@ func (s *Set) nameFilter(dst []byte, v string, c content) ([]byte, error) {
 	if err := probe.Execute(&b, v); err != nil {
 		return dst, errNotHandled
 	}
-	out, ok := strings.CutPrefix(b.String(), "<a ")
-	if out, ok = strings.CutSuffix(out, ">"); !ok {
+	out, okPrefix := strings.CutPrefix(b.String(), "<a ")
+	out, okSuffix := strings.CutSuffix(out, ">")
+	if !okPrefix || !okSuffix {
 		return dst, errNotHandled
 	}
 	if s.nameCount.Add(1) <= maxNames {
