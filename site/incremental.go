@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/masrl/masrl/site/internal/tmplexec"
 	"github.com/masrl/masrl/site/outdir"
 )
 
@@ -96,8 +97,10 @@ type Cache struct {
 	tmplKey uint64
 	// tmpl are the templates parsed from tmplSources, reused while the
 	// sources are the same.
-	tmpl        map[string]*template.Template
+	tmpl        map[string]*tmplexec.Set
 	tmplSources string
+	// tmplHTMLOnly says tmpl runs on html/template alone (Options.htmlOnly).
+	tmplHTMLOnly bool
 	// pieces are the per-row pieces of files made from the rows, by
 	// file and by row key and context (rowPieces).
 	pieces map[string]map[uint64][]byte

@@ -11,6 +11,7 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/corpus/release"
+	"github.com/masrl/masrl/site/internal/tmplexec"
 	"github.com/masrl/masrl/site/outdir"
 	"github.com/yuin/goldmark"
 )
@@ -42,7 +43,7 @@ type inputs struct {
 	data     fs.FS           // the project's data directory (pages, orchestration, claims)
 	opt      Options
 	base     *url.URL
-	tmpl     map[string]*template.Template
+	tmpl     map[string]*tmplexec.Set
 	md       goldmark.Markdown
 	echarts  []byte // the chart library; nil: no charts
 }
@@ -109,14 +110,14 @@ func render(ck *corpus.Checked, opt Options, files *outdir.Files) (*renderer, er
 	}
 	// An incremental build reuses the templates the last build parsed
 	// from the same sources, escaped already by their first execution.
-	var tmpl map[string]*template.Template
-	if opt.Cache != nil && opt.Cache.tmpl != nil && opt.Cache.tmplSources == sources {
+	var tmpl map[string]*tmplexec.Set
+	if opt.Cache != nil && opt.Cache.tmpl != nil && opt.Cache.tmplSources == sources && opt.Cache.tmplHTMLOnly == opt.htmlOnly {
 		tmpl = opt.Cache.tmpl
-	} else if tmpl, err = parseTemplateSources(srcs); err != nil {
+	} else if tmpl, err = parseTemplateSources(srcs, opt.htmlOnly); err != nil {
 		return nil, err
 	}
 	if opt.Cache != nil {
-		opt.Cache.tmpl, opt.Cache.tmplSources = tmpl, sources
+		opt.Cache.tmpl, opt.Cache.tmplSources, opt.Cache.tmplHTMLOnly = tmpl, sources, opt.htmlOnly
 	}
 	r := &renderer{
 		inputs: inputs{
@@ -188,12 +189,12 @@ var pageNames = []string{
 // set, so that every page type defines its own "content" block. It also
 // returns the sources it read, one after another, which an incremental
 // build's page keys include.
-func parseTemplates(tfs fs.FS) (map[string]*template.Template, string, error) {
+func parseTemplates(tfs fs.FS) (map[string]*tmplexec.Set, string, error) {
 	srcs, sources, err := readTemplates(tfs)
 	if err != nil {
 		return nil, "", err
 	}
-	tmpl, err := parseTemplateSources(srcs)
+	tmpl, err := parseTemplateSources(srcs, false)
 	return tmpl, sources, err
 }
 
@@ -214,8 +215,13 @@ func readTemplates(tfs fs.FS) (map[string][]byte, string, error) {
 	return srcs, sources.String(), nil
 }
 
-func parseTemplateSources(srcs map[string][]byte) (map[string]*template.Template, error) {
-	layout, err := template.New("layout.html").Funcs(templateFuncs()).Parse(string(srcs["layout"]))
+// parseTemplateSources parses the sources readTemplates read into one
+// set per page template, each executed by tmplexec (html/template's
+// escaped trees run without its reflection on every action) or, with
+// htmlOnly, by html/template itself.
+func parseTemplateSources(srcs map[string][]byte, htmlOnly bool) (map[string]*tmplexec.Set, error) {
+	funcs := templateFuncs()
+	layout, err := template.New("layout.html").Funcs(funcs).Parse(string(srcs["layout"]))
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
@@ -223,13 +229,13 @@ func parseTemplateSources(srcs map[string][]byte) (map[string]*template.Template
 	if _, err := layout.New("chart.html").Parse(string(srcs["chart"])); err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
-	out := make(map[string]*template.Template, len(pageNames))
+	out := make(map[string]*tmplexec.Set, len(pageNames))
 	for _, name := range pageNames {
 		t, err := template.Must(layout.Clone()).New(name + ".html").Parse(string(srcs[name]))
 		if err != nil {
 			return nil, fmt.Errorf("templates: %w", err)
 		}
-		out[name] = t
+		out[name] = tmplexec.New(t, funcs, htmlOnly)
 	}
 	return out, nil
 }

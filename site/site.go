@@ -118,6 +118,9 @@ type Options struct {
 	// shown are the pages of First handed to Early before the build
 	// started (Cache.quickFirst); nil when none were.
 	shown map[string][]byte
+	// htmlOnly executes every template with html/template instead of
+	// tmplexec: the tests that hold the two to the same bytes set it.
+	htmlOnly bool
 	// WithClaims makes the list's claims part of the verdict the build
 	// waits for (corpus.Checked.Verdict), as they are of masrl check's:
 	// a failing claim then refuses the build as it fails the check.
