@@ -16,6 +16,8 @@ import (
 //	 "names": [agent, to and from strings, each spelling once, in order of first use],
 //	 "types": [event type strings, each spelling once],
 //	 "t": [per event: its t if a number, else 0],
+//	 "tScale": d, when the times are written as integers (scaledTimes):
+//	   then "t" holds per event k - (the previous event's k), t = k / 10^d,
 //	 "agent": [per event: index in names of its agent, or of "(no agent)" if not a string],
 //	 "type": [per event: index in types, -1 if type is not a string],
 //	 "role": [event, role, ...], "tokens": [event, tokens, ...],
@@ -73,8 +75,10 @@ func liteTrace(trace []byte) []byte {
 		}
 		if v := m["t"]; isNumber(v) {
 			c.t.raw(v)
+			c.times = append(c.times, v)
 		} else {
 			c.t.raw([]byte("0"))
+			c.times = append(c.times, nil)
 		}
 		agent := json.RawMessage(`"(no agent)"`)
 		if v := m["agent"]; isString(v) {
@@ -138,6 +142,16 @@ func liteTrace(trace []byte) []byte {
 	var out bytes.Buffer
 	out.WriteString(`{"n":`)
 	out.WriteString(strconv.Itoa(len(events)))
+	if scale, deltas, ok := scaledTimes(c.times); ok {
+		// The times as small integers, which the page parses without
+		// allocating a number each (lite.go's comment).
+		c.t.Reset()
+		for _, d := range deltas {
+			c.t.num64(d)
+		}
+		out.WriteString(`,"tScale":`)
+		out.WriteString(strconv.Itoa(scale))
+	}
 	for _, col := range []struct {
 		name string
 		list *list
@@ -168,6 +182,7 @@ type liteColumns struct {
 	names, types                                        table
 	t, agent, typ, role, tokens, reward, to, from, tool list
 	toolCmp                                             list
+	times                                               [][]byte // each event's t as written, nil if not a number
 }
 
 // list is the text of a JSON array's elements, comma-separated.
@@ -180,7 +195,73 @@ func (l *list) raw(v []byte) {
 	l.Write(v)
 }
 
-func (l *list) num(n int) { l.raw(strconv.AppendInt(nil, int64(n), 10)) }
+func (l *list) num(n int) { l.num64(int64(n)) }
+
+func (l *list) num64(n int64) { l.raw(strconv.AppendInt(nil, n, 10)) }
+
+// maxScale and maxScaled bound scaledTimes: 10^scale is exact in a
+// float64, and so are the integers and their differences.
+const (
+	maxScale  = 9
+	maxScaled = 1 << 52
+)
+
+// scaledTimes writes times (JSON numbers, nil for 0) as integers k with
+// t = k / 10^scale, each given as its difference from the one before,
+// when every time is a decimal without exponent, not -0, of at most
+// maxScale decimals, and |k| < maxScaled. Then the page's k / 10^scale
+// is the time JSON.parse would read: k and 10^scale are exact doubles
+// and IEEE division rounds their exact quotient, the decimal itself, as
+// parsing rounds it.
+func scaledTimes(times [][]byte) (scale int, deltas []int64, ok bool) {
+	for _, v := range times {
+		if v == nil {
+			continue
+		}
+		whole, frac, _ := bytes.Cut(v, []byte("."))
+		if bytes.ContainsAny(v, "eE") || len(frac) > maxScale {
+			return 0, nil, false
+		}
+		if len(whole) > 17 {
+			return 0, nil, false
+		}
+		scale = max(scale, len(frac))
+	}
+	deltas = make([]int64, len(times))
+	var prev int64
+	for i, v := range times {
+		var k int64
+		if v != nil {
+			neg := v[0] == '-'
+			digits := bytes.TrimPrefix(v, []byte("-"))
+			whole, frac, _ := bytes.Cut(digits, []byte("."))
+			for _, d := range whole {
+				k = k*10 + int64(d-'0')
+			}
+			for j := range scale {
+				k *= 10
+				if j < len(frac) {
+					k += int64(frac[j] - '0')
+				}
+				if k >= maxScaled {
+					return 0, nil, false
+				}
+			}
+			if k >= maxScaled {
+				return 0, nil, false
+			}
+			if neg {
+				if k == 0 {
+					return 0, nil, false // -0, which k / 10^scale cannot give
+				}
+				k = -k
+			}
+		}
+		deltas[i] = k - prev
+		prev = k
+	}
+	return scale, deltas, true
+}
 
 // table lists the distinct spellings of strings, in order of first use.
 type table struct {

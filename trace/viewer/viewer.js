@@ -254,7 +254,20 @@
   // event, so that the first frame of a written file waits for little.
   function liteColumns(L) {
     const n = L.n;
-    const t = L.t instanceof Float64Array ? L.t : new Float64Array(L.t);
+    let t = L.t;
+    if (L.tScale !== undefined) {
+      // Integers k, each after the one before, and t = k / 10^tScale
+      // (lite.go, scaledTimes): the time JSON.parse would have read.
+      t = new Float64Array(n);
+      const p = Number("1e" + L.tScale);
+      let k = 0;
+      for (let i = 0; i < n; i++) {
+        k += L.t[i];
+        t[i] = k / p;
+      }
+    } else if (!(t instanceof Float64Array)) {
+      t = new Float64Array(t);
+    }
     for (let i = 0; i < n; i++) if (!Number.isFinite(t[i])) t[i] = 0;
     // The agents in order of first use of their names (two spellings of
     // a name in the JSON are one agent).
