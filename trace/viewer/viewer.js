@@ -705,21 +705,21 @@
     //
     // A written file with lite traces (lite.go) of at most WORKER_LITE
     // characters is drawn from them in the page, and the worker, started
-    // meanwhile, takes the whole traces and answers for the events and
-    // edges: the first frame waits neither for the worker's start nor for
-    // its heap, and the whole parse holds no thread the page needs. The
-    // lite traces are read a task after the script (so the page's first
-    // layout can come first), and their answer is taken in that same task
-    // (a task more let the HTML parser, reading the whole traces, hold the
+    // once the first frame is drawn (wholeTraces), takes the whole traces
+    // and answers for the events and edges: the first frame waits neither
+    // for the worker nor for its heap, its start (compiling this script
+    // again) does not compete with the first frame for a busy machine's
+    // CPU, and the whole parse holds no thread the page needs. The lite
+    // traces are read a task after the script (so the page's first layout
+    // can come first), and their answer is taken in that same task (a
+    // task more let the HTML parser, reading the whole traces, hold the
     // thread 20 to 60 ms before the first frame).
     constructor(size, lite) {
       this.pending = new Map();
       this.next = 1;
       this.models = new Map();
       const receive = (msg) => this.receive(msg);
-      try {
-        const inPage = size <= (lite ? WORKER_LITE : WORKER_TEXT);
-        if (inPage && !lite) throw new Error("small enough for the page");
+      const start = () => {
         const url = SCRIPT && SCRIPT.src ? SCRIPT.src :
           URL.createObjectURL(new Blob([SCRIPT ? SCRIPT.textContent : ""], { type: "text/javascript" }));
         const w = new Worker(url);
@@ -728,15 +728,36 @@
           e.preventDefault();
           this.fail(`the viewer's worker failed: ${e.message || "it could not start"}`);
         };
+        return w;
+      };
+      const inPage = size <= (lite ? WORKER_LITE : WORKER_TEXT);
+      if (lite && inPage) {
+        const handle = worker((msg) => receive(msg), true);
+        this.send = (msg) => setTimeout(() => handle(msg), 0);
+        this.inWorker = false;
+        // What is for the worker waits for it; where no worker can start,
+        // the page reads the whole traces too.
+        let w = null;
+        const queue = [];
+        this.sendWhole = (msg) => (w ? w.postMessage(msg) : queue.push(msg));
+        this.startWhole = (first) => {
+          try {
+            w = start();
+          } catch (e) {
+            w = { postMessage: (msg) => this.send(msg), terminate() {} };
+          }
+          w.postMessage(first);
+          queue.splice(0).forEach((msg) => w.postMessage(msg));
+        };
+        this.close = () => w && w.terminate();
+        return;
+      }
+      try {
+        if (inPage) throw new Error("small enough for the page");
+        const w = start();
         this.send = (msg) => w.postMessage(msg);
         this.close = () => w.terminate();
         this.inWorker = true;
-        if (lite && inPage) {
-          const handle = worker((msg) => receive(msg), true);
-          this.sendWhole = this.send;
-          this.send = (msg) => setTimeout(() => handle(msg), 0);
-          this.inWorker = false;
-        }
       } catch (e) {
         const handle = worker((msg) => setTimeout(() => receive(msg), 0), true);
         this.send = (msg) => setTimeout(() => handle(msg), 0);
@@ -814,7 +835,12 @@
     }
 
     wholeTraces(text) {
-      (this.sendWhole || this.send)({ op: "traces", text, keys: Array.from(this.models.keys()), req: 0 });
+      const msg = { op: "traces", text, keys: Array.from(this.models.keys()), req: 0 };
+      if (this.startWhole) {
+        this.startWhole(msg);
+      } else {
+        (this.sendWhole || this.send)(msg);
+      }
     }
   }
 
