@@ -551,7 +551,7 @@
   // page asks for a few at a time (the rows of a table page, the event
   // described). It runs in a Web Worker, so that parsing a million events
   // never holds the page's thread; post sends a message to the page. With
-  // inPage it runs in the page itself, a task later (Backend), and its
+  // inPage it runs in the page itself (Backend), and its
   // agents need not cross as columns.
   //
   // Messages in: {op: "file", text} (the data island of a written file:
@@ -710,10 +710,10 @@
     // for the worker nor for its heap, its start (compiling this script
     // again) does not compete with the first frame for a busy machine's
     // CPU, and the whole parse holds no thread the page needs. The lite
-    // traces are read a task after the script (so the page's first layout
-    // can come first), and their answer is taken in that same task (a
-    // task more let the HTML parser, reading the whole traces, hold the
-    // thread 20 to 60 ms before the first frame).
+    // traces are read, and the view built and drawn, in the script's own
+    // task: each task more let the HTML parser (reading the whole traces)
+    // or a first layout of the page without the view hold the thread 20
+    // to 60 ms before the first frame.
     constructor(size, lite) {
       this.pending = new Map();
       this.next = 1;
@@ -733,7 +733,7 @@
       const inPage = size <= (lite ? WORKER_LITE : WORKER_TEXT);
       if (lite && inPage) {
         const handle = worker((msg) => receive(msg), true);
-        this.send = (msg) => setTimeout(() => handle(msg), 0);
+        this.send = (msg) => (msg.op === "lite" ? handle(msg) : setTimeout(() => handle(msg), 0));
         this.inWorker = false;
         // What is for the worker waits for it; where no worker can start,
         // the page reads the whole traces too.
@@ -2033,9 +2033,10 @@
     const text = dataEl.textContent;
     dataEl.textContent = ""; // the worker's copy is the one kept
     // With lite traces (lite.go) this script runs before the browser has
-    // the whole traces, the island after it: the worker builds the first
-    // frame from the lite ones meanwhile, and reads the whole ones once
-    // the document is parsed, off the page's thread.
+    // the whole traces, the island after it: the page (the worker, for
+    // lite traces above WORKER_LITE) builds the first frame from the lite
+    // ones meanwhile, and the worker reads the whole ones once the
+    // document is parsed, off the page's thread.
     const restId = dataEl.dataset.rest;
     const start = () => {
       const be = new Backend(text.length, !!restId);
