@@ -28,8 +28,8 @@ type liteView struct {
 // columns read. The same trace shown from its whole text (the path a file
 // takes when a finding sits on an edge) must look the same, for traces
 // written to probe every reduction (non-string members, duplicate keys,
-// escapes, first roles, members read only on some event types) and for
-// random ones.
+// escapes, first roles, members read only on some event types, times as
+// integers) and for random ones.
 func TestViewerLite(t *testing.T) {
 	parallel(t)
 	dir := t.TempDir()
@@ -44,6 +44,8 @@ func TestViewerLite(t *testing.T) {
 		`[1,2,3]`,
 		`{"events":[{"t":0,"type":"message","agent":"\ud800"},{"t":0,"type":"message","agent":"\ud801","role":"r"},{"t":0,"type":"message","agent":"\ud800","role":"q"}],"edges":[]}`,
 	}
+	// Times with decimals, which the lite form writes as integers.
+	cases = append(cases, `{"events":[{"t":0.1,"type":"spawn","agent":"o","to":"c"},{"t":0.25,"type":"message","agent":"c","tokens":2},{"t":2.675,"type":"return","agent":"c"},{"t":-1.005,"type":"message","agent":"o"}],"edges":[]}`)
 	rng := rand.New(rand.NewPCG(38, 1))
 	for range 12 {
 		cases = append(cases, randomLiteTrace(rng))

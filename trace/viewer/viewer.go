@@ -126,8 +126,10 @@ type staticUnit struct {
 // layout before its script ran; the script's own paged table serves
 // screen readers), and a content
 // security policy that allows the inlined script and style (by hash) and
-// nothing else, so the file can make no request. The output depends on the
-// input alone.
+// nothing else, so the file can make no request. The first data island
+// and the script come right after the viewer's element, before the plain
+// table and the whole traces, so that the browser runs the script as
+// soon as it has them. The output depends on the input alone.
 func Write(w io.Writer, p Page) error {
 	data := dataJSON{Checklist: p.Checklist, Traces: make([]unitJSON, len(p.Units))}
 	if data.Checklist == nil {

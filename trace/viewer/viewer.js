@@ -46,6 +46,11 @@
   // 100,000-event file opened in 0.76 to 0.99 s in the page and 1.0 to
   // 2.3 s with a worker, BENCHMARKS.md).
   const WORKER_TEXT = 50e6;
+  // The same bound for a written file's lite traces (lite.go), whose
+  // columns take about 22 characters an event: about 450,000 events, at
+  // which their parse and columns would hold the page some tenths of a
+  // second.
+  const WORKER_LITE = 10e6;
   // In a Web Worker this script is the viewer's worker (worker below); in
   // a page, SCRIPT is its own element, whose source starts that worker.
   const IN_WORKER = typeof document === "undefined";
@@ -73,6 +78,13 @@
     return: "--mv-edge-return", aggregate: "--mv-edge-aggregate", human_intervention: "--mv-ev-human",
     safety_event: "--mv-edge-safety",
   };
+  // The event types by their index in EVENT_TYPES; those columns tells
+  // apart.
+  const TYPE_INDEX = new Map(EVENT_TYPES.map((k, i) => [k, i]));
+  const ORCHESTRATOR_DECISION = EVENT_TYPES.indexOf("orchestrator_decision");
+  const SPAWN = EVENT_TYPES.indexOf("spawn");
+  const TOOL_CALL = EVENT_TYPES.indexOf("tool_call");
+  const RETURN = EVENT_TYPES.indexOf("return");
 
   function el(tag, attrs, text) {
     const e = document.createElement(tag);
@@ -86,14 +98,28 @@
   }
 
   function plural(n, noun) {
-    return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+    return `${grouped(n)} ${noun}${n === 1 ? "" : "s"}`;
   }
 
   function fmt(x) {
     if (typeof x !== "number") {
       return String(x);
     }
-    return Number.isInteger(x) ? x.toLocaleString("en-US") : String(Math.round(x * 1000) / 1000);
+    return Number.isInteger(x) ? grouped(x) : String(Math.round(x * 1000) / 1000);
+  }
+
+  // grouped is n.toLocaleString("en-US") ("100,000"), without Intl for
+  // the integers below 1e21 that String writes in full: the first call of
+  // Intl's number format loads its locale data, which cost the first
+  // frame 20 ms and more (seconds, once, under load).
+  function grouped(n) {
+    if (typeof n !== "number" || !Number.isInteger(n) || Math.abs(n) >= 1e21) {
+      return n.toLocaleString("en-US");
+    }
+    const d = String(Math.abs(n));
+    let out = d.slice(0, ((d.length - 1) % 3) + 1);
+    for (let k = out.length; k < d.length; k += 3) out += "," + d.slice(k, k + 3);
+    return (n < 0 || Object.is(n, -0) ? "-" : "") + out;
   }
 
   function str(v) {
@@ -149,142 +175,275 @@
   // event its time, agent, type and whether it carries a reward (typed
   // arrays, which cross from the worker to the page without a copy); per
   // agent its lane, parent and counts; per lane its events in time order.
-  // It runs in the worker (worker below), off the page's thread.
+  // It reads the trace into its lite form (liteOf), which is what a
+  // written file embeds for the first frame (lite.go), and builds the
+  // columns from that (liteColumns): one reading of a trace, whichever
+  // way it came.
   function columns(tr) {
+    return liteColumns(liteOf(tr));
+  }
+
+  // liteOf reads a parsed trace as lite.go writes its lite form: events
+  // as columns, names and types as tables, the members columns reads on
+  // some events as lists of (event, value).
+  function liteOf(tr) {
     const evs = tr && Array.isArray(tr.events) ? tr.events : [];
     const n = evs.length;
+    const table = () => {
+      const list = [];
+      const index = new Map();
+      return {
+        list, of(s) {
+          let j = index.get(s);
+          if (j === undefined) {
+            j = list.length;
+            list.push(s);
+            index.set(s, j);
+          }
+          return j;
+        },
+      };
+    };
+    const names = table();
+    const types = table();
     const t = new Float64Array(n);
-    const agentOf = new Int32Array(n);
-    const type = new Int8Array(n);
-    const reward = new Uint8Array(n);
-    const agents = [];
-    const byName = new Map();
-    const agent = (name) => {
-      let a = byName.get(name);
-      if (a === undefined) {
-        a = { id: agents.length, name, parent: -1, children: [], first: -1, spawnT: NaN, endT: NaN, last: -Infinity,
-          count: 0, toolCalls: 0, tokens: 0, hasTokens: false, tool: false, role: "", rewards: 0, depth: 0, lane: -1 };
-        agents.push(a);
-        byName.set(name, a);
-      }
-      return a;
-    };
-    const typeIndex = new Map(EVENT_TYPES.map((k, i) => [k, i]));
-    let orchestrator = null;
-    let firstSpawner = null;
-    let rewarded = 0;
-    const isAncestor = (c, a) => {
-      for (let p = a; p; p = p.parent >= 0 ? agents[p.parent] : null) {
-        if (p === c) {
-          return true;
-        }
-      }
-      return false;
-    };
+    const agent = new Int32Array(n);
+    const type = new Int32Array(n);
+    const role = [];
+    const tokens = [];
+    const reward = [];
+    const to = [];
+    const from = [];
+    const tool = [];
     for (let i = 0; i < n; i++) {
       const ev = evs[i] && typeof evs[i] === "object" ? evs[i] : {};
-      const a = agent(typeof ev.agent === "string" ? ev.agent : "(no agent)");
-      const ti = typeof ev.t === "number" && Number.isFinite(ev.t) ? ev.t : 0;
-      t[i] = ti;
-      agentOf[i] = a.id;
-      const k = typeIndex.get(ev.type);
-      type[i] = k === undefined ? -1 : k;
-      a.count++;
-      if (a.first < 0) {
-        a.first = i;
-      }
-      if (ti > a.last) {
-        a.last = ti;
-      }
-      if (!a.role && typeof ev.role === "string") {
-        a.role = ev.role;
-      }
-      if (typeof ev.tokens === "number") {
-        a.tokens += ev.tokens;
-        a.hasTokens = true;
-      }
-      if (ev.reward !== undefined || ev.rewards !== undefined) {
-        a.rewards++;
-        rewarded++;
-        reward[i] = 1;
-      }
+      type[i] = typeof ev.type === "string" ? types.of(ev.type) : -1;
+      t[i] = typeof ev.t === "number" ? ev.t : 0;
+      agent[i] = names.of(typeof ev.agent === "string" ? ev.agent : "(no agent)");
+      if (typeof ev.role === "string") role.push(i, ev.role);
+      if (typeof ev.tokens === "number") tokens.push(i, ev.tokens);
+      if (ev.reward !== undefined || ev.rewards !== undefined) reward.push(i);
       switch (ev.type) {
-        case "orchestrator_decision":
-          orchestrator = orchestrator || a;
-          break;
         case "spawn":
-          firstSpawner = firstSpawner || a;
-          if (typeof ev.to === "string" && ev.to !== a.name) {
-            const c = agent(ev.to);
-            if (c.parent < 0 && !isAncestor(c, a)) {
-              c.parent = a.id;
-              c.spawnT = ti;
-              a.children.push(c.id);
-            }
-          }
+          if (typeof ev.to === "string") to.push(i, names.of(ev.to));
           break;
-        case "return": {
-          const r = agent(typeof ev.from === "string" ? ev.from : a.name);
-          r.endT = Number.isNaN(r.endT) ? ti : Math.max(r.endT, ti);
-          break;
-        }
-        case "tool_call":
-          a.toolCalls++;
+        case "return":
+          from.push(i, typeof ev.from === "string" ? names.of(ev.from) : -1);
           break;
         case "tool_result":
-          if (ev.tool === ev.agent) {
-            a.tool = true;
-          }
+          if (ev.tool === ev.agent) tool.push(i);
           break;
       }
     }
-    const root = orchestrator || firstSpawner || agents[0];
-    // Lanes: the orchestrator's spawn tree depth first, then the other
-    // agents' trees in order of appearance, then the tools.
+    const eds = tr && Array.isArray(tr.edges) ? tr.edges : [];
+    const edgeTypes = table();
+    const edgeCounts = [];
+    for (let k = 0; k < eds.length; k++) {
+      const e = eds[k];
+      if (e && typeof e.type === "string") {
+        const j = edgeTypes.of(e.type);
+        edgeCounts[j] = (edgeCounts[j] || 0) + 1;
+      }
+    }
+    return { n, names: names.list, types: types.list, t, agent, type, role, tokens, reward, to, from, tool, toolCmp: [],
+      edgeTypes: edgeTypes.list, edgeCounts, edges: eds.length };
+  }
+
+  // liteColumns builds the columns from a lite trace (liteOf, lite.go):
+  // loops over typed arrays and lists rather than over an object per
+  // event, so that the first frame of a written file waits for little.
+  function liteColumns(L) {
+    const n = L.n;
+    let t = L.t;
+    if (L.tScale !== undefined) {
+      // Integers k, each after the one before, and t = k / 10^tScale
+      // (lite.go, scaledTimes): the time JSON.parse would have read.
+      t = new Float64Array(n);
+      const p = Number("1e" + L.tScale);
+      let k = 0;
+      for (let i = 0; i < n; i++) {
+        k += L.t[i];
+        t[i] = k / p;
+      }
+    } else if (!(t instanceof Float64Array)) {
+      t = new Float64Array(t);
+    }
+    for (let i = 0; i < n; i++) if (!Number.isFinite(t[i])) t[i] = 0;
+    // The agents in order of first use of their names (two spellings of
+    // a name in the JSON are one agent).
+    const agents = [];
+    const byName = new Map();
+    const idOf = new Int32Array(L.names.length);
+    L.names.forEach((name, j) => {
+      let id = byName.get(name);
+      if (id === undefined) {
+        id = agents.length;
+        agents.push(name);
+        byName.set(name, id);
+      }
+      idOf[j] = id;
+    });
+    const na = agents.length;
+    const count = new Int32Array(na);
+    const first = new Int32Array(na).fill(-1);
+    const last = new Float64Array(na).fill(-Infinity);
+    const toolCalls = new Int32Array(na);
+    const rewards = new Int32Array(na);
+    const tokens = new Float64Array(na);
+    const hasTokens = new Uint8Array(na);
+    const isTool = new Uint8Array(na);
+    const parent = new Int32Array(na).fill(-1);
+    const spawnT = new Float64Array(na).fill(NaN);
+    const endT = new Float64Array(na).fill(NaN);
+    const role = new Array(na).fill("");
+    const children = Array.from({ length: na }, () => []);
+    const typeOf = Int32Array.from(L.types, (s) => {
+      const k = TYPE_INDEX.get(s);
+      return k === undefined ? -1 : k;
+    });
+    const agentOf = new Int32Array(n);
+    const type = new Int8Array(n);
+    const reward = new Uint8Array(n);
+    const ag = L.agent;
+    const ty = L.type;
+    let orchestrator = -1;
+    let firstSpawner = -1;
+    for (let i = 0; i < n; i++) {
+      const a = idOf[ag[i]];
+      const k = ty[i] < 0 ? -1 : typeOf[ty[i]];
+      agentOf[i] = a;
+      type[i] = k;
+      count[a]++;
+      if (first[a] < 0) first[a] = i;
+      if (t[i] > last[a]) last[a] = t[i];
+      if (k === ORCHESTRATOR_DECISION) {
+        if (orchestrator < 0) orchestrator = a;
+      } else if (k === SPAWN) {
+        if (firstSpawner < 0) firstSpawner = a;
+      } else if (k === TOOL_CALL) {
+        toolCalls[a]++;
+      }
+    }
+    // The first non-empty string role of each agent.
+    for (let j = 0; j < L.role.length; j += 2) {
+      const a = agentOf[L.role[j]];
+      if (!role[a] && typeof L.role[j + 1] === "string") role[a] = L.role[j + 1];
+    }
+    for (let j = 0; j < L.tokens.length; j += 2) {
+      const a = agentOf[L.tokens[j]];
+      if (typeof L.tokens[j + 1] === "number") {
+        tokens[a] += L.tokens[j + 1];
+        hasTokens[a] = 1;
+      }
+    }
+    for (const i of L.reward) {
+      rewards[agentOf[i]]++;
+      reward[i] = 1;
+    }
+    // A spawn makes its agent the parent of the spawned one, unless that
+    // one has a parent or is an ancestor; a return ends the agent it is
+    // from (or its own).
+    const isAncestor = (c, a) => {
+      for (let p = a; p >= 0; p = parent[p]) {
+        if (p === c) return true;
+      }
+      return false;
+    };
+    for (let j = 0; j < L.to.length; j += 2) {
+      const i = L.to[j];
+      const a = agentOf[i];
+      const c = idOf[L.to[j + 1]];
+      if (c !== a && parent[c] < 0 && !isAncestor(c, a)) {
+        parent[c] = a;
+        spawnT[c] = t[i];
+        children[a].push(c);
+      }
+    }
+    for (let j = 0; j < L.from.length; j += 2) {
+      const i = L.from[j];
+      const r = L.from[j + 1] < 0 ? agentOf[i] : idOf[L.from[j + 1]];
+      endT[r] = Number.isNaN(endT[r]) ? t[i] : Math.max(endT[r], t[i]);
+    }
+    for (const i of L.tool) isTool[agentOf[i]] = 1;
+    for (let j = 0; j < L.toolCmp.length; j += 3) {
+      if (L.toolCmp[j + 1] === L.toolCmp[j + 2]) isTool[agentOf[L.toolCmp[j]]] = 1;
+    }
+    const list = agents.map((name, id) => ({ id, name, parent: parent[id], first: first[id], spawnT: spawnT[id], endT: endT[id],
+      last: last[id], count: count[id], toolCalls: toolCalls[id], tokens: tokens[id], hasTokens: hasTokens[id] === 1,
+      tool: isTool[id] === 1, role: role[id], rewards: rewards[id], depth: 0, lane: -1 }));
+    const root = orchestrator >= 0 ? orchestrator : firstSpawner >= 0 ? firstSpawner : na ? 0 : -1;
+    const lanes = laneOrder(list, children, root, agentOf, t);
+    // Edges are counted by type here and tied to their events (edges)
+    // after the page has its first frame.
+    const edgeCount = {};
+    let known = 0;
+    L.edgeTypes.forEach((name, j) => {
+      if (EDGES[name] && Object.hasOwn(EDGES, name)) {
+        edgeCount[name] = (edgeCount[name] || 0) + L.edgeCounts[j];
+        known += L.edgeCounts[j];
+      }
+    });
+    if (L.edges > known) edgeCount.other = L.edges - known;
+    return { n, t, agentOf, type, reward, agents: list, ...lanes, nEdges: L.edges, edgeCount, root, rewarded: L.reward.length };
+  }
+
+  // laneOrder lays out the lanes: the root's spawn tree depth first, then
+  // the other agents' trees in order of appearance, then the tools; and
+  // per lane its events in time order (input order breaks ties).
+  function laneOrder(agents, children, root, agentOf, t) {
+    const n = agentOf.length;
     const laneAgent = new Int32Array(agents.length);
     let nl = 0;
     const placed = new Uint8Array(agents.length);
+    // The stack of agents to visit and their depths, as typed arrays (an
+    // agent is pushed once per parent at most: once).
+    const stackId = new Int32Array(agents.length + 1);
+    const stackDepth = new Int32Array(agents.length + 1);
     const visit = (a0) => {
-      const stack = [[a0, 0]];
-      while (stack.length) {
-        const [a, depth] = stack.pop();
-        if (placed[a.id]) {
+      let sp = 0;
+      stackId[sp] = a0;
+      stackDepth[sp++] = 0;
+      while (sp > 0) {
+        const id = stackId[--sp];
+        const depth = stackDepth[sp];
+        if (placed[id]) {
           continue;
         }
-        placed[a.id] = 1;
+        placed[id] = 1;
+        const a = agents[id];
         a.depth = depth;
         a.lane = nl;
-        laneAgent[nl++] = a.id;
-        for (let j = a.children.length - 1; j >= 0; j--) {
-          stack.push([agents[a.children[j]], depth + 1]);
+        laneAgent[nl++] = id;
+        const ch = children[id];
+        for (let j = ch.length - 1; j >= 0; j--) {
+          stackId[sp] = ch[j];
+          stackDepth[sp++] = depth + 1;
         }
       }
     };
-    if (root) {
+    if (root >= 0) {
       visit(root);
     }
     for (const a of agents) {
       if (!placed[a.id] && !a.tool && a.parent < 0) {
-        visit(a);
+        visit(a.id);
       }
     }
     for (const a of agents) {
       if (!placed[a.id] && !a.tool) {
-        visit(a);
+        visit(a.id);
       }
     }
     for (const a of agents) {
       if (!placed[a.id]) {
-        visit(a);
+        visit(a.id);
       }
     }
-    // The page needs no child lists (the lanes say the tree): fewer
-    // objects to copy to it.
-    for (const a of agents) delete a.children;
-    // Each lane's events in time order.
+    const laneOf = new Int32Array(agents.length);
+    for (let id = 0; id < agents.length; id++) laneOf[id] = agents[id].lane;
     const laneStart = new Int32Array(nl + 1);
     for (let i = 0; i < n; i++) {
-      laneStart[agents[agentOf[i]].lane + 1]++;
+      laneStart[laneOf[agentOf[i]] + 1]++;
     }
     for (let l = 0; l < nl; l++) {
       laneStart[l + 1] += laneStart[l];
@@ -295,7 +454,7 @@
     let tMin = Infinity;
     let tMax = -Infinity;
     for (let i = 0; i < n; i++) {
-      const l = agents[agentOf[i]].lane;
+      const l = laneOf[agentOf[i]];
       const at = fill[l]++;
       if (at > laneStart[l] && t[laneEvents[at - 1]] > t[i]) {
         sorted = false;
@@ -314,17 +473,7 @@
       tMin = 0;
       tMax = 1;
     }
-    // Edges are counted by type here and tied to their events (edges)
-    // after the page has its first frame.
-    const eds = tr && Array.isArray(tr.edges) ? tr.edges : [];
-    const edgeCount = {};
-    for (let k = 0; k < eds.length; k++) {
-      const e = eds[k];
-      const name = e && EDGES[e.type] && Object.hasOwn(EDGES, e.type) ? e.type : "other";
-      edgeCount[name] = (edgeCount[name] || 0) + 1;
-    }
-    return { n, t, agentOf, type, reward, agents, laneAgent, laneStart, laneEvents, tMin, tMax,
-      nEdges: eds.length, edgeCount, root: root ? root.id : -1, rewarded };
+    return { laneAgent, laneStart, laneEvents, tMin, tMax };
   }
 
   // edges ties every edge of a trace to the indices of its events (-1 for
@@ -401,14 +550,16 @@
   // their JSON, builds their columns and keeps the parsed events, which the
   // page asks for a few at a time (the rows of a table page, the event
   // described). It runs in a Web Worker, so that parsing a million events
-  // never holds the page's thread; post sends a message to the page.
+  // never holds the page's thread; post sends a message to the page. With
+  // inPage it runs in the page itself (Backend), and its
+  // agents need not cross as columns.
   //
   // Messages in: {op: "file", text} (the data island of a written file:
   // {checklist, traces: [{name, line, report, trace}]}), {op: "open",
   // units: [{name, line, report, text}]} (files read in the page), {op:
   // "events", key, req, idx}. Out: progress notes, the units with their
   // columns, then each unit's edges, and the events asked for.
-  function worker(post) {
+  function worker(post, inPage) {
     const traces = [];
     // waiting lists the keys of units opened from their lite traces
     // whose whole traces have not come yet; deferred, the requests for
@@ -425,8 +576,9 @@
         traces.push(lite ? null : tr);
         if (lite) waiting.push(key);
         const m0 = performance.now();
-        const c = columns(tr);
-        c.agents = packAgents(c.agents);
+        const c = lite && tr ? liteColumns(tr) : columns(tr);
+        // Agents cross to the page as columns; in the page they stay.
+        if (!inPage) c.agents = packAgents(c.agents);
         const findings = (u.report && Array.isArray(u.report.findings)) ? u.report.findings : [];
         // A finding on an edge is placed on the edge's event: those
         // units tie their edges at once, the others after the first frame.
@@ -445,8 +597,8 @@
         if (lite) idx.length = 0;
         out.push({ key, name: u.name, line: u.line, report: u.report || { findings: [] }, cols: c, findingAt: at,
           edges: e, preload: { idx, evs: idx.map((i) => evs[i]) }, modelMs: performance.now() - m0 });
-        transfer.push(c.t.buffer, c.agentOf.buffer, c.type.buffer, c.reward.buffer, c.laneAgent.buffer, c.laneStart.buffer, c.laneEvents.buffer,
-          ...packedBuffers(c.agents));
+        transfer.push(c.t.buffer, c.agentOf.buffer, c.type.buffer, c.reward.buffer, c.laneAgent.buffer, c.laneStart.buffer, c.laneEvents.buffer);
+        if (!inPage) transfer.push(...packedBuffers(c.agents));
         if (e) {
           transfer.push(e.src.buffer, e.dst.buffer, e.etype.buffer);
         } else if (!lite) {
@@ -477,8 +629,8 @@
           }
           case "lite": {
             // A written file's first island with each trace reduced to
-            // what columns reads (lite.go); the whole traces follow
-            // ("traces").
+            // the columns of what columns reads (lite.go, liteColumns);
+            // the whole traces follow ("traces").
             const p0 = performance.now();
             const data = JSON.parse(msg.text);
             const p1 = performance.now();
@@ -551,18 +703,23 @@
   // worker can start, the same code runs in the page, a task later.
   class Backend {
     //
-    // A written file with lite traces (lite.go) of at most WORKER_TEXT
+    // A written file with lite traces (lite.go) of at most WORKER_LITE
     // characters is drawn from them in the page, and the worker, started
-    // meanwhile, takes the whole traces and answers for the events and
-    // edges: the first frame waits neither for the worker's start nor for
-    // its heap, and the whole parse holds no thread the page needs.
+    // once the first frame is drawn (wholeTraces), takes the whole traces
+    // and answers for the events and edges: the first frame waits neither
+    // for the worker nor for its heap, its start (compiling this script
+    // again) does not compete with the first frame for a busy machine's
+    // CPU, and the whole parse holds no thread the page needs. The lite
+    // traces are read, and the view built and drawn, in the script's own
+    // task: each task more let the HTML parser (reading the whole traces)
+    // or a first layout of the page without the view hold the thread 20
+    // to 60 ms before the first frame.
     constructor(size, lite) {
       this.pending = new Map();
       this.next = 1;
       this.models = new Map();
       const receive = (msg) => this.receive(msg);
-      try {
-        if (size <= WORKER_TEXT && !lite) throw new Error("small enough for the page");
+      const start = () => {
         const url = SCRIPT && SCRIPT.src ? SCRIPT.src :
           URL.createObjectURL(new Blob([SCRIPT ? SCRIPT.textContent : ""], { type: "text/javascript" }));
         const w = new Worker(url);
@@ -571,17 +728,38 @@
           e.preventDefault();
           this.fail(`the viewer's worker failed: ${e.message || "it could not start"}`);
         };
+        return w;
+      };
+      const inPage = size <= (lite ? WORKER_LITE : WORKER_TEXT);
+      if (lite && inPage) {
+        const handle = worker((msg) => receive(msg), true);
+        this.send = (msg) => (msg.op === "lite" ? handle(msg) : setTimeout(() => handle(msg), 0));
+        this.inWorker = false;
+        // What is for the worker waits for it; where no worker can start,
+        // the page reads the whole traces too.
+        let w = null;
+        const queue = [];
+        this.sendWhole = (msg) => (w ? w.postMessage(msg) : queue.push(msg));
+        this.startWhole = (first) => {
+          try {
+            w = start();
+          } catch (e) {
+            w = { postMessage: (msg) => this.send(msg), terminate() {} };
+          }
+          w.postMessage(first);
+          queue.splice(0).forEach((msg) => w.postMessage(msg));
+        };
+        this.close = () => w && w.terminate();
+        return;
+      }
+      try {
+        if (inPage) throw new Error("small enough for the page");
+        const w = start();
         this.send = (msg) => w.postMessage(msg);
         this.close = () => w.terminate();
         this.inWorker = true;
-        if (lite && size <= WORKER_TEXT) {
-          const handle = worker((msg) => setTimeout(() => receive(msg), 0));
-          this.sendWhole = this.send;
-          this.send = (msg) => setTimeout(() => handle(msg), 0);
-          this.inWorker = false;
-        }
       } catch (e) {
-        const handle = worker((msg) => setTimeout(() => receive(msg), 0));
+        const handle = worker((msg) => setTimeout(() => receive(msg), 0), true);
         this.send = (msg) => setTimeout(() => handle(msg), 0);
         this.close = () => {};
         this.inWorker = false;
@@ -657,7 +835,12 @@
     }
 
     wholeTraces(text) {
-      (this.sendWhole || this.send)({ op: "traces", text, keys: Array.from(this.models.keys()), req: 0 });
+      const msg = { op: "traces", text, keys: Array.from(this.models.keys()), req: 0 };
+      if (this.startWhole) {
+        this.startWhole(msg);
+      } else {
+        (this.sendWhole || this.send)(msg);
+      }
     }
   }
 
@@ -667,7 +850,7 @@
   class Model {
     constructor(be, u) {
       Object.assign(this, u.cols);
-      this.agents = unpackAgents(u.cols.agents);
+      this.agents = Array.isArray(u.cols.agents) ? u.cols.agents : unpackAgents(u.cols.agents);
       this.be = be;
       this.key = u.key;
       this.report = u.report;
@@ -1662,7 +1845,8 @@
       root.replaceChildren(...notes, host);
       view = new View(host, units[k], checklist, withBack ? () => list() : null);
       root.masrlView = view;
-      view.draw();
+      // The view drew when it sized its canvas; else now.
+      if (!view.drawnWindow) view.draw();
       // Ready once the first frame is painted: the view answers input
       // from here on. openMs is the time from the parsed data to that
       // frame, readyAt the time since navigation began (make bench-viewer
@@ -1849,9 +2033,10 @@
     const text = dataEl.textContent;
     dataEl.textContent = ""; // the worker's copy is the one kept
     // With lite traces (lite.go) this script runs before the browser has
-    // the whole traces, the island after it: the worker builds the first
-    // frame from the lite ones meanwhile, and reads the whole ones once
-    // the document is parsed, off the page's thread.
+    // the whole traces, the island after it: the page (the worker, for
+    // lite traces above WORKER_LITE) builds the first frame from the lite
+    // ones meanwhile, and the worker reads the whole ones once the
+    // document is parsed, off the page's thread.
     const restId = dataEl.dataset.rest;
     const start = () => {
       const be = new Backend(text.length, !!restId);
