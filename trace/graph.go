@@ -490,9 +490,10 @@ type graph struct {
 	trusted column[int8]
 
 	src, dst column[int32] // node index, -1 unresolved, -2 invalid
-	eline    column[int32]
-	ecol     column[int32]
-	pending  []pendingRef
+	// eat holds the edges' positions, line and column together: one
+	// add per edge where two columns took two.
+	eat     column[linecol]
+	pending []pendingRef
 
 	eventsDone bool // the events array has been read: unknown ids dangle
 
@@ -554,10 +555,9 @@ func (g *graph) reuse() {
 	g.trusted.reset()
 	g.src.reset()
 	g.dst.reset()
-	g.eline.reset()
-	g.ecol.reset()
+	g.eat.reset()
 	*g = graph{ids: g.ids, t: g.t, typ: g.typ, agent: g.agent, trusted: g.trusted,
-		src: g.src, dst: g.dst, eline: g.eline, ecol: g.ecol}
+		src: g.src, dst: g.dst, eat: g.eat}
 }
 
 func (g *graph) init(sizeHint int64) {
@@ -572,7 +572,7 @@ func (g *graph) init(sizeHint int64) {
 		// a batch; edges outnumber events) are allocated once.
 		first := int(min(2*n, 1<<chunkBits))
 		g.t.first, g.typ.first, g.agent.first, g.trusted.first = first, first, first, first
-		g.src.first, g.dst.first, g.eline.first, g.ecol.first = first, first, first, first
+		g.src.first, g.dst.first, g.eat.first = first, first, first
 		g.ids.words.first = first
 	}
 	g.agents = newIDTable()
@@ -820,8 +820,7 @@ func (g *graph) addEdge(ed *edgeRecord, b *graphBatch, h *[2]uint64) {
 	}
 	g.src.add(src)
 	g.dst.add(dst)
-	g.eline.add(ed.at.line)
-	g.ecol.add(ed.at.col)
+	g.eat.add(ed.at)
 }
 
 // addEdgeNear is addEdge looking for the ends in the windows first (see
@@ -858,8 +857,7 @@ func (g *graph) addEdgeNear(ed *edgeRecord, b *graphBatch) (hits int) {
 	}
 	g.src.add(src)
 	g.dst.add(dst)
-	g.eline.add(ed.at.line)
-	g.ecol.add(ed.at.col)
+	g.eat.add(ed.at)
 	return hits
 }
 
