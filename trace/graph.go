@@ -109,7 +109,17 @@ func newIDTable() idTable { return idTable{idHash: newIDHash()} }
 
 // idHash hashes ids for an idTable: a short id (see idWord) by mixing its
 // word with a key, in a few multiplications, a longer one with maphash.
-// The scanner hashes edge ends for the graph with a copy.
+//
+// Only the id without its last byte is mixed; the last byte's low four
+// bits are the low bits of the id's first slot, and the byte goes into the
+// slot's tag (see near). Ids that differ only in their last byte, as the
+// ids of consecutive events mostly do (e1230 to e1239), then share one
+// cache line of slots, so that interning a million of them misses the
+// cache about once per ten ids instead of once per id (on a million
+// events, those misses were a tenth of the CPU time). Where the last byte
+// does not vary the ids are placed at random, as before; and however the
+// ids are chosen, at most 256 share a prefix, so no run of probes grows
+// beyond a few hundred slots.
 type idHash struct {
 	seed maphash.Seed
 	key  uint64
@@ -124,17 +134,41 @@ func (ih idHash) hash(id []byte) uint64 {
 	if w, short := idWord(id); short {
 		return ih.word(w)
 	}
-	return maphash.Bytes(ih.seed, id)
+	return ih.long(id)
 }
 
-// word returns the hash of the short id whose word is w: a bijective mix
-// (multiplications by odd constants and xor-shifts), so that the upper
-// half, which places and tags an id in the table, depends on every bit.
+// long returns the hash of an id longer than idShortMax.
+func (ih idHash) long(id []byte) uint64 {
+	n := len(id)
+	return near(maphash.Bytes(ih.seed, id[:n-1]), id[n-1])
+}
+
+// word returns the hash of the short id whose word is w.
 func (ih idHash) word(w uint64) uint64 {
+	n := w >> 56
+	if n == 0 {
+		return ih.mix(w)
+	}
+	at := 8 * (n - 1) // the last byte's place in the word
+	return near(ih.mix(w&^(0xff<<at)), byte(w>>at))
+}
+
+// mix is a bijective mix of w and the key (multiplications by odd
+// constants and xor-shifts), so that the upper half, which places and tags
+// an id in the table, depends on every bit.
+func (ih idHash) mix(w uint64) uint64 {
 	x := (w ^ ih.key) * 0x9e3779b97f4a7c15
 	x ^= x >> 29
 	x *= 0xbf58476d1ce4e5b9
 	return x ^ x>>32
+}
+
+// near puts an id's last byte into the hash h of the rest: its low four
+// bits as the low bits of the first slot (bits 32 to 35), the byte into
+// the top eight bits, which a table of up to 2^24 slots uses only for its
+// tags, so that ids that share a slot's line seldom share a tag too.
+func near(h uint64, last byte) uint64 {
+	return h&^(0xf<<32) | uint64(last&0xf)<<32 ^ uint64(last)<<56
 }
 
 // hashID returns the hash of the id given as by idParts.
@@ -142,7 +176,7 @@ func (ih idHash) hashID(w uint64, long []byte) uint64 {
 	if long == nil {
 		return ih.word(w)
 	}
-	return maphash.Bytes(ih.seed, long)
+	return ih.long(long)
 }
 
 // parts returns what find and insert take of id: its word if short,

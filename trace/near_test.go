@@ -177,3 +177,49 @@ func nearTrace(rng *rand.Rand, round int) []byte {
 	b.WriteString("  \"rewards\": {},\n  \"costs\": {\"tokens\": 1, \"wall_clock_s\": 1}\n}\n")
 	return b.Bytes()
 }
+
+// TestIDHashNear checks what idHash promises the id table: ids that
+// differ only in their last byte start their probes in one line of 16
+// slots, at the place the byte's low four bits give, with tags that differ
+// (short ids and long ones); and 256 ids with one prefix and every last
+// byte, among others, are all interned and found again.
+func TestIDHashNear(t *testing.T) {
+	tab := newIDTable()
+	tab.reserve(1 << 20)
+	mask := uint32(len(tab.slots) - 1)
+	for _, prefix := range []string{"e12345", "e", "", "event-0000123"} {
+		var line uint32
+		tags := map[uint32]bool{}
+		for d := byte('0'); d <= '9'; d++ {
+			id := []byte(prefix + string(d))
+			hi := uint32(tab.hash(id) >> 32)
+			if d == '0' {
+				line = hi & mask &^ 15
+			}
+			if got := hi & mask; got != line|uint32(d&15) {
+				t.Errorf("%q: first slot %d, want %d", id, got, line|uint32(d&15))
+			}
+			tags[hi>>tab.shift] = true
+		}
+		if len(tags) != 10 {
+			t.Errorf("%q0 to %[1]q9: %d tags, want 10", prefix, len(tags))
+		}
+	}
+	var ids [][]byte
+	for b := range 256 {
+		ids = append(ids, []byte{'x', 'y', byte(b)}, append([]byte("a-long-prefix-"), byte(b)))
+	}
+	for i := range 5000 {
+		ids = append(ids, fmt.Appendf(nil, "n%d", i))
+	}
+	for i, id := range ids {
+		if got, dup := tab.insert(id, tab.hash(id)); int(got) != i || dup {
+			t.Fatalf("insert %q = %d, %v; want %d, false", id, got, dup, i)
+		}
+	}
+	for i, id := range ids {
+		if got := tab.lookup(id, tab.hash(id)); int(got) != i {
+			t.Fatalf("lookup %q = %d, want %d", id, got, i)
+		}
+	}
+}
