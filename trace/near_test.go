@@ -179,30 +179,42 @@ func nearTrace(rng *rand.Rand, round int) []byte {
 }
 
 // TestIDHashNear checks what idHash promises the id table: ids that
-// differ only in their last byte start their probes in one line of 16
-// slots, at the place the byte's low four bits give, with tags that differ
-// (short ids and long ones); and 256 ids with one prefix and every last
-// byte, among others, are all interned and found again.
+// differ only in a last decimal digit start their probes in one line of
+// 16 slots, at places that differ by the digits' difference, with tags
+// that differ too (short ids and long ones); other last bytes are placed
+// apart (no more than ten ids of one prefix share a line); and 256 ids
+// with one prefix and every last byte, among others, are all interned and
+// found again.
 func TestIDHashNear(t *testing.T) {
 	tab := newIDTable()
 	tab.reserve(1 << 20)
 	mask := uint32(len(tab.slots) - 1)
-	for _, prefix := range []string{"e12345", "e", "", "event-0000123"} {
-		var line uint32
+	for _, prefix := range []string{"e12345", "e", "", "event-0000123", "x-"} {
+		var first uint32
 		tags := map[uint32]bool{}
-		for d := byte('0'); d <= '9'; d++ {
-			id := []byte(prefix + string(d))
+		lines := map[uint32]int{}
+		for c := range 256 {
+			id := append([]byte(prefix), byte(c))
 			hi := uint32(tab.hash(id) >> 32)
-			if d == '0' {
-				line = hi & mask &^ 15
+			lines[hi&mask>>4]++
+			if c < '0' || c > '9' {
+				continue
 			}
-			if got := hi & mask; got != line|uint32(d&15) {
-				t.Errorf("%q: first slot %d, want %d", id, got, line|uint32(d&15))
+			if c == '0' {
+				first = hi & mask
+			}
+			if got := hi & mask; got != first^uint32(c^'0') {
+				t.Errorf("%q: first slot %d, want %d", id, got, first^uint32(c^'0'))
 			}
 			tags[hi>>tab.shift] = true
 		}
 		if len(tags) != 10 {
 			t.Errorf("%q0 to %[1]q9: %d tags, want 10", prefix, len(tags))
+		}
+		for line, n := range lines {
+			if n > 10+3 { // the digits, and a few others by chance
+				t.Errorf("%q and its 255 neighbours: %d in line %d", prefix, n, line)
+			}
 		}
 	}
 	var ids [][]byte
