@@ -43,10 +43,6 @@ type checker struct {
 	v *Validator
 	*tables
 
-	// idHash is the hash of the graph's id table, copied before the graph
-	// goroutine starts, so that the scanner can hash edge ends for it.
-	idHash idHash
-
 	// plainObj holds what the plain path read of the current event or edge.
 	plainObj plainObj
 	// eventKeys and edgeKeys are the last two keys the plain path found
@@ -120,7 +116,7 @@ func (c *checker) start() {
 	c.s.where = c.pointer
 	c.g.init(opts.SizeHint)
 	c.g.findingsOnly = opts.FindingsOnly
-	c.idHash = c.g.ids.idHash
+	c.g.hashOnly = opts.hashOnly
 	c.eventKeep = -1
 	if opts.FindingsOnly {
 		c.eventKeep = evID | evT | evEnums

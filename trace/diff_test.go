@@ -326,7 +326,8 @@ const (
 // bound proportional to its input, to report findings in order, and to
 // treat every input as JSON or report why not; and to give
 // the same result whether it scans the input in memory or streams it
-// through the readahead's chunks, with or without the plain path, and the same findings when a Validator
+// through the readahead's chunks, with or without the plain path or the
+// windows of addEdgeNear, and the same findings when a Validator
 // scans it in place (as a line of a batch) and without measures.
 func FuzzValidate(f *testing.F) {
 	for _, p := range fuzzSeeds(f) {
@@ -361,6 +362,15 @@ func FuzzValidate(f *testing.F) {
 		}
 		if !reflect.DeepEqual(res, loop) {
 			t.Fatalf("plain path and member loop differ:\n%v\n%v", res.Findings, loop.Findings)
+		}
+		// Every edge end looked up by hash alone: the same result as
+		// with the windows of addEdgeNear.
+		hashOnly, err := Validate(bytes.NewReader(data), Options{hashOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(res, hashOnly) {
+			t.Fatalf("edge ends found near and by hash differ:\n%v\n%v", res.Findings, hashOnly.Findings)
 		}
 		// In place (a line of a batch), and findings only, with the graph
 		// filed inline: the same findings.

@@ -1,9 +1,6 @@
 package trace
 
-import (
-	"hash/maphash"
-	"math"
-)
+import "math"
 
 // eventsArray reads the events array (the scanner is at its '[').
 func (c *checker) eventsArray() error {
@@ -180,14 +177,10 @@ func (c *checker) eventString(ev *eventRecord, bit int, str []byte, at pos) {
 // record is 64 bytes, one cache line, where it was 80, and a million of
 // them cross from the scanner's core to the graph's.
 type edgeRecord struct {
-	src, dst idRef
-	// srcHash and dstHash are the ends' hashes in the graph's id table,
-	// computed on the scanner's goroutine, where the id is in the cache
-	// and which has time to spare while the graph resolves edges.
-	srcHash, dstHash uint64
-	srcAt, dstAt     linecol
-	at               linecol
-	ok               bool // src and dst are non-empty strings
+	src, dst     idRef
+	srcAt, dstAt linecol
+	at           linecol
+	ok           bool // src and dst are non-empty strings
 }
 
 // edge reads one edge with the member loop, when the plain path has not.
@@ -232,18 +225,12 @@ func (c *checker) edgeString(ed *edgeRecord, bit int, str []byte, at pos) (src, 
 		return false, false
 	}
 	v := c.feed.keepID(str)
-	var h uint64
-	if v&idLong == 0 {
-		h = c.idHash.word(uint64(v))
-	} else {
-		h = maphash.Bytes(c.idHash.seed, str)
-	}
 	switch bit {
 	case edSrc:
-		ed.src, ed.srcAt, ed.srcHash = v, lineCol(at), h
+		ed.src, ed.srcAt = v, lineCol(at)
 		return true, false
 	case edDst:
-		ed.dst, ed.dstAt, ed.dstHash = v, lineCol(at), h
+		ed.dst, ed.dstAt = v, lineCol(at)
 		return false, true
 	}
 	return false, false

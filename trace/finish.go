@@ -278,7 +278,7 @@ func (g *graph) measureDerived(d *Derived, order []int32, flags []uint8) {
 }
 
 func (g *graph) edgePos(k int) pos {
-	return pos{line: int(g.eline.at(k)), col: int(g.ecol.at(k))}
+	return g.eat.at(k).pos()
 }
 
 // reportCycle finds one cycle among the nodes Kahn's algorithm could not

@@ -31,6 +31,10 @@ type Options struct {
 	// leaving the plain path (plain.go) out, so that tests can require
 	// the same results with and without it.
 	memberLoopOnly bool
+	// hashOnly resolves every edge end through the id table's hash,
+	// leaving out the windows addEdgeNear looks in first, so that tests
+	// can require the same results with and without them.
+	hashOnly bool
 	// FindingsOnly checks the trace without measuring it: the graph rules
 	// (unique ids, edge ends, edges in time, cycles) are checked as
 	// always, but agents, roles, trust labels and content references are

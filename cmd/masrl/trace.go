@@ -10,10 +10,15 @@ import (
 )
 
 // runTrace is the "trace" command: it holds the process to the
-// validator's memory (trace.MemoryLimit, trace.GCPercent; GOMEMLIMIT and
-// GOGC in the environment win) and dispatches to the subcommands.
+// validator's memory (trace.MemoryLimit, trace.GCPercent, for validate
+// trace.ValidateGCPercent; GOMEMLIMIT and GOGC in the environment win) and
+// dispatches to the subcommands.
 func runTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	limitMemory(trace.MemoryLimit, trace.GCPercent)
+	gc := trace.GCPercent
+	if len(args) > 0 && args[0] == "validate" {
+		gc = trace.ValidateGCPercent
+	}
+	limitMemory(trace.MemoryLimit, gc)
 	return traceMain(ctx, args, stdout, stderr, trace.OSBatchInput())
 }
 

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -217,5 +218,40 @@ func TestTraceLineLimit(t *testing.T) {
 	}
 	if _, stderr, code := runTraceCmd(t, in, "validate", "--jsonl", "--max-line", "lots", "-"); code != exitUsage || !strings.Contains(stderr, "want a positive number of bytes, like 64MiB") {
 		t.Errorf("--max-line lots: exit %d, %s", code, stderr)
+	}
+}
+
+// TestRunTraceGC checks the collector's settings the trace command leaves:
+// off for validate (trace.ValidateGCPercent, the memory limit pacing it),
+// trace.GCPercent for the other subcommands, and GOGC in the environment
+// untouched. The process's settings are restored afterwards.
+func TestRunTraceGC(t *testing.T) {
+	oldPercent, oldLimit := debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
+	t.Cleanup(func() {
+		debug.SetGCPercent(oldPercent)
+		debug.SetMemoryLimit(oldLimit)
+	})
+	file := filepath.Join(traceFixtures, "example.json")
+	for _, c := range []struct {
+		gogc string
+		args []string
+		want int
+	}{
+		{"", []string{"validate", file}, trace.ValidateGCPercent},
+		{"", []string{"stats", file}, trace.GCPercent},
+		{"50", []string{"validate", file}, 100},
+	} {
+		t.Setenv("GOGC", c.gogc)
+		debug.SetGCPercent(100)
+		var out, errb bytes.Buffer
+		if code := runTrace(context.Background(), c.args, &out, &errb); code != exitOK {
+			t.Fatalf("trace %v: exit %d: %s", c.args, code, errb.String())
+		}
+		if got := debug.SetGCPercent(100); got != c.want {
+			t.Errorf("GOGC=%q trace %s: GC percent %d, want %d", c.gogc, c.args[0], got, c.want)
+		}
+		if got := debug.SetMemoryLimit(-1); got != trace.MemoryLimit {
+			t.Errorf("trace %s: memory limit %d, want %d", c.args[0], got, trace.MemoryLimit)
+		}
 	}
 }
