@@ -205,7 +205,7 @@ func TestTmplexecRandomData(t *testing.T) {
 			data, p = j.build(j.input())
 			r.frame(j.tmpl, p)
 		}
-		for round := 0; round < 3; round++ {
+		for round := range 3 {
 			if round > 0 {
 				mutate(rng, reflect.ValueOf(data), 0, map[uintptr]bool{})
 			}

@@ -62,7 +62,7 @@ func TestBenchmarksHasEveryBlock(t *testing.T) {
 		t.Fatal(err)
 	}
 	blocks := map[string]string{"machine": "", "targets": "", "commands": ""}
-	for _, s := range strings.Split(allSections, ",") {
+	for s := range strings.SplitSeq(allSections, ",") {
 		blocks[s] = ""
 	}
 	if _, err := replaceBlocks(string(md), blocks); err != nil {

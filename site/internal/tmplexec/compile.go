@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"text/template/parse"
 )
@@ -295,10 +296,8 @@ func (c *compiler) pipeline(pipe *parse.PipeNode, decl bool) (func(*state, refle
 	if pipe == nil {
 		return func(*state, reflect.Value) (reflect.Value, error) { return reflect.Value{}, nil }, nil
 	}
-	for _, cmd := range pipe.Cmds {
-		if isEscaper(cmd) {
-			return nil, fmt.Errorf("%s: an escaper inside a pipeline", location(pipe))
-		}
+	if slices.ContainsFunc(pipe.Cmds, isEscaper) {
+		return nil, fmt.Errorf("%s: an escaper inside a pipeline", location(pipe))
 	}
 	return c.commands(pipe.Cmds)
 }

@@ -84,7 +84,7 @@ var escaperSeeds = []string{
 // string must always be handled unless plainOK says otherwise.
 func fuzzEscaper(f *testing.F, src, chain string, plainOK func(string) bool) {
 	for _, s := range escaperSeeds {
-		for k := uint8(0); k < 17; k++ {
+		for k := range uint8(17) {
 			f.Add(s, k)
 		}
 	}

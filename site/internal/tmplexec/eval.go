@@ -448,8 +448,8 @@ func (c *compiler) funcMapCall(id *parse.IdentifierNode, fn reflect.Value, argNo
 	if len(argNodes) > t.NumIn() || len(argNodes) < t.NumIn()-1 {
 		return nil, fmt.Errorf("%s: function %s with %d arguments", location(id), id.Ident, len(argNodes))
 	}
-	for i := 0; i < t.NumIn(); i++ {
-		if t.In(i) == reflect.TypeFor[reflect.Value]() {
+	for in := range t.Ins() {
+		if in == reflect.TypeFor[reflect.Value]() {
 			return nil, fmt.Errorf("%s: function %s is not handled (a reflect.Value parameter)", location(id), id.Ident)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"bytes"
 	htmltemplate "html/template"
 	"io"
+	"maps"
 	"reflect"
 	"strings"
 	"sync"
@@ -61,9 +62,7 @@ func (s *Set) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := Stats{Fast: s.fast.Load(), Fallback: s.fallback.Load(), Uncompiled: map[string]string{}}
-	for k, v := range s.reasons {
-		st.Uncompiled[k] = v
-	}
+	maps.Copy(st.Uncompiled, s.reasons)
 	return st
 }
 

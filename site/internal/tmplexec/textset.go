@@ -17,8 +17,8 @@ func textSet(h *htmltemplate.Template) *texttemplate.Template {
 	if h == nil {
 		return nil
 	}
-	f, ok := reflect.TypeOf(h).Elem().FieldByName("text")
-	if !ok || f.Type != reflect.TypeOf((*texttemplate.Template)(nil)) {
+	f, ok := reflect.TypeFor[htmltemplate.Template]().FieldByName("text")
+	if !ok || f.Type != reflect.TypeFor[*texttemplate.Template]() {
 		return nil
 	}
 	p := unsafe.Add(unsafe.Pointer(h), f.Offset)
