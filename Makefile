@@ -105,7 +105,13 @@ serve: $(BIN) $(VALIDATOR_FILES) node_modules
 # skip when anything they need is missing. lint and actionlint run first.
 # The packages the page's WebAssembly module is built from are tested again
 # as that build (GOOS=js, run by Node through Go's go_js_wasm_exec), since
-# files built only there (trace/otlp/proto_js.go) are tested only there.
+# files built only there (trace/otlp/proto_js.go) are tested only there:
+# this module's packages among go list -deps of cmd/masrl-wasm for js/wasm
+# (WASM_PKGS), so a package the module starts or stops importing joins or
+# leaves the rerun by itself. trace/... tested trace/partial (17 s of CPU
+# under Node) and trace/internal/gentables, which the module never
+# imports, and missed internal/diag, internal/suggest, schema and
+# internal/atomicfile, which it does.
 # python-test runs the Python package's tests on its freshly built wheel.
 # The native go test skips its own vet pass: make lint has just run all
 # of go vet (for the host; the wasm run keeps it, for the js-only files).
@@ -123,11 +129,15 @@ serve: $(BIN) $(VALIDATOR_FILES) node_modules
 test: debian
 	@$(MAKE) --no-print-directory -j3 --output-sync=target test-go python-test
 
+# WASM_PKGS are the packages of this module the WebAssembly validator is
+# built from (see test), as go list finds them for js/wasm.
+WASM_PKGS = $(shell GOOS=js GOARCH=wasm $(GO) list -deps -f '{{if and (not .Standard) .Module .Module.Main}}{{.ImportPath}}{{end}}' ./cmd/masrl-wasm)
+
 .PHONY: test-go
 test-go: site node_modules
 	@$(MAKE) --no-print-directory lint actionlint
 	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test -vet=off -timeout 30m ./...
-	MASRL_CORPUS=$(abspath $(CORPUS)) GOOS=js GOARCH=wasm $(GO) test -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./trace/... ./cmd/masrl-wasm
+	MASRL_CORPUS=$(abspath $(CORPUS)) GOOS=js GOARCH=wasm $(GO) test -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" $(or $(WASM_PKGS),$(error go list found no package of this module in cmd/masrl-wasm))
 	./$(BIN) readme README.md --check --corpus $(CORPUS) $(if $(PROFILE),--profile $(PROFILE))
 
 # test-busy runs make test while stress-ng (Debian's, installed when
