@@ -119,8 +119,8 @@ serve: $(BIN) $(VALIDATOR_FILES) node_modules
 # limit that a busy machine can reach in browsertest (Lighthouse, a
 # 10,000-entry papers site, the million-event viewer); the tests assert no
 # time, so neither may their harness.
-# Three jobs at a time (-j3): the Go side (test-go: the builds, lint, go
-# test, one go command after another, each using every core), npm ci and
+# Three jobs at a time (-j3): the Go side (test-go: the builds, lint, then
+# go test and the WebAssembly rerun side by side), npm ci and
 # the Python side (pip, the wheel, pytest's Ray cluster), which mostly
 # wait on the disk and on Ray's processes, so that their waits overlap the
 # Go side's compiling instead of adding to it. The wheel's go build waits
@@ -133,12 +133,21 @@ test: debian
 # built from (see test), as go list finds them for js/wasm.
 WASM_PKGS = $(shell GOOS=js GOARCH=wasm $(GO) list -deps -f '{{if and (not .Standard) .Module .Module.Main}}{{.ImportPath}}{{end}}' ./cmd/masrl-wasm)
 
-.PHONY: test-go
+# After lint, the native tests and the WebAssembly rerun run side by side
+# (test-native, test-wasm): the rerun's compiling and Node then fill the
+# core that the end of the native run (browsertest alone) leaves idle,
+# instead of adding their minute after it.
+.PHONY: test-go test-native test-wasm
 test-go: site node_modules
 	@$(MAKE) --no-print-directory lint actionlint
-	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test -vet=off -timeout 30m ./...
-	MASRL_CORPUS=$(abspath $(CORPUS)) GOOS=js GOARCH=wasm $(GO) test -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" $(or $(WASM_PKGS),$(error go list found no package of this module in cmd/masrl-wasm))
+	@$(MAKE) --no-print-directory -j2 test-native test-wasm
 	./$(BIN) readme README.md --check --corpus $(CORPUS) $(if $(PROFILE),--profile $(PROFILE))
+
+test-native:
+	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test -vet=off -timeout 30m ./...
+
+test-wasm:
+	MASRL_CORPUS=$(abspath $(CORPUS)) GOOS=js GOARCH=wasm $(GO) test -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" $(or $(WASM_PKGS),$(error go list found no package of this module in cmd/masrl-wasm))
 
 # test-busy runs make test while stress-ng (Debian's, installed when
 # missing) keeps every core busy with a CPU loop: no test may depend on a
