@@ -105,7 +105,13 @@ serve: $(BIN) $(VALIDATOR_FILES) node_modules
 # skip when anything they need is missing. lint and actionlint run first.
 # The packages the page's WebAssembly module is built from are tested again
 # as that build (GOOS=js, run by Node through Go's go_js_wasm_exec), since
-# files built only there (trace/otlp/proto_js.go) are tested only there.
+# files built only there (trace/otlp/proto_js.go) are tested only there:
+# this module's packages among go list -deps of cmd/masrl-wasm for js/wasm
+# (WASM_PKGS), so a package the module starts or stops importing joins or
+# leaves the rerun by itself. trace/... tested trace/partial (17 s of CPU
+# under Node) and trace/internal/gentables, which the module never
+# imports, and missed internal/diag, internal/suggest, schema and
+# internal/atomicfile, which it does.
 # python-test runs the Python package's tests on its freshly built wheel.
 # The native go test skips its own vet pass: make lint has just run all
 # of go vet (for the host; the wasm run keeps it, for the js-only files).
@@ -113,8 +119,8 @@ serve: $(BIN) $(VALIDATOR_FILES) node_modules
 # limit that a busy machine can reach in browsertest (Lighthouse, a
 # 10,000-entry papers site, the million-event viewer); the tests assert no
 # time, so neither may their harness.
-# Three jobs at a time (-j3): the Go side (test-go: the builds, lint, go
-# test, one go command after another, each using every core), npm ci and
+# Three jobs at a time (-j3): the Go side (test-go: the builds, lint, then
+# go test and the WebAssembly rerun side by side), npm ci and
 # the Python side (pip, the wheel, pytest's Ray cluster), which mostly
 # wait on the disk and on Ray's processes, so that their waits overlap the
 # Go side's compiling instead of adding to it. The wheel's go build waits
@@ -123,12 +129,25 @@ serve: $(BIN) $(VALIDATOR_FILES) node_modules
 test: debian
 	@$(MAKE) --no-print-directory -j3 --output-sync=target test-go python-test
 
-.PHONY: test-go
+# WASM_PKGS are the packages of this module the WebAssembly validator is
+# built from (see test), as go list finds them for js/wasm.
+WASM_PKGS = $(shell GOOS=js GOARCH=wasm $(GO) list -deps -f '{{if and (not .Standard) .Module .Module.Main}}{{.ImportPath}}{{end}}' ./cmd/masrl-wasm)
+
+# After lint, the native tests and the WebAssembly rerun run side by side
+# (test-native, test-wasm): the rerun's compiling and Node then fill the
+# core that the end of the native run (browsertest alone) leaves idle,
+# instead of adding their minute after it.
+.PHONY: test-go test-native test-wasm
 test-go: site node_modules
 	@$(MAKE) --no-print-directory lint actionlint
-	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test -vet=off -timeout 30m ./...
-	MASRL_CORPUS=$(abspath $(CORPUS)) GOOS=js GOARCH=wasm $(GO) test -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./trace/... ./cmd/masrl-wasm
+	@$(MAKE) --no-print-directory -j2 test-native test-wasm
 	./$(BIN) readme README.md --check --corpus $(CORPUS) $(if $(PROFILE),--profile $(PROFILE))
+
+test-native:
+	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test -vet=off -timeout 30m ./...
+
+test-wasm:
+	MASRL_CORPUS=$(abspath $(CORPUS)) GOOS=js GOARCH=wasm $(GO) test -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" $(or $(WASM_PKGS),$(error go list found no package of this module in cmd/masrl-wasm))
 
 # test-busy runs make test while stress-ng (Debian's, installed when
 # missing) keeps every core busy with a CPU loop: no test may depend on a

@@ -188,33 +188,44 @@ func (r *lighthouseReport) failing(cat string) []string {
 	return out
 }
 
-// runLighthouse audits one URL with the pinned Lighthouse CLI in Debian's
-// Chromium, started with the flags every browser test uses.
-func runLighthouse(t *testing.T, cli, url string) *lighthouseReport {
+// runLighthouse audits the URLs, in order, with the pinned Lighthouse in
+// one Debian Chromium, started with the flags every browser test uses and
+// a fresh profile, and one Node process (lighthouse.mjs): the CLI cost a
+// Node process and a Chromium per page. cli is the Lighthouse CLI's path,
+// which says where the pinned Lighthouse is installed.
+func runLighthouse(t *testing.T, cli string, urls ...string) []*lighthouseReport {
 	t.Helper()
 	flags := make([]string, 0, len(chromiumFlags)+1)
 	for _, f := range chromiumFlags {
 		flags = append(flags, "--"+f)
 	}
 	flags = append(flags, "--user-data-dir="+t.TempDir())
-	cmd := exec.Command("node", cli, url, "--quiet", "--output=json", "--output-path=stdout",
-		"--only-categories="+strings.Join(lighthouseCategories, ","),
-		"--chrome-flags="+strings.Join(flags, " "))
+	args := append([]string{filepath.Join(repoRoot(t), "browsertest", "lighthouse.mjs"),
+		strings.Join(flags, " "), strings.Join(lighthouseCategories, ",")}, urls...)
+	cmd := exec.Command("node", args...)
 	cmd.Env = append(os.Environ(), "CHROME_PATH="+chromiumPath())
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("lighthouse %s: %v\n%s", url, err, stderr.Bytes())
+		t.Fatalf("lighthouse %s: %v\n%s", strings.Join(urls, " "), err, stderr.Bytes())
 	}
-	var rep lighthouseReport
-	if err := json.Unmarshal(out, &rep); err != nil {
-		t.Fatalf("lighthouse %s: decoding the report: %v", url, err)
+	lines := bytes.Split(bytes.TrimSuffix(out, []byte("\n")), []byte("\n"))
+	if len(lines) != len(urls) {
+		t.Fatalf("lighthouse: %d reports for %d pages\n%s", len(lines), len(urls), stderr.Bytes())
 	}
-	if rep.RuntimeError != nil && rep.RuntimeError.Code != "" && rep.RuntimeError.Code != "NO_ERROR" {
-		t.Fatalf("lighthouse %s: %s: %s", url, rep.RuntimeError.Code, rep.RuntimeError.Message)
+	reps := make([]*lighthouseReport, len(urls))
+	for i, line := range lines {
+		var rep lighthouseReport
+		if err := json.Unmarshal(line, &rep); err != nil {
+			t.Fatalf("lighthouse %s: decoding the report: %v", urls[i], err)
+		}
+		if rep.RuntimeError != nil && rep.RuntimeError.Code != "" && rep.RuntimeError.Code != "NO_ERROR" {
+			t.Fatalf("lighthouse %s: %s: %s", urls[i], rep.RuntimeError.Code, rep.RuntimeError.Message)
+		}
+		reps[i] = &rep
 	}
-	return &rep
+	return reps
 }
 
 // lighthousePage is one audited page.
@@ -249,8 +260,13 @@ func TestLighthouse(t *testing.T) {
 	}
 	cli, base, pages := lighthouseSetup(t)
 	var table []string
-	for _, pg := range pages {
-		rep := runLighthouse(t, cli, base+pg.path)
+	urls := make([]string, len(pages))
+	for i, pg := range pages {
+		urls[i] = base + pg.path
+	}
+	reps := runLighthouse(t, cli, urls...)
+	for i, pg := range pages {
+		rep := reps[i]
 		where := fmt.Sprintf("%s (/%s)", pg.name, pg.path)
 		var row strings.Builder
 		fmt.Fprintf(&row, "%-9s", pg.name)
@@ -344,8 +360,11 @@ func TestLighthousePerformance(t *testing.T) {
 	var table []string
 	for _, pg := range pages {
 		var perf, tbt, lcp []float64
-		for range runs {
-			rep := runLighthouse(t, cli, base+pg.path)
+		urls := make([]string, runs)
+		for i := range urls {
+			urls[i] = base + pg.path
+		}
+		for _, rep := range runLighthouse(t, cli, urls...) {
 			perf = append(perf, 100*rep.score("performance"))
 			tbt = append(tbt, rep.Audits["total-blocking-time"].NumericValue)
 			lcp = append(lcp, rep.Audits["largest-contentful-paint"].NumericValue)

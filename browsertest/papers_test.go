@@ -150,8 +150,13 @@ func checkPapersLighthouse(t *testing.T, pub string, pages int) {
 	_, err = exec.LookPath("node")
 	need(t, err == nil, "node not found: %v", err)
 	base := gzipServer(t, pub)
-	for _, path := range []string{"papers/", fmt.Sprintf("papers/page/%d/", pages/2), fmt.Sprintf("papers/page/%d/", pages)} {
-		rep := runLighthouse(t, cli, base+path)
+	paths := []string{"papers/", fmt.Sprintf("papers/page/%d/", pages/2), fmt.Sprintf("papers/page/%d/", pages)}
+	urls := make([]string, len(paths))
+	for i, path := range paths {
+		urls[i] = base + path
+	}
+	for i, rep := range runLighthouse(t, cli, urls...) {
+		path := paths[i]
 		var row []string
 		for _, cat := range lighthouseFull {
 			got := rep.score(cat)

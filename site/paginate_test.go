@@ -3,17 +3,16 @@ package site
 import (
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
 
 	"github.com/masrl/masrl/internal/corpustest"
+	"github.com/masrl/masrl/internal/synth"
 )
 
 // largeEntries is the size of the synthetic corpus TestLargeCorpus builds:
@@ -27,7 +26,9 @@ var (
 )
 
 // TestLargeCorpus builds a synthetic corpus of largeEntries entries
-// (cmd/synth) and checks that no HTML page is over 1 MB, and that a reader
+// (what synth corpus -entries 10000 -seed 1 writes, made in-process
+// rather than by go run ./cmd/synth, which linked cmd/synth in every
+// test run) and checks that no HTML page is over 1 MB, and that a reader
 // without JavaScript reaches every entry by following the papers list's
 // "Next page" links from papers/.
 func TestLargeCorpus(t *testing.T) {
@@ -36,10 +37,8 @@ func TestLargeCorpus(t *testing.T) {
 	}
 	dir := t.TempDir()
 	src := filepath.Join(dir, "corpus")
-	cmd := exec.Command("go", "run", "./cmd/synth", "corpus", "-entries", strconv.Itoa(largeEntries), "-seed", "1", "-from", corpustest.Dir(t), "-out", src)
-	cmd.Dir = ".."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("synth: %v\n%s", err, out)
+	if err := synth.WriteCorpusFrom(corpustest.Dir(t), src, synth.CorpusOptions{Entries: largeEntries, Exclusions: 32, Seed: 1}); err != nil {
+		t.Fatalf("synth: %v", err)
 	}
 	out := filepath.Join(dir, "public")
 	if _, err := Build(openCorpus(t, src, nil), Options{Out: out}); err != nil {

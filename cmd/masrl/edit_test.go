@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/masrl/masrl/corpus"
@@ -16,15 +18,56 @@ import (
 	"github.com/masrl/masrl/internal/corpustest"
 )
 
-// builtMasrl builds cmd/masrl into a temporary directory and returns the
-// binary: the kill test needs a real process of its own to kill.
+// built is the masrl binary the package's tests run as a separate
+// process (the kill test needs a real process of its own to kill, the
+// install tests the command as a user installs it), built once for all
+// of them: each test linking its own was five links of the whole
+// command in one go test run. The tests only run it, so sharing it
+// changes nothing they check. TestMain removes its directory
+// (removingBuild).
+var built struct {
+	once sync.Once
+	dir  string // the temporary directory holding the binary
+	bin  string
+	err  error
+}
+
+// builtMasrl builds cmd/masrl (go build, as go install would) the first
+// time a test asks and returns the binary's path.
 func builtMasrl(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "masrl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "masrl-cmd-test-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.dir = dir
+		bin := filepath.Join(dir, "masrl")
+		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		built.bin = bin
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
+}
+
+// removingBuild runs the tests and then removes builtMasrl's binary,
+// whatever their outcome (testscript.Main exits when they end).
+type removingBuild struct{ m *testing.M }
+
+func (r removingBuild) Run() int {
+	code := r.m.Run()
+	if built.dir != "" {
+		if err := os.RemoveAll(built.dir); err != nil {
+			fmt.Fprintln(os.Stderr, "removing the built masrl:", err)
+		}
+	}
+	return code
 }
 
 // exitCode runs cmd and returns its exit code, stdout and stderr.

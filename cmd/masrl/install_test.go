@@ -17,19 +17,14 @@ import (
 	"github.com/masrl/masrl/internal/corpustest"
 )
 
-// installedMasrl builds the command as go install would and returns the
-// binary's path.
+// installedMasrl returns the command built as go install would
+// (builtMasrl).
 func installedMasrl(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the masrl binary; skipped with -short")
 	}
-	bin := filepath.Join(t.TempDir(), "masrl")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return builtMasrl(t)
 }
 
 // emptyListDir makes a directory outside the repository holding only a

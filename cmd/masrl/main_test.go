@@ -12,9 +12,10 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// TestMain lets testscript run the masrl binary in-process as "masrl".
+// TestMain lets testscript run the masrl binary in-process as "masrl",
+// and removes the binary builtMasrl built once the tests are done.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(removingBuild{m}, map[string]func(){
 		"masrl": func() { os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr)) },
 	})
 }
