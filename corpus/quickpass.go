@@ -49,7 +49,8 @@ func (ck *Checked) PassesAfter(prev *Checked, withClaims bool) bool {
 	}
 	controlled := ck.Vocabulary.FieldsOf(PapersFile)
 	var changed []Entry
-	for i := range c.Papers {
+	lo, hi := c.ChangedRows(p)
+	for i := lo; i < hi; i++ {
 		e, o := &c.Papers[i], &p.Papers[i]
 		if e.SameRow(o) {
 			continue

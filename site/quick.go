@@ -66,7 +66,8 @@ func (c *Cache) quickFirst(ck *corpus.Checked, opt Options) (map[string][]byte, 
 	changed := map[string]*EntryView{}
 	listed := pr.v.FieldsOf(corpus.PapersFile)
 	moved := map[string]bool{} // the changed rows whose place in the list's order moved
-	for i := range nc.Papers {
+	lo, hi := nc.ChangedRows(prev)
+	for i := lo; i < hi; i++ {
 		e, old := &nc.Papers[i], pr.entries[i]
 		if e.SameRow(old.Entry) {
 			continue
