@@ -92,6 +92,19 @@ func (e *Entry) SameRow(o *Entry) bool {
 	return id == rowID(o) || slices.Equal(e.fields, o.fields)
 }
 
+// ChangedRows returns the rows of c that may not read as o's row at the
+// same index (SameRow): c.Papers[lo:hi]. When c was loaded from o
+// (Reopen) and only rows changed in place, that is the rows decoded
+// again, the few an edit touched, so that whoever compares the rows of
+// two loads (the quick first pages, PassesAfter) need not walk every row
+// of a 100,000-entry list; otherwise it is every row.
+func (c *Corpus) ChangedRows(o *Corpus) (lo, hi int) {
+	if k := c.kept; k != nil && o != nil && k.from.Value() == o && len(c.Papers) == len(o.Papers) {
+		return k.lo, k.hi
+	}
+	return 0, len(c.Papers)
+}
+
 // SameBib reports whether c's papers.bib is o's, byte for byte (or both
 // have none): the site then keeps what its views took from it.
 func (c *Corpus) SameBib(o *Corpus) bool {

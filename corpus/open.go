@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/masrl/masrl/data"
 )
@@ -153,9 +154,12 @@ type Checked struct {
 	*Data
 	Corpus *Corpus
 
-	done  chan struct{}
-	diags Diagnostics
-	opt   CheckOptions // what Propose checks the proposed corpus with
+	done chan struct{}
+	// run checks the corpus and closes done, once (Start).
+	run     func()
+	started sync.Once
+	diags   Diagnostics
+	opt     CheckOptions // what Propose checks the proposed corpus with
 	claimsMemo
 	// memo is what the check keeps for the check of the corpus reopened
 	// after an edit (Reopen, checkMemo); nil unless opened by Reopen.
@@ -291,20 +295,41 @@ func StartCheck(c *Corpus, d *Data, opt CheckOptions) *Checked {
 // check finds for the next.
 func startCheck(c *Corpus, d *Data, opt CheckOptions, prev *Checked, keep bool) *Checked {
 	ck := &Checked{Data: d, Corpus: c, done: make(chan struct{}), opt: opt}
-	go func() {
+	ck.run = func() {
 		defer close(ck.done)
 		var memo *checkMemo
 		if prev != nil {
+			prev.Start()
 			<-prev.done
 			memo = prev.memo
 		}
 		ck.diags, ck.memo = check(c, d.Vocabulary, opt, memo, keep)
-	}()
+	}
+	// Reopen's check waits for its caller (Start, or the first wait for
+	// its findings): masrl serve shows an edit's first pages before it
+	// (site's quick.go), and at 100,000 entries the check of every row on
+	// the other core made the collector's work on the page's path.
+	// Every other open starts it at once.
+	if !keep {
+		ck.Start()
+	}
 	return ck
+}
+
+// Start starts the check in the background, if it has not started: a
+// corpus opened by Reopen is checked from its first Start or its first
+// wait for the findings, any other at once.
+func (ck *Checked) Start() {
+	ck.started.Do(func() {
+		if ck.run != nil {
+			go ck.run()
+		}
+	})
 }
 
 // Diagnostics waits for the check and returns its findings, sorted.
 func (ck *Checked) Diagnostics() Diagnostics {
+	ck.Start()
 	<-ck.done
 	return ck.diags
 }

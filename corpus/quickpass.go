@@ -23,12 +23,9 @@ func (ck *Checked) PassesAfter(prev *Checked, withClaims bool) bool {
 	if prev == nil || ck.Data != prev.Data || ck.opt != prev.opt || (withClaims && ck.Claims != nil) {
 		return false
 	}
-	select {
-	case <-prev.done:
-	default:
-		return false
-	}
-	if prev.memo == nil || prev.diags.Err() != nil {
+	// prev's check: done by the time of the next edit (masrl serve's
+	// build waited for it), and started here if no one asked for it.
+	if prev.Diagnostics().Err() != nil || prev.memo == nil {
 		return false
 	}
 	today := ck.opt.Today
@@ -49,7 +46,8 @@ func (ck *Checked) PassesAfter(prev *Checked, withClaims bool) bool {
 	}
 	controlled := ck.Vocabulary.FieldsOf(PapersFile)
 	var changed []Entry
-	for i := range c.Papers {
+	lo, hi := c.ChangedRows(p)
+	for i := lo; i < hi; i++ {
 		e, o := &c.Papers[i], &p.Papers[i]
 		if e.SameRow(o) {
 			continue

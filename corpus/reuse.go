@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"weak"
 )
 
 // keptPapers is what a load keeps of papers.csv so that the next load
@@ -17,6 +18,13 @@ type keptPapers struct {
 	headerEnd int64
 	ends      []int64
 	clean     bool
+	// from, lo and hi say which rows this load decoded itself: every row
+	// outside Papers[lo:hi] is from's row at the same index, the same
+	// record at the same line (ChangedRows); from is nil when that is not
+	// so (rows added, removed or moved to other lines, or decoded whole).
+	// It is weak: a corpus must not keep every one before it alive.
+	from   weak.Pointer[Corpus]
+	lo, hi int
 }
 
 // loadPapersText loads papers.csv from its text, keeping it for the next
@@ -57,7 +65,7 @@ func (c *Corpus) reusePapers(name, src string, prev *Corpus) bool {
 	old := k.src
 	if src == old {
 		c.papers, c.Papers = prev.papers, slices.Clone(prev.Papers)
-		c.kept = k
+		c.kept = &keptPapers{src: k.src, headerEnd: k.headerEnd, ends: k.ends, clean: k.clean, from: weak.Make(prev)}
 		return true
 	}
 	common := min(len(src), len(old))
@@ -109,8 +117,9 @@ func (c *Corpus) reusePapers(name, src string, prev *Corpus) bool {
 	rows = append(rows, middle...)
 	rest := prev.Papers[next:]
 	restEnds := make([]int64, len(rest))
+	lines := int32(0)
 	if len(rest) > 0 {
-		lines := int32(strings.Count(src[from:ends[len(ends)-1]], "\n") - strings.Count(old[from:k.ends[next-1]], "\n"))
+		lines = int32(strings.Count(src[from:ends[len(ends)-1]], "\n") - strings.Count(old[from:k.ends[next-1]], "\n"))
 		for i := range rest {
 			e := rest[i]
 			if lines != 0 {
@@ -132,6 +141,9 @@ func (c *Corpus) reusePapers(name, src string, prev *Corpus) bool {
 	c.papers, c.Papers = prev.papers, rows
 	c.loadDiags = append(c.loadDiags, s.diags...)
 	c.kept = &keptPapers{src: src, headerEnd: k.headerEnd, ends: slices.Concat(k.ends[:n], ends, restEnds), clean: len(s.diags) == 0}
+	if lines == 0 && next-n == len(middle) {
+		c.kept.from, c.kept.lo, c.kept.hi = weak.Make(prev), n, n+len(middle)
+	}
 	return true
 }
 

@@ -179,6 +179,9 @@ func Build(ck *corpus.Checked, opt Options) (*Result, error) {
 		}
 		opt.Cache.quick = ok
 	}
+	// The check of a reopened corpus starts after the first pages: the
+	// views are prepared while it runs.
+	ck.Start()
 	opt.shown = shown
 	if opt.Out == "" {
 		files := outdir.Memory()
