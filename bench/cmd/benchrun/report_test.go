@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestReplaceBlocks(t *testing.T) {
@@ -70,5 +71,25 @@ func TestBenchmarksHasEveryBlock(t *testing.T) {
 	}
 	if _, err := replaceBlocks(string(md), blocksToWrite([]string{"build"}, blocks, true)); err != nil {
 		t.Errorf("the run with one core busy: %v", err)
+	}
+}
+
+// TestBuildTargetsRealCorpus: the real corpus's goal (well under a second)
+// is decided on the real corpus's row only, never on the first size a run
+// measured (a run of -build-sizes 10000 judged 10,000 entries by it).
+func TestBuildTargetsRealCorpus(t *testing.T) {
+	row := func(size int, wall time.Duration) *result {
+		return &result{tool: "masrl build (rebuild)", size: size, samples: []sample{{wall: wall}}}
+	}
+	only10k := [][]*result{{row(10000, 1400*time.Millisecond)}}
+	for _, tg := range buildTargets(only10k, 84) {
+		if strings.Contains(tg.goal, "real corpus") {
+			t.Errorf("a run without the real corpus decided %q: %s", tg.goal, tg.figure)
+		}
+	}
+	withReal := [][]*result{{row(84, 70*time.Millisecond)}, {row(10000, 1400*time.Millisecond)}}
+	ts := buildTargets(withReal, 84)
+	if len(ts) == 0 || !strings.Contains(ts[0].goal, "real corpus") || ts[0].met == nil || !*ts[0].met {
+		t.Errorf("the real corpus's goal: %+v", ts)
 	}
 }

@@ -107,7 +107,7 @@ func (h *harness) buildSection(ns []int) (string, []target, error) {
 	if len(h.siteBytes) > 0 {
 		tbl += "\nSize of the output written: " + strings.Join(h.siteBytes, "; ") + ".\n"
 	}
-	return tbl, buildTargets(groups), nil
+	return tbl, buildTargets(groups, h.realEntries), nil
 }
 
 // masrlBuildArgv is the command line of masrl build of dir into out. A
