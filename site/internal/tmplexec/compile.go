@@ -420,6 +420,20 @@ func intConstant(n *parse.NumberNode) (int, bool) {
 	return i, true
 }
 
+// lists compiles the body of an if, with or range and its else list
+// (otherwise is nil without one).
+func (c *compiler) lists(list, elseList *parse.ListNode) (body, otherwise exec, err error) {
+	if body, err = c.list(list); err != nil {
+		return nil, nil, err
+	}
+	if elseList != nil {
+		if otherwise, err = c.list(elseList); err != nil {
+			return nil, nil, err
+		}
+	}
+	return body, otherwise, nil
+}
+
 // branch compiles if and with.
 func (c *compiler) branch(n *parse.BranchNode, with bool) (exec, error) {
 	if len(n.Pipe.Decl) > 0 {
@@ -429,15 +443,9 @@ func (c *compiler) branch(n *parse.BranchNode, with bool) (exec, error) {
 	if err != nil {
 		return nil, err
 	}
-	then, err := c.list(n.List)
+	then, otherwise, err := c.lists(n.List, n.ElseList)
 	if err != nil {
 		return nil, err
-	}
-	var otherwise exec
-	if n.ElseList != nil {
-		if otherwise, err = c.list(n.ElseList); err != nil {
-			return nil, err
-		}
 	}
 	return func(st *state, dot reflect.Value) error {
 		mark := len(st.vars)
@@ -485,15 +493,9 @@ func (c *compiler) rangeNode(n *parse.RangeNode) (exec, error) {
 	if err != nil {
 		return nil, err
 	}
-	body, err := c.list(n.List)
+	body, otherwise, err := c.lists(n.List, n.ElseList)
 	if err != nil {
 		return nil, err
-	}
-	var otherwise exec
-	if n.ElseList != nil {
-		if otherwise, err = c.list(n.ElseList); err != nil {
-			return nil, err
-		}
 	}
 	one := func(st *state, k, e reflect.Value) error {
 		mark := len(st.vars)
