@@ -71,3 +71,80 @@ func TestCompactEdge(t *testing.T) {
 		c.feed.stop()
 	}
 }
+
+// TestCompactEventHead holds compactEventHead to plainObject and the
+// member loop as TestCompactEdge does compactEdge: each event below, in a
+// trace with an edge to it and one from it, gives the same result with the
+// plain path as with the member loop alone, measured and findings only;
+// and compactEventHead reads exactly the events that begin compactly.
+func TestCompactEventHead(t *testing.T) {
+	for word, text := range map[uint64]string{compactID: `{"id":"`, compactT: `","t":`, compactTypeKey: `,"type":`} {
+		if got := binary.LittleEndian.Uint64(append([]byte(text), make([]byte, 8)...)); got != word {
+			t.Errorf("%s: %#x, want %#x", text, word, got)
+		}
+	}
+	events := []struct {
+		text    string
+		compact bool
+	}{
+		{`{"id":"e2","t":2.5,"type":"message","agent":"a","role":"r","to":"b","content_ref":"c1","trusted":true}`, true},
+		{`{"id":"e2","t":0,"type":"spawn","agent":"a"}`, true},
+		{`{"id":"e2","t":0.5,"type":"tool_call","agent":"a","tool":"x"}`, true},
+		{`{"id":"e2","t":-0,"type":"message","agent":"a"}`, true},
+		{`{"id":"e2","t":3,"type":"message", "agent":"a"}`, true},
+		{`{"id":"a-rather-long-id","t":3,"type":"message","agent":"a"}`, true},
+		{`{"id":"e2","t":3,"type":"message","agent":""}`, true}, // a finding, by the member loop
+		{`{"id":"e2","t":3,"type":"message","agent":"a","agent":"b"}`, true},
+		{`{"id":"e2","t":3,"type":"message","agent":"a","type":"spawn"}`, true},
+		{`{"id":"e2","t":3,"type":"message","agent":"a","t":4}`, true},
+		{`{"id":"e2","t":3,"type":"message","id":"e3","agent":"a"}`, true},
+		{`{"id":"e2","t":3,"type":"message","extra":1,"agent":"a"}`, true},
+		{`{"id":"e2","t":3,"type":"message","role":"r"}`, true},  // no agent
+		{`{"id":"e1","t":3,"type":"message","agent":"a"}`, true}, // repeated id
+		{`{"id":"e2","t":0.5,"type":"message"}`, false},
+		{`{"id":"e2","t":-1,"type":"message","agent":"a"}`, false},
+		{`{"id":"e2","t":1e400,"type":"message","agent":"a"}`, false},
+		{`{"id":"e2","t":1e2,"type":"message","agent":"a"}`, true},
+		{`{"id":"e2","t":01,"type":"message","agent":"a"}`, false},
+		{`{"id":"e2","t":"1","type":"message","agent":"a"}`, false},
+		{`{"id":"","t":1,"type":"message","agent":"a"}`, false},
+		{`{"id":"e\u0032","t":1,"type":"message","agent":"a"}`, false},
+		{`{"id":"é","t":1,"type":"message","agent":"a"}`, false},
+		{`{"id":"e2","t":1,"type":"messages","agent":"a"}`, false},
+		{`{"id":"e2","t":1,"type":"human_intervention","agent":"a"}`, false}, // longer than the matcher's 15 bytes
+		{`{"id":"e2", "t":1,"type":"message","agent":"a"}`, false},
+		{`{"id":"e2","type":"message","t":1,"agent":"a"}`, false},
+		{`{"t":1,"id":"e2","type":"message","agent":"a"}`, false},
+		{`{"id":"e2","t":1,"type":"message","agent":"a"`, true},
+		{`{"id":"e2","t":1,"type":"message","agent"`, true},
+		{`{"id":"e2","t":1,"type":"message",`, true},
+		{`{"id":"e2","t":1,"type":"mess`, false},
+		{`{"id":"e2","t":1,"ty`, false},
+		{`{"id":"e2","t":`, false},
+		{`{"id":"e2`, false},
+	}
+	const before = `{"id":"e1","t":1,"type":"message","agent":"a"},`
+	const edges = `{"src":"e1","dst":"e2","type":"causal"},{"src":"e2","dst":"e3","type":"causal"}`
+	for _, e := range events {
+		for _, layout := range []string{"\n    ", ""} {
+			doc := `{"trace_id":"t","task_id":"k","events":[` + layout + before + layout + e.text + layout + `],"edges":[` + edges + `],"rewards":{},"costs":{"tokens_in":0,"tokens_out":0,"usd":0}}`
+			for _, opts := range []Options{{}, {FindingsOnly: true}} {
+				plain := check(t, []byte(doc), opts)
+				loopOpts := opts
+				loopOpts.memberLoopOnly = true
+				loop := check(t, []byte(doc), loopOpts)
+				if !reflect.DeepEqual(plain, loop) {
+					t.Errorf("%s (%+v): plain path and member loop differ:\n%v %+v\n%v %+v", e.text, opts, plain.Findings, plain.Report, loop.Findings, loop.Report)
+				}
+			}
+		}
+		c := newChecker(NewValidator(), Options{})
+		c.s = newBytesScanner([]byte(e.text + "\n  ],\"edges\":[]"))
+		c.start()
+		_, place := c.compactEventHead(&c.plainObj)
+		if got := place == 3; got != e.compact {
+			t.Errorf("%s: compactEventHead read it: %v, want %v", e.text, got, e.compact)
+		}
+		c.feed.stop()
+	}
+}

@@ -67,15 +67,21 @@ type plainObj struct {
 // pred holds, for each place in the object, the last two keys found there
 // (nil if none), which plainObject updates.
 func (s *scanner) plainObject(spec *objectSpec, kinds *plainKinds, keep int, o *plainObj, pred *[maxPlainMembers][2]*matchWord) bool {
+	o.n, o.mask = 0, 0
+	return s.plainMembers(spec, kinds, keep, o, pred, skipBlanks(s.buf[:s.n], s.i+1), 0)
+}
+
+// plainMembers is plainObject from the member at b[j] on, place members
+// having been read into o already (compactEventHead reads the first three
+// of most events).
+func (s *scanner) plainMembers(spec *objectSpec, kinds *plainKinds, keep int, o *plainObj, pred *[maxPlainMembers][2]*matchWord, j, place int) bool {
 	b := s.buf[:s.n]
 	// The property sets in locals: the stores below would make the
 	// compiler load them again from kinds on every member.
 	strs, enums, nums, bools := kinds.strings, kinds.enums, kinds.numbers, kinds.booleans
 	nonEmpty, nonNeg := kinds.nonEmpty, kinds.nonNegative
-	j := skipBlanks(b, s.i+1)
-	o.n, o.mask = 0, 0
 	// place counts the members read, o.n those kept.
-	for place := 0; ; place++ {
+	for ; ; place++ {
 		if j >= len(b) || b[j] != '"' || place == maxPlainMembers {
 			return false
 		}
@@ -215,7 +221,11 @@ func skipBlanksSlow(b []byte, j int) int {
 // plainEvent reads event i if plainObject can; it reports whether it did.
 func (c *checker) plainEvent(i int) bool {
 	o := &c.plainObj
-	if !c.s.plainObject(c.eventObj, &c.eventKinds, c.eventKeep, o, &c.eventKeys) {
+	if j, place := c.compactEventHead(o); place == 0 {
+		if !c.s.plainObject(c.eventObj, &c.eventKinds, c.eventKeep, o, &c.eventKeys) {
+			return false
+		}
+	} else if !c.s.plainMembers(c.eventObj, &c.eventKinds, c.eventKeep, o, &c.eventKeys, j, place) {
 		return false
 	}
 	ev := eventRecord{t: math.NaN(), typ: -1, trusted: -1, index: int32(i)}
@@ -267,13 +277,64 @@ func (c *checker) plainEdge(i int) bool {
 }
 
 // The first eight bytes of the three stretches around an edge's values
-// when it is written compactly, as little-endian words
-// (TestCompactEdge checks them against their text).
+// when it is written compactly, and the first seven and six of an event's
+// first two, as little-endian words (TestCompactEdge and
+// TestCompactEventHead check them against their text).
 const (
-	compactSrc  = 0x223a22637273227b // {"src":"
-	compactDst  = 0x3a22747364222c22 // ","dst":
-	compactType = 0x2265707974222c22 // ","type"
+	compactSrc     = 0x223a22637273227b // {"src":"
+	compactDst     = 0x3a22747364222c22 // ","dst":
+	compactType    = 0x2265707974222c22 // ","type"
+	compactID      = 0x223a226469227b   // {"id":"
+	compactT       = 0x3a2274222c22     // ","t":
+	compactTypeKey = 0x3a2265707974222c // ,"type":
 )
+
+// compactEventHead reads the first three members of the event at the
+// scanner's '{' into o if they are written exactly as
+// {"id":"ID","t":NUMBER,"type":"TYPE", and are valid, as most events of a
+// large trace begin (the synthetic traces', masrl trace import's): three
+// word compares in place of a predicted key, a colon and a separator per
+// member. It returns where the fourth member starts and 3, for
+// plainMembers to read the rest; or 0, 0, having kept nothing, if the
+// event begins otherwise, and plainObject reads it whole.
+func (c *checker) compactEventHead(o *plainObj) (next, place int) {
+	s := c.s
+	b := s.buf[:s.n]
+	j := s.i
+	if j < 0 || j+8 > len(b) || binary.LittleEndian.Uint64(b[j:])&(1<<56-1) != compactID {
+		return 0, 0
+	}
+	id := j + 6 // the id's opening quote
+	e := s.plainRun(id + 1)
+	if e == id+1 || e+8 > len(b) || binary.LittleEndian.Uint64(b[e:])&(1<<48-1) != compactT {
+		return 0, 0
+	}
+	t := e + 6
+	n, f, want := parseNumber(b, t)
+	if want != "" || f+9 > len(b) || n.tooLarge || n.negative || binary.LittleEndian.Uint64(b[f:]) != compactTypeKey || b[f+8] != '"' {
+		return 0, 0
+	}
+	typ := f + 8
+	code, g := s.matchAt(typ, c.eventKinds.enum)
+	if code == 0 || g >= len(b) || b[g] != ',' {
+		return 0, 0
+	}
+	keep := c.eventKeep
+	o.n, o.mask = 0, evID|evT|evType
+	if keep&evID != 0 {
+		o.m[o.n] = plainMember{bit: evID, at: id, end: e}
+		o.n++
+	}
+	if keep&evT != 0 {
+		o.m[o.n] = plainMember{bit: evT, at: t, num: n.val}
+		o.n++
+	}
+	if keep&evType != 0 {
+		o.m[o.n] = plainMember{bit: evType, at: typ, code: code - 1}
+		o.n++
+	}
+	return skipBlanks(b, g+1), 3
+}
 
 // compactEdge reads the edge at the scanner's '{' if it is written
 // exactly as {"src":"ID","dst":"ID","type":"TYPE"}, both ids non-empty
