@@ -277,8 +277,8 @@ func (c *checker) plainEdge(i int) bool {
 }
 
 // The first eight bytes of the three stretches around an edge's values
-// when it is written compactly, and the first seven and six of an event's
-// first two, as little-endian words (TestCompactEdge and
+// when it is written compactly, and the first seven, six, eight and eight
+// of an event's first four, as little-endian words (TestCompactEdge and
 // TestCompactEventHead check them against their text).
 const (
 	compactSrc     = 0x223a22637273227b // {"src":"
@@ -287,15 +287,17 @@ const (
 	compactID      = 0x223a226469227b   // {"id":"
 	compactT       = 0x3a2274222c22     // ","t":
 	compactTypeKey = 0x3a2265707974222c // ,"type":
+	compactAgent   = 0x22746e656761222c // ,"agent"
 )
 
 // compactEventHead reads the first three members of the event at the
 // scanner's '{' into o if they are written exactly as
 // {"id":"ID","t":NUMBER,"type":"TYPE", and are valid, as most events of a
-// large trace begin (the synthetic traces', masrl trace import's): three
-// word compares in place of a predicted key, a colon and a separator per
-// member. It returns where the fourth member starts and 3, for
-// plainMembers to read the rest; or 0, 0, having kept nothing, if the
+// large trace begin (the synthetic traces', masrl trace import's), and
+// the fourth too if it is "agent":"AGENT", followed by more: a few word
+// compares in place of a predicted key, a colon and a separator per
+// member. It returns where the next member starts and how many it read,
+// for plainMembers to read the rest; or 0, 0, having kept nothing, if the
 // event begins otherwise, and plainObject reads it whole.
 func (c *checker) compactEventHead(o *plainObj) (next, place int) {
 	s := c.s
@@ -333,7 +335,21 @@ func (c *checker) compactEventHead(o *plainObj) (next, place int) {
 		o.m[o.n] = plainMember{bit: evType, at: typ, code: code - 1}
 		o.n++
 	}
-	return skipBlanks(b, g+1), 3
+	// The agent, which every event has, mostly comes next.
+	if g+10 > len(b) || binary.LittleEndian.Uint64(b[g:]) != compactAgent || b[g+8] != ':' || b[g+9] != '"' {
+		return skipBlanks(b, g+1), 3
+	}
+	agent := g + 9
+	a := s.plainRun(agent + 1)
+	if a == agent+1 || a+1 >= len(b) || b[a] != '"' || b[a+1] != ',' {
+		return skipBlanks(b, g+1), 3
+	}
+	o.mask |= evAgent
+	if keep&evAgent != 0 {
+		o.m[o.n] = plainMember{bit: evAgent, at: agent, end: a}
+		o.n++
+	}
+	return skipBlanks(b, a+2), 4
 }
 
 // compactEdge reads the edge at the scanner's '{' if it is written
