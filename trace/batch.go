@@ -361,8 +361,10 @@ func ReadLine(br *bufio.Reader, out []byte, max int64) ([]byte, int64, error) {
 
 // maxInPlace is the largest trace file that is read whole into the
 // worker's buffer and checked in place, like a line of a JSON Lines file;
-// a larger one is checked as a stream, so that memory stays bounded by
-// what the validator keeps of it, not by the file. Streaming a small file
+// a larger one is mapped into memory and checked in place a window at a
+// time (validateFile), or, where it cannot be mapped, checked as a
+// stream, so that memory stays bounded by what the validator keeps of it,
+// not by the file. Streaming a small file
 // costs more than reading it: the readahead's chunks are allocated for
 // each file, which made a directory of a thousand imported traces take
 // three times as long, and three times the memory, as the same traces in
@@ -396,6 +398,13 @@ func checkUnit(ctx context.Context, v *Validator, u BatchTrace, opts Options, ti
 		if st, ok := f.(interface{ Stat() (fs.FileInfo, error) }); ok {
 			if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
 				opts.SizeHint = fi.Size()
+			}
+		}
+		if of, ok := f.(*os.File); ok && opts.SizeHint > maxInPlace {
+			res, err := v.validateFile(ctx, of, opts.SizeHint, opts)
+			if !errors.Is(err, errNotMapped) {
+				out.Result, out.Err = res, err
+				return out
 			}
 		}
 		if opts.SizeHint > 0 && opts.SizeHint <= maxInPlace {

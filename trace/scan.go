@@ -53,6 +53,11 @@ type scanner struct {
 	// scanner moves on; nil when buf is the scanner's own.
 	chunk []byte
 
+	// m, when non-nil, holds the whole input in memory, mapped from a file
+	// (mapped.go): buf is the part of it made visible so far, and fill
+	// shows the next window instead of reading.
+	m *mappedInput
+
 	line      int
 	lineStart int64 // input offset of the first byte of the current line
 
@@ -98,6 +103,9 @@ func newChunkScanner(ra *readahead) *scanner {
 func (s *scanner) fill() bool {
 	if s.eof || s.rerr != nil {
 		return false
+	}
+	if s.m != nil {
+		return s.fillMapped()
 	}
 	if s.capture != nil {
 		*s.capture = append(*s.capture, s.buf[s.capFrom:s.i]...)
