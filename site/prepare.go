@@ -65,6 +65,15 @@ func (r *renderer) prepare() error {
 	if err := r.prepareViews(); err != nil {
 		return err
 	}
+	// The entry pages' directories, one per entry, are made from now on,
+	// on a goroutine of their own (Files.MakeDirs), in the order the
+	// workers will write the pages: the rest of the build's preparation
+	// and queueing runs on one CPU, and the other makes them meanwhile.
+	files := make([]string, len(r.entries))
+	for i, ev := range r.entries {
+		files[i] = pageFile(ev.Href)
+	}
+	r.files.MakeDirs(files)
 	if r.site.Survey {
 		if err := r.prepareSurvey(); err != nil {
 			return err

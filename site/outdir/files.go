@@ -48,9 +48,12 @@ type Files struct {
 	stopAhead atomic.Bool
 }
 
-// MakeDirs makes the directories of names, claimed files in the order
-// they will be written, ahead of Create, on one goroutine and with the
-// ordinary, blocking mkdir. An ext4 mkdir that allocates an inode can
+// MakeDirs makes the directories of names, files the build will write,
+// in the order it will write them, ahead of Create, on one goroutine and
+// with the ordinary, blocking mkdir. The names need not be claimed yet
+// (site makes the entry pages' directories while it prepares the rest
+// of the build), so each is checked here as Claim checks it: a name
+// that is not a clean path inside the output makes nothing. An ext4 mkdir that allocates an inode can
 // wait for the disk, and holds the lock of its parent all the while;
 // the render workers' raw calls (rawsys_linux.go) keep their processor
 // through such a wait, so that one worker's wait for papers/ idled a
@@ -69,6 +72,9 @@ func (fs *Files) MakeDirs(names []string) {
 		for _, name := range names {
 			if fs.stopAhead.Load() {
 				return
+			}
+			if CheckPath(name) != nil {
+				continue // Claim refuses it, and says why
 			}
 			fs.mkdir(filepath.Dir(filepath.Join(fs.dir, filepath.FromSlash(name))), blockingMkdir)
 		}
