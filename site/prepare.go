@@ -240,6 +240,10 @@ func (r *renderer) prepareViews() error {
 		fv := &FieldView{Field: f, Href: "taxonomy/" + f.Name + "/", Entries: f.File == corpus.PapersFile}
 		fv.ref = &FieldRef{Name: f.Name, Label: f.Label, Href: fv.Href, Entries: fv.Entries}
 		h := r.c.Histogram(r.v, f.Name)
+		if r.hists == nil {
+			r.hists = map[string]*corpus.Histogram{}
+		}
+		r.hists[f.Name] = h
 		fv.Total = h.Total
 		segs := valueSegments(f.Allowed())
 		for i, t := range f.Values {
