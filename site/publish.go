@@ -105,7 +105,6 @@ func (r *renderer) downloads() error {
 	if excluded == nil {
 		excluded = []corpus.Exclusion{}
 	}
-	// stats.json is the same report masrl stats --format json prints.
 	err := r.generateKeyed("papers.json", r.surveyInputs, func(w io.Writer) error {
 		pieces, err := r.rowPieces("papers.json", r.surveyContext(), func(i int) ([]byte, error) { return r.paperJSON(&papers[i]) })
 		if err != nil {
@@ -116,29 +115,23 @@ func (r *renderer) downloads() error {
 	if err != nil {
 		return err
 	}
-	for _, d := range []struct {
-		name string
-		v    func() any
-	}{
-		{"excluded.json", func() any { return excluded }},
-		{"stats.json", func() any { return corpus.ComputeStats(r.c, r.v) }},
-	} {
-		if d.name == "excluded.json" && !r.c.HasExcluded {
-			continue // no exclusion log, no empty download of one
-		}
-		err := r.generate(d.name, func(w io.Writer) error {
-			b, err := json.MarshalIndent(d.v(), "", "  ")
-			if err != nil {
-				return err
-			}
-			_, err = w.Write(append(b, '\n'))
-			return err
+	if r.c.HasExcluded { // no exclusion log, no empty download of one
+		err := r.generate("excluded.json", func(w io.Writer) error {
+			return writeJSONArray(w, len(excluded), func(i int) ([]byte, error) { return exclusionJSON(&excluded[i]), nil })
 		})
 		if err != nil {
 			return err
 		}
 	}
-	return nil
+	// stats.json is the same report masrl stats --format json prints.
+	return r.generate("stats.json", func(w io.Writer) error {
+		b, err := json.MarshalIndent(corpus.ComputeStats(r.c, r.v), "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(append(b, '\n'))
+		return err
+	})
 }
 
 // writeJSONArray writes what json.MarshalIndent(items, "", "  ") and a
@@ -399,6 +392,32 @@ func (r *renderer) paperJSON(e *corpus.Entry) ([]byte, error) {
 	}
 	b = append(b, "\n  }"...)
 	return b, nil
+}
+
+// exclusionJSON encodes an excluded.csv row as excluded.json holds it,
+// what json.MarshalIndent(x, "  ", "  ") writes: its fields in the
+// struct's order, every one a string but the line. Written directly, not
+// by reflection and json.Indent's second pass over every byte.
+// TestExclusionJSONIsMarshalIndent holds it to json.MarshalIndent.
+func exclusionJSON(x *corpus.Exclusion) []byte {
+	b := make([]byte, 0, 512)
+	for i, f := range [...]struct{ name, value string }{
+		{"record_id", x.RecordID}, {"source", x.Source}, {"query_family", x.QueryFamily},
+		{"screening_label", x.ScreeningLabel}, {"identifier", x.Identifier}, {"url", x.URL},
+		{"date_screened", x.DateScreened}, {"stage", x.Stage}, {"exclusion_reason", x.ExclusionReason},
+	} {
+		if i == 0 {
+			b = append(b, "{\n    \""...)
+		} else {
+			b = append(b, ",\n    \""...)
+		}
+		b = append(b, f.name...)
+		b = append(b, "\": "...)
+		b = appendJSONString(b, f.value)
+	}
+	b = append(b, ",\n    \"line\": "...)
+	b = strconv.AppendInt(b, int64(x.Line), 10)
+	return append(b, "\n  }"...)
 }
 
 // appendJSONString appends s as json.Marshal encodes a string. A string

@@ -888,6 +888,37 @@ func TestSchemasPublished(t *testing.T) {
 	}
 }
 
+// TestExclusionJSONIsMarshalIndent holds excluded.json, whose rows
+// exclusionJSON writes itself, to what json.MarshalIndent writes of the
+// exclusion log: the same bytes for the real corpus's log, for rows with
+// each character json.Marshal escapes, and for an empty log.
+func TestExclusionJSONIsMarshalIndent(t *testing.T) {
+	ck := openCorpus(t, corpustest.Dir(t), nil)
+	rows := slices.Clone(ck.Corpus.Excluded)
+	if len(rows) == 0 {
+		t.Fatal("the real corpus has no exclusion log")
+	}
+	for i, c := range []string{"<", ">", "&", `"`, `\`, "\n", "\x00", "\x7f", "é", "\u2028", "\xff"} {
+		x := rows[0]
+		x.RecordID, x.ExclusionReason, x.URL, x.Line = "r"+c, "a"+c+"b", "https://x/?"+c, -i
+		rows = append(rows, x)
+	}
+	for _, xs := range [][]corpus.Exclusion{rows, {}} {
+		want, err := json.MarshalIndent(xs, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, '\n')
+		var got bytes.Buffer
+		if err := writeJSONArray(&got, len(xs), func(i int) ([]byte, error) { return exclusionJSON(&xs[i]), nil }); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("excluded.json of %d rows\n%s\nwant (json.MarshalIndent)\n%s", len(xs), got.Bytes(), want)
+		}
+	}
+}
+
 // TestPaperJSONIsMarshalIndent holds paperJSON, which writes the
 // indented row itself, to what json.MarshalIndent writes for the row:
 // the same bytes for every entry of the real corpus and for values with
