@@ -43,6 +43,6 @@ for line in sys.stdin:
         if len(parts) == 2:
             stack.append(parts[1])
 flush()
-print("%d samples" % total)
+print("%d samples (at 999 Hz, about as many ms of CPU); per place: samples, share" % total)
 for name, _ in places:
-    print("%-30s %6.1f %%" % (name, 100.0 * count[name] / max(1, total)))
+    print("%-30s %6d %6.1f %%" % (name, count[name], 100.0 * count[name] / max(1, total)))
