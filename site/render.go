@@ -55,9 +55,9 @@ type views struct {
 	fields []*FieldView
 	// hists are the fields' counts (corpus.Histogram), by field name,
 	// counted once by prepareViews: the charts of the home and taxonomy
-	// pages read them again, and counting 10,000 rows anew for each was
-	// a quarter of what the build prepares on one CPU before rendering
-	// (bench/profile/build-10k-5.md).
+	// pages read them again, and counting 10,000 rows anew for each
+	// chart was an eighth to a quarter of what the build does on one CPU
+	// before rendering (bench/profile/build-10k-5.md).
 	hists   map[string]*corpus.Histogram
 	entries []*EntryView // papers.csv order
 	byKey   map[string]*EntryView
