@@ -89,12 +89,21 @@ func ChartName(parts ...string) string {
 // fieldChart is the bar chart of one field over its vocabulary; root leads
 // from the page it is drawn on to the site root.
 func (r *renderer) fieldChart(fv *FieldView, root string) (*chart.Figure, error) {
-	h := r.c.Histogram(r.v, fv.Name)
+	h := r.histogram(fv.Name)
 	spec := chart.FieldBars(ChartName("field", fv.Name), fv.Field, h, r.termLink(fv, root))
 	if !fv.Entries {
 		spec.YName = "Records"
 	}
 	return chart.Bars(spec)
+}
+
+// histogram returns the counts of a field, which prepareViews counted;
+// the charts only read them.
+func (r *renderer) histogram(field string) *corpus.Histogram {
+	if h, ok := r.hists[field]; ok {
+		return h
+	}
+	return r.c.Histogram(r.v, field)
 }
 
 // termLink links a value of fv to its term page.
@@ -156,7 +165,7 @@ func (r *renderer) homeCharts(root string) (*HomeCharts, error) {
 		}
 	}
 	if cg := r.field("credit_granularity"); cg != nil {
-		ladder := chart.CreditLadder("credit-ladder", cg.Field, r.c.Histogram(r.v, cg.Name), r.termLink(cg, root))
+		ladder := chart.CreditLadder("credit-ladder", cg.Field, r.histogram(cg.Name), r.termLink(cg, root))
 		if hc.Ladder, err = chart.Ladder(ladder); err != nil {
 			return nil, err
 		}

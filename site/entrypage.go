@@ -31,7 +31,6 @@ func (r *renderer) entryPages() error {
 	// The links of a cell's section are the same on the pages of all its
 	// entries (at the same depth): made, and hashed, once.
 	cells := map[rootCell]*cellLinks{}
-	files := make([]string, 0, len(r.entries))
 	for _, ev := range r.entries {
 		var links *cellLinks
 		place, ok := r.cellOf[ev.Key]
@@ -55,11 +54,8 @@ func (r *renderer) entryPages() error {
 		if err != nil {
 			return err
 		}
-		files = append(files, pageFile(ev.Href))
 	}
-	// Their directories are made from now on, while the other pages are
-	// queued, in the order the workers will write the pages.
-	r.files.MakeDirs(files)
+	// Their directories are being made since prepare (prepareViews).
 	return nil
 }
 

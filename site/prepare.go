@@ -65,6 +65,15 @@ func (r *renderer) prepare() error {
 	if err := r.prepareViews(); err != nil {
 		return err
 	}
+	// The entry pages' directories, one per entry, are made from now on,
+	// on a goroutine of their own (Files.MakeDirs), in the order the
+	// workers will write the pages: the rest of the build's preparation
+	// and queueing runs on one CPU, and the other makes them meanwhile.
+	files := make([]string, len(r.entries))
+	for i, ev := range r.entries {
+		files[i] = pageFile(ev.Href)
+	}
+	r.files.MakeDirs(files)
 	if r.site.Survey {
 		if err := r.prepareSurvey(); err != nil {
 			return err
@@ -231,6 +240,10 @@ func (r *renderer) prepareViews() error {
 		fv := &FieldView{Field: f, Href: "taxonomy/" + f.Name + "/", Entries: f.File == corpus.PapersFile}
 		fv.ref = &FieldRef{Name: f.Name, Label: f.Label, Href: fv.Href, Entries: fv.Entries}
 		h := r.c.Histogram(r.v, f.Name)
+		if r.hists == nil {
+			r.hists = map[string]*corpus.Histogram{}
+		}
+		r.hists[f.Name] = h
 		fv.Total = h.Total
 		segs := valueSegments(f.Allowed())
 		for i, t := range f.Values {

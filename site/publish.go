@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/masrl/masrl/corpus"
@@ -104,7 +105,6 @@ func (r *renderer) downloads() error {
 	if excluded == nil {
 		excluded = []corpus.Exclusion{}
 	}
-	// stats.json is the same report masrl stats --format json prints.
 	err := r.generateKeyed("papers.json", r.surveyInputs, func(w io.Writer) error {
 		pieces, err := r.rowPieces("papers.json", r.surveyContext(), func(i int) ([]byte, error) { return r.paperJSON(&papers[i]) })
 		if err != nil {
@@ -115,29 +115,23 @@ func (r *renderer) downloads() error {
 	if err != nil {
 		return err
 	}
-	for _, d := range []struct {
-		name string
-		v    func() any
-	}{
-		{"excluded.json", func() any { return excluded }},
-		{"stats.json", func() any { return corpus.ComputeStats(r.c, r.v) }},
-	} {
-		if d.name == "excluded.json" && !r.c.HasExcluded {
-			continue // no exclusion log, no empty download of one
-		}
-		err := r.generate(d.name, func(w io.Writer) error {
-			b, err := json.MarshalIndent(d.v(), "", "  ")
-			if err != nil {
-				return err
-			}
-			_, err = w.Write(append(b, '\n'))
-			return err
+	if r.c.HasExcluded { // no exclusion log, no empty download of one
+		err := r.generate("excluded.json", func(w io.Writer) error {
+			return writeJSONArray(w, len(excluded), func(i int) ([]byte, error) { return exclusionJSON(&excluded[i]), nil })
 		})
 		if err != nil {
 			return err
 		}
 	}
-	return nil
+	// stats.json is the same report masrl stats --format json prints.
+	return r.generate("stats.json", func(w io.Writer) error {
+		b, err := json.MarshalIndent(corpus.ComputeStats(r.c, r.v), "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(append(b, '\n'))
+		return err
+	})
 }
 
 // writeJSONArray writes what json.MarshalIndent(items, "", "  ") and a
@@ -333,25 +327,112 @@ func (r *renderer) writeSitemap(w io.Writer) error {
 // paperJSON encodes a row as papers.json holds it, what
 // json.MarshalIndent(e, "  ", "  ") writes, with, for the survey's own
 // list, what the survey says of it (survey: its reference and mentions).
-// The row is Entry.MarshalJSON's, indented: json.Marshal would only
-// check and compact it again, and what MarshalJSON writes is compact
-// and escaped already (every string through json.Marshal), which
-// TestPaperJSONIsMarshalIndent holds it to.
+// It writes the indented row itself, in Entry.MarshalJSON's order (every
+// column as text but year and url, then the year, the URLs and the
+// line): encoding the compact row and indenting it (json.Indent, which
+// scans every byte again) was a twelfth of a 10,000-entry build's CPU
+// (bench/profile/build-10k-5.md). TestPaperJSONIsMarshalIndent holds it
+// to json.MarshalIndent's bytes.
 func (r *renderer) paperJSON(e *corpus.Entry) ([]byte, error) {
-	row, err := e.MarshalJSON()
-	if err != nil {
-		return nil, err
+	b := make([]byte, 0, 1024)
+	b = append(b, '{')
+	sep := func() { b = append(b, "\n    "...) }
+	cols := e.Columns()
+	for i, col := range cols {
+		if col == "year" || col == "url" || slices.Contains(cols[:i], col) {
+			continue
+		}
+		sep()
+		b = appendJSONString(b, col)
+		b = append(b, ": "...)
+		b = appendJSONString(b, e.Value(col))
+		b = append(b, ',')
 	}
+	sep()
+	b = append(b, `"year": `...)
+	b = strconv.AppendInt(b, int64(e.Year), 10)
+	b = append(b, ',')
+	sep()
+	b = append(b, `"urls": `...)
+	switch {
+	case e.URLs == nil:
+		b = append(b, "null"...)
+	case len(e.URLs) == 0:
+		b = append(b, "[]"...)
+	default:
+		b = append(b, '[')
+		for i, u := range e.URLs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, "\n      "...)
+			b = appendJSONString(b, u)
+		}
+		b = append(b, "\n    ]"...)
+	}
+	b = append(b, ',')
+	sep()
+	b = append(b, `"line": `...)
+	b = strconv.AppendInt(b, int64(e.Line), 10)
 	if es := r.surveyOf[e.Key]; es != nil {
 		sv, err := json.Marshal(es)
 		if err != nil {
 			return nil, err
 		}
-		row = append(append(append(row[:len(row)-1], `,"survey":`...), sv...), '}')
+		// Indented on its own, one level in: the same bytes as the
+		// whole row's json.Indent gives it.
+		var ind bytes.Buffer
+		if err := json.Indent(&ind, sv, "    ", "  "); err != nil {
+			return nil, err
+		}
+		b = append(b, ',')
+		sep()
+		b = append(b, `"survey": `...)
+		b = append(b, ind.Bytes()...)
 	}
-	var b bytes.Buffer
-	if err := json.Indent(&b, row, "  ", "  "); err != nil {
-		return nil, err
+	b = append(b, "\n  }"...)
+	return b, nil
+}
+
+// exclusionJSON encodes an excluded.csv row as excluded.json holds it,
+// what json.MarshalIndent(x, "  ", "  ") writes: its fields in the
+// struct's order, every one a string but the line. Written directly, not
+// by reflection and json.Indent's second pass over every byte.
+// TestExclusionJSONIsMarshalIndent holds it to json.MarshalIndent.
+func exclusionJSON(x *corpus.Exclusion) []byte {
+	b := make([]byte, 0, 512)
+	for i, f := range [...]struct{ name, value string }{
+		{"record_id", x.RecordID}, {"source", x.Source}, {"query_family", x.QueryFamily},
+		{"screening_label", x.ScreeningLabel}, {"identifier", x.Identifier}, {"url", x.URL},
+		{"date_screened", x.DateScreened}, {"stage", x.Stage}, {"exclusion_reason", x.ExclusionReason},
+	} {
+		if i == 0 {
+			b = append(b, "{\n    \""...)
+		} else {
+			b = append(b, ",\n    \""...)
+		}
+		b = append(b, f.name...)
+		b = append(b, "\": "...)
+		b = appendJSONString(b, f.value)
 	}
-	return b.Bytes(), nil
+	b = append(b, ",\n    \"line\": "...)
+	b = strconv.AppendInt(b, int64(x.Line), 10)
+	return append(b, "\n  }"...)
+}
+
+// appendJSONString appends s as json.Marshal encodes a string. A string
+// of printable ASCII without ", \, <, > and & (almost every cell) is
+// quoted as it is; any other goes through json.Marshal, whose escapes
+// (HTML characters, control characters, U+2028 and U+2029, invalid
+// UTF-8) are then the encoding's own.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string always encodes
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }

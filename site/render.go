@@ -51,8 +51,14 @@ type inputs struct {
 // views are what the pages show, derived from the inputs by prepare and
 // the steps after it, read-only once the pages are queued.
 type views struct {
-	site    *SiteInfo
-	fields  []*FieldView
+	site   *SiteInfo
+	fields []*FieldView
+	// hists are the fields' counts (corpus.Histogram), by field name,
+	// counted once by prepareViews: the charts of the home and taxonomy
+	// pages read them again, and counting 10,000 rows anew for each
+	// chart was an eighth to a quarter of what the build does on one CPU
+	// before rendering (bench/profile/build-10k-5.md).
+	hists   map[string]*corpus.Histogram
 	entries []*EntryView // papers.csv order
 	byKey   map[string]*EntryView
 	subs    []*SubdecisionView

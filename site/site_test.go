@@ -888,20 +888,62 @@ func TestSchemasPublished(t *testing.T) {
 	}
 }
 
-// TestPaperJSONIsMarshalIndent holds paperJSON, which indents
-// Entry.MarshalJSON's row itself, to what json.MarshalIndent writes for
-// the row: the same bytes for every entry of the real corpus and for
-// values with the characters json.Marshal escapes (<, >, &, U+2028,
-// quotes, control characters) in a free-text field and in a URL.
+// TestExclusionJSONIsMarshalIndent holds excluded.json, whose rows
+// exclusionJSON writes itself, to what json.MarshalIndent writes of the
+// exclusion log: the same bytes for the real corpus's log, for rows with
+// each character json.Marshal escapes, and for an empty log.
+func TestExclusionJSONIsMarshalIndent(t *testing.T) {
+	ck := openCorpus(t, corpustest.Dir(t), nil)
+	rows := slices.Clone(ck.Corpus.Excluded)
+	if len(rows) == 0 {
+		t.Fatal("the real corpus has no exclusion log")
+	}
+	for i, c := range []string{"<", ">", "&", `"`, `\`, "\n", "\x00", "\x7f", "é", "\u2028", "\xff"} {
+		x := rows[0]
+		x.RecordID, x.ExclusionReason, x.URL, x.Line = "r"+c, "a"+c+"b", "https://x/?"+c, -i
+		rows = append(rows, x)
+	}
+	for _, xs := range [][]corpus.Exclusion{rows, {}} {
+		want, err := json.MarshalIndent(xs, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, '\n')
+		var got bytes.Buffer
+		if err := writeJSONArray(&got, len(xs), func(i int) ([]byte, error) { return exclusionJSON(&xs[i]), nil }); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("excluded.json of %d rows\n%s\nwant (json.MarshalIndent)\n%s", len(xs), got.Bytes(), want)
+		}
+	}
+}
+
+// TestPaperJSONIsMarshalIndent holds paperJSON, which writes the
+// indented row itself, to what json.MarshalIndent writes for the row:
+// the same bytes for every entry of the real corpus and for values with
+// the characters json.Marshal escapes (<, >, &, U+2028, quotes, control
+// characters, invalid UTF-8) in a free-text field and in a URL, for no
+// URLs and an empty list of them; and, with the survey's mentions, to
+// Entry.MarshalJSON's row with the survey's JSON added, indented.
 func TestPaperJSONIsMarshalIndent(t *testing.T) {
 	ck := openCorpus(t, corpustest.Dir(t), nil)
 	r := &renderer{}
 	papers := ck.Corpus.Papers
 	tricky := papers[0]
-	tricky.Title = "a <b> & \"c\"\u2028\u2029 \x01 \\ é"
+	tricky.Title = "a <b> & \"c\"\u2028\u2029 \x01 \\ é \b\f\x7f \xff\xfe"
 	tricky.Notes = "</script><!-- \t"
 	tricky.URLs = append([]string{"https://example.org/?a=1&b=<2>"}, tricky.URLs...)
-	for _, e := range append(papers, tricky) {
+	noURLs, emptyURLs := papers[1], papers[1]
+	noURLs.URLs, emptyURLs.URLs = nil, []string{}
+	// One character each, so that every escape is met on its own.
+	one := []corpus.Entry{tricky, noURLs, emptyURLs}
+	for _, c := range []string{"<", ">", "&", `"`, `\`, "\n", "\x00", "\x1f", "\x7f", "é", "\u2028", "\xff"} {
+		e := papers[0]
+		e.Title = "a" + c + "b"
+		one = append(one, e)
+	}
+	for _, e := range append(papers, one...) {
 		want, err := json.MarshalIndent(&e, "  ", "  ")
 		if err != nil {
 			t.Fatal(err)
@@ -912,6 +954,32 @@ func TestPaperJSONIsMarshalIndent(t *testing.T) {
 		}
 		if !bytes.Equal(got, want) {
 			t.Fatalf("%s: paperJSON\n%s\nwant (json.MarshalIndent)\n%s", e.Key, got, want)
+		}
+	}
+	r.surveyOf = map[string]*EntrySurvey{
+		papers[0].Key: {Reference: 3, ReferenceLine: 12, Mentions: []MentionView{{In: "intro <a>", Line: 4, Printed: "[3]"}, {In: "s2", Line: 9}}},
+		papers[1].Key: {Mentions: []MentionView{}},
+	}
+	for _, e := range papers[:2] {
+		row, err := e.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sv, err := json.Marshal(r.surveyOf[e.Key])
+		if err != nil {
+			t.Fatal(err)
+		}
+		row = append(append(append(row[:len(row)-1], `,"survey":`...), sv...), '}')
+		var want bytes.Buffer
+		if err := json.Indent(&want, row, "  ", "  "); err != nil {
+			t.Fatal(err)
+		}
+		got, err := r.paperJSON(&e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("%s: paperJSON with the survey\n%s\nwant\n%s", e.Key, got, want.Bytes())
 		}
 	}
 }

@@ -61,3 +61,31 @@ func TestMakeDirsInMemory(t *testing.T) {
 		t.Errorf("a Files in memory made a directory: %v", err)
 	}
 }
+
+// TestMakeDirsRefusesPaths: MakeDirs is told the entry pages' names
+// before they are claimed (site's prepare), so it checks each itself:
+// a name that would leave the buffer, or is not clean, makes nothing,
+// and the names after it are still made.
+func TestMakeDirsRefusesPaths(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site", "public")
+	o, err := Open(out, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	bad := []string{"../../escaped/index.html", "a/../../up/index.html", "b/./c/index.html"}
+	o.Files().MakeDirs(append(bad, "ok/index.html"))
+	o.files.ahead.Wait()
+	for _, n := range bad {
+		d := filepath.Dir(filepath.Join(BufferDir(out), n))
+		if _, err := os.Stat(d); !os.IsNotExist(err) {
+			t.Errorf("MakeDirs made %s for %s, a name it must refuse: %v", d, n, err)
+		}
+	}
+	if st, err := os.Stat(filepath.Join(BufferDir(out), "ok")); err != nil || !st.IsDir() {
+		t.Errorf("ok was not made: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(BufferDir(out), "a")); !os.IsNotExist(err) {
+		t.Errorf("MakeDirs made a, of a name it should refuse: %v", err)
+	}
+}

@@ -48,16 +48,24 @@ type Files struct {
 	stopAhead atomic.Bool
 }
 
-// MakeDirs makes the directories of names, claimed files in the order
-// they will be written, ahead of Create, on one goroutine and with the
-// ordinary, blocking mkdir. An ext4 mkdir that allocates an inode can
-// wait for the disk, and holds the lock of its parent all the while;
-// the render workers' raw calls (rawsys_linux.go) keep their processor
-// through such a wait, so that one worker's wait for papers/ idled a
-// CPU. Ahead of them, one goroutine makes the 10,000 directories of
-// papers/ without contending for its lock, and lets go of its processor
-// while it waits. An error is left for Create, which makes a directory
-// it finds missing itself. A Files in memory makes nothing.
+// MakeDirs makes the directories of names, files the build will write,
+// in the order it will write them, ahead of Create, on one goroutine and
+// with the ordinary, blocking mkdir. The names need not be claimed yet
+// (site makes the entry pages' directories while it prepares the rest
+// of the build), so each is checked here as Claim checks it: a name
+// that is not a clean path inside the output makes nothing. An ext4
+// mkdir that allocates an inode can wait for the disk, and holds the
+// lock of its parent all the while; the render workers' raw calls
+// (rawsys_linux.go) keep their processor through such a wait, so that
+// one worker's wait for papers/ idled a CPU. Ahead of them, one
+// goroutine makes the 10,000 directories of papers/ without contending
+// for its lock, and lets go of its processor while it waits. (A raw
+// mkdir here halves the build's system calls, the runtime's handoffs
+// and its monitor's wake-ups, but keeps the processor through the
+// disk's reads of ext4's bitmaps: less CPU, more wall time on a busy
+// disk; bench/profile/build-10k-5.md.) An error is left for Create,
+// which makes a directory it finds missing itself. A Files in memory
+// makes nothing.
 func (fs *Files) MakeDirs(names []string) {
 	if fs.dir == "" || len(names) == 0 {
 		return
@@ -69,6 +77,9 @@ func (fs *Files) MakeDirs(names []string) {
 		for _, name := range names {
 			if fs.stopAhead.Load() {
 				return
+			}
+			if CheckPath(name) != nil {
+				continue // Claim refuses it, and says why
 			}
 			fs.mkdir(filepath.Dir(filepath.Join(fs.dir, filepath.FromSlash(name))), blockingMkdir)
 		}

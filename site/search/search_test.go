@@ -188,3 +188,34 @@ func TestBib(t *testing.T) {
 		t.Errorf("%d map entries for %d entries with BibTeX", len(m), n)
 	}
 }
+
+// TestEntryJSONIsMarshal holds Entry.JSON, which writes an entry's
+// fields itself, to json.Marshal's bytes, HTML-escaped: for every entry
+// of the real corpus's index, and for entries with each character
+// json.Marshal escapes on its own in a text field, a tag and a link,
+// nil and empty maps, and the optional fields set and unset.
+func TestEntryJSONIsMarshal(t *testing.T) {
+	c, v := load(t)
+	entries := Build(c, v, func(key string) string { return "papers/" + key + "/" }).Entries
+	for _, ch := range []string{"<", ">", "&", `"`, `\`, "\n", "\x00", "\x1f", "\x7f", "é", "\u2028", "\u2029", "\xff", "\xe2\x80"} {
+		entries = append(entries,
+			Entry{Key: "k" + ch, Title: "a" + ch + "b", Year: -3, Tags: map[string]string{"b": ch, "a" + ch: "x", "A": ""}},
+			Entry{Notes: ch, Links: map[string]string{"arxiv": "https://x/?" + ch, "code": ""}, Survey: "[1]" + ch})
+	}
+	entries = append(entries, Entry{}, Entry{Tags: map[string]string{}, Links: map[string]string{}})
+	for _, e := range entries {
+		raw, err := json.Marshal(&e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		json.HTMLEscape(&want, raw)
+		got, err := e.JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("%q: JSON\n%s\nwant (json.Marshal)\n%s", e.Key, got, want.Bytes())
+		}
+	}
+}
