@@ -113,40 +113,51 @@ serve: $(BIN) $(VALIDATOR_FILES) node_modules
 # imports, and missed internal/diag, internal/suggest, schema and
 # internal/atomicfile, which it does.
 # python-test runs the Python package's tests on its freshly built wheel.
-# The native go test skips its own vet pass: make lint has just run all
-# of go vet (for the host; the wasm run keeps it, for the js-only files).
+# The native go test skips its own vet pass: make lint runs all of go
+# vet (for the host; the wasm run keeps it, for the js-only files).
 # -timeout 30m: go test's default of 10 minutes per package is a time
 # limit that a busy machine can reach in browsertest (Lighthouse, a
 # 10,000-entry papers site, the million-event viewer); the tests assert no
 # time, so neither may their harness.
-# Three jobs at a time (-j3): the Go side (test-go: the builds, lint, then
-# go test and the WebAssembly rerun side by side), npm ci and
-# the Python side (pip, the wheel, pytest's Ray cluster), which mostly
-# wait on the disk and on Ray's processes, so that their waits overlap the
-# Go side's compiling instead of adding to it. The wheel's go build waits
-# for bin/masrl (see wheel), so no package is compiled twice at once. Each
-# target's output is printed whole when it ends (--output-sync=target).
+# The four parts run side by side (-j5), each as soon as what it needs
+# is built: the native go test (test-native, after the site, node_modules
+# and test-compile: browsertest, the longest, starts first and runs while
+# the others compute), the WebAssembly rerun (test-wasm, after the
+# validator, which compiled the standard library for js/wasm), lint and
+# actionlint (test-lint, after test-compile) and the Python side (pip,
+# the wheel, pytest's Ray cluster). One after the other, lint held the
+# tests back 3 to 4 minutes while browsertest mostly waited on Chromium;
+# now every part fills what the others leave of the two cores, to the
+# end. No package is compiled twice at once: the wheel's go build waits
+# for bin/masrl (see wheel), and go test, go vet, staticcheck and go fix
+# for test-compile. Each target's output is printed whole when it ends
+# (--output-sync=target).
 test: debian
-	@$(MAKE) --no-print-directory -j3 --output-sync=target test-go python-test
+	@$(MAKE) --no-print-directory -j5 --output-sync=target test-native test-wasm test-lint python-test
+	./$(BIN) readme README.md --check --corpus $(CORPUS) $(if $(PROFILE),--profile $(PROFILE))
 
 # WASM_PKGS are the packages of this module the WebAssembly validator is
 # built from (see test), as go list finds them for js/wasm.
 WASM_PKGS = $(shell GOOS=js GOARCH=wasm $(GO) list -deps -f '{{if and (not .Standard) .Module .Module.Main}}{{.ImportPath}}{{end}}' ./cmd/masrl-wasm)
 
-# After lint, the native tests and the WebAssembly rerun run side by side
-# (test-native, test-wasm): the rerun's compiling and Node then fill the
-# core that the end of the native run (browsertest alone) leaves idle,
-# instead of adding their minute after it.
-.PHONY: test-go test-native test-wasm
-test-go: site node_modules
-	@$(MAKE) --no-print-directory lint actionlint
-	@$(MAKE) --no-print-directory -j2 test-native test-wasm
-	./$(BIN) readme README.md --check --corpus $(CORPUS) $(if $(PROFILE),--profile $(PROFILE))
+# test-compile compiles every package of the module with its tests, and
+# what only the tests import (chromedp), once, after bin/masrl compiled
+# the rest: go list -export -test -deps is what staticcheck asks the go
+# command for, and go vet, go fix and go test find the same compiled
+# packages in the build cache. Run side by side without it, each of them
+# compiled the tests' packages (40 s of CPU) for itself.
+# test-lint is lint and actionlint once those are compiled.
+.PHONY: test-compile test-lint test-native test-wasm
+test-compile: $(BIN)
+	$(GO) list -export -test -deps ./... > /dev/null
 
-test-native:
+test-lint: test-compile debian
+	@$(MAKE) --no-print-directory lint actionlint
+
+test-native: site node_modules test-compile
 	MASRL_CORPUS=$(abspath $(CORPUS)) MASRL_BROWSER=1 $(GO) test -vet=off -timeout 30m ./...
 
-test-wasm:
+test-wasm: $(VALIDATOR_FILES)
 	MASRL_CORPUS=$(abspath $(CORPUS)) GOOS=js GOARCH=wasm $(GO) test -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" $(or $(WASM_PKGS),$(error go list found no package of this module in cmd/masrl-wasm))
 
 # test-busy runs make test while stress-ng (Debian's, installed when
