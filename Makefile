@@ -175,8 +175,8 @@ test-native: site node_modules test-compile
 # optimising compiler only once it has run far longer, which in a test
 # binary that runs for a second or two (eight of the nine) is compiling
 # that never pays back; the trace package's, which runs long, still gets
-# its hot loops optimised. The same tests: 26.3 s of CPU instead of 33.5 s
-# (warm, two runs each).
+# its hot loops optimised. The same tests, warm: 26.4 s and 25.2 s of CPU
+# instead of 33.5 s and 33.0 s.
 WASM_NODE = node --stack-size=8192 --wasm-tiering-budget=180000000 $$($(GO) env GOROOT)/lib/wasm/wasm_exec_node.js
 test-wasm: $(VALIDATOR_FILES)
 	$(BUILD) GOOS=js GOARCH=wasm $(GO) list -export -test -deps $(or $(WASM_PKGS),$(error go list found no package of this module in cmd/masrl-wasm)) > /dev/null
