@@ -344,6 +344,22 @@ func (p *page) eval(t *testing.T, expr string, out any) {
 	}
 }
 
+// untilTestDeadline bounds ctx by the test's deadline (go test's
+// -timeout, 30 minutes under make test) less a minute, so that a step
+// that never ends fails with its own message before go test's alarm, and
+// one that is only slow passes: the tests assert no time, and on a busy
+// machine a step may take any time (make test runs browsertest beside
+// lint, the Python tests and the WebAssembly rerun, make test-busy
+// beside a CPU hog on every core; a fixed 5 minutes for the million-event
+// trace failed at load 30 to 45).
+func untilTestDeadline(t *testing.T, ctx context.Context) (context.Context, context.CancelFunc) {
+	d, ok := t.Deadline()
+	if !ok {
+		return context.WithCancel(ctx)
+	}
+	return context.WithDeadline(ctx, d.Add(-time.Minute))
+}
+
 // waitFor polls a JavaScript condition until it holds.
 func (p *page) waitFor(t *testing.T, cond string) {
 	t.Helper()

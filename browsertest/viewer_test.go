@@ -608,7 +608,7 @@ func TestViewerFile(t *testing.T) {
 		writeView(t, dir, "synth1m.html", viewUnits("synth1m.json", src.Bytes()))
 		src = bytes.Buffer{}
 		p := b.newPage(t)
-		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Minute)
+		ctx, cancel := untilTestDeadline(t, p.ctx)
 		defer cancel()
 		if err := chromedp.Do(ctx, chromedp.Navigate(b.base+"synth1m.html")); err != nil {
 			t.Fatal(err)
