@@ -33,7 +33,7 @@ export GOFLAGS := $(strip $(shell $(GO) env GOFLAGS) -trimpath)
 # instead of 46.1 s. The tests run with the GOGC the environment gives,
 # since some check the memory they allocate.
 BUILD_GOGC ?= 400
-BUILD    := GOGC=$(BUILD_GOGC)
+BUILDENV := GOGC=$(BUILD_GOGC)
 
 .PHONY: all site test bench bench-quick bench-peers serve build clean browsertest
 
@@ -56,7 +56,7 @@ WASM_EXEC       := $(firstword $(wildcard $(addsuffix /wasm_exec.js,$(addprefix 
 build: $(BIN)
 
 $(BIN): $(GO_SRC)
-	$(BUILD) $(GO) build -o $@ ./cmd/masrl
+	$(BUILDENV) $(GO) build -o $@ ./cmd/masrl
 	@touch $@
 
 # BASE_URL is where the site is published (masrl.yaml's base_url, or this).
@@ -74,7 +74,7 @@ site: $(BIN) $(VALIDATOR_FILES)
 
 $(VALIDATOR)/masrl.wasm: $(GO_SRC)
 	@mkdir -p $(@D)
-	$(BUILD) GOOS=js GOARCH=wasm $(GO) build -trimpath -buildvcs=false -o $@ ./cmd/masrl-wasm
+	$(BUILDENV) GOOS=js GOARCH=wasm $(GO) build -trimpath -buildvcs=false -o $@ ./cmd/masrl-wasm
 	@touch $@
 
 $(VALIDATOR)/wasm_exec.js: $(WASM_EXEC)
@@ -160,7 +160,7 @@ WASM_PKGS = $(shell GOOS=js GOARCH=wasm $(GO) list -deps -f '{{if and (not .Stan
 # test-lint is lint and actionlint once those are compiled.
 .PHONY: test-compile test-lint test-native test-wasm
 test-compile: $(BIN)
-	$(BUILD) $(GO) list -export -test -deps ./... > /dev/null
+	$(BUILDENV) $(GO) list -export -test -deps ./... > /dev/null
 
 test-lint: test-compile debian
 	@$(MAKE) --no-print-directory lint actionlint
@@ -179,7 +179,7 @@ test-native: site node_modules test-compile
 # instead of 33.5 s and 33.0 s.
 WASM_NODE = node --stack-size=8192 --wasm-tiering-budget=180000000 $$($(GO) env GOROOT)/lib/wasm/wasm_exec_node.js
 test-wasm: $(VALIDATOR_FILES)
-	$(BUILD) GOOS=js GOARCH=wasm $(GO) list -export -test -deps $(or $(WASM_PKGS),$(error go list found no package of this module in cmd/masrl-wasm)) > /dev/null
+	$(BUILDENV) GOOS=js GOARCH=wasm $(GO) list -export -test -deps $(or $(WASM_PKGS),$(error go list found no package of this module in cmd/masrl-wasm)) > /dev/null
 	MASRL_CORPUS=$(abspath $(CORPUS)) GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_NODE)" $(WASM_PKGS)
 
 # test-busy runs make test while stress-ng (Debian's, installed when
@@ -206,10 +206,10 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 .PHONY: lint
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
-	$(BUILD) $(GO) vet ./...
-	$(BUILD) $(GO) run $(STATICCHECK) ./...
+	$(BUILDENV) $(GO) vet ./...
+	$(BUILDENV) $(GO) run $(STATICCHECK) ./...
 	$(GO) mod tidy -diff
-	@out=$$($(BUILD) $(GO) fix -diff ./... 2>&1); if [ -n "$$out" ]; then echo "$$out"; echo "go fix -diff: run 'go fix ./...'"; exit 1; fi
+	@out=$$($(BUILDENV) $(GO) fix -diff ./... 2>&1); if [ -n "$$out" ]; then echo "$$out"; echo "go fix -diff: run 'go fix ./...'"; exit 1; fi
 
 # actionlint checks the workflows in .github/workflows (syntax, expressions,
 # action inputs and, through Debian's shellcheck, their scripts), pinned
@@ -219,7 +219,7 @@ ACTIONLINT ?= github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 
 .PHONY: actionlint
 actionlint: debian
-	$(BUILD) $(GO) run $(ACTIONLINT)
+	$(BUILDENV) $(GO) run $(ACTIONLINT)
 
 # node_modules holds the front-end packages, at the versions
 # package-lock.json pins: echarts and esbuild, from which make echarts
@@ -438,7 +438,7 @@ WHEEL_BUILD   := python/build/wheel
 wheel: $(PY_VENV)/.installed | $(BIN)
 	rm -rf python/src/masrl/bin $(WHEEL_BUILD)
 	@mkdir -p python/src/masrl/bin dist
-	$(BUILD) CGO_ENABLED=0 GOOS=$(WHEEL_GOOS) GOARCH=$(WHEEL_GOARCH) $(GO) build -trimpath -buildvcs=false -ldflags='-s -w' \
+	$(BUILDENV) CGO_ENABLED=0 GOOS=$(WHEEL_GOOS) GOARCH=$(WHEEL_GOARCH) $(GO) build -trimpath -buildvcs=false -ldflags='-s -w' \
 	  -o python/src/masrl/bin/masrl$(if $(filter windows,$(WHEEL_GOOS)),.exe) ./cmd/masrl
 	MASRL_GOOS=$(WHEEL_GOOS) MASRL_GOARCH=$(WHEEL_GOARCH) MASRL_VERSION=$(MASRL_VERSION) \
 	  $(PY_VENV)/bin/python -m pip wheel --quiet --no-deps --no-build-isolation --wheel-dir $(WHEEL_BUILD) ./python
