@@ -17,6 +17,7 @@ import (
 
 	"github.com/masrl/masrl/corpus"
 	"github.com/masrl/masrl/schema"
+	"github.com/masrl/masrl/site/internal/jsonenc"
 )
 
 // assetFS holds the site's static files (style sheet and scripts). Files a
@@ -343,9 +344,9 @@ func (r *renderer) paperJSON(e *corpus.Entry) ([]byte, error) {
 			continue
 		}
 		sep()
-		b = appendJSONString(b, col)
+		b = jsonenc.AppendString(b, col)
 		b = append(b, ": "...)
-		b = appendJSONString(b, e.Value(col))
+		b = jsonenc.AppendString(b, e.Value(col))
 		b = append(b, ',')
 	}
 	sep()
@@ -366,7 +367,7 @@ func (r *renderer) paperJSON(e *corpus.Entry) ([]byte, error) {
 				b = append(b, ',')
 			}
 			b = append(b, "\n      "...)
-			b = appendJSONString(b, u)
+			b = jsonenc.AppendString(b, u)
 		}
 		b = append(b, "\n    ]"...)
 	}
@@ -413,26 +414,9 @@ func exclusionJSON(x *corpus.Exclusion) []byte {
 		}
 		b = append(b, f.name...)
 		b = append(b, "\": "...)
-		b = appendJSONString(b, f.value)
+		b = jsonenc.AppendString(b, f.value)
 	}
 	b = append(b, ",\n    \"line\": "...)
 	b = strconv.AppendInt(b, int64(x.Line), 10)
 	return append(b, "\n  }"...)
-}
-
-// appendJSONString appends s as json.Marshal encodes a string. A string
-// of printable ASCII without ", \, <, > and & (almost every cell) is
-// quoted as it is; any other goes through json.Marshal, whose escapes
-// (HTML characters, control characters, U+2028 and U+2029, invalid
-// UTF-8) are then the encoding's own.
-func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s) // a string always encodes
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }

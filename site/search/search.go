@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/masrl/masrl/corpus"
+	"github.com/masrl/masrl/site/internal/jsonenc"
 )
 
 // Index is what search.js loads.
@@ -208,21 +209,21 @@ func (ix *Index) JSONOf(entry func(i int) ([]byte, error)) ([]byte, error) {
 func (e *Entry) JSON() ([]byte, error) {
 	b := make([]byte, 0, 512)
 	b = append(b, `{"key":`...)
-	b = appendString(b, e.Key)
+	b = jsonenc.AppendString(b, e.Key)
 	b = append(b, `,"title":`...)
-	b = appendString(b, e.Title)
+	b = jsonenc.AppendString(b, e.Title)
 	b = append(b, `,"authors":`...)
-	b = appendString(b, e.Authors)
+	b = jsonenc.AppendString(b, e.Authors)
 	b = append(b, `,"venue":`...)
-	b = appendString(b, e.Venue)
+	b = jsonenc.AppendString(b, e.Venue)
 	b = append(b, `,"one_liner":`...)
-	b = appendString(b, e.OneLiner)
+	b = jsonenc.AppendString(b, e.OneLiner)
 	b = append(b, `,"notes":`...)
-	b = appendString(b, e.Notes)
+	b = jsonenc.AppendString(b, e.Notes)
 	b = append(b, `,"year":`...)
 	b = strconv.AppendInt(b, int64(e.Year), 10)
 	b = append(b, `,"url":`...)
-	b = appendString(b, e.URL)
+	b = jsonenc.AppendString(b, e.URL)
 	b = append(b, `,"tags":`...)
 	b = appendMap(b, e.Tags)
 	if len(e.Links) > 0 {
@@ -231,7 +232,7 @@ func (e *Entry) JSON() ([]byte, error) {
 	}
 	if e.Survey != "" {
 		b = append(b, `,"survey":`...)
-		b = appendString(b, e.Survey)
+		b = jsonenc.AppendString(b, e.Survey)
 	}
 	return append(b, '}'), nil
 }
@@ -247,28 +248,11 @@ func appendMap(b []byte, m map[string]string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, k)
+		b = jsonenc.AppendString(b, k)
 		b = append(b, ':')
-		b = appendString(b, m[k])
+		b = jsonenc.AppendString(b, m[k])
 	}
 	return append(b, '}')
-}
-
-// appendString appends s as json.Marshal encodes a string. A string of
-// printable ASCII without ", \, <, > and & (almost every value) is
-// quoted as it is; any other goes through json.Marshal, whose escapes
-// (HTML characters, control characters, U+2028 and U+2029, invalid
-// UTF-8) are then the encoding's own. (site's paperJSON has its twin.)
-func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s) // a string always encodes
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }
 
 // embeddableJSON encodes v with <, > and & escaped, so that it is safe to

@@ -219,3 +219,27 @@ func TestEntryJSONIsMarshal(t *testing.T) {
 		}
 	}
 }
+
+// FuzzEntryJSON holds Entry.JSON to json.Marshal's HTML-escaped bytes on
+// any strings, where TestEntryJSONIsMarshal tries the escapes one by one.
+func FuzzEntryJSON(f *testing.F) {
+	for _, s := range []string{"", "plain", "<a>&", "\u2028\x00\xff", `"\`} {
+		f.Add(s, s, 2025)
+	}
+	f.Fuzz(func(t *testing.T, s, k string, year int) {
+		e := Entry{Key: s, Title: k + s, Notes: s, Year: year, Tags: map[string]string{k: s, s: k}, Links: map[string]string{"code": s}, Survey: k}
+		raw, err := json.Marshal(&e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		json.HTMLEscape(&want, raw)
+		got, err := e.JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("JSON\n%s\nwant (json.Marshal)\n%s", got, want.Bytes())
+		}
+	})
+}
