@@ -47,7 +47,7 @@ func TestMappedWindows(t *testing.T) {
 // the last string read while the scanner looks past it.
 func TestMappedCapture(t *testing.T) {
 	var doc bytes.Buffer
-	for i := 0; i < 300; i++ {
+	for i := range 300 {
 		doc.WriteString(`"w` + itoa(i) + `" ` + itoa(i*7919) + " ")
 	}
 	in := doc.Bytes()
