@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -118,5 +119,45 @@ func TestServeSeesBibEdit(t *testing.T) {
 		if _, body := get(t, ts.URL+"/papers/magrpo/"); !strings.Contains(body, note) {
 			t.Fatalf("after the edit of papers.csv, the page lost papers.bib's %q", note)
 		}
+	}
+}
+
+// TestServeLogsTimeSinceHeard holds the early pages' log line to the
+// time since the watcher heard the edit, beside the build's own: an edit
+// slow to show because of the settle, the look at the files or a wait
+// for the build before shows there, and not in the build's time. A
+// build no event started (the first) gives the build's time alone.
+func TestServeLogsTimeSinceHeard(t *testing.T) {
+	dir := corpustest.CopyCorpus(t, corpustest.Dir(t))
+	s, ts := newTestServer(t, dir)
+	var log corpustest.LogBuffer
+	s.log = &log
+	s.RebuildQuietly()
+	if code, _ := get(t, ts.URL+"/papers/magrpo/"); code != 200 {
+		t.Fatalf("/papers/magrpo/: %d", code)
+	}
+	watch(t, s)
+	papers := filepath.Join(dir, corpus.PapersFile)
+	orig, _ := os.ReadFile(papers)
+	edited := bytes.Replace(orig, []byte("Models LLM collaboration as cooperative MARL"), []byte("Heard and shown"), 1)
+	for i := 0; ; i++ {
+		corpustest.WriteLater(t, papers, edited)
+		time.Sleep(100 * time.Millisecond)
+		if strings.Contains(log.String(), "showing 1 page") {
+			break
+		}
+		if i == 300 {
+			t.Fatalf("the edit was never shown early:\n%s", log.String())
+		}
+	}
+	line := regexp.MustCompile(`showing 1 page visited last after ([0-9.]+[mµn]?s), ([0-9.]+[mµn]?s) after the change was heard, before the rest of the build\n`)
+	m := line.FindStringSubmatch(log.String())
+	if m == nil {
+		t.Fatalf("no time since the change was heard in the log:\n%s", log.String())
+	}
+	build, _ := time.ParseDuration(m[1])
+	heard, _ := time.ParseDuration(m[2])
+	if heard < build+settle-time.Millisecond { // each rounded to the millisecond
+		t.Errorf("shown %s after the change was heard and %s after the build began: the settle (%s) is not in the first", heard, build, settle)
 	}
 }

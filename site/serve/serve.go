@@ -145,6 +145,11 @@ type Server struct {
 	hearing  bool
 	heard    map[string]bool
 	heardAll bool
+	// firstHeard is when the watcher heard the first change the next
+	// build reads (zero when no event started it: the first build, a
+	// poll), so that its log tells the settle and any wait for the
+	// build before from the build's own time.
+	firstHeard time.Time
 	// bibStat is papers.bib's size, time and mode when the last build
 	// began, "" when it was no regular file. Used under buildMu.
 	bibStat string
@@ -202,7 +207,8 @@ func (s *Server) build(announce bool) {
 	s.buildMu.Lock()
 	defer s.buildMu.Unlock()
 	s.mu.Lock()
-	watch := s.watch
+	watch, heardAt := s.watch, s.firstHeard
+	s.firstHeard = time.Time{}
 	s.mu.Unlock()
 	stamp := fingerprint(watch, s.outputs())
 	start := time.Now()
@@ -216,7 +222,7 @@ func (s *Server) build(announce bool) {
 			opt.First = slices.Clone(s.visited)
 			s.mu.Unlock()
 			opt.Early = func(pages map[string][]byte) {
-				s.showEarly(pages, start)
+				s.showEarly(pages, start, heardAt)
 				shown = true
 			}
 		}
@@ -275,14 +281,22 @@ func (s *Server) announce() {
 
 // showEarly serves a build's first pages, rendered but not yet
 // published, and reloads the open pages: one of those pages shows the
-// edit now, any other page waits for the build.
-func (s *Server) showEarly(pages map[string][]byte, start time.Time) {
+// edit now, any other page waits for the build. Its log line gives the
+// time since the build began and, when the watcher heard the change,
+// since then: the settle, the look at the files and any wait for the
+// build before are in the second and not in the first, and a slow edit
+// is told apart from a slow build.
+func (s *Server) showEarly(pages map[string][]byte, start, heard time.Time) {
 	s.mu.Lock()
 	s.early, s.settled = pages, make(chan struct{})
 	s.announce()
 	s.mu.Unlock()
-	fmt.Fprintf(s.log, "showing %s visited last after %s, before the rest of the build\n", pagesCount(len(pages)),
-		time.Since(start).Round(time.Millisecond))
+	since := ""
+	if !heard.IsZero() {
+		since = fmt.Sprintf(", %s after the change was heard", time.Since(heard).Round(time.Millisecond))
+	}
+	fmt.Fprintf(s.log, "showing %s visited last after %s%s, before the rest of the build\n", pagesCount(len(pages)),
+		time.Since(start).Round(time.Millisecond), since)
 }
 
 // visit records a page served, as an output file name.
@@ -329,6 +343,7 @@ func (s *Server) Watch(ctx context.Context) {
 			s.distrust()
 			fmt.Fprintf(s.log, "masrl serve: watching the inputs: %v\n", err)
 		case ev := <-w.Events:
+			heard := time.Now()
 			s.hear(ev.Name)
 			s.addCreatedDir(w, ev)
 			// Take the events that follow at once, then build if the
@@ -348,6 +363,9 @@ func (s *Server) Watch(ctx context.Context) {
 				}
 			}
 			if s.changedFiles() {
+				s.mu.Lock()
+				s.firstHeard = heard
+				s.mu.Unlock()
 				s.Rebuild()
 				// Folders masrl.yaml names now are watched from here.
 				if err := s.addWatches(w); err != nil {
