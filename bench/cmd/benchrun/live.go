@@ -51,7 +51,7 @@ type liveTool struct {
 	// edit writes the input with the title edited beside the file it
 	// replaces and returns both names; measureLive renames it.
 	edit func(title string) (tmp, file string, err error)
-	page   string // the edited entry's path
+	page string // the edited entry's path
 	// warm counts the log lines of builds the server does on its own at
 	// start, which the edits must wait for.
 	warm int
