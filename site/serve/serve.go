@@ -148,7 +148,7 @@ type Server struct {
 	// firstHeard is when the watcher heard the first change the next
 	// build reads (zero when no event started it: the first build, a
 	// poll), so that its log tells the settle and any wait for the
-	// build before from the build's own time.
+	// build before from the build's own time. Used under mu.
 	firstHeard time.Time
 	// bibStat is papers.bib's size, time and mode when the last build
 	// began, "" when it was no regular file. Used under buildMu.
@@ -343,9 +343,19 @@ func (s *Server) Watch(ctx context.Context) {
 			s.distrust()
 			fmt.Fprintf(s.log, "masrl serve: watching the inputs: %v\n", err)
 		case ev := <-w.Events:
-			heard := time.Now()
-			s.hear(ev.Name)
-			s.addCreatedDir(w, ev)
+			// heard is when the first event of the burst named a file a
+			// build reads: an editor's scratch file written before its
+			// rename (papers.csv.tmp) is not the change yet.
+			var heard time.Time
+			note := func(ev fsnotify.Event) {
+				if heard.IsZero() && !scratch(filepath.Base(ev.Name)) {
+					heard = time.Now()
+				}
+				s.hear(ev.Name)
+				s.addCreatedDir(w, ev)
+			}
+			first := time.Now()
+			note(ev)
 			// Take the events that follow at once, then build if the
 			// files did change (not only their access or the output).
 			t := time.NewTimer(settle)
@@ -353,14 +363,16 @@ func (s *Server) Watch(ctx context.Context) {
 			for {
 				select {
 				case ev := <-w.Events:
-					s.hear(ev.Name)
-					s.addCreatedDir(w, ev)
+					note(ev)
 					t.Reset(settle)
 				case <-t.C:
 					break drain
 				case <-ctx.Done():
 					return
 				}
+			}
+			if heard.IsZero() {
+				heard = first
 			}
 			if s.changedFiles() {
 				s.mu.Lock()
