@@ -161,3 +161,44 @@ func TestServeLogsTimeSinceHeard(t *testing.T) {
 		t.Errorf("shown %s after the change was heard and %s after the build began: the settle (%s) is not in the first", heard, build, settle)
 	}
 }
+
+// TestServeBuildWaitsForEarlyFetch holds the order of an edit's events:
+// the visited page shown early, then a request served it, and only then
+// the rest of the build, so that the request does not compete with the
+// rest for the processors (showEarly). The grace is made endless here:
+// the build must not end before the page's request, however long that
+// takes.
+func TestServeBuildWaitsForEarlyFetch(t *testing.T) {
+	dir := corpustest.CopyCorpus(t, corpustest.Dir(t))
+	s, ts := newTestServer(t, dir)
+	s.earlyGrace = time.Hour
+	s.RebuildQuietly()
+	if code, _ := get(t, ts.URL+"/papers/magrpo/"); code != 200 {
+		t.Fatalf("/papers/magrpo/: %d", code)
+	}
+	papers := filepath.Join(dir, corpus.PapersFile)
+	orig, _ := os.ReadFile(papers)
+	edited := bytes.Replace(orig, []byte("Models LLM collaboration as cooperative MARL"), []byte("Served before the rest"), 1)
+	corpustest.WriteLater(t, papers, edited)
+	s.mu.Lock()
+	changed := s.changed
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		s.Rebuild()
+		close(done)
+	}()
+	<-changed // the early page is shown
+	select {
+	case <-done:
+		t.Fatal("the build ended before the page it showed early was requested")
+	case <-time.After(2 * time.Second):
+	}
+	if _, body := get(t, ts.URL+"/papers/magrpo/"); !strings.Contains(body, "Served before the rest") {
+		t.Error("the early page does not show the edit")
+	}
+	<-done // the request let the build go on
+	if _, body := get(t, ts.URL+"/papers/"); !strings.Contains(body, "Served before the rest") {
+		t.Error("the built site does not show the edit")
+	}
+}

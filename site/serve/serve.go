@@ -137,6 +137,11 @@ type Server struct {
 	// builds.
 	early   map[string][]byte
 	settled chan struct{}
+	// fetched is closed when a request got one of the early pages, and
+	// nil after; earlyGrace is how long the build waits for that before
+	// it goes on (showEarly).
+	fetched    chan struct{}
+	earlyGrace time.Duration
 	// hearing: Watch's watcher is running. heard are the paths its
 	// events named since the last build began, and heardAll that they
 	// are all of the changes since then: the watcher was hearing when
@@ -155,6 +160,12 @@ type Server struct {
 	bibStat string
 }
 
+// earlyGrace is how long a build waits, after showing the pages visited
+// last, for a request of one of them before it builds the rest: the
+// open page's reload (live.js) asks at once; with no page open, the
+// build is that much longer.
+const earlyGrace = 100 * time.Millisecond
+
 // visitedLimit is how many of the pages served last a rebuild renders
 // first: the open tabs of one person at work, as Hugo keeps ten.
 const visitedLimit = 10
@@ -165,7 +176,7 @@ func New(opt Options) *Server {
 	if log == nil {
 		log = io.Discard
 	}
-	s := &Server{opt: opt, log: log, cache: site.NewCache(), changed: make(chan struct{}), quit: make(chan struct{})}
+	s := &Server{opt: opt, log: log, cache: site.NewCache(), changed: make(chan struct{}), quit: make(chan struct{}), earlyGrace: earlyGrace}
 	s.watch = s.inputs()
 	return s
 }
@@ -257,7 +268,7 @@ func (s *Server) build(announce bool) {
 	}
 	if s.settled != nil {
 		close(s.settled)
-		s.early, s.settled = nil, nil
+		s.early, s.settled, s.fetched = nil, nil, nil
 	}
 	// The open pages reloaded when the first pages were shown; they show
 	// this build already, unless it failed after.
@@ -286,11 +297,29 @@ func (s *Server) announce() {
 // since then: the settle, the look at the files and any wait for the
 // build before are in the second and not in the first, and a slow edit
 // is told apart from a slow build.
+//
+// The build goes on once one of those pages was served, or after
+// earlyGrace: the open page reloads at once, and its request then finds
+// both processors free. At 100,000 entries the rest of the build (the
+// check of every row, the views) kept both busy with long-running
+// goroutines, and a request made right after the page was shown waited
+// up to 65 ms for one (the server's goroutine in the scheduler's global
+// queue), longer than the page took to make.
 func (s *Server) showEarly(pages map[string][]byte, start, heard time.Time) {
+	fetched := make(chan struct{})
 	s.mu.Lock()
-	s.early, s.settled = pages, make(chan struct{})
+	s.early, s.settled, s.fetched = pages, make(chan struct{}), fetched
 	s.announce()
 	s.mu.Unlock()
+	defer func() {
+		t := time.NewTimer(s.earlyGrace)
+		defer t.Stop()
+		select {
+		case <-fetched:
+		case <-t.C:
+		case <-s.quit:
+		}
+	}()
 	since := ""
 	if !heard.IsZero() {
 		since = fmt.Sprintf(", %s after the change was heard", time.Since(heard).Round(time.Millisecond))
@@ -645,6 +674,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.visit(page)
 		w.Header().Set("Cache-Control", "no-cache")
 		writeHTML(w, http.StatusOK, withLiveScript(b, version))
+		s.mu.Lock()
+		if s.fetched != nil {
+			close(s.fetched) // the build goes on (showEarly)
+			s.fetched = nil
+		}
+		s.mu.Unlock()
 		return
 	case settled != nil && html:
 		// A page of the site before the edit would not be told to
