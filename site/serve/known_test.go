@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -118,5 +119,86 @@ func TestServeSeesBibEdit(t *testing.T) {
 		if _, body := get(t, ts.URL+"/papers/magrpo/"); !strings.Contains(body, note) {
 			t.Fatalf("after the edit of papers.csv, the page lost papers.bib's %q", note)
 		}
+	}
+}
+
+// TestServeLogsTimeSinceHeard holds the early pages' log line to the
+// time since the watcher heard the edit, beside the build's own: an edit
+// slow to show because of the settle, the look at the files or a wait
+// for the build before shows there, and not in the build's time. A
+// build no event started (the first) gives the build's time alone.
+func TestServeLogsTimeSinceHeard(t *testing.T) {
+	dir := corpustest.CopyCorpus(t, corpustest.Dir(t))
+	s, ts := newTestServer(t, dir)
+	var log corpustest.LogBuffer
+	s.log = &log
+	s.RebuildQuietly()
+	if code, _ := get(t, ts.URL+"/papers/magrpo/"); code != 200 {
+		t.Fatalf("/papers/magrpo/: %d", code)
+	}
+	watch(t, s)
+	papers := filepath.Join(dir, corpus.PapersFile)
+	orig, _ := os.ReadFile(papers)
+	edited := bytes.Replace(orig, []byte("Models LLM collaboration as cooperative MARL"), []byte("Heard and shown"), 1)
+	for i := 0; ; i++ {
+		corpustest.WriteLater(t, papers, edited)
+		time.Sleep(100 * time.Millisecond)
+		if strings.Contains(log.String(), "showing 1 page") {
+			break
+		}
+		if i == 300 {
+			t.Fatalf("the edit was never shown early:\n%s", log.String())
+		}
+	}
+	line := regexp.MustCompile(`showing 1 page visited last after ([0-9.]+[mµn]?s), ([0-9.]+[mµn]?s) after the change was heard, before the rest of the build\n`)
+	m := line.FindStringSubmatch(log.String())
+	if m == nil {
+		t.Fatalf("no time since the change was heard in the log:\n%s", log.String())
+	}
+	build, _ := time.ParseDuration(m[1])
+	heard, _ := time.ParseDuration(m[2])
+	if heard < build+settle-time.Millisecond { // each rounded to the millisecond
+		t.Errorf("shown %s after the change was heard and %s after the build began: the settle (%s) is not in the first", heard, build, settle)
+	}
+}
+
+// TestServeBuildWaitsForEarlyFetch holds the order of an edit's events:
+// the visited page shown early, then a request served it, and only then
+// the rest of the build, so that the request does not compete with the
+// rest for the processors (showEarly). The grace is made endless here:
+// the build must not end before the page's request, however long that
+// takes.
+func TestServeBuildWaitsForEarlyFetch(t *testing.T) {
+	dir := corpustest.CopyCorpus(t, corpustest.Dir(t))
+	s, ts := newTestServer(t, dir)
+	s.earlyGrace = time.Hour
+	s.RebuildQuietly()
+	if code, _ := get(t, ts.URL+"/papers/magrpo/"); code != 200 {
+		t.Fatalf("/papers/magrpo/: %d", code)
+	}
+	papers := filepath.Join(dir, corpus.PapersFile)
+	orig, _ := os.ReadFile(papers)
+	edited := bytes.Replace(orig, []byte("Models LLM collaboration as cooperative MARL"), []byte("Served before the rest"), 1)
+	corpustest.WriteLater(t, papers, edited)
+	s.mu.Lock()
+	changed := s.changed
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		s.Rebuild()
+		close(done)
+	}()
+	<-changed // the early page is shown
+	select {
+	case <-done:
+		t.Fatal("the build ended before the page it showed early was requested")
+	case <-time.After(2 * time.Second):
+	}
+	if _, body := get(t, ts.URL+"/papers/magrpo/"); !strings.Contains(body, "Served before the rest") {
+		t.Error("the early page does not show the edit")
+	}
+	<-done // the request let the build go on
+	if _, body := get(t, ts.URL+"/papers/"); !strings.Contains(body, "Served before the rest") {
+		t.Error("the built site does not show the edit")
 	}
 }

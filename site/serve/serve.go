@@ -137,6 +137,11 @@ type Server struct {
 	// builds.
 	early   map[string][]byte
 	settled chan struct{}
+	// fetched is closed when a request got one of the early pages, and
+	// nil after; earlyGrace is how long the build waits for that before
+	// it goes on (showEarly).
+	fetched    chan struct{}
+	earlyGrace time.Duration
 	// hearing: Watch's watcher is running. heard are the paths its
 	// events named since the last build began, and heardAll that they
 	// are all of the changes since then: the watcher was hearing when
@@ -145,10 +150,21 @@ type Server struct {
 	hearing  bool
 	heard    map[string]bool
 	heardAll bool
+	// firstHeard is when the watcher heard the first change the next
+	// build reads (zero when no event started it: the first build, a
+	// poll), so that its log tells the settle and any wait for the
+	// build before from the build's own time. Used under mu.
+	firstHeard time.Time
 	// bibStat is papers.bib's size, time and mode when the last build
 	// began, "" when it was no regular file. Used under buildMu.
 	bibStat string
 }
+
+// earlyGrace is how long a build waits, after showing the pages visited
+// last, for a request of one of them before it builds the rest: the
+// open page's reload (live.js) asks at once; with no page open, the
+// build is that much longer.
+const earlyGrace = 100 * time.Millisecond
 
 // visitedLimit is how many of the pages served last a rebuild renders
 // first: the open tabs of one person at work, as Hugo keeps ten.
@@ -160,7 +176,7 @@ func New(opt Options) *Server {
 	if log == nil {
 		log = io.Discard
 	}
-	s := &Server{opt: opt, log: log, cache: site.NewCache(), changed: make(chan struct{}), quit: make(chan struct{})}
+	s := &Server{opt: opt, log: log, cache: site.NewCache(), changed: make(chan struct{}), quit: make(chan struct{}), earlyGrace: earlyGrace}
 	s.watch = s.inputs()
 	return s
 }
@@ -202,7 +218,8 @@ func (s *Server) build(announce bool) {
 	s.buildMu.Lock()
 	defer s.buildMu.Unlock()
 	s.mu.Lock()
-	watch := s.watch
+	watch, heardAt := s.watch, s.firstHeard
+	s.firstHeard = time.Time{}
 	s.mu.Unlock()
 	stamp := fingerprint(watch, s.outputs())
 	start := time.Now()
@@ -216,7 +233,7 @@ func (s *Server) build(announce bool) {
 			opt.First = slices.Clone(s.visited)
 			s.mu.Unlock()
 			opt.Early = func(pages map[string][]byte) {
-				s.showEarly(pages, start)
+				s.showEarly(pages, start, heardAt)
 				shown = true
 			}
 		}
@@ -251,7 +268,7 @@ func (s *Server) build(announce bool) {
 	}
 	if s.settled != nil {
 		close(s.settled)
-		s.early, s.settled = nil, nil
+		s.early, s.settled, s.fetched = nil, nil, nil
 	}
 	// The open pages reloaded when the first pages were shown; they show
 	// this build already, unless it failed after.
@@ -275,14 +292,40 @@ func (s *Server) announce() {
 
 // showEarly serves a build's first pages, rendered but not yet
 // published, and reloads the open pages: one of those pages shows the
-// edit now, any other page waits for the build.
-func (s *Server) showEarly(pages map[string][]byte, start time.Time) {
+// edit now, any other page waits for the build. Its log line gives the
+// time since the build began and, when the watcher heard the change,
+// since then: the settle, the look at the files and any wait for the
+// build before are in the second and not in the first, and a slow edit
+// is told apart from a slow build.
+//
+// The build goes on once one of those pages was served, or after
+// earlyGrace: the open page reloads at once, and its request then finds
+// both processors free. At 100,000 entries the rest of the build (the
+// check of every row, the views) kept both busy with long-running
+// goroutines, and a request made right after the page was shown waited
+// up to 65 ms for one (the server's goroutine in the scheduler's global
+// queue), longer than the page took to make.
+func (s *Server) showEarly(pages map[string][]byte, start, heard time.Time) {
+	fetched := make(chan struct{})
 	s.mu.Lock()
-	s.early, s.settled = pages, make(chan struct{})
+	s.early, s.settled, s.fetched = pages, make(chan struct{}), fetched
 	s.announce()
 	s.mu.Unlock()
-	fmt.Fprintf(s.log, "showing %s visited last after %s, before the rest of the build\n", pagesCount(len(pages)),
-		time.Since(start).Round(time.Millisecond))
+	defer func() {
+		t := time.NewTimer(s.earlyGrace)
+		defer t.Stop()
+		select {
+		case <-fetched:
+		case <-t.C:
+		case <-s.quit:
+		}
+	}()
+	since := ""
+	if !heard.IsZero() {
+		since = fmt.Sprintf(", %s after the change was heard", time.Since(heard).Round(time.Millisecond))
+	}
+	fmt.Fprintf(s.log, "showing %s visited last after %s%s, before the rest of the build\n", pagesCount(len(pages)),
+		time.Since(start).Round(time.Millisecond), since)
 }
 
 // visit records a page served, as an output file name.
@@ -329,8 +372,19 @@ func (s *Server) Watch(ctx context.Context) {
 			s.distrust()
 			fmt.Fprintf(s.log, "masrl serve: watching the inputs: %v\n", err)
 		case ev := <-w.Events:
-			s.hear(ev.Name)
-			s.addCreatedDir(w, ev)
+			// heard is when the first event of the burst named a file a
+			// build reads: an editor's scratch file written before its
+			// rename (papers.csv.tmp) is not the change yet.
+			var heard time.Time
+			note := func(ev fsnotify.Event) {
+				if heard.IsZero() && !scratch(filepath.Base(ev.Name)) {
+					heard = time.Now()
+				}
+				s.hear(ev.Name)
+				s.addCreatedDir(w, ev)
+			}
+			first := time.Now()
+			note(ev)
 			// Take the events that follow at once, then build if the
 			// files did change (not only their access or the output).
 			t := time.NewTimer(settle)
@@ -338,8 +392,7 @@ func (s *Server) Watch(ctx context.Context) {
 			for {
 				select {
 				case ev := <-w.Events:
-					s.hear(ev.Name)
-					s.addCreatedDir(w, ev)
+					note(ev)
 					t.Reset(settle)
 				case <-t.C:
 					break drain
@@ -347,7 +400,13 @@ func (s *Server) Watch(ctx context.Context) {
 					return
 				}
 			}
+			if heard.IsZero() {
+				heard = first
+			}
 			if s.changedFiles() {
+				s.mu.Lock()
+				s.firstHeard = heard
+				s.mu.Unlock()
 				s.Rebuild()
 				// Folders masrl.yaml names now are watched from here.
 				if err := s.addWatches(w); err != nil {
@@ -615,6 +674,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.visit(page)
 		w.Header().Set("Cache-Control", "no-cache")
 		writeHTML(w, http.StatusOK, withLiveScript(b, version))
+		s.mu.Lock()
+		if s.fetched != nil {
+			close(s.fetched) // the build goes on (showEarly)
+			s.fetched = nil
+		}
+		s.mu.Unlock()
 		return
 	case settled != nil && html:
 		// A page of the site before the edit would not be told to
