@@ -91,7 +91,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "longest a single run may take; a run that takes longer is reported as not finished")
 	fs.StringVar(&cfg.hugoNewest, "hugo-newest", "", "`path` of the newest Hugo the module proxy builds, measured beside Debian's hugo")
 	fs.BoolVar(&cfg.busy, "busy", false, "keep one core busy with stress-ng during the whole run; -md writes the blocks NAME-busy")
-	fs.DurationVar(&cfg.settle, "settle", 61*time.Second, "how long the build section waits after deleting its outputs, for a file system that skips recently freed inodes (0: no wait)")
+	fs.DurationVar(&cfg.settle, "settle", 361*time.Second, "how long the build section waits after deleting its outputs, for a file system that skips recently freed inodes (0: no wait)")
 	sections := fs.String("sections", allSections, "comma-separated `list` of sections to measure")
 	buildSizes := fs.String("build-sizes", "", "comma-separated entry `counts` the build section measures (0: the real corpus); default: the sizes of the mode")
 	liveSizes := fs.String("live-sizes", "", "comma-separated entry `counts` the live section measures; default: the sizes of the mode")

@@ -210,10 +210,12 @@ func (h *harness) trash() string { return filepath.Join(h.cfg.work, "out", "tras
 // has just deleted would slow the next first build, whoever runs it: make
 // bench's run with one core busy starts right after this one, and its
 // empty-directory builds measured the deletion, not the tools (2.56×
-// Hugo after a deletion, 5.82× on a rested disk, the same code). The
-// dirty blocks are written first (sync), so the shorter window applies:
-// ext4's recently_deleted skips an inode freed in the last 60 s, or in
-// the last 360 s while its inode table block is dirty (-settle).
+// Hugo after a deletion, 5.82× on a rested disk, the same code). ext4's
+// recently_deleted skips an inode freed in the last 60 s, or in the last
+// 360 s while its inode table block is dirty; sync cleans the blocks,
+// but the next run's own new inodes dirty them again, so a wait of 61 s
+// after a sync was not enough (the busy run after it still took 3.9 s
+// against 0.8 s quiet): -settle waits the whole 360 s and a second.
 func (h *harness) settleDeletion() {
 	if h.cfg.settle <= 0 {
 		return
