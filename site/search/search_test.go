@@ -204,19 +204,26 @@ func TestEntryJSONIsMarshal(t *testing.T) {
 	}
 	entries = append(entries, Entry{}, Entry{Tags: map[string]string{}, Links: map[string]string{}})
 	for _, e := range entries {
-		raw, err := json.Marshal(&e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var want bytes.Buffer
-		json.HTMLEscape(&want, raw)
-		got, err := e.JSON()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want.Bytes()) {
-			t.Fatalf("%q: JSON\n%s\nwant (json.Marshal)\n%s", e.Key, got, want.Bytes())
-		}
+		checkEntryJSON(t, e)
+	}
+}
+
+// checkEntryJSON fails t unless e.JSON is json.Marshal's bytes of e,
+// HTML-escaped.
+func checkEntryJSON(t *testing.T, e Entry) {
+	t.Helper()
+	raw, err := json.Marshal(&e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	json.HTMLEscape(&want, raw)
+	got, err := e.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want.Bytes()) {
+		t.Fatalf("%q: JSON\n%s\nwant (json.Marshal)\n%s", e.Key, got, want.Bytes())
 	}
 }
 
@@ -227,19 +234,6 @@ func FuzzEntryJSON(f *testing.F) {
 		f.Add(s, s, 2025)
 	}
 	f.Fuzz(func(t *testing.T, s, k string, year int) {
-		e := Entry{Key: s, Title: k + s, Notes: s, Year: year, Tags: map[string]string{k: s, s: k}, Links: map[string]string{"code": s}, Survey: k}
-		raw, err := json.Marshal(&e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var want bytes.Buffer
-		json.HTMLEscape(&want, raw)
-		got, err := e.JSON()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want.Bytes()) {
-			t.Fatalf("JSON\n%s\nwant (json.Marshal)\n%s", got, want.Bytes())
-		}
+		checkEntryJSON(t, Entry{Key: s, Title: k + s, Notes: s, Year: year, Tags: map[string]string{k: s, s: k}, Links: map[string]string{"code": s}, Survey: k})
 	})
 }
