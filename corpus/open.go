@@ -302,6 +302,10 @@ func startCheck(c *Corpus, d *Data, opt CheckOptions, prev *Checked, keep bool) 
 			prev.Start()
 			<-prev.done
 			memo = prev.memo
+			// ck.run stays referenced after it ran: without this, every
+			// reopened corpus would keep all the ones before it alive
+			// (TestReopenLetsOlderGo).
+			prev = nil
 		}
 		ck.diags, ck.memo = check(c, d.Vocabulary, opt, memo, keep)
 	}
