@@ -153,7 +153,8 @@ serve: $(BIN) $(VALIDATOR_FILES) node_modules
 # The four parts keep their temporary files (TMPDIR: go test's
 # t.TempDir, the sites and traces the tests write, Chromium's profiles,
 # the go command's work directory, pip's unpacking) in a directory of
-# their own under TEST_TMPDIR, removed when they end, passed or not.
+# their own under TEST_TMPDIR, removed when they end, passed, failed or
+# interrupted.
 # TEST_TMPDIR is /dev/shm, a tmpfs, when it has TEST_TMPDIR_MIN_KB free
 # (4 GiB; a container's default 64 MB is not enough), else the
 # environment's TMPDIR: the tests create and remove tens of thousands of
@@ -170,7 +171,7 @@ TEST_TMPDIR ?= $(or $(shell df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 && $$4 >=
 
 test: debian
 	@tmp=$$(mktemp -d "$(TEST_TMPDIR)/masrl-test.XXXXXX") || exit 1; \
-	trap 'rm -rf "$$tmp"' EXIT; \
+	trap 'rm -rf "$$tmp"' EXIT; trap 'exit 130' INT TERM HUP PIPE; \
 	echo "make test: temporary files in $$tmp"; \
 	TEST_OUTER_TMPDIR=$${TMPDIR:-/tmp} TMPDIR=$$tmp $(MAKE) --no-print-directory -j5 --output-sync=target test-native test-wasm test-lint python-test
 	./$(BIN) readme README.md --check --corpus $(CORPUS) $(if $(PROFILE),--profile $(PROFILE))
