@@ -31,7 +31,7 @@ export GOFLAGS := $(strip $(shell $(GO) env GOFLAGS) -trimpath)
 # MB. With the collector off until a process's heap nears 1 GiB, a cold
 # go build of cmd/masrl took 53.6 s of CPU instead of 59.1 s with
 # GOGC=400 (73.1 s with the default 100; its largest process 685 MB
-# instead of 406 MB), the validator's 17.3 s and 17.8 s instead of 18.3 s
+# instead of 406 MB), the validator's 16.2 s and 17.2 s instead of 18.3 s
 # and 20.9 s, staticcheck's analysis with its cache empty 15.2 s and
 # 14.9 s instead of 16.3 s and 16.8 s (largest process 1.05 GB instead
 # of 535 MB): the limit bounds each process, where GOGC=off alone would
