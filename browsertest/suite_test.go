@@ -154,12 +154,16 @@ func (s *shared) chromium() (context.Context, error) {
 }
 
 // buildMasrl builds the masrl command once for the package's tests, for
-// those that run it as a user would, and returns its path.
+// those that run it as a user would, and returns its path. It is built
+// as the releases and the wheel build it (no symbol table or DWARF, no
+// VCS stamp; CGO_ENABLED and -trimpath come from make), so that under
+// make test, where the wheel's build linked the same binary, the go
+// command finds it in its cache instead of linking it again.
 func buildMasrl(t *testing.T) string {
 	t.Helper()
 	suite.masrlOnce.Do(func() {
 		bin := filepath.Join(suite.dir, "masrl")
-		build := exec.Command("go", "build", "-o", bin, "./cmd/masrl")
+		build := exec.Command("go", "build", "-buildvcs=false", "-ldflags=-s -w", "-o", bin, "./cmd/masrl")
 		build.Dir = repoRoot(t)
 		if b, err := build.CombinedOutput(); err != nil {
 			suite.masrlErr = fmt.Errorf("go build: %v\n%s", err, b)
