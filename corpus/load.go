@@ -55,7 +55,7 @@ const (
 // is kept as a diagnostic and reported by Check with the others.
 type Corpus struct {
 	Dir      string
-	Papers   []Entry
+	Papers   []*Entry
 	Excluded []Exclusion
 	Bib      []BibEntry
 	Audits   []Audit // nil when there is no spotcheck.csv
@@ -424,6 +424,22 @@ func LoadPapersIn(dir, name string) (*Corpus, error) {
 	return c, nil
 }
 
+// pointers returns a pointer to each of rows, in order: the rows a load
+// decodes are held in one array, and the corpus holds them by pointer so
+// that a corpus reopened after an edit (Reopen) shares the rows that did
+// not change with the one before instead of copying them (reusePapers).
+// Nil for no rows, as decoding nothing gives.
+func pointers(rows []Entry) []*Entry {
+	if len(rows) == 0 {
+		return nil
+	}
+	out := make([]*Entry, len(rows))
+	for i := range rows {
+		out[i] = &rows[i]
+	}
+	return out
+}
+
 // ParsePapers reads papers.csv content, kept as its Source; name is used
 // in positions. It is the entry point of the loader's fuzz test.
 func ParsePapers(name string, b []byte) (*Corpus, error) {
@@ -433,7 +449,7 @@ func ParsePapers(name string, b []byte) (*Corpus, error) {
 
 func (c *Corpus) loadPapers(name string, r io.Reader, size int64) error {
 	t, rows, diags, err := decodeCSV[Entry](name, r, size, c.eachPaper, c.paperColumns, nil)
-	c.papers, c.Papers = t, rows
+	c.papers, c.Papers = t, pointers(rows)
 	c.loadDiags = append(c.loadDiags, diags...)
 	if err != nil {
 		return fmt.Errorf("%s: decoding rows: %w", name, err)
@@ -507,7 +523,7 @@ func (a *Audit) place(file string, cols *rowColumns, _ []string, pos []fieldPos)
 func (c *Corpus) Entry(key string) *Entry {
 	for i := range c.Papers {
 		if c.Papers[i].Key == key {
-			return &c.Papers[i]
+			return c.Papers[i]
 		}
 	}
 	return nil
