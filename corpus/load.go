@@ -54,7 +54,12 @@ const (
 // problem found while reading (CSV syntax, invalid UTF-8, a short record)
 // is kept as a diagnostic and reported by Check with the others.
 type Corpus struct {
-	Dir      string
+	Dir string
+	// Papers are papers.csv's rows in file order. They are held by
+	// pointer: a corpus reopened after an edit (Reopen) shares the rows
+	// that did not change with the corpus before, whose readers (the
+	// last build's views) still read them, so nothing writes into a
+	// loaded row.
 	Papers   []*Entry
 	Excluded []Exclusion
 	Bib      []BibEntry
