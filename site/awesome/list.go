@@ -41,10 +41,7 @@ func (s section) size() int { return len(s.entries) + len(s.also) }
 func sections(c *corpus.Corpus, v *corpus.Vocabulary) []section {
 	f := v.ListField()
 	if f == nil {
-		s := section{label: "Papers"}
-		for i := range c.Papers {
-			s.entries = append(s.entries, c.Papers[i])
-		}
+		s := section{label: "Papers", entries: slices.Clone(c.Papers)}
 		slices.SortFunc(s.entries, corpus.CompareForList)
 		return []section{s}
 	}
