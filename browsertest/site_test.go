@@ -202,8 +202,8 @@ func TestSite(t *testing.T) {
 		var e *corpus.Entry
 		var bib *corpus.BibEntry
 		for i := range c.Papers {
-			if bib = c.BibFor(&c.Papers[i]); bib != nil {
-				e = &c.Papers[i]
+			if bib = c.BibFor(c.Papers[i]); bib != nil {
+				e = c.Papers[i]
 				break
 			}
 		}

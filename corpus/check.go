@@ -153,7 +153,7 @@ func exclusionKeys(x *Exclusion) (id, url, title string) {
 // its normalized title. It indexes the few exclusions and passes over the
 // rows once, normalizing each title into a reused buffer: at 10,000 rows
 // an index of the rows cost a map entry and a string per row and field.
-func alsoRetainedCandidates(papers []Entry, excluded []Exclusion) [][]int {
+func alsoRetainedCandidates(papers []*Entry, excluded []Exclusion) [][]int {
 	byID, byURL, byTitle := map[string][]int{}, map[string][]int{}, map[string][]int{}
 	for j := range excluded {
 		id, url, title := exclusionKeys(&excluded[j])
@@ -177,7 +177,7 @@ func alsoRetainedCandidates(papers []Entry, excluded []Exclusion) [][]int {
 	}
 	var buf []byte
 	for i := range papers {
-		e := &papers[i]
+		e := papers[i]
 		if id := baseArxivID(e.ArxivID); id != "" {
 			add(byID[id], i)
 		}
@@ -399,7 +399,7 @@ func (ck *checker) papers() {
 	// checked again over all of them, which is a map lookup a row.
 	memo := ck.memo
 	for i := range c.Papers {
-		e := &c.Papers[i]
+		e := c.Papers[i]
 		id := rowID(e)
 		old, seen := memo.prevRow(id)
 		var row rowFindings
@@ -655,7 +655,7 @@ func (ck *checker) alsoRetained(j int) {
 		ck.sameAsRetained = alsoRetainedCandidates(ck.c.Papers, ck.c.Excluded)
 	}
 	for _, i := range ck.sameAsRetained[j] {
-		e := &ck.c.Papers[i]
+		e := ck.c.Papers[i]
 		var why string
 		switch {
 		case xid != "" && baseArxivID(e.ArxivID) == xid:
@@ -689,7 +689,7 @@ func (ck *checker) bib() {
 	// an unchanged row on an unchanged line of an unchanged papers.bib
 	// gives those of the check before.
 	for i := range c.Papers {
-		e := &c.Papers[i]
+		e := c.Papers[i]
 		id := rowID(e)
 		row, ok := ck.memo.prevBib(id, e.Line)
 		if !ok {

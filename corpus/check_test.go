@@ -90,7 +90,7 @@ func TestBaseCorpusIsClean(t *testing.T) {
 	if got := c.Papers[1].URLs; len(got) != 2 || got[1] != "https://github.com/example/beta" {
 		t.Errorf("split URLs: got %q", got)
 	}
-	if b := c.BibFor(&c.Papers[2]); b == nil || b.Key != "gamma-2026" || b.ArxivID() != "2601.00001" {
+	if b := c.BibFor(c.Papers[2]); b == nil || b.Key != "gamma-2026" || b.ArxivID() != "2601.00001" {
 		t.Errorf("gamma resolves to bib %+v", b)
 	}
 }
@@ -113,7 +113,7 @@ func TestRealCorpus(t *testing.T) {
 		t.Fatalf("real corpus: %d entries, %d exclusions", len(c.Papers), len(c.Excluded))
 	}
 	for i := range c.Papers {
-		if c.BibFor(&c.Papers[i]) == nil {
+		if c.BibFor(c.Papers[i]) == nil {
 			t.Errorf("%s: no BibTeX entry", c.Papers[i].Key)
 		}
 	}
@@ -138,7 +138,7 @@ func TestEveryCellMutation(t *testing.T) {
 		"key": "Not-A-Slug", "year": "20x5", "arxiv_id": "cs/0101001", "url": "ftp://example.org/x",
 	}
 	for i := range base.Papers {
-		e := &base.Papers[i]
+		e := base.Papers[i]
 		for _, col := range paperColumns() {
 			bad, ok := invalid[col]
 			f := v.Field(col)

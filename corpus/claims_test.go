@@ -228,7 +228,7 @@ func TestClaimsCatchEveryTagChange(t *testing.T) {
 	c, v, cl := loadRealWithClaims(t)
 	fields := []string{"category", "is_rl", "reward_type", "credit_granularity", "orchestration_form", "scenario", "is_core", "verified"}
 	for i := range c.Papers {
-		e := &c.Papers[i]
+		e := c.Papers[i]
 		for _, f := range fields {
 			old := e.Value(f)
 			vals := v.Field(f).Allowed()
@@ -282,9 +282,9 @@ func TestClaimsCatchEveryTagChange(t *testing.T) {
 func TestClaimsCatchAddedAndRemovedRows(t *testing.T) {
 	c, v, cl := loadRealWithClaims(t)
 	before := VerifyClaims(c, v, cl)
-	extra := c.Papers[0]
+	extra := *c.Papers[0]
 	extra.Key = "new-entry"
-	c.Papers = append(c.Papers, extra)
+	c.Papers = append(c.Papers, &extra)
 	after := VerifyClaims(c, v, cl)
 	for i := range after {
 		if !after[i].OK() || after[i].Actual != before[i].Actual || !slices.Equal(after[i].Keys, before[i].Keys) {
@@ -389,7 +389,7 @@ func TestClaimsMoveExactly(t *testing.T) {
 // are the rows the coverage refresh added; removing one fails it.
 func TestClaimsCatchRemovedRefreshRow(t *testing.T) {
 	c, v, cl := loadRealWithClaims(t)
-	i := slices.IndexFunc(c.Papers, func(e Entry) bool { return e.Key == "owl2025" })
+	i := slices.IndexFunc(c.Papers, func(e *Entry) bool { return e.Key == "owl2025" })
 	if i < 0 {
 		t.Fatal("no row owl2025")
 	}
@@ -409,7 +409,7 @@ func row(t *testing.T, c *Corpus, key string) *Entry {
 	t.Helper()
 	for i := range c.Papers {
 		if c.Papers[i].Key == key {
-			return &c.Papers[i]
+			return c.Papers[i]
 		}
 	}
 	t.Fatalf("no row %s", key)

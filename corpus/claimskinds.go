@@ -215,7 +215,7 @@ func (x *claimContext) entry(key string) *Entry {
 		x.byKey = make(map[string]*Entry, len(x.c.Papers))
 		for i := range x.c.Papers {
 			if _, dup := x.byKey[x.c.Papers[i].Key]; !dup {
-				x.byKey[x.c.Papers[i].Key] = &x.c.Papers[i]
+				x.byKey[x.c.Papers[i].Key] = x.c.Papers[i]
 			}
 		}
 	}
@@ -261,7 +261,7 @@ func (x *claimContext) matching(s *Scope, field, value, contains string) []strin
 	scope := x.scopeKeys(s)
 	var out []string
 	for i := range x.c.Papers {
-		e := &x.c.Papers[i]
+		e := x.c.Papers[i]
 		if scope != nil && !scope[e.Key] {
 			continue
 		}
@@ -413,7 +413,7 @@ func (k *ShareClaim) verify(x *claimContext, r *ClaimResult) string {
 	to, _ := time.Parse("2006-01", k.To)
 	in := 0
 	for i := range x.c.Papers {
-		if dated(&x.c.Papers[i], from, to) {
+		if dated(x.c.Papers[i], from, to) {
 			in++
 		}
 	}

@@ -143,7 +143,7 @@ func TestReferencesNameTheirPosition(t *testing.T) {
 	if ref == nil {
 		t.Fatal("no reference cites matpo")
 	}
-	i := slices.IndexFunc(c.Papers, func(e Entry) bool { return e.Key == "matpo" })
+	i := slices.IndexFunc(c.Papers, func(e *Entry) bool { return e.Key == "matpo" })
 	c.Papers = slices.Delete(c.Papers, i, i+1)
 	for _, r := range VerifyClaims(c, v, cl) {
 		if r.ID != "references/retained" {

@@ -48,7 +48,7 @@ func TestClaimReadsIsWhatMovesIt(t *testing.T) {
 			ex.ScreeningLabel = "edited " + strconv.Itoa(rng.IntN(100))
 			touched, undo = ReadsExcluded, func() { ex.ScreeningLabel = old }
 		} else {
-			e := &c.Papers[rng.IntN(len(c.Papers))]
+			e := c.Papers[rng.IntN(len(c.Papers))]
 			col := cols[rng.IntN(len(cols))]
 			old, oldYear := e.Value(col), e.Year
 			val := c.Papers[rng.IntN(len(c.Papers))].Value(col) // another row's: moves counts

@@ -79,11 +79,11 @@ func DiffCorpora(older, newer *Corpus, v *Vocabulary, claims *Claims) Diff {
 		Changed: []EntryChange{}, Moves: []CellMove{}, Claims: []ClaimChange{}, HasClaims: claims != nil}
 	oldByKey := map[string]*Entry{}
 	for i := range older.Papers {
-		oldByKey[older.Papers[i].Key] = &older.Papers[i]
+		oldByKey[older.Papers[i].Key] = older.Papers[i]
 	}
 	newKeys := map[string]bool{}
 	for i := range newer.Papers {
-		e := &newer.Papers[i]
+		e := newer.Papers[i]
 		newKeys[e.Key] = true
 		o := oldByKey[e.Key]
 		if o == nil {
@@ -101,7 +101,7 @@ func DiffCorpora(older, newer *Corpus, v *Vocabulary, claims *Claims) Diff {
 		}
 	}
 	for i := range older.Papers {
-		if e := &older.Papers[i]; !newKeys[e.Key] {
+		if e := older.Papers[i]; !newKeys[e.Key] {
 			d.Removed = append(d.Removed, EntryRef{Key: e.Key, Title: e.Title})
 		}
 	}

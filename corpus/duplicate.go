@@ -100,7 +100,7 @@ func (c *Corpus) Duplicates(cand Candidate) []string {
 	}
 	var out []string
 	for i := range c.Papers {
-		e := &c.Papers[i]
+		e := c.Papers[i]
 		bibDOI := ""
 		if c.HasBib {
 			if b := c.BibFor(e); b != nil {

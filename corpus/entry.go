@@ -204,7 +204,7 @@ type columnReader struct {
 	at   []int
 }
 
-func newColumnReader(rows []Entry, names []string) *columnReader {
+func newColumnReader(rows []*Entry, names []string) *columnReader {
 	r := &columnReader{names: names, at: make([]int, len(names))}
 	if len(rows) > 0 {
 		r.cols = rows[0].cols

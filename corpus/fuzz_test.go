@@ -65,7 +65,7 @@ func FuzzParsePapers(f *testing.F) {
 				}
 			}
 			for i := range c.Papers {
-				e := &c.Papers[i]
+				e := c.Papers[i]
 				if _, err := e.MarshalJSON(); err != nil {
 					t.Fatalf("row %d: %v", i, err)
 				}

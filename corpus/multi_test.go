@@ -230,7 +230,7 @@ func TestDateColumns(t *testing.T) {
 	}
 	c, _ = loadAgents(t, corpustest.List(t, agents))
 	e := func(k string) *Entry {
-		return &c.Papers[slices.IndexFunc(c.Papers, func(e Entry) bool { return e.Key == k })]
+		return c.Papers[slices.IndexFunc(c.Papers, func(e *Entry) bool { return e.Key == k })]
 	}
 	if CompareForList(e("tree-of-thoughts"), e("hugginggpt")) >= 0 {
 		t.Error("tree-of-thoughts (2023-05) does not come before hugginggpt (2023-03)")

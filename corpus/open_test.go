@@ -232,7 +232,7 @@ func TestReopenEqualsOpen(t *testing.T) {
 			t.Fatalf("step %d: Reopen's rows or BibTeX entries differ from Open's", step)
 		}
 		for i := range a.Papers {
-			if x, y := a.BibFor(&a.Papers[i]), b.BibFor(&b.Papers[i]); (x == nil) != (y == nil) || x != nil && x.Pos != y.Pos {
+			if x, y := a.BibFor(a.Papers[i]), b.BibFor(b.Papers[i]); (x == nil) != (y == nil) || x != nil && x.Pos != y.Pos {
 				t.Fatalf("step %d: row %d resolves to %v after Reopen, %v after Open", step, i, x, y)
 			}
 		}

@@ -130,7 +130,7 @@ func (p *Pool) hasRecord(id string) bool {
 // c and is meant for counting only.
 func (p *Pool) Restrict(c *Corpus) *Corpus {
 	r := *c
-	r.Papers = make([]Entry, 0, len(p.Retained))
+	r.Papers = make([]*Entry, 0, len(p.Retained))
 	for i := range c.Papers {
 		if p.HasKey(c.Papers[i].Key) {
 			r.Papers = append(r.Papers, c.Papers[i])

@@ -40,7 +40,7 @@ func TestPoolMatchesRealCorpus(t *testing.T) {
 func TestPoolAddedMissingRestrict(t *testing.T) {
 	p := &Pool{Paper: "v1", Retained: []string{"a", "b", "c"}, Excluded: []string{"E001"}}
 	c := &Corpus{
-		Papers:   []Entry{{Key: "c"}, {Key: "z"}, {Key: "a"}, {Key: "y"}},
+		Papers:   []*Entry{{Key: "c"}, {Key: "z"}, {Key: "a"}, {Key: "y"}},
 		Excluded: []Exclusion{{RecordID: "E001"}, {RecordID: "E002"}},
 	}
 	if got := p.Added(c); !slices.Equal(got, []string{"z", "y"}) {
@@ -90,7 +90,7 @@ func TestParsePoolErrors(t *testing.T) {
 func TestPoolRemovalAcknowledged(t *testing.T) {
 	v := testVocab(t)
 	p := &Pool{Paper: "v1", Retained: []string{"alpha", "beta"}}
-	c := &Corpus{Papers: []Entry{{Key: "alpha"}, {Key: "gamma"}}}
+	c := &Corpus{Papers: []*Entry{{Key: "alpha"}, {Key: "gamma"}}}
 	for _, tt := range []struct {
 		yaml string
 		want ClaimStatus
@@ -116,7 +116,7 @@ func TestLoadClaimsFS(t *testing.T) {
 	// A pool file beside claims that do not name it is not theirs.
 	without := fstest.MapFS{"claims.yaml": {Data: []byte(claims)}, "survey-pool.yaml": {Data: pool}}
 	with := fstest.MapFS{"claims.yaml": {Data: []byte("pool: survey-pool.yaml\n" + claims)}, "survey-pool.yaml": {Data: pool}}
-	c := &Corpus{Papers: []Entry{{Key: "a"}, {Key: "b"}}}
+	c := &Corpus{Papers: []*Entry{{Key: "a"}, {Key: "b"}}}
 	for _, tt := range []struct {
 		name   string
 		fsys   fstest.MapFS

@@ -45,10 +45,10 @@ func (ck *Checked) PassesAfter(prev *Checked, withClaims bool) bool {
 		audited[a.Key] = true
 	}
 	controlled := ck.Vocabulary.FieldsOf(PapersFile)
-	var changed []Entry
+	var changed []*Entry
 	lo, hi := c.ChangedRows(p)
 	for i := lo; i < hi; i++ {
-		e, o := &c.Papers[i], &p.Papers[i]
+		e, o := c.Papers[i], p.Papers[i]
 		if e.SameRow(o) {
 			continue
 		}
@@ -60,7 +60,7 @@ func (ck *Checked) PassesAfter(prev *Checked, withClaims bool) bool {
 				return false
 			}
 		}
-		changed = append(changed, *e)
+		changed = append(changed, e)
 	}
 	// The changed rows checked alone, as the full check checks each row.
 	var ds Diagnostics
@@ -68,8 +68,8 @@ func (ck *Checked) PassesAfter(prev *Checked, withClaims bool) bool {
 	rc := &checker{c: only, v: ck.Vocabulary, opt: CheckOptions{Today: today}, ds: &ds}
 	cols, required, fields, values, tags := rc.rowColumns(c.papers)
 	for i := range changed {
-		rc.rowValues(&changed[i], cols, required, fields, values, tags)
-		rc.rowRest(&changed[i], today.Year()+1)
+		rc.rowValues(changed[i], cols, required, fields, values, tags)
+		rc.rowRest(changed[i], today.Year()+1)
 	}
 	for j := range c.Excluded {
 		rc.alsoRetained(j)

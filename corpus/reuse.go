@@ -36,7 +36,7 @@ func (c *Corpus) loadPapersText(name, src string, prev *Corpus) error {
 	}
 	var ends recordEnds
 	t, rows, diags, err := decodeCSV[Entry](name, strings.NewReader(src), int64(len(src)), nil, nil, &ends)
-	c.papers, c.Papers = t, rows
+	c.papers, c.Papers = t, pointers(rows)
 	c.loadDiags = append(c.loadDiags, diags...)
 	if err != nil {
 		return fmt.Errorf("%s: decoding rows: %w", name, err)
@@ -63,14 +63,13 @@ func (c *Corpus) reusePapers(name, src string, prev *Corpus) bool {
 		return false
 	}
 	old := k.src
-	if src == old {
+	common := min(len(src), len(old))
+	a, z := commonStartEnd(src, old, common)
+	if a == len(src) && len(src) == len(old) { // the same text
 		c.papers, c.Papers = prev.papers, slices.Clone(prev.Papers)
 		c.kept = &keptPapers{src: k.src, headerEnd: k.headerEnd, ends: k.ends, clean: k.clean, from: weak.Make(prev)}
 		return true
 	}
-	common := min(len(src), len(old))
-	a := commonStart(src, old, common)
-	z := commonEnd(src, old, common-a) // not overlapping the start
 	if k.headerEnd > int64(a) {
 		return false // the header changed
 	}
@@ -112,26 +111,35 @@ func (c *Corpus) reusePapers(name, src string, prev *Corpus) bool {
 	if err != nil || len(middle) != len(recs) {
 		return false // decoded whole instead, which reports the error
 	}
-	rows := make([]Entry, 0, n+len(middle)+len(prev.Papers)-next)
+	rows := make([]*Entry, 0, n+len(middle)+len(prev.Papers)-next)
 	rows = append(rows, prev.Papers[:n]...)
-	rows = append(rows, middle...)
+	rows = append(rows, pointers(middle)...)
 	rest := prev.Papers[next:]
 	restEnds := make([]int64, len(rest))
 	lines := int32(0)
 	if len(rest) > 0 {
 		lines = int32(strings.Count(src[from:ends[len(ends)-1]], "\n") - strings.Count(old[from:k.ends[next-1]], "\n"))
-		for i := range rest {
-			e := rest[i]
-			if lines != 0 {
-				e.Line += int(lines)
-				e.pos = slices.Clone(e.pos)
-				for f := range e.pos {
-					if e.pos[f].line > 0 {
-						e.pos[f].line += lines
+		if lines == 0 {
+			rows = append(rows, rest...)
+		} else {
+			// The rows after the change moved down or up: each is a
+			// copy of prev's at its new lines, never prev's own row,
+			// which prev's readers (the last build's views) still read.
+			moved := make([]Entry, len(rest))
+			for i, e := range rest {
+				moved[i] = *e
+				m := &moved[i]
+				m.Line += int(lines)
+				m.pos = slices.Clone(e.pos)
+				for f := range m.pos {
+					if m.pos[f].line > 0 {
+						m.pos[f].line += lines
 					}
 				}
 			}
-			rows = append(rows, e)
+			rows = append(rows, pointers(moved)...)
+		}
+		for i := range rest {
 			restEnds[i] = k.ends[next+i] + shift
 		}
 	}
@@ -152,6 +160,27 @@ func (c *Corpus) reusePapers(name, src string, prev *Corpus) bool {
 // took tens of milliseconds to walk on every edit; whole blocks compare
 // as one string comparison.
 const commonBlock = 4096
+
+// commonStartEnd is the length of the common start of a and b, at most
+// n, and of their common end not overlapping it: the end is looked for
+// on a second goroutine while the start is, since each walks up to the
+// edit, half of a 34 MB papers.csv edited in its middle. A common end
+// found longer than n-start is cut to it (its shorter ends are common
+// too), which is what looking for it up to n-start finds.
+func commonStartEnd(a, b string, n int) (start, end int) {
+	if n < halvesFrom {
+		start = commonStart(a, b, n)
+		return start, commonEnd(a, b, n-start)
+	}
+	done := make(chan struct{})
+	go func() {
+		end = commonEnd(a, b, n)
+		close(done)
+	}()
+	start = commonStart(a, b, n)
+	<-done
+	return start, min(end, n-start)
+}
 
 // commonStart is the length of the common start of a and b, at most n.
 func commonStart(a, b string, n int) int {

@@ -156,7 +156,7 @@ func TestReusePapersMatchesDecode(t *testing.T) {
 			if prev != nil {
 				lo, hi := got.ChangedRows(prev)
 				for i := range got.Papers {
-					if (i < lo || i >= hi) && !got.Papers[i].SameRow(&prev.Papers[i]) {
+					if (i < lo || i >= hi) && !got.Papers[i].SameRow(prev.Papers[i]) {
 						t.Fatalf("%s: row %d outside the changed rows %d to %d does not read as the row before", name, i, lo, hi)
 					}
 				}
@@ -164,7 +164,7 @@ func TestReusePapersMatchesDecode(t *testing.T) {
 					narrowed++
 				}
 				for i := range got.Papers {
-					if i < len(prev.Papers) && got.Papers[i].SameRow(&prev.Papers[i]) && rowID(&got.Papers[i]) == rowID(&prev.Papers[i]) {
+					if i < len(prev.Papers) && got.Papers[i].SameRow(prev.Papers[i]) && rowID(got.Papers[i]) == rowID(prev.Papers[i]) {
 						shared++
 					}
 				}
@@ -179,7 +179,7 @@ func TestReusePapersMatchesDecode(t *testing.T) {
 }
 
 // rowsText shows rows with their lines and field positions.
-func rowsText(rows []Entry) string {
+func rowsText(rows []*Entry) string {
 	var b strings.Builder
 	for _, e := range rows {
 		fmt.Fprintf(&b, "line %d %q %v\n", e.Line, e.fields, e.pos)

@@ -67,7 +67,7 @@ type ExclusionLog struct {
 func ComputeStats(c *Corpus, v *Vocabulary) Stats {
 	t, _ := newStatsTally(v, nil) // the default cross-tabs are always valid
 	for i := range c.Papers {
-		t.add(&c.Papers[i])
+		t.add(c.Papers[i])
 	}
 	return t.stats(c, v)
 }

@@ -63,7 +63,7 @@ func FuzzEntryPage(f *testing.F) {
 		if r.cache.err != nil {
 			t.Fatal(r.cache.err)
 		}
-		e := &c.Papers[0]
+		e := c.Papers[0]
 		for _, f := range []struct{ name, before, after, want string }{
 			{"title", "<h1><bdi>", "</bdi></h1>", e.Title},
 			{"venue", "<dt>Venue</dt><dd>", "</dd>", e.Venue},

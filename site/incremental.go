@@ -351,7 +351,7 @@ func (r *renderer) rowKeys() ([]uint64, bool) {
 		var h maphash.Hash
 		h.SetSeed(inc.cache.seed)
 		for i, ev := range r.entries {
-			if ev.Entry != &r.c.Papers[i] || r.byKey[ev.Key] != ev {
+			if ev.Entry != r.c.Papers[i] || r.byKey[ev.Key] != ev {
 				return
 			}
 			h.Reset()

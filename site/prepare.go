@@ -274,7 +274,7 @@ func (r *renderer) prepareViews() error {
 	for w := range workers {
 		wg.Go(func() {
 			for i := w; i < len(views); i += workers {
-				e := &r.c.Papers[i]
+				e := r.c.Papers[i]
 				keys[i] = corpus.ListKeyOf(e)
 				r.entryView(&views[i], r.c, i, listed)
 			}
@@ -315,7 +315,7 @@ func (r *renderer) prepareViews() error {
 // every CPU and the first pages of an edit (quick.go) for the changed
 // rows; listed are the fields of papers.csv.
 func (r *renderer) entryView(ev *EntryView, c *corpus.Corpus, i int, listed []*corpus.Field) {
-	e := &c.Papers[i]
+	e := c.Papers[i]
 	*ev = EntryView{Entry: e, Href: "papers/" + e.Key + "/", Links: links(e.URLs), Date: entryDate(e), index: i, item: newItemView(e, listed, r.v.Links)}
 	if corpus.IsArxivID(e.ArxivID) {
 		ev.ArxivURL = "https://arxiv.org/abs/" + e.ArxivID

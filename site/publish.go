@@ -100,14 +100,14 @@ func (r *renderer) downloads() error {
 	}
 	papers := r.c.Papers
 	if papers == nil {
-		papers = []corpus.Entry{}
+		papers = []*corpus.Entry{}
 	}
 	excluded := r.c.Excluded
 	if excluded == nil {
 		excluded = []corpus.Exclusion{}
 	}
 	err := r.generateKeyed("papers.json", r.surveyInputs, func(w io.Writer) error {
-		pieces, err := r.rowPieces("papers.json", r.surveyContext(), func(i int) ([]byte, error) { return r.paperJSON(&papers[i]) })
+		pieces, err := r.rowPieces("papers.json", r.surveyContext(), func(i int) ([]byte, error) { return r.paperJSON(papers[i]) })
 		if err != nil {
 			return err
 		}

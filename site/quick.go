@@ -69,7 +69,7 @@ func (c *Cache) quickFirst(ck *corpus.Checked, opt Options) (map[string][]byte, 
 	var olds []*EntryView      // the last build's views of the changed rows
 	lo, hi := nc.ChangedRows(prev)
 	for i := lo; i < hi; i++ {
-		e, old := &nc.Papers[i], pr.entries[i]
+		e, old := nc.Papers[i], pr.entries[i]
 		if e.SameRow(old.Entry) {
 			continue
 		}

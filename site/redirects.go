@@ -47,7 +47,7 @@ func renames(c *corpus.Corpus, snapshots []*corpus.Corpus) map[string]*corpus.En
 	}
 	byArxiv, byTitle := map[string]*corpus.Entry{}, map[string]*corpus.Entry{}
 	for i := range c.Papers {
-		e := &c.Papers[i]
+		e := c.Papers[i]
 		if e.ArxivID != "" {
 			byArxiv[e.ArxivID] = e
 		}
@@ -55,7 +55,7 @@ func renames(c *corpus.Corpus, snapshots []*corpus.Corpus) map[string]*corpus.En
 	}
 	for _, old := range snapshots {
 		for i := range old.Papers {
-			o := &old.Papers[i]
+			o := old.Papers[i]
 			if !corpus.IsKey(o.Key) || c.Entry(o.Key) != nil || out[o.Key] != nil {
 				continue
 			}

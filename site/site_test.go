@@ -839,7 +839,7 @@ func TestScaleBounds(t *testing.T) {
 // is byte for byte what json.MarshalIndent writes.
 func TestWriteJSONArray(t *testing.T) {
 	c, _ := load(t, corpusFromTxtar(t, "tiny.txtar"))
-	for _, papers := range [][]corpus.Entry{c.Papers, c.Papers[:1], {}} {
+	for _, papers := range [][]*corpus.Entry{c.Papers, c.Papers[:1], {}} {
 		want, err := json.MarshalIndent(papers, "", "  ")
 		if err != nil {
 			t.Fatal(err)
@@ -930,25 +930,29 @@ func TestPaperJSONIsMarshalIndent(t *testing.T) {
 	ck := openCorpus(t, corpustest.Dir(t), nil)
 	r := &renderer{}
 	papers := ck.Corpus.Papers
-	tricky := papers[0]
+	tricky := *papers[0]
 	tricky.Title = "a <b> & \"c\"\u2028\u2029 \x01 \\ é \b\f\x7f \xff\xfe"
 	tricky.Notes = "</script><!-- \t"
 	tricky.URLs = append([]string{"https://example.org/?a=1&b=<2>"}, tricky.URLs...)
-	noURLs, emptyURLs := papers[1], papers[1]
+	noURLs, emptyURLs := *papers[1], *papers[1]
 	noURLs.URLs, emptyURLs.URLs = nil, []string{}
 	// One character each, so that every escape is met on its own.
 	one := []corpus.Entry{tricky, noURLs, emptyURLs}
 	for _, c := range []string{"<", ">", "&", `"`, `\`, "\n", "\x00", "\x1f", "\x7f", "é", "\u2028", "\xff"} {
-		e := papers[0]
+		e := *papers[0]
 		e.Title = "a" + c + "b"
 		one = append(one, e)
 	}
-	for _, e := range append(papers, one...) {
-		want, err := json.MarshalIndent(&e, "  ", "  ")
+	all := slices.Clone(papers)
+	for i := range one {
+		all = append(all, &one[i])
+	}
+	for _, e := range all {
+		want, err := json.MarshalIndent(e, "  ", "  ")
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := r.paperJSON(&e)
+		got, err := r.paperJSON(e)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -974,7 +978,7 @@ func TestPaperJSONIsMarshalIndent(t *testing.T) {
 		if err := json.Indent(&want, row, "  ", "  "); err != nil {
 			t.Fatal(err)
 		}
-		got, err := r.paperJSON(&e)
+		got, err := r.paperJSON(e)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -39,7 +39,7 @@ type CorpusOptions struct {
 // distributions, their cross-tabs and field lengths follow the real corpus;
 // the text itself is new, drawn from the words of the same column.
 type Model struct {
-	papers   []corpus.Entry
+	papers   []*corpus.Entry
 	excluded []corpus.Exclusion
 	// bibExact is the share of real rows whose BibTeX key equals the row
 	// key; the others carry a year suffix, as in the real papers.bib.
@@ -60,7 +60,7 @@ func Learn(c *corpus.Corpus) (*Model, error) {
 	m := &Model{papers: c.Papers, excluded: c.Excluded, words: map[string][]string{}}
 	exact := 0
 	for i := range c.Papers {
-		e := &c.Papers[i]
+		e := c.Papers[i]
 		if b := c.BibFor(e); b == nil || b.Key == e.Key {
 			exact++
 		}
@@ -275,7 +275,7 @@ func (g *generator) papers(w, bib io.Writer, n int) error {
 	}
 	rec := make([]string, len(corpus.PaperColumns()))
 	for i := range n {
-		t := &g.m.papers[g.rng.IntN(len(g.m.papers))]
+		t := g.m.papers[g.rng.IntN(len(g.m.papers))]
 		acr := code(i)
 		words := g.text("title", max(len(t.Title)-len(acr)-2, 1))
 		title := acr + ": " + words

@@ -58,7 +58,7 @@ func TestCorpusPassesCheck(t *testing.T) {
 			t.Errorf("%+v: %s", opt, d)
 		}
 		for i := range c.Papers {
-			if b := c.BibFor(&c.Papers[i]); b == nil {
+			if b := c.BibFor(c.Papers[i]); b == nil {
 				t.Fatalf("%+v: %s has no BibTeX entry", opt, c.Papers[i].Key)
 			}
 		}
@@ -110,12 +110,12 @@ func TestCorpusFollowsRealTags(t *testing.T) {
 	}
 	want := map[string]bool{}
 	for i := range real.Papers {
-		want[tuple(&real.Papers[i])] = true
+		want[tuple(real.Papers[i])] = true
 	}
 	_, c := generate(t, m, CorpusOptions{Entries: 5000, Seed: 1})
 	got := map[string]bool{}
 	for i := range c.Papers {
-		tp := tuple(&c.Papers[i])
+		tp := tuple(c.Papers[i])
 		if !want[tp] {
 			t.Fatalf("row %s has tags %s, which no real row has", c.Papers[i].Key, tp)
 		}

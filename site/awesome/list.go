@@ -41,10 +41,7 @@ func (s section) size() int { return len(s.entries) + len(s.also) }
 func sections(c *corpus.Corpus, v *corpus.Vocabulary) []section {
 	f := v.ListField()
 	if f == nil {
-		s := section{label: "Papers"}
-		for i := range c.Papers {
-			s.entries = append(s.entries, &c.Papers[i])
-		}
+		s := section{label: "Papers", entries: slices.Clone(c.Papers)}
 		slices.SortFunc(s.entries, corpus.CompareForList)
 		return []section{s}
 	}
@@ -55,9 +52,9 @@ func sections(c *corpus.Corpus, v *corpus.Vocabulary) []section {
 			vals := c.Papers[i].Values(f)
 			switch {
 			case len(vals) > 0 && vals[0] == value:
-				s.entries = append(s.entries, &c.Papers[i])
+				s.entries = append(s.entries, c.Papers[i])
 			case slices.Contains(vals, value):
-				s.also = append(s.also, &c.Papers[i])
+				s.also = append(s.also, c.Papers[i])
 			}
 		}
 		slices.SortFunc(s.entries, corpus.CompareForList)

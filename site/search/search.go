@@ -117,7 +117,7 @@ func Build(c *corpus.Corpus, v *corpus.Vocabulary, entryURL func(key string) str
 		ix.Links = append(ix.Links, LinkColumn{Name: l.Name, Label: l.Label})
 	}
 	for i := range c.Papers {
-		e := &c.Papers[i]
+		e := c.Papers[i]
 		authors := e.FirstAuthor
 		if b := c.BibFor(e); b != nil && b.Fields["author"] != "" {
 			names, etAl := corpus.BibAuthors(b.Fields["author"])
@@ -353,8 +353,8 @@ const BibFile = "search-bib.json"
 func Bib(c *corpus.Corpus, links ...*corpus.LinkColumn) ([]byte, error) {
 	m := map[string]string{}
 	for i := range c.Papers {
-		if b := c.BibFor(&c.Papers[i]); b != nil {
-			m[c.Papers[i].Key] = withLinkFields(strings.TrimSpace(b.Raw), &c.Papers[i], links)
+		if b := c.BibFor(c.Papers[i]); b != nil {
+			m[c.Papers[i].Key] = withLinkFields(strings.TrimSpace(b.Raw), c.Papers[i], links)
 		}
 	}
 	return embeddableJSON(m)

@@ -172,7 +172,7 @@ func TestBib(t *testing.T) {
 	}
 	n := 0
 	for i := range c.Papers {
-		e := &c.Papers[i]
+		e := c.Papers[i]
 		bib := c.BibFor(e)
 		got, ok := m[e.Key]
 		switch {

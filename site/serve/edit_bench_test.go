@@ -77,6 +77,7 @@ func BenchmarkServeEdit(b *testing.B) {
 		s.Watch(ctx)
 	}()
 	defer func() { cancel(); <-done }()
+	<-s.listening // as Run does: the second build's window heard whole
 	s.RebuildQuietly()
 	page := "/papers/" + key + "/"
 	served := func(want string) bool {

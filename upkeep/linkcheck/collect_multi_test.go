@@ -24,7 +24,7 @@ func TestCollectLinkColumns(t *testing.T) {
 	if i < 0 {
 		t.Fatalf("no project link among %d", len(links))
 	}
-	e := c.Papers[slices.IndexFunc(c.Papers, func(e corpus.Entry) bool { return e.Key == "webarena" })]
+	e := c.Papers[slices.IndexFunc(c.Papers, func(e *corpus.Entry) bool { return e.Key == "webarena" })]
 	if links[i].Pos != e.Pos("project") {
 		t.Errorf("project link at %v, want %v", links[i].Pos, e.Pos("project"))
 	}

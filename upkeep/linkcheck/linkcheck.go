@@ -70,7 +70,7 @@ func Collect(c *corpus.Corpus, columns ...string) ([]Link, error) {
 		return p, nil
 	}
 	for i := range c.Papers {
-		e := &c.Papers[i]
+		e := c.Papers[i]
 		for _, u := range corpus.SplitURLs(e.URL) {
 			p, err := inField(e.Pos("url"), u)
 			if err != nil {

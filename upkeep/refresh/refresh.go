@@ -76,7 +76,7 @@ type Options struct {
 func Propose(ctx context.Context, c *corpus.Corpus, opt Options) (*Result, error) {
 	res := &Result{}
 	for i := range c.Papers {
-		e := &c.Papers[i]
+		e := c.Papers[i]
 		p, ds, err := proposeEntry(ctx, e, opt)
 		res.Findings = append(res.Findings, ds...)
 		if err != nil {

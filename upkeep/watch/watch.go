@@ -108,7 +108,7 @@ func Find(ctx context.Context, c *corpus.Corpus, opt Options) ([]Candidate, corp
 		return nil
 	}
 	for i := range c.Papers {
-		e := &c.Papers[i]
+		e := c.Papers[i]
 		id := s2ID(e)
 		if id == "" {
 			continue

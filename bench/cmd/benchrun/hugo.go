@@ -72,7 +72,7 @@ func writeHugoSite(skeleton, corpusDir, dst string) error {
 		return err
 	}
 	for i := range c.Papers {
-		e := &c.Papers[i]
+		e := c.Papers[i]
 		p := hugoPage{
 			Title: e.Title, Key: e.Key, FirstAuthor: e.FirstAuthor, Affiliation: e.Affiliation,
 			Year: e.YearText, ArxivID: e.ArxivID, Venue: e.Venue, URLs: e.URLs,
