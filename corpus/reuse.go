@@ -125,10 +125,14 @@ func (c *Corpus) reusePapers(name, src string, prev *Corpus) bool {
 			// The rows after the change moved down or up: each is a
 			// copy of prev's at its new lines, never prev's own row,
 			// which prev's readers (the last build's views) still read.
-			moved := make([]Entry, len(rest))
-			for i, e := range rest {
-				moved[i] = *e
-				m := &moved[i]
+			// Each copy is allocated alone: copies made as one array
+			// would keep the whole array alive while any of them is
+			// shared, and every later edit that moves rows again
+			// would leave one more such array behind
+			// (TestReopenLetsMovedRowsGo).
+			for _, e := range rest {
+				m := new(Entry)
+				*m = *e
 				m.Line += int(lines)
 				m.pos = slices.Clone(e.pos)
 				for f := range m.pos {
@@ -136,8 +140,8 @@ func (c *Corpus) reusePapers(name, src string, prev *Corpus) bool {
 						m.pos[f].line += lines
 					}
 				}
+				rows = append(rows, m)
 			}
-			rows = append(rows, pointers(moved)...)
 		}
 		for i := range rest {
 			restEnds[i] = k.ends[next+i] + shift
