@@ -241,17 +241,9 @@ func BenchmarkReopen(b *testing.B) {
 // BenchmarkServeEdit), else 10,000 synthetic entries; it reports the
 // fastest and the median reopen beside the mean.
 func BenchmarkReopenEdit(b *testing.B) {
-	dir := b.TempDir()
+	var dir string
 	if from := os.Getenv("MASRL_SERVE_CORPUS"); from != "" {
-		for _, name := range []string{corpus.PapersFile, corpus.ExcludedFile, corpus.BibFile} {
-			raw, err := os.ReadFile(filepath.Join(from, name))
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, name), raw, 0o644); err != nil {
-				b.Fatal(err)
-			}
-		}
+		dir = corpustest.CopyCorpus(b, from)
 	} else {
 		dir = serveCorpus(b)
 	}

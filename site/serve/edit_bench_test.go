@@ -39,18 +39,7 @@ import (
 func BenchmarkServeEdit(b *testing.B) {
 	dir := filepath.Join(b.TempDir(), "corpus")
 	if from := os.Getenv("MASRL_SERVE_CORPUS"); from != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			b.Fatal(err)
-		}
-		for _, name := range []string{corpus.PapersFile, corpus.ExcludedFile, corpus.BibFile} {
-			raw, err := os.ReadFile(filepath.Join(from, name))
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, name), raw, 0o644); err != nil {
-				b.Fatal(err)
-			}
-		}
+		dir = corpustest.CopyCorpus(b, from)
 	} else if err := synth.WriteCorpusFrom(corpustest.Dir(b), dir, synth.CorpusOptions{Entries: 10000, Exclusions: 200, Seed: 23}); err != nil {
 		b.Fatal(err)
 	}
