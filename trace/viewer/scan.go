@@ -1,6 +1,7 @@
 package viewer
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 )
@@ -129,7 +130,7 @@ func numbersFit(v []byte) bool {
 		case c == '-' || c >= '0' && c <= '9':
 			end := skipValue(v, i)
 			num := v[i:end]
-			if len(num) >= 300 || containsExp(num) {
+			if len(num) >= 300 || bytes.ContainsAny(num, "eE") {
 				if _, err := strconv.ParseFloat(string(num), 64); err != nil {
 					return false
 				}
@@ -140,15 +141,6 @@ func numbersFit(v []byte) bool {
 		}
 	}
 	return true
-}
-
-func containsExp(num []byte) bool {
-	for _, c := range num {
-		if c == 'e' || c == 'E' {
-			return true
-		}
-	}
-	return false
 }
 
 // liteEvent holds the members of an event liteTrace reads, each the text
