@@ -192,10 +192,9 @@ func (r *lighthouseReport) failing(cat string) []string {
 // runLighthouse audits the URLs, in order, with the pinned Lighthouse in
 // one Debian Chromium, started with the flags every browser test uses and
 // a fresh profile, and one Node process (lighthouse.mjs): the CLI cost a
-// Node process and a Chromium per page. cli is the Lighthouse CLI's path,
-// which says where the pinned Lighthouse is installed. A page Lighthouse
-// gave up on for a slow browser is audited again (auditRetrying).
-func runLighthouse(t *testing.T, cli string, urls ...string) []*lighthouseReport {
+// Node process and a Chromium per page. A page Lighthouse gave up on for
+// a slow browser is audited again (auditRetrying).
+func runLighthouse(t *testing.T, urls ...string) []*lighthouseReport {
 	t.Helper()
 	reps, err := auditRetrying(urls, lighthouseAttempts, t.Logf, func(urls []string) ([]*lighthouseReport, error) {
 		return lighthouseOnce(t, urls)
@@ -330,13 +329,13 @@ func TestLighthouse(t *testing.T) {
 	if testing.Short() {
 		t.Skip("Lighthouse takes minutes; not in -short")
 	}
-	cli, base, pages := lighthouseSetup(t)
+	base, pages := lighthouseSetup(t)
 	var table []string
 	urls := make([]string, len(pages))
 	for i, pg := range pages {
 		urls[i] = base + pg.path
 	}
-	reps := runLighthouse(t, cli, urls...)
+	reps := runLighthouse(t, urls...)
 	for i, pg := range pages {
 		rep := reps[i]
 		where := fmt.Sprintf("%s (/%s)", pg.name, pg.path)
@@ -360,12 +359,12 @@ func TestLighthouse(t *testing.T) {
 }
 
 // lighthouseSetup finds what Lighthouse needs, serves the built site
-// compressed and returns the CLI, the server's root URL and the pages to
-// audit, each of which must have been built.
-func lighthouseSetup(t *testing.T) (cli, base string, pages []lighthousePage) {
+// compressed and returns the server's root URL and the pages to audit,
+// each of which must have been built.
+func lighthouseSetup(t *testing.T) (base string, pages []lighthousePage) {
 	t.Helper()
 	dir := publicDir(t)
-	cli = filepath.Join(repoRoot(t), "node_modules", "lighthouse", "cli", "index.js")
+	cli := filepath.Join(repoRoot(t), "node_modules", "lighthouse", "cli", "index.js")
 	_, err := os.Stat(cli)
 	need(t, err == nil, "lighthouse not installed: %v (run make node_modules)", err)
 	_, err = exec.LookPath(chromiumPath())
@@ -380,7 +379,7 @@ func lighthouseSetup(t *testing.T) (cli, base string, pages []lighthousePage) {
 		}
 		pages = append(pages, pg)
 	}
-	return cli, gzipServer(t, dir), pages
+	return gzipServer(t, dir), pages
 }
 
 // checkPerformanceAudits fails on the performance audits that count bytes,
@@ -428,7 +427,7 @@ func TestLighthousePerformance(t *testing.T) {
 	if runs <= 0 {
 		t.Skip("a measurement, not a test: set MASRL_LIGHTHOUSE_RUNS=5 (make bench-lighthouse)")
 	}
-	cli, base, pages := lighthouseSetup(t)
+	base, pages := lighthouseSetup(t)
 	var table []string
 	for _, pg := range pages {
 		var perf, tbt, lcp []float64
@@ -436,7 +435,7 @@ func TestLighthousePerformance(t *testing.T) {
 		for i := range urls {
 			urls[i] = base + pg.path
 		}
-		for _, rep := range runLighthouse(t, cli, urls...) {
+		for _, rep := range runLighthouse(t, urls...) {
 			perf = append(perf, 100*rep.score("performance"))
 			tbt = append(tbt, rep.Audits["total-blocking-time"].NumericValue)
 			lcp = append(lcp, rep.Audits["largest-contentful-paint"].NumericValue)

@@ -155,7 +155,7 @@ func checkPapersLighthouse(t *testing.T, pub string, pages int) {
 	for i, path := range paths {
 		urls[i] = base + path
 	}
-	for i, rep := range runLighthouse(t, cli, urls...) {
+	for i, rep := range runLighthouse(t, urls...) {
 		path := paths[i]
 		var row []string
 		for _, cat := range lighthouseFull {

@@ -15,10 +15,13 @@ dir=$1
 branch=${2:-main}
 repo=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 shared=$(cd "$repo/../shared" && pwd)
-rm -rf "$dir/masrl"
+if [ -e "$dir/masrl" ] || [ -e "$dir/shared" ]; then
+	echo "$dir/masrl or $dir/shared exists: give a new or empty directory" >&2
+	exit 2
+fi
 mkdir -p "$dir"
 git clone -q -b "$branch" "$repo" "$dir/masrl"
-ln -sfn "$shared" "$dir/shared"
+ln -s "$shared" "$dir/shared"
 cd "$dir/masrl"
 git log --oneline -1
 uptime
