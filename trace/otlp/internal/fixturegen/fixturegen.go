@@ -1,18 +1,5 @@
-// Package fixturegen writes the OTLP fixtures of package otlp with the
-// OpenTelemetry Go SDK, so that the importer is tested on what a real
-// client emits rather than on JSON written by hand. It drives a small
-// simulated multi-agent run (an orchestrator spawning two workers that
-// chat and call tools, an evaluation, and a second trace with a handoff
-// and an Agent Lightning reward span) in one of three attribute dialects,
-// exports the spans through the SDK's OTLP exporter with a client that
-// writes each batch as one line of JSON, the way the collector's file
-// exporter does (hex ids, 64-bit integers as strings), or, with
-// WriteProto, as one protobuf record the way the file exporter does with
-// `format: proto` (a 4-byte big-endian length, then the message). Both
-// forms of a dialect hold the same spans in the same batches.
-//
-// Every prompt, completion and tool argument carries Secret, so that tests
-// can check that none of it reaches an orchestration trace.
+//go:build !(js && wasm)
+
 package fixturegen
 
 import (
@@ -38,17 +25,6 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 )
-
-// Secret is planted in every prompt, completion and tool argument.
-const Secret = "SECRET-PROMPT-7f3a9c"
-
-// Dialects are the attribute conventions a fixture can use.
-func Dialects() []string { return []string{"genai", "legacy", "openinference"} }
-
-// SpansPerLine is how many spans the client writes per line; a trace's
-// spans are thus spread over several lines, interleaved with the other
-// trace's.
-const SpansPerLine = 3
 
 // Write runs the simulation in dialect and writes OTLP/JSON lines to w.
 func Write(w io.Writer, dialect string) error { return run(w, dialect, jsonLine) }
