@@ -486,7 +486,7 @@ wheel: $(PY_VENV)/.installed | $(BIN)
 # package's tests with pytest against it (not the source tree), with
 # cmd/synth for their synthetic traces: the API against the CLI, the wheel
 # in a fresh virtual environment without Go, and masrl.ray on a local Ray
-# cluster of 2 CPUs over 20,000 traces, shut down by the test.
+# cluster of 2 CPUs over 100,000 traces, shut down by the test.
 python-test: wheel
 	$(GO) build -o bin/synth ./cmd/synth
 	$(PY_VENV)/bin/python -m pip install --quiet --no-deps --force-reinstall $(WHEEL_BUILD)/*.whl
