@@ -6,7 +6,11 @@
 # then times rebuilds: at once; after IDLE seconds (default 90) of a
 # quiet machine; at once again; right after another build wrote a site
 # of the same size into a new directory (as make bench's rebuild follows
-# the two Hugos' builds); and after such a build and a sync. For each it
+# the two Hugos' builds); after such a build and a sync; and after
+# stress-ng took 80 % of the memory for 25 s, which evicts most of the
+# previous output from the page cache (make bench-peers installs
+# stress-ng). The corpus is cmd/synth's, with the real corpus's tag
+# distributions (its default -from) and 32 exclusions. For each it
 # prints the wall time, masrl's CPU (GNU time), the kilobytes the
 # machine read from disk (/proc/vmstat pgpgin), the dirty page cache
 # just before (/proc/meminfo Dirty) and how much of DIR/out's buffer was
@@ -27,7 +31,8 @@ mkdir -p "$dir"
 make -s bin/masrl >/dev/null
 go build -o bin/synth ./cmd/synth
 ./bin/synth corpus -entries "$entries" -out "$dir/corpus" >/dev/null
-build() { ./bin/masrl build --corpus "$dir/corpus" --out "$dir/out" --profile survey --claims=false >/dev/null 2>"$dir/build.log"; }
+# build builds the corpus into DIR/$1.
+build() { ./bin/masrl build --corpus "$dir/corpus" --out "$dir/$1" --profile survey --claims=false >/dev/null 2>"$dir/build.log"; }
 cached() {
 	# The buffer's bytes (site/outdir.BufferDir) and how many of them the
 	# page cache holds.
@@ -44,15 +49,16 @@ timed() {
 	read -r wall user sys < "$dir/time"
 	echo "$1: wall ${wall} s, CPU $(echo "$user + $sys" | bc) s, read $((in1 - in0)) KB from disk; before it $dirty KB dirty, the buffer $c"
 }
-build
-build
+build out
+build out
 timed "rebuild at once"
 sleep "$idle"
 timed "rebuild after $idle s idle"
 timed "rebuild at once again"
-other() { ./bin/masrl build --corpus "$dir/corpus" --out "$dir/$1" --profile survey --claims=false >/dev/null 2>"$dir/build.log"; }
-other other1
+build other1
 timed "rebuild right after another build's writes"
-other other2
+build other2
 sync
 timed "rebuild after another build's writes and a sync"
+stress-ng --vm 1 --vm-bytes 80% --vm-keep --timeout 25s --quiet
+timed "rebuild after stress-ng took 80 % of the memory"
