@@ -26,6 +26,11 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
+// SpansPerLine is how many spans the client writes per line; a trace's
+// spans are thus spread over several lines, interleaved with the other
+// trace's.
+const SpansPerLine = 3
+
 // Write runs the simulation in dialect and writes OTLP/JSON lines to w.
 func Write(w io.Writer, dialect string) error { return run(w, dialect, jsonLine) }
 

@@ -27,8 +27,3 @@ const Secret = "SECRET-PROMPT-7f3a9c"
 
 // Dialects are the attribute conventions a fixture can use.
 func Dialects() []string { return []string{"genai", "legacy", "openinference"} }
-
-// SpansPerLine is how many spans the client writes per line; a trace's
-// spans are thus spread over several lines, interleaved with the other
-// trace's.
-const SpansPerLine = 3
